@@ -1,0 +1,138 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Settings every target gets: Swift 6 language mode with complete strict concurrency.
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "datatabled",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "datatable", targets: ["datatable"]),
+        .executable(name: "datatabled", targets: ["datatabled"]),
+        .library(name: "DataTableClient", targets: ["DataTableClient"]),
+        .library(name: "DataTableEngine", targets: ["DataTableEngine"]),
+        .library(name: "DataTableProtocol", targets: ["DataTableProtocol"]),
+        .library(name: "DataTableServer", targets: ["DataTableServer"]),
+        .library(name: "DataTableSystemd", targets: ["DataTableSystemd"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        // C bridge to libsystemd (sd-daemon and sd-journal), found through pkg-config.
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+
+        // The command-line client.
+        .executableTarget(
+            name: "datatable",
+            dependencies: [
+                "DataTableClient",
+                "DataTableProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // The daemon.
+        .executableTarget(
+            name: "datatabled",
+            dependencies: [
+                "DataTableProtocol",
+                "DataTableServer",
+                "DataTableSystemd",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        // A client library: one connection to the daemon, line in, line out.
+        .target(
+            name: "DataTableClient",
+            dependencies: [
+                "DataTableProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+            ]
+        ),
+
+        // The pure table engine: no I/O, no sockets, no clocks it does not get handed.
+        .target(
+            name: "DataTableEngine",
+            dependencies: [
+                .product(name: "Collections", package: "swift-collections")
+            ]
+        ),
+        .testTarget(name: "DataTableEngineTests", dependencies: ["DataTableEngine"]),
+
+        // Wire types: the JSON-RPC envelope, error codes and kinds, one type per method.
+        .target(name: "DataTableProtocol"),
+        .testTarget(name: "DataTableProtocolTests", dependencies: ["DataTableProtocol"]),
+
+        // The socket server: framing, dispatch, connections, listeners.
+        .target(
+            name: "DataTableServer",
+            dependencies: [
+                "DataTableEngine",
+                "DataTableProtocol",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "DataTableServerTests",
+            dependencies: [
+                "DataTableProtocol",
+                "DataTableServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"),
+            ]
+        ),
+
+        // systemd glue: socket activation, sd_notify, watchdog, journald logging.
+        .target(
+            name: "DataTableSystemd",
+            dependencies: [
+                "CSystemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "DataTableSystemdTests",
+            dependencies: [
+                "DataTableSystemd",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // End-to-end tests: the real daemon binary on real sockets, under systemd tools.
+        .testTarget(
+            name: "DaemonIntegrationTests",
+            dependencies: [
+                "DataTableProtocol"
+            ]
+        ),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}

@@ -1,0 +1,20 @@
+/// One protocol method: its params type (the conforming type) and its reply.
+///
+/// Each method lives in its own file under `Requests/`, is listed in ``MethodRegistry/all`` and is
+/// documented in protocol.md. Params decode leniently: unknown members are ignored, absent
+/// optional members take their defaults.
+public protocol DataTableRequest: Codable, Sendable {
+    /// What the `result` member of a successful reply holds.
+    associatedtype Response: Codable & Sendable
+
+    /// The `method` string on the wire.
+    static var method: String { get }
+
+    /// One line for `help`.
+    static var summary: String { get }
+}
+
+/// Params of a method that takes none.
+public protocol ParameterlessRequest: DataTableRequest {
+    init()
+}

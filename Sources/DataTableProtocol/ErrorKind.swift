@@ -1,0 +1,47 @@
+/// The machine-readable reason of an error, sent as `error.data.kind`.
+///
+/// Codes group errors the way JSON-RPC tooling expects; kinds say precisely what went wrong and
+/// are what a client should switch on. An extensible set: unknown kinds decode as themselves.
+public struct ErrorKind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        self.rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+
+    /// The line is not JSON. Code ``ErrorCode/parseError``.
+    public static let parseError = ErrorKind(rawValue: "parse_error")
+    /// Valid JSON that is not a request. Code ``ErrorCode/invalidRequest``.
+    public static let invalidRequest = ErrorKind(rawValue: "invalid_request")
+    /// No such method. Code ``ErrorCode/methodNotFound``.
+    public static let unknownMethod = ErrorKind(rawValue: "unknown_method")
+    /// A param is missing or has the wrong JSON type. Code ``ErrorCode/invalidParams``.
+    public static let invalidParams = ErrorKind(rawValue: "invalid_params")
+    /// A param has the right type but a value the daemon cannot accept. Code ``ErrorCode/invalidParams``.
+    public static let invalidValue = ErrorKind(rawValue: "invalid_value")
+    /// The daemon failed. Code ``ErrorCode/internalError``.
+    public static let internalError = ErrorKind(rawValue: "internal_error")
+    /// A configured limit refused the request; `data.limit` names it. Code ``ErrorCode/limitExceeded``.
+    public static let limitExceeded = ErrorKind(rawValue: "limit_exceeded")
+    /// Code ``ErrorCode/noSuchTable``.
+    public static let noSuchTable = ErrorKind(rawValue: "no_such_table")
+    /// Code ``ErrorCode/noSuchRow``.
+    public static let noSuchRow = ErrorKind(rawValue: "no_such_row")
+    /// Code ``ErrorCode/readOnly``.
+    public static let readOnly = ErrorKind(rawValue: "read_only")
+    /// Code ``ErrorCode/conflict``.
+    public static let alreadyExists = ErrorKind(rawValue: "already_exists")
+    /// Code ``ErrorCode/unavailable``.
+    public static let shuttingDown = ErrorKind(rawValue: "shutting_down")
+    /// Code ``ErrorCode/notPermitted``.
+    public static let notPermitted = ErrorKind(rawValue: "not_permitted")
+}

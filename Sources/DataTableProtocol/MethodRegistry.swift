@@ -1,0 +1,20 @@
+/// Every method the protocol defines, in the order `help` lists them.
+///
+/// Adding a method: see "Adding a method" in protocol.md.
+public enum MethodRegistry {
+    public static let all: [any DataTableRequest.Type] = [
+        PingRequest.self,
+        HelloRequest.self,
+        HelpRequest.self,
+        StatsRequest.self,
+    ]
+
+    /// The method type for a wire name.
+    public static func type(named method: String) -> (any DataTableRequest.Type)? {
+        byName[method]
+    }
+
+    private static let byName: [String: any DataTableRequest.Type] = Dictionary(
+        uniqueKeysWithValues: all.map { ($0.method, $0) }
+    )
+}

@@ -1,0 +1,60 @@
+/// A JSON-RPC request id, echoed unchanged in the reply.
+///
+/// JSON-RPC allows a string, a number or `null`. Whole numbers are kept as integers so that an id
+/// of `7` is answered with `7`, not `7.0`.
+public enum RequestID: Hashable, Sendable, Codable {
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case null
+
+    /// The id a JSON value stands for, or `nil` when JSON-RPC does not allow that value as an id
+    /// (booleans, arrays, objects).
+    public init?(_ value: JSONValue) {
+        switch value {
+        case .integer(let number): self = .integer(number)
+        case .number(let number): self = .number(number)
+        case .string(let text): self = .string(text)
+        case .null: self = .null
+        case .bool, .array, .object: return nil
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let value = try JSONValue(from: decoder)
+        guard let id = RequestID(value) else {
+            throw DecodingError.typeMismatch(
+                RequestID.self,
+                .init(codingPath: decoder.codingPath, debugDescription: "An id must be a string, a number or null.")
+            )
+        }
+        self = id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .integer(let number): try container.encode(number)
+        case .number(let number): try container.encode(number)
+        case .string(let text): try container.encode(text)
+        case .null: try container.encodeNil()
+        }
+    }
+}
+
+extension RequestID: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+}
+
+extension RequestID: CustomStringConvertible {
+    /// The id as it appears in JSON.
+    public var description: String {
+        switch self {
+        case .integer(let number): String(number)
+        case .number(let number): String(number)
+        case .string(let text): "\"\(text)\""
+        case .null: "null"
+        }
+    }
+}

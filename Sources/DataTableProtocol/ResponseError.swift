@@ -1,0 +1,107 @@
+/// The `error` member of a reply: a JSON-RPC code, one sentence a person can read, and `data`
+/// carrying the machine-readable `kind` plus any details (`field`, `limit`, `method`, …).
+///
+/// Handlers throw it; the dispatcher turns it into the reply. Nothing is applied when a request
+/// fails with one of these.
+public struct ResponseError: Error, Hashable, Sendable {
+    public var code: ErrorCode
+    public var message: String
+    public var kind: ErrorKind
+    /// Extra members of `data` beside `kind`.
+    public var details: [String: JSONValue]
+
+    public init(code: ErrorCode, kind: ErrorKind, message: String, details: [String: JSONValue] = [:]) {
+        self.code = code
+        self.kind = kind
+        self.message = message
+        self.details = details
+    }
+}
+
+extension ResponseError {
+    public static func parseError(_ message: String) -> ResponseError {
+        ResponseError(code: .parseError, kind: .parseError, message: message)
+    }
+
+    public static func invalidRequest(_ message: String) -> ResponseError {
+        ResponseError(code: .invalidRequest, kind: .invalidRequest, message: message)
+    }
+
+    public static func unknownMethod(_ method: String) -> ResponseError {
+        ResponseError(
+            code: .methodNotFound,
+            kind: .unknownMethod,
+            message: "There is no method \"\(method)\"; \"help\" lists the methods.",
+            details: ["method": .string(method)]
+        )
+    }
+
+    /// A param is missing or of the wrong type; `field` is its path, like `params.version`.
+    public static func invalidParams(_ message: String, field: String? = nil) -> ResponseError {
+        ResponseError(
+            code: .invalidParams,
+            kind: .invalidParams,
+            message: message,
+            details: field.map { ["field": .string($0)] } ?? [:]
+        )
+    }
+
+    /// A param has an acceptable type but not an acceptable value.
+    public static func invalidValue(_ message: String, field: String? = nil) -> ResponseError {
+        ResponseError(
+            code: .invalidParams,
+            kind: .invalidValue,
+            message: message,
+            details: field.map { ["field": .string($0)] } ?? [:]
+        )
+    }
+
+    public static func internalError(_ message: String = "The daemon failed to answer; nothing was changed.")
+        -> ResponseError
+    {
+        ResponseError(code: .internalError, kind: .internalError, message: message)
+    }
+
+    /// A configured limit refused the request. `limit` is the limit's name as `hello` reports it.
+    public static func limitExceeded(_ message: String, limit: String, value: Int) -> ResponseError {
+        ResponseError(
+            code: .limitExceeded,
+            kind: .limitExceeded,
+            message: message,
+            details: ["limit": .string(limit), "max": .integer(Int64(value))]
+        )
+    }
+}
+
+extension ResponseError: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case code, message, data
+    }
+
+    private struct DynamicKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        code = try container.decode(ErrorCode.self, forKey: .code)
+        message = try container.decode(String.self, forKey: .message)
+        var data = try container.decodeIfPresent([String: JSONValue].self, forKey: .data) ?? [:]
+        kind = ErrorKind(rawValue: data.removeValue(forKey: "kind")?.stringValue ?? "unknown")
+        details = data
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code, forKey: .code)
+        try container.encode(message, forKey: .message)
+        var data = container.nestedContainer(keyedBy: DynamicKey.self, forKey: .data)
+        try data.encode(kind, forKey: DynamicKey(stringValue: "kind"))
+        for key in details.keys.sorted() where key != "kind" {
+            try data.encode(details[key], forKey: DynamicKey(stringValue: key))
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// Versions the protocol and the daemon report about themselves.
+public enum ServerInfo {
+    /// The daemon's name, as `hello` reports it and as it logs under.
+    public static let name = "datatabled"
+    /// The daemon's release.
+    public static let version = "0.1.0"
+    /// Protocol versions this build speaks. Without `hello`, a connection speaks version 1.
+    public static let protocolVersions = [1]
+    /// The version a connection speaks until `hello` negotiates another.
+    public static let defaultProtocolVersion = 1
+}
+
+/// The configured limits, as `hello` reports them.
+public struct ServerLimits: Codable, Hashable, Sendable {
+    /// Longest request line, in bytes, without its newline. A longer line is refused and the
+    /// connection closed.
+    public var maxLineBytes: Int
+    /// Most connections open at once; one more is refused with `limit_exceeded`.
+    public var maxConnections: Int
+    /// Most requests in one batch.
+    public var maxBatchSize: Int
+
+    public init(maxLineBytes: Int = 1 << 20, maxConnections: Int = 1024, maxBatchSize: Int = 10_000) {
+        self.maxLineBytes = maxLineBytes
+        self.maxConnections = maxConnections
+        self.maxBatchSize = maxBatchSize
+    }
+}

@@ -1,0 +1,83 @@
+import DataTableProtocol
+import Foundation
+
+extension MethodTable {
+    /// The methods every daemon answers: `ping`, `hello`, `help`, `stats`.
+    public static func builtin() -> MethodTable {
+        var table = MethodTable()
+        table.register(PingRequest.self) { _, _ in
+            PingRequest.Response()
+        }
+        table.register(HelloRequest.self, hello)
+        table.register(HelpRequest.self, help)
+        table.register(StatsRequest.self) { _, context in
+            stats(context.server)
+        }
+        return table
+    }
+
+    /// Features `hello` reports.
+    static let features = ["batch", "pipelining", "shell-mode", "notifications"]
+
+    private static func hello(_ request: HelloRequest, _ context: inout RequestContext) throws
+        -> HelloRequest.Response
+    {
+        let supported = ServerInfo.protocolVersions
+        let wanted = request.version ?? supported.max()!
+        guard let version = supported.filter({ $0 <= wanted }).max() else {
+            throw ResponseError.invalidValue(
+                "This daemon speaks protocol versions \(supported.map(String.init).joined(separator: ", ")); "
+                    + "version \(wanted) or lower is not among them.",
+                field: "params.version"
+            )
+        }
+        context.protocolVersion = version
+        if let client = request.client {
+            context.logger.info("client said hello", metadata: ["client": "\(client)", "protocol": "\(version)"])
+        }
+        return HelloRequest.Response(
+            protocol: version,
+            protocols: supported,
+            server: ServerInfo.name,
+            version: ServerInfo.version,
+            limits: context.server.limits,
+            features: features
+        )
+    }
+
+    private static func help(_ request: HelpRequest, _ context: inout RequestContext) throws -> HelpRequest.Response {
+        let described = MethodRegistry.all.map {
+            HelpRequest.MethodDescription(name: $0.method, summary: $0.summary)
+        }
+        guard let name = request.method else {
+            return HelpRequest.Response(methods: described)
+        }
+        guard let one = described.first(where: { $0.name == name }) else {
+            var error = ResponseError.unknownMethod(name)
+            error.code = .invalidParams
+            error.details["field"] = "params.method"
+            throw error
+        }
+        return HelpRequest.Response(methods: [one])
+    }
+
+    private static func stats(_ server: ServerState) -> StatsRequest.Response {
+        let counters = server.snapshot
+        let (tables, rows) = server.catalog.withLock { ($0.tableCount, $0.rowCount) }
+        let uptime = ContinuousClock.now - server.startedAt
+        return StatsRequest.Response(
+            version: ServerInfo.version,
+            pid: Int(ProcessInfo.processInfo.processIdentifier),
+            uptimeSeconds: Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18,
+            connections: .init(
+                current: counters.currentConnections,
+                total: counters.totalConnections,
+                refused: counters.refusedConnections
+            ),
+            requests: counters.requests,
+            tables: tables,
+            rows: rows,
+            memory: .init(residentBytes: ProcessMemory.residentBytes() ?? 0)
+        )
+    }
+}

@@ -1,0 +1,62 @@
+import NIOCore
+import NIOExtras
+
+/// Splits a byte stream into request lines: `\n`-terminated, a trailing `\r` dropped, and a last
+/// line without a newline still delivered when the peer closes its side (so
+/// `printf '{"method":"ping"}' | socat …` is answered).
+///
+/// A line longer than `maximumLineBytes` (or a partial line that grows past it) throws
+/// ``LineTooLongError``; the connection answers it once and closes, because the rest of that line
+/// cannot be told apart from the next request.
+public final class JSONLineDecoder: ByteToMessageDecoder {
+    public typealias InboundOut = ByteBuffer
+
+    private let lines = LineBasedFrameDecoder()
+    public let maximumLineBytes: Int
+
+    public init(maximumLineBytes: Int) {
+        self.maximumLineBytes = maximumLineBytes
+    }
+
+    public func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let line = try nextLine(&buffer) else { return .needMoreData }
+        context.fireChannelRead(wrapInboundOut(line))
+        return .continue
+    }
+
+    public func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws
+        -> DecodingState
+    {
+        while let line = try nextLine(&buffer) {
+            context.fireChannelRead(wrapInboundOut(line))
+        }
+        if buffer.readableBytes > 0 {
+            // The peer closed after a final line without a newline: that line is complete.
+            var last = buffer.readSlice(length: buffer.readableBytes)!
+            if last.readableBytesView.last == UInt8(ascii: "\r") {
+                last.moveWriterIndex(to: last.writerIndex - 1)
+            }
+            context.fireChannelRead(wrapInboundOut(last))
+        }
+        return .needMoreData
+    }
+
+    private func nextLine(_ buffer: inout ByteBuffer) throws -> ByteBuffer? {
+        guard let line = try lines.decode(buffer: &buffer) else {
+            // No newline yet: what is buffered is the start of one line.
+            if buffer.readableBytes > maximumLineBytes {
+                throw LineTooLongError(maximumLineBytes: maximumLineBytes)
+            }
+            return nil
+        }
+        if line.readableBytes > maximumLineBytes {
+            throw LineTooLongError(maximumLineBytes: maximumLineBytes)
+        }
+        return line
+    }
+}
+
+/// A request line was longer than the configured maximum.
+public struct LineTooLongError: Error, Hashable, Sendable {
+    public var maximumLineBytes: Int
+}

@@ -1,0 +1,90 @@
+import DataTableProtocol
+import Foundation
+
+/// Maps method names to their handlers.
+///
+/// A handler is written against its typed params and reply
+/// (`register(PingRequest.self) { request, context in … }`); the table erases the types so the
+/// dispatcher can call it with the raw request line.
+public struct MethodTable: Sendable {
+    /// Decodes the params from the request line, runs the handler and encodes the `result`
+    /// member's value.
+    typealias ErasedHandler =
+        @Sendable (_ line: Data, _ context: inout RequestContext) async throws -> any Encodable
+        & Sendable
+
+    private var handlers: [String: ErasedHandler] = [:]
+
+    public init() {}
+
+    /// Answers `Request.method` with `body`.
+    public mutating func register<Request: DataTableRequest>(
+        _ request: Request.Type,
+        _ body: @escaping @Sendable (Request, inout RequestContext) async throws -> Request.Response
+    ) {
+        handlers[Request.method] = { line, context in
+            let params: Request
+            do {
+                params = try JSONDecoder().decode(RequestParams<Request>.self, from: line).params
+            } catch let error as DecodingError {
+                throw ResponseError(decoding: error)
+            }
+            return try await body(params, &context)
+        }
+    }
+
+    /// Whether a handler answers `method`.
+    public func handles(_ method: String) -> Bool {
+        handlers[method] != nil
+    }
+
+    func handler(for method: String) -> ErasedHandler? {
+        handlers[method]
+    }
+}
+
+extension ResponseError {
+    /// An `invalid_params` error naming the member that could not be decoded.
+    init(decoding error: DecodingError) {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            var text = ""
+            for key in codingPath {
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += text.isEmpty ? key.stringValue : "." + key.stringValue
+                }
+            }
+            return text.isEmpty ? "params" : text
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            let field = path(context.codingPath)
+            self = .invalidParams("\(field) must be \(Self.describe(type)).", field: field)
+        case .valueNotFound(let type, let context):
+            let field = path(context.codingPath)
+            self = .invalidParams("\(field) must be \(Self.describe(type)), not null.", field: field)
+        case .keyNotFound(let key, let context):
+            let field = path(context.codingPath + [key])
+            self = .invalidParams("\(field) is required.", field: field)
+        case .dataCorrupted(let context):
+            let field = path(context.codingPath)
+            self = .invalidParams("\(field) is not valid: \(context.debugDescription)", field: field)
+        @unknown default:
+            self = .invalidParams("The params could not be read.")
+        }
+    }
+
+    /// A JSON type name for a Swift type, as a person reads it.
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "a boolean"
+        case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type, is UInt64.Type, is UInt32.Type:
+            "a whole number"
+        case is Double.Type, is Float.Type: "a number"
+        default:
+            String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Glibc
+import NIOCore
+
+/// The process at the other end of a Unix socket connection, as the kernel reports it
+/// (`SO_PEERCRED`): what the peer was when it connected, not what it claims.
+public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
+    public var pid: Int32
+    public var uid: UInt32
+    public var gid: UInt32
+
+    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+    }
+
+    public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
+
+    /// Asks the kernel about the peer of `channel`; `nil` for a channel that is not a socket.
+    static func of(_ channel: any Channel) async -> PeerCredentials? {
+        guard let provider = channel as? any SocketOptionProvider else { return nil }
+        let credentials: KernelCredentials? = try? await provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET),
+            name: SocketOptionName(SO_PEERCRED)
+        ).get()
+        return credentials.map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
+    }
+}
+
+/// The layout of Linux's `struct ucred` (`pid_t`, `uid_t`, `gid_t`), which Glibc only declares
+/// with `_GNU_SOURCE`.
+private struct KernelCredentials: Sendable {
+    var pid: Int32
+    var uid: UInt32
+    var gid: UInt32
+}

@@ -1,0 +1,42 @@
+import DataTableProtocol
+import Foundation
+
+/// Encodes reply objects: keys sorted (so replies read the same every time), slashes unescaped.
+enum ReplyEncoding {
+    static func failure(id: RequestID, _ error: ResponseError) -> Data {
+        encode(ErrorMessage(id: id, error: error))
+    }
+
+    static func success(id: RequestID, _ result: any Encodable & Sendable) -> Data {
+        encode(AnyResultMessage(id: id, result: result))
+    }
+
+    private static func encode(_ value: some Encodable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return try encoder.encode(value)
+        } catch {
+            // Only a result that cannot be encoded (a non-finite number) gets here.
+            let failure = ErrorMessage(id: .null, error: .internalError("The reply could not be encoded: \(error)."))
+            return (try? encoder.encode(failure)) ?? Data()
+        }
+    }
+
+    /// A successful reply whose result type is only known at run time.
+    private struct AnyResultMessage: Encodable {
+        var id: RequestID
+        var result: any Encodable & Sendable
+
+        private enum CodingKeys: String, CodingKey {
+            case jsonrpc, id, result
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(jsonRPCVersion, forKey: .jsonrpc)
+            try container.encode(id, forKey: .id)
+            try container.encode(result, forKey: .result)
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import DataTableProtocol
+import Foundation
+import Logging
+
+/// Turns one request line into the reply line to send, if any.
+///
+/// The rules (protocol.md, "Envelope"):
+/// - an empty line is ignored;
+/// - a request with `"jsonrpc":"2.0"` and no `id` is a notification and gets no reply, not even
+///   an error;
+/// - a request without `"jsonrpc"` (shell mode) always gets a reply, with `"id":null` when it had
+///   none;
+/// - a JSON array is a batch: one array of replies, in request order, leaving out notifications;
+/// - every malformed request gets one error reply and changes nothing.
+///
+/// The dispatcher holds no per-connection state; that lives in the ``RequestContext`` the caller
+/// owns. It never throws: a failing handler becomes an error reply.
+public struct RequestDispatcher: Sendable {
+    public let methods: MethodTable
+    public let limits: ServerLimits
+
+    public init(methods: MethodTable, limits: ServerLimits) {
+        self.methods = methods
+        self.limits = limits
+    }
+
+    /// The reply to `line` (without its newline), or `nil` when nothing is to be sent.
+    public func reply(to line: Data, context: inout RequestContext) async -> Data? {
+        guard let first = line.first(where: { !Self.isWhitespace($0) }) else {
+            return nil
+        }
+        switch first {
+        case UInt8(ascii: "{"):
+            return await replyToSingle(line, context: &context)
+        case UInt8(ascii: "["):
+            return await replyToBatch(line, context: &context)
+        default:
+            context.server.countRequests(1)
+            if (try? JSONDecoder().decode(JSONValue.self, from: line)) != nil {
+                return ReplyEncoding.failure(
+                    id: .null,
+                    .invalidRequest("A request must be a JSON object (or an array of them for a batch).")
+                )
+            }
+            return ReplyEncoding.failure(id: .null, Self.parseError)
+        }
+    }
+
+    /// The error for a line that is not JSON.
+    static let parseError = ResponseError.parseError("The request is not valid JSON.")
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private func replyToBatch(_ line: Data, context: inout RequestContext) async -> Data? {
+        let elements: [JSONValue]
+        do {
+            elements = try JSONDecoder().decode([JSONValue].self, from: line)
+        } catch {
+            context.server.countRequests(1)
+            return ReplyEncoding.failure(id: .null, Self.parseError)
+        }
+        guard !elements.isEmpty else {
+            context.server.countRequests(1)
+            return ReplyEncoding.failure(id: .null, .invalidRequest("A batch must hold at least one request."))
+        }
+        guard elements.count <= limits.maxBatchSize else {
+            context.server.countRequests(1)
+            return ReplyEncoding.failure(
+                id: .null,
+                .limitExceeded(
+                    "A batch may hold at most \(limits.maxBatchSize) requests; this one holds \(elements.count).",
+                    limit: "maxBatchSize",
+                    value: limits.maxBatchSize
+                )
+            )
+        }
+        var replies: [Data] = []
+        let encoder = JSONEncoder()
+        for element in elements {
+            let reply: Data?
+            if case .object = element, let data = try? encoder.encode(element) {
+                reply = await replyToSingle(data, context: &context)
+            } else {
+                context.server.countRequests(1)
+                reply = ReplyEncoding.failure(
+                    id: .null,
+                    .invalidRequest("Each member of a batch must be a request object.")
+                )
+            }
+            if let reply { replies.append(reply) }
+        }
+        guard !replies.isEmpty else { return nil }
+        var joined = Data("[".utf8)
+        for (index, reply) in replies.enumerated() {
+            if index > 0 { joined.append(UInt8(ascii: ",")) }
+            joined.append(reply)
+        }
+        joined.append(UInt8(ascii: "]"))
+        return joined
+    }
+
+    private func replyToSingle(_ line: Data, context: inout RequestContext) async -> Data? {
+        context.server.countRequests(1)
+        let header: RequestHeader
+        do {
+            header = try JSONDecoder().decode(RequestHeader.self, from: line)
+        } catch {
+            return ReplyEncoding.failure(id: .null, Self.parseError)
+        }
+
+        // The id first, so that every later error can echo it.
+        var id = RequestID.null
+        if let rawID = header.id {
+            guard let valid = RequestID(rawID) else {
+                return ReplyEncoding.failure(id: .null, .invalidRequest("The id must be a string, a number or null."))
+            }
+            id = valid
+        }
+        let strict: Bool
+        switch header.jsonrpc {
+        case nil:
+            strict = false
+        case .string(jsonRPCVersion):
+            strict = true
+        case let other?:
+            let sent = other.stringValue.map { "\"\($0)\"" } ?? other.typeName
+            return ReplyEncoding.failure(
+                id: id,
+                .invalidRequest("\"jsonrpc\" must be \"2.0\" (or left out), not \(sent).")
+            )
+        }
+        let isNotification = strict && !header.hasID
+
+        let reply = await answer(header, id: id, line: line, context: &context)
+        return isNotification ? nil : reply
+    }
+
+    private func answer(_ header: RequestHeader, id: RequestID, line: Data, context: inout RequestContext) async
+        -> Data
+    {
+        guard let methodValue = header.method else {
+            return ReplyEncoding.failure(id: id, .invalidRequest("The request has no \"method\"."))
+        }
+        guard let method = methodValue.stringValue else {
+            return ReplyEncoding.failure(
+                id: id,
+                .invalidRequest("\"method\" must be a string, not \(methodValue.typeName).")
+            )
+        }
+        guard let handler = methods.handler(for: method) else {
+            context.logger.debug("unknown method", metadata: ["method": "\(method)"])
+            return ReplyEncoding.failure(id: id, .unknownMethod(method))
+        }
+        if case .other(let shape) = header.params {
+            return ReplyEncoding.failure(
+                id: id,
+                .invalidParams("params must be an object, not \(shape).", field: "params")
+            )
+        }
+
+        let started = ContinuousClock.now
+        do {
+            let result = try await handler(line, &context)
+            context.logger.debug(
+                "request",
+                metadata: ["method": "\(method)", "id": "\(id)", "elapsed": "\(ContinuousClock.now - started)"]
+            )
+            return ReplyEncoding.success(id: id, result)
+        } catch let error as ResponseError {
+            context.logger.debug(
+                "request refused",
+                metadata: ["method": "\(method)", "id": "\(id)", "kind": "\(error.kind)"]
+            )
+            return ReplyEncoding.failure(id: id, error)
+        } catch {
+            context.logger.error(
+                "request failed",
+                metadata: ["method": "\(method)", "id": "\(id)", "error": "\(error)"]
+            )
+            return ReplyEncoding.failure(id: id, .internalError())
+        }
+    }
+}

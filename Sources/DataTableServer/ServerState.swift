@@ -1,0 +1,52 @@
+import DataTableEngine
+import DataTableProtocol
+import Synchronization
+
+/// State every connection shares: the tables, the configured limits and the counters `stats`
+/// reports.
+public final class ServerState: Sendable {
+    public let limits: ServerLimits
+    /// When the daemon started, for `stats`' uptime.
+    public let startedAt: ContinuousClock.Instant
+    /// The tables.
+    public let catalog: Mutex<TableCatalog>
+    private let counters = Mutex(Counters())
+
+    /// Connection and request counts.
+    public struct Counters: Sendable, Hashable {
+        public var currentConnections = 0
+        public var totalConnections = 0
+        public var refusedConnections = 0
+        public var requests = 0
+    }
+
+    public init(limits: ServerLimits, catalog: TableCatalog = TableCatalog()) {
+        self.limits = limits
+        self.startedAt = .now
+        self.catalog = Mutex(catalog)
+    }
+
+    public var snapshot: Counters { counters.withLock { $0 } }
+
+    /// Counts a connection in if the connection limit allows it; returns `false` (and counts a
+    /// refusal) when it does not.
+    func admitConnection() -> Bool {
+        counters.withLock { counters in
+            guard counters.currentConnections < limits.maxConnections else {
+                counters.refusedConnections += 1
+                return false
+            }
+            counters.currentConnections += 1
+            counters.totalConnections += 1
+            return true
+        }
+    }
+
+    func connectionClosed() {
+        counters.withLock { $0.currentConnections -= 1 }
+    }
+
+    func countRequests(_ count: Int) {
+        counters.withLock { $0.requests += count }
+    }
+}

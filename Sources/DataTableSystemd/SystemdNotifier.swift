@@ -1,0 +1,37 @@
+import CSystemd
+
+/// Tells the service manager how the daemon is doing (`sd_notify`). Does nothing when
+/// `NOTIFY_SOCKET` is not set, so the daemon runs the same outside systemd.
+public struct SystemdNotifier: Sendable {
+    public init() {}
+
+    /// Sends `KEY=VALUE` lines; `true` when a service manager received them.
+    @discardableResult
+    public func notify(_ assignments: String...) -> Bool {
+        sd_notify(0, assignments.joined(separator: "\n")) > 0
+    }
+
+    /// The daemon answers on its socket.
+    public func ready(status: String) {
+        notify("READY=1", "STATUS=\(Self.oneLine(status))")
+    }
+
+    /// A free-form line `systemctl status` shows.
+    public func status(_ text: String) {
+        notify("STATUS=\(Self.oneLine(text))")
+    }
+
+    /// Shutdown has begun.
+    public func stopping(status: String) {
+        notify("STOPPING=1", "STATUS=\(Self.oneLine(status))")
+    }
+
+    /// The daemon is alive (the service's `WatchdogSec=`).
+    public func watchdog() {
+        notify("WATCHDOG=1")
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}

@@ -1,0 +1,47 @@
+import CSystemd
+import Logging
+import ServiceLifecycle
+
+/// Sends `WATCHDOG=1` at half the interval systemd asked for (`WATCHDOG_USEC`), for as long as
+/// the daemon runs. Finishes at once when no watchdog is configured.
+public struct WatchdogService: Service, CustomStringConvertible {
+    public var description: String { "WatchdogService" }
+
+    private let notifier: SystemdNotifier
+    private let logger: Logger
+    /// Checked before each keep-alive; a `false` skips it so systemd restarts a stuck daemon.
+    private let isHealthy: @Sendable () async -> Bool
+
+    public init(
+        notifier: SystemdNotifier = SystemdNotifier(),
+        logger: Logger,
+        isHealthy: @escaping @Sendable () async -> Bool = { true }
+    ) {
+        self.notifier = notifier
+        self.logger = logger
+        self.isHealthy = isHealthy
+    }
+
+    /// The interval systemd expects keep-alives within, or `nil` when it expects none.
+    public static func interval() -> Duration? {
+        var microseconds: UInt64 = 0
+        guard sd_watchdog_enabled(0, &microseconds) > 0, microseconds > 0 else { return nil }
+        return .microseconds(Int64(microseconds))
+    }
+
+    public func run() async throws {
+        guard let interval = Self.interval() else { return }
+        let period = interval / 2
+        logger.info("watchdog keep-alives every \(period)")
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                if await isHealthy() {
+                    notifier.watchdog()
+                } else {
+                    logger.error("unhealthy: skipping the watchdog keep-alive")
+                }
+                try? await Task.sleep(for: period)
+            }
+        }
+    }
+}

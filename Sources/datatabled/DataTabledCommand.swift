@@ -1,0 +1,173 @@
+import ArgumentParser
+import DataTableProtocol
+import DataTableServer
+import DataTableSystemd
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// `datatabled`: the daemon's command line.
+@main
+struct DataTabledCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "datatabled",
+        abstract: "Hold data tables in memory and serve them over a Unix socket (newline-delimited JSON-RPC).",
+        discussion: """
+            Under systemd socket activation the daemon serves the sockets it is handed and ignores \
+            --socket. Stand-alone it binds --socket, or by default $DATATABLED_SOCKET, \
+            $XDG_RUNTIME_DIR/datatabled.sock, /run/datatabled/datatabled.sock (root) or \
+            /tmp/datatabled-UID/datatabled.sock.
+            """,
+        version: ServerInfo.version
+    )
+
+    @Option(help: "The socket path to bind when not socket-activated.")
+    var socket: String?
+
+    @Option(help: "Permissions of the socket file, in octal.")
+    var socketMode: String = "0600"
+
+    @Option(help: "Group (name or number) that owns the socket file.")
+    var socketGroup: String?
+
+    @Option(help: "Least severe level logged: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: LogLevelOption = .info
+
+    @Option(help: "Where logs go: auto (journald when stderr is the journal stream), journal, stderr.")
+    var logTarget: LogTargetOption = .auto
+
+    @Option(help: "Longest request line in bytes; a longer one is refused and its connection closed.")
+    var maxLineBytes: Int = ServerLimits().maxLineBytes
+
+    @Option(help: "Most connections open at once.")
+    var maxConnections: Int = ServerLimits().maxConnections
+
+    @Option(help: "Most requests in one batch.")
+    var maxBatchSize: Int = ServerLimits().maxBatchSize
+
+    func validate() throws {
+        guard Self.parseMode(socketMode) != nil else {
+            throw ValidationError("--socket-mode must be an octal permission like 0600 or 0660.")
+        }
+        for (name, value) in [
+            ("--max-line-bytes", maxLineBytes), ("--max-connections", maxConnections),
+            ("--max-batch-size", maxBatchSize),
+        ] where value < 1 {
+            throw ValidationError("\(name) must be at least 1.")
+        }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let destination = logTarget.destination ?? LogDestination.detect(environment: environment)
+        let level = logLevel.level
+        LoggingSystem.bootstrap { label in destination.makeHandler(label: label, logLevel: level) }
+        let logger = Logger(label: "datatabled")
+        let notifier = SystemdNotifier()
+
+        let listeners: [ListenerSource]
+        do {
+            listeners = try resolveListeners(environment: environment, logger: logger)
+        } catch {
+            logger.critical("cannot start: \(error)")
+            throw ExitCode.failure
+        }
+
+        let limits = ServerLimits(
+            maxLineBytes: maxLineBytes,
+            maxConnections: maxConnections,
+            maxBatchSize: maxBatchSize
+        )
+        let server = DataTableServer(
+            configuration: .init(listeners: listeners, limits: limits),
+            hooks: .init(
+                ready: { descriptions in
+                    let places = descriptions.joined(separator: ", ")
+                    logger.notice(
+                        """
+                        \(ServerInfo.name) \(ServerInfo.version) listening on \(places) (pid \(getpid())); \
+                        tables are kept in memory only: nothing survives a restart
+                        """
+                    )
+                    notifier.ready(status: "Listening on \(places)")
+                },
+                stopping: {
+                    notifier.stopping(status: "Shutting down: finishing requests already received")
+                }
+            ),
+            logger: logger
+        )
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [
+                    .init(service: server),
+                    .init(
+                        service: WatchdogService(notifier: notifier, logger: logger),
+                        successTerminationBehavior: .ignore
+                    ),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        do {
+            try await group.run()
+        } catch {
+            logger.critical("cannot run: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    /// The sockets to serve: those systemd handed over, else the stand-alone path.
+    private func resolveListeners(environment: [String: String], logger: Logger) throws -> [ListenerSource] {
+        let inherited = SystemdListenFDs.take()
+        if !inherited.isEmpty {
+            if socket != nil {
+                logger.warning("socket-activated: serving the sockets systemd passed and ignoring --socket")
+            }
+            var sources: [ListenerSource] = []
+            for descriptor in inherited {
+                if descriptor.isListeningUnixStream {
+                    sources.append(.inherited(descriptor: descriptor.fd, name: descriptor.name))
+                } else {
+                    logger.error(
+                        "ignoring inherited fd \(descriptor.fd) (\(descriptor.name)): not a listening Unix stream socket"
+                    )
+                }
+            }
+            guard !sources.isEmpty else {
+                throw StartupError("systemd passed no listening Unix stream socket")
+            }
+            return sources
+        }
+
+        let mode = Self.parseMode(socketMode)!
+        let group = try socketGroup.map(Self.groupID)
+        if let socket {
+            return [.path(socket, mode: mode, group: group)]
+        }
+        let path = SocketLocation.defaultPath(environment: environment, uid: getuid())
+        if environment[SocketLocation.environmentVariable] == nil {
+            // A default place: make its directory if this is the first start.
+            try SocketPath.ensureDirectory(for: path, mode: path == SocketLocation.systemPath ? 0o755 : 0o700)
+        }
+        return [.path(path, mode: mode, group: group)]
+    }
+
+    static func parseMode(_ text: String) -> mode_t? {
+        guard let mode = mode_t(text, radix: 8), mode <= 0o777 else { return nil }
+        return mode
+    }
+
+    static func groupID(_ name: String) throws -> gid_t {
+        if let number = gid_t(name) { return number }
+        guard let entry = getgrnam(name) else { throw StartupError("there is no group \"\(name)\"") }
+        return entry.pointee.gr_gid
+    }
+}
+
+/// A reason the daemon cannot start, in words.
+struct StartupError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -59,4 +59,6 @@ public final class JSONLineDecoder: ByteToMessageDecoder {
 /// A request line was longer than the configured maximum.
 public struct LineTooLongError: Error, Hashable, Sendable {
     public var maximumLineBytes: Int
+
+    public init(maximumLineBytes: Int) { self.maximumLineBytes = maximumLineBytes }
 }

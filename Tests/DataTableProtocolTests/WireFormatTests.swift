@@ -1,0 +1,119 @@
+import DataTableProtocol
+import Foundation
+import Testing
+
+@Suite struct WireFormatTests {
+    @Test(arguments: [
+        (RequestID.integer(7), "7"),
+        (RequestID.string("a-1"), "\"a-1\""),
+        (RequestID.null, "null"),
+        (RequestID.number(1.5), "1.5"),
+    ])
+    func requestIDsRoundTrip(id: RequestID, json: String) throws {
+        try checkCoding(id, json: json)
+    }
+
+    @Test func aBooleanIsNotAnID() {
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(RequestID.self, from: Data("true".utf8))
+        }
+        #expect(RequestID(JSONValue.object([:])) == nil)
+    }
+
+    @Test func jsonValuesKeepWholeNumbersWhole() throws {
+        try checkCoding(JSONValue.array([1, 2.5, "x", true, nil, ["k": 3]]), json: #"[1,2.5,"x",true,null,{"k":3}]"#)
+    }
+
+    @Test func errorsCarryTheirKindAndDetailsInData() throws {
+        try checkCoding(
+            ResponseError.limitExceeded("Too long.", limit: "maxLineBytes", value: 10),
+            json: #"{"code":-32000,"data":{"kind":"limit_exceeded","limit":"maxLineBytes","max":10},"message":"Too long."}"#
+        )
+        try checkCoding(
+            ResponseError.invalidParams("params.version must be a whole number.", field: "params.version"),
+            json:
+                #"{"code":-32602,"data":{"field":"params.version","kind":"invalid_params"},"message":"params.version must be a whole number."}"#
+        )
+    }
+
+    @Test func anUnknownErrorKindDecodesAsItself() throws {
+        let json = #"{"code":-32042,"data":{"kind":"from_the_future","hint":1},"message":"New."}"#
+        let error = try JSONDecoder().decode(ResponseError.self, from: Data(json.utf8))
+        #expect(error.code == ErrorCode(rawValue: -32042))
+        #expect(error.kind == ErrorKind(rawValue: "from_the_future"))
+        #expect(error.details == ["hint": 1])
+    }
+
+    @Test func serverCodesStayInTheReservedRange() {
+        let own: [ErrorCode] = [
+            .limitExceeded, .noSuchTable, .noSuchRow, .readOnly, .conflict, .unavailable, .notPermitted,
+        ]
+        for code in own {
+            #expect((-32099)...(-32000) ~= code.rawValue)
+        }
+        #expect(Set(own).count == own.count)
+    }
+
+    @Test func helloRepliesHaveAPinnedShape() throws {
+        let reply = HelloRequest.Response(
+            protocol: 1,
+            protocols: [1],
+            server: "datatabled",
+            version: "0.1.0",
+            limits: ServerLimits(maxLineBytes: 100, maxConnections: 2, maxBatchSize: 3),
+            features: ["batch"]
+        )
+        try checkCoding(
+            reply,
+            json:
+                #"{"features":["batch"],"limits":{"maxBatchSize":3,"maxConnections":2,"maxLineBytes":100},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
+        )
+    }
+
+    @Test func requestsEncodeAsJSONRPC() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let line = String(
+            decoding: try encoder.encode(RequestMessage(id: 3, params: HelloRequest(version: 1))),
+            as: UTF8.self
+        )
+        #expect(line == #"{"id":3,"jsonrpc":"2.0","method":"hello","params":{"version":1}}"#)
+    }
+
+    @Test func absentParamsReadAsAnEmptyObject() throws {
+        let line = Data(#"{"method":"help"}"#.utf8)
+        let params = try JSONDecoder().decode(RequestParams<HelpRequest>.self, from: line).params
+        #expect(params.method == nil)
+        let nullParams = Data(#"{"method":"help","params":null}"#.utf8)
+        #expect(try JSONDecoder().decode(RequestParams<HelpRequest>.self, from: nullParams).params.method == nil)
+    }
+
+    @Test func theHeaderTellsAnAbsentIDFromANullOne() throws {
+        let absent = try JSONDecoder().decode(RequestHeader.self, from: Data(#"{"method":"ping"}"#.utf8))
+        #expect(!absent.hasID)
+        let null = try JSONDecoder().decode(RequestHeader.self, from: Data(#"{"id":null,"method":"ping"}"#.utf8))
+        #expect(null.hasID)
+        #expect(null.id == .null)
+    }
+
+    @Test func everyMethodIsRegisteredOnceWithASummary() {
+        let names = MethodRegistry.all.map { $0.method }
+        #expect(Set(names).count == names.count)
+        #expect(names == ["ping", "hello", "help", "stats"])
+        for method in MethodRegistry.all {
+            #expect(!method.summary.isEmpty)
+            #expect(MethodRegistry.type(named: method.method) != nil)
+        }
+    }
+
+    @Test(arguments: [
+        (["DATATABLED_SOCKET": "/x/y.sock", "XDG_RUNTIME_DIR": "/run/user/5"], UInt32(5), "/x/y.sock"),
+        (["XDG_RUNTIME_DIR": "/run/user/5"], UInt32(5), "/run/user/5/datatabled.sock"),
+        ([:], UInt32(0), "/run/datatabled/datatabled.sock"),
+        ([:], UInt32(1000), "/tmp/datatabled-1000/datatabled.sock"),
+        (["XDG_RUNTIME_DIR": "relative"], UInt32(1000), "/tmp/datatabled-1000/datatabled.sock"),
+    ])
+    func theDefaultSocketPathFollowsTheEnvironment(environment: [String: String], uid: UInt32, expected: String) {
+        #expect(SocketLocation.defaultPath(environment: environment, uid: uid) == expected)
+    }
+}

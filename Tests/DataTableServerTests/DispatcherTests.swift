@@ -1,0 +1,148 @@
+import DataTableProtocol
+import DataTableServer
+import Foundation
+import Logging
+import Testing
+
+@Suite struct DispatcherTests {
+    @Test func anIDIsEchoedExactly() async throws {
+        var client = InProcessClient()
+        #expect(await client.send(#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#) == #"{"id":7,"jsonrpc":"2.0","result":{"pong":true}}"#)
+        #expect(await client.send(#"{"jsonrpc":"2.0","id":"seven","method":"ping"}"#) == #"{"id":"seven","jsonrpc":"2.0","result":{"pong":true}}"#)
+        #expect(await client.send(#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#) == #"{"id":null,"jsonrpc":"2.0","result":{"pong":true}}"#)
+    }
+
+    @Test func shellModeAlwaysReplies() async throws {
+        var client = InProcessClient()
+        #expect(await client.send(#"{"method":"ping"}"#) == #"{"id":null,"jsonrpc":"2.0","result":{"pong":true}}"#)
+        let error = try await client.reply(#"{"method":"nope"}"#)
+        #expect(error["error"]?["data"]?["kind"] == "unknown_method")
+    }
+
+    @Test func strictNotificationsGetNoReplyEvenOnError() async {
+        var client = InProcessClient()
+        #expect(await client.send(#"{"jsonrpc":"2.0","method":"ping"}"#) == nil)
+        #expect(await client.send(#"{"jsonrpc":"2.0","method":"nope"}"#) == nil)
+        #expect(await client.send(#"{"jsonrpc":"2.0","method":"hello","params":{"version":"x"}}"#) == nil)
+    }
+
+    @Test func emptyAndBlankLinesAreIgnored() async {
+        var client = InProcessClient()
+        #expect(await client.send("") == nil)
+        #expect(await client.send("  \t ") == nil)
+    }
+
+    @Test(arguments: [
+        ("not json", -32700, "parse_error"),
+        ("{\"method\":", -32700, "parse_error"),
+        ("42", -32600, "invalid_request"),
+        ("\"ping\"", -32600, "invalid_request"),
+        ("{}", -32600, "invalid_request"),
+        (#"{"method":5}"#, -32600, "invalid_request"),
+        (#"{"jsonrpc":"1.0","method":"ping"}"#, -32600, "invalid_request"),
+        (#"{"id":{"a":1},"method":"ping"}"#, -32600, "invalid_request"),
+        (#"{"method":"drop_everything"}"#, -32601, "unknown_method"),
+        (#"{"method":"hello","params":[1]}"#, -32602, "invalid_params"),
+        (#"{"method":"hello","params":{"version":"one"}}"#, -32602, "invalid_params"),
+        (#"{"method":"hello","params":{"version":0}}"#, -32602, "invalid_value"),
+        (#"{"method":"help","params":{"method":"nope"}}"#, -32602, "unknown_method"),
+        ("[]", -32600, "invalid_request"),
+    ])
+    func malformedRequestsGetOneClearError(line: String, code: Int, kind: String) async throws {
+        var client = InProcessClient()
+        let reply = try await client.reply(line)
+        let error = try #require(reply["error"])
+        #expect(error["code"]?.intValue == code)
+        #expect(error["data"]?["kind"]?.stringValue == kind)
+        let message = try #require(error["message"]?.stringValue)
+        #expect(message.hasSuffix("."))
+        #expect(reply["jsonrpc"] == "2.0")
+        #expect(reply["result"] == nil)
+    }
+
+    @Test func aWrongParamTypeNamesTheField() async throws {
+        var client = InProcessClient()
+        let reply = try await client.reply(#"{"id":1,"method":"hello","params":{"version":"one"}}"#)
+        #expect(reply["id"] == 1)
+        #expect(reply["error"]?["data"]?["field"] == "params.version")
+        #expect(reply["error"]?["message"] == "params.version must be a whole number.")
+    }
+
+    @Test func unknownParamsAreIgnored() async throws {
+        var client = InProcessClient()
+        let reply = try await client.reply(#"{"method":"ping","params":{"whatever":[1,2]},"extra":true}"#)
+        #expect(reply["result"]?["pong"] == true)
+    }
+
+    @Test func aBatchAnswersInOrderAndLeavesOutNotifications() async throws {
+        var client = InProcessClient()
+        let line = #"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"ping"},5,{"id":"b","method":"nope"}]"#
+        let replies = try #require(try await client.reply(line).arrayValue)
+        #expect(replies.count == 3)
+        #expect(replies[0]["id"] == 1)
+        #expect(replies[0]["result"]?["pong"] == true)
+        #expect(replies[1]["id"] == nil || replies[1]["id"] == .null)
+        #expect(replies[1]["error"]?["code"] == -32600)
+        #expect(replies[2]["id"] == "b")
+        #expect(replies[2]["error"]?["data"]?["kind"] == "unknown_method")
+    }
+
+    @Test func aBatchOfNotificationsGetsNoReply() async {
+        var client = InProcessClient()
+        #expect(await client.send(#"[{"jsonrpc":"2.0","method":"ping"},{"jsonrpc":"2.0","method":"stats"}]"#) == nil)
+    }
+
+    @Test func aBatchOverTheLimitIsRefusedWhole() async throws {
+        var client = InProcessClient(limits: ServerLimits(maxBatchSize: 2))
+        let reply = try await client.reply(#"[{"id":1,"method":"ping"},{"id":2,"method":"ping"},{"id":3,"method":"ping"}]"#)
+        #expect(reply["error"]?["data"]?["kind"] == "limit_exceeded")
+        #expect(reply["error"]?["data"]?["limit"] == "maxBatchSize")
+        #expect(client.context.server.snapshot.requests == 1)
+    }
+
+    @Test func helloNegotiatesAndReportsLimits() async throws {
+        var client = InProcessClient(limits: ServerLimits(maxLineBytes: 4096, maxConnections: 8, maxBatchSize: 16))
+        let reply = try await client.reply(#"{"id":1,"method":"hello","params":{"version":99,"client":"test"}}"#)
+        let result = try #require(reply["result"])
+        #expect(result["protocol"] == 1)
+        #expect(result["server"] == "datatabled")
+        #expect(result["version"]?.stringValue == ServerInfo.version)
+        #expect(result["limits"] == ["maxLineBytes": 4096, "maxConnections": 8, "maxBatchSize": 16])
+        #expect(result["features"]?.arrayValue?.contains("batch") == true)
+        #expect(client.context.protocolVersion == 1)
+    }
+
+    @Test func helpListsEveryMethodAndDescribesOne() async throws {
+        var client = InProcessClient()
+        let all = try #require(try await client.reply(#"{"method":"help"}"#)["result"]?["methods"]?.arrayValue)
+        #expect(all.compactMap { $0["name"]?.stringValue } == MethodRegistry.all.map { $0.method })
+        let one = try #require(
+            try await client.reply(#"{"method":"help","params":{"method":"stats"}}"#)["result"]?["methods"]?.arrayValue
+        )
+        #expect(one == [["name": "stats", "summary": .string(StatsRequest.summary)]])
+    }
+
+    @Test func statsCountsRequests() async throws {
+        var client = InProcessClient()
+        _ = await client.send(#"{"method":"ping"}"#)
+        _ = await client.send(#"{"method":"ping"}"#)
+        let result = try #require(try await client.reply(#"{"method":"stats"}"#)["result"])
+        #expect(result["requests"] == 3)
+        #expect(result["tables"] == 0)
+        #expect(result["rows"] == 0)
+        #expect((result["memory"]?["residentBytes"]?.intValue ?? 0) > 0)
+        #expect((result["uptimeSeconds"]?.doubleValue ?? -1) >= 0)
+        #expect(result["pid"]?.intValue == Int(ProcessInfo.processInfo.processIdentifier))
+    }
+
+    @Test func requestsLogAtDebugWithTheMethod() async throws {
+        let (logger, store) = InMemoryLogHandler.logger()
+        var client = InProcessClient(logger: logger)
+        _ = await client.send(#"{"id":1,"method":"ping"}"#)
+        let entries = store.all
+        #expect(entries.count == 1)
+        #expect(entries.first?.level == .debug)
+        #expect(entries.first?.metadata["method"] == "ping")
+        #expect(!entries.contains { $0.level >= .info })
+    }
+}

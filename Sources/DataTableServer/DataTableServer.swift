@@ -59,7 +59,14 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
     }
 
     private typealias Connection = NIOAsyncChannel<ByteBuffer, ByteBuffer>
-    private typealias Listener = NIOAsyncChannel<Connection, Never>
+    private typealias Listener = NIOAsyncChannel<AcceptedConnection, Never>
+
+    /// A connection as the accept loop gets it: the channel and who is on the other end, asked
+    /// of the kernel right at accept time.
+    private struct AcceptedConnection: Sendable {
+        var channel: Connection
+        var peer: PeerCredentials?
+    }
 
     public let configuration: Configuration
     public let state: ServerState
@@ -70,6 +77,8 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
     private let lifecycle = Mutex(State.initial)
     private let connections = Mutex([Int: any Channel]())
     private let nextConnectionID = Atomic(0)
+    /// Set once shutdown begins; read by every connection's line decoder.
+    private let shuttingDown = Atomic(false)
 
     public init(
         configuration: Configuration,
@@ -143,6 +152,7 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             }
         }
         guard let listeners else { return }
+        shuttingDown.store(true, ordering: .sequentiallyConsistent)
         logger.info("shutting down: no new connections; finishing requests already received")
         hooks.stopping()
         for listener in listeners {
@@ -179,18 +189,19 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
 
     private func bind(_ source: ListenerSource) async throws -> Listener {
         let limits = configuration.limits
+        let isShuttingDown: @Sendable () -> Bool = { self.shuttingDown.load(ordering: .sequentiallyConsistent) }
         let bootstrap = ServerBootstrap(group: eventLoopGroup)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
-        let initializer: @Sendable (any Channel) -> EventLoopFuture<Connection> = { channel in
-            channel.eventLoop.makeCompletedFuture {
+        let initializer: @Sendable (any Channel) -> EventLoopFuture<AcceptedConnection> = { channel in
+            PeerCredentials.of(channel).flatMapThrowing { peer in
                 try channel.pipeline.syncOperations.addHandler(
                     ByteToMessageHandler(
-                        JSONLineDecoder(maximumLineBytes: limits.maxLineBytes),
+                        JSONLineDecoder(maximumLineBytes: limits.maxLineBytes, isShuttingDown: isShuttingDown),
                         maximumBufferSize: limits.maxLineBytes + 2
                     )
                 )
-                return try Connection(wrappingChannelSynchronously: channel)
+                return AcceptedConnection(channel: try Connection(wrappingChannelSynchronously: channel), peer: peer)
             }
         }
         switch source {
@@ -230,7 +241,14 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             try await withThrowingDiscardingTaskGroup { group in
                 try await listener.executeThenClose { inbound in
                     for try await connection in inbound {
-                        group.addTask { await self.serve(connection) }
+                        // Admission happens here, in accept order, so the limit is fair.
+                        let id = nextConnectionID.add(1, ordering: .relaxed).newValue
+                        if state.admitConnection() {
+                            connections.withLock { $0[id] = connection.channel.channel }
+                            group.addTask { await self.serve(connection, id: id) }
+                        } else {
+                            group.addTask { await self.refuse(connection, id: id) }
+                        }
                     }
                 }
             }
@@ -243,30 +261,10 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
 
     // MARK: Connections
 
-    private func serve(_ connection: Connection) async {
+    private func serve(_ accepted: AcceptedConnection, id: Int) async {
+        let connection = accepted.channel
         let channel = connection.channel
-        let id = nextConnectionID.add(1, ordering: .relaxed).newValue
-        let peer = await PeerCredentials.of(channel)
-        var logger = self.logger
-        logger[metadataKey: "connection"] = "\(id)"
-        if let peer {
-            logger[metadataKey: "client.pid"] = "\(peer.pid)"
-            logger[metadataKey: "client.uid"] = "\(peer.uid)"
-        }
-
-        guard state.admitConnection() else {
-            logger.warning("connection refused: the connection limit is reached")
-            await refuse(
-                connection,
-                .limitExceeded(
-                    "The daemon already has \(configuration.limits.maxConnections) connections open, its limit.",
-                    limit: "maxConnections",
-                    value: configuration.limits.maxConnections
-                )
-            )
-            return
-        }
-        connections.withLock { $0[id] = channel }
+        let logger = connectionLogger(id: id, peer: accepted.peer)
         defer {
             connections.withLock { $0[id] = nil }
             state.connectionClosed()
@@ -274,7 +272,11 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         if isDraining { Self.stopReading(channel) }
         logger.debug("connection opened")
 
-        var context = RequestContext(connection: ConnectionInfo(id: id, peer: peer), server: state, logger: logger)
+        var context = RequestContext(
+            connection: ConnectionInfo(id: id, peer: accepted.peer),
+            server: state,
+            logger: logger
+        )
         do {
             try await connection.executeThenClose { inbound, outbound in
                 do {
@@ -303,11 +305,33 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         }
     }
 
-    private func refuse(_ connection: Connection, _ error: ResponseError) async {
-        let reply = ReplyEncoding.failure(id: .null, error)
+    /// Tells a connection over the limit why, and closes it.
+    private func refuse(_ accepted: AcceptedConnection, id: Int) async {
+        let limit = configuration.limits.maxConnections
+        connectionLogger(id: id, peer: accepted.peer).warning("connection refused: the connection limit is reached")
+        let reply = ReplyEncoding.failure(
+            id: .null,
+            .limitExceeded(
+                "The daemon already has \(limit) connections open, its limit.",
+                limit: "maxConnections",
+                value: limit
+            )
+        )
+        let connection = accepted.channel
         try? await connection.executeThenClose { _, outbound in
             try await outbound.write(Self.frame(reply, allocator: connection.channel.allocator))
         }
+    }
+
+    /// The server's logger with the connection's number and its peer's pid and uid.
+    private func connectionLogger(id: Int, peer: PeerCredentials?) -> Logger {
+        var logger = self.logger
+        logger[metadataKey: "connection"] = "\(id)"
+        if let peer {
+            logger[metadataKey: "client.pid"] = "\(peer.pid)"
+            logger[metadataKey: "client.uid"] = "\(peer.uid)"
+        }
+        return logger
     }
 
     private static func frame(_ reply: Data, allocator: ByteBufferAllocator) -> ByteBuffer {

@@ -8,14 +8,20 @@ import NIOExtras
 /// A line longer than `maximumLineBytes` (or a partial line that grows past it) throws
 /// ``LineTooLongError``; the connection answers it once and closes, because the rest of that line
 /// cannot be told apart from the next request.
+///
+/// When the daemon itself stops reading (graceful shutdown), the bytes after the last newline are
+/// the start of a request cut off mid-way, not a last line: `isShuttingDown` says so, and they are
+/// dropped.
 public final class JSONLineDecoder: ByteToMessageDecoder {
     public typealias InboundOut = ByteBuffer
 
     private let lines = LineBasedFrameDecoder()
     public let maximumLineBytes: Int
+    private let isShuttingDown: @Sendable () -> Bool
 
-    public init(maximumLineBytes: Int) {
+    public init(maximumLineBytes: Int, isShuttingDown: @escaping @Sendable () -> Bool = { false }) {
         self.maximumLineBytes = maximumLineBytes
+        self.isShuttingDown = isShuttingDown
     }
 
     public func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
@@ -30,7 +36,7 @@ public final class JSONLineDecoder: ByteToMessageDecoder {
         while let line = try nextLine(&buffer) {
             context.fireChannelRead(wrapInboundOut(line))
         }
-        if buffer.readableBytes > 0 {
+        if buffer.readableBytes > 0, !isShuttingDown() {
             // The peer closed after a final line without a newline: that line is complete.
             var last = buffer.readSlice(length: buffer.readableBytes)!
             if last.readableBytesView.last == UInt8(ascii: "\r") {
@@ -38,6 +44,7 @@ public final class JSONLineDecoder: ByteToMessageDecoder {
             }
             context.fireChannelRead(wrapInboundOut(last))
         }
+        buffer.moveReaderIndex(to: buffer.writerIndex)
         return .needMoreData
     }
 

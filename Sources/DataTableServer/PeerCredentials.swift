@@ -16,14 +16,18 @@ public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
 
-    /// Asks the kernel about the peer of `channel`; `nil` for a channel that is not a socket.
-    static func of(_ channel: any Channel) async -> PeerCredentials? {
-        guard let provider = channel as? any SocketOptionProvider else { return nil }
-        let credentials: KernelCredentials? = try? await provider.unsafeGetSocketOption(
+    /// Asks the kernel about the peer of `channel`; `nil` for a channel that is not a socket or
+    /// whose peer is already gone. Completes at once when called on the channel's event loop.
+    static func of(_ channel: any Channel) -> EventLoopFuture<PeerCredentials?> {
+        guard let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeSucceededFuture(nil)
+        }
+        let credentials: EventLoopFuture<KernelCredentials> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET),
             name: SocketOptionName(SO_PEERCRED)
-        ).get()
+        )
         return credentials.map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
+            .recover { _ in nil }
     }
 }
 

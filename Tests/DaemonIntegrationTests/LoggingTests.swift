@@ -1,0 +1,86 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Logs as an administrator reads them: in journald with structured fields, or as `<N>` lines.
+@Suite struct LoggingTests {
+    /// Entries the journal holds for `pid`, as `journalctl -o json` prints them.
+    private func journalEntries(pid: Int32) throws -> [[String: Any]] {
+        let journalctl = try #require(which("journalctl"))
+        let result = try run(journalctl, ["-o", "json", "--no-pager", "SYSLOG_IDENTIFIER=datatabled", "_PID=\(pid)"])
+        return result.output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    @Test func underJournaldEntriesCarryStructuredFields() throws {
+        try #require(
+            FileManager.default.fileExists(atPath: "/run/systemd/journal/socket"),
+            "journald is not running: start /lib/systemd/systemd-journald (scripts/test does)"
+        )
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let stderrPath = scratch.file("stderr")
+        close(open(stderrPath, O_WRONLY | O_CREAT, 0o600))
+        var info = stat()
+        #expect(stat(stderrPath, &info) == 0)
+        let path = scratch.file("d.sock")
+        // JOURNAL_STREAM names the daemon's stderr, as systemd sets it for a service.
+        let daemon = try RunningProcess(
+            BuiltProducts.daemon,
+            ["--socket", path, "--log-level", "debug"],
+            environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"],
+            outputPath: stderrPath
+        )
+        try daemon.waitForSocket(path)
+        let client = try UnixClient(path: path)
+        try client.send(#"{"id":1,"method":"ping"}"# + "\n")
+        _ = try client.readLine()
+
+        var request: [String: Any]?
+        var started: [String: Any]?
+        let deadline = ContinuousClock.now + .seconds(10)
+        while request == nil || started == nil, ContinuousClock.now < deadline {
+            let entries = try journalEntries(pid: daemon.pid)
+            request = entries.first { $0["DATATABLED_METHOD"] as? String == "ping" }
+            started = entries.first { ($0["MESSAGE"] as? String)?.contains("listening on \(path)") == true }
+            usleep(100_000)
+        }
+        let entry = try #require(request, "no journal entry for the ping request")
+        #expect(entry["PRIORITY"] as? String == "7")
+        #expect(entry["SYSLOG_IDENTIFIER"] as? String == "datatabled")
+        #expect(entry["DATATABLED_CLIENT_PID"] as? String == String(getpid()))
+        #expect(entry["DATATABLED_CLIENT_UID"] as? String == String(getuid()))
+        #expect((entry["CODE_FILE"] as? String)?.hasSuffix(".swift") == true)
+        #expect(Int(entry["CODE_LINE"] as? String ?? "") != nil)
+        #expect((entry["CODE_FUNC"] as? String)?.isEmpty == false)
+        let notice = try #require(started, "no journal entry for the start")
+        #expect(notice["PRIORITY"] as? String == "5")
+
+        #expect(daemon.stop() == 0, "\(daemon.output)")
+        #expect(!daemon.output.contains("<7>"), "with the journal stream, logs go to journald, not stderr")
+    }
+
+    @Test func elsewhereStderrLinesCarryPriorityPrefixes() throws {
+        let daemon = try TestDaemon(arguments: ["--log-level", "debug"])
+        _ = try daemon.request(#"{"method":"ping"}"#)
+        #expect(daemon.process.waitForOutput(containing: "<7>request"))
+        let lines = daemon.process.output.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("<5>datatabled ") && $0.contains("listening on \(daemon.socketPath)") })
+        let request = try #require(lines.first { $0.hasPrefix("<7>request") })
+        #expect(request.contains("method=ping"))
+        #expect(request.contains("client.pid=\(getpid())"))
+        #expect(lines.allSatisfy { $0.hasPrefix("<") })
+    }
+
+    @Test func requestsAreNotLoggedAtTheDefaultLevel() throws {
+        let daemon = try TestDaemon()
+        _ = try daemon.request(#"{"method":"ping"}"#)
+        _ = try daemon.request(#"{"method":"nope"}"#)
+        #expect(daemon.process.stop() == 0, "\(daemon.process.output)")
+        let output = daemon.process.output
+        #expect(output.contains("listening on"))
+        #expect(!output.contains("method=ping"))
+        #expect(!output.contains("<7>"))
+    }
+}

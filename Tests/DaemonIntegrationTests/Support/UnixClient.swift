@@ -1,0 +1,118 @@
+import Foundation
+import Glibc
+
+/// A plain blocking Unix-socket client, so tests control every byte and every close.
+final class UnixClient {
+    let descriptor: Int32
+    private var pending: [UInt8] = []
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Connects to `path`.
+    init(path: String) throws {
+        descriptor = try Self.connected(to: path)
+    }
+
+    /// A descriptor connected to `path`; closed again on failure (before any object owns it).
+    private static func connected(to path: String) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un.unix(path)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else {
+            let message = String(cString: strerror(errno))
+            close(descriptor)
+            throw Failure(description: "connect \(path): \(message)")
+        }
+        return descriptor
+    }
+
+    deinit { close(descriptor) }
+
+    /// Writes all of `text`.
+    func send(_ text: String) throws {
+        try send(Array(text.utf8))
+    }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in
+                Glibc.send(descriptor, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            guard written > 0 else { throw Failure(description: "send: \(String(cString: strerror(errno)))") }
+            offset += written
+        }
+    }
+
+    /// Closes the sending side, as socat does at the end of its input.
+    func shutdownWrite() {
+        shutdown(descriptor, Int32(SHUT_WR))
+    }
+
+    /// The next line without its newline; `nil` at end of stream. Fails after `timeout`.
+    func readLine(timeout: Duration = .seconds(10)) throws -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            guard try fill(until: deadline) else {
+                guard pending.isEmpty else {
+                    throw Failure(description: "stream ended inside a line: \(String(decoding: pending, as: UTF8.self))")
+                }
+                return nil
+            }
+        }
+    }
+
+    /// Every remaining line until the daemon closes.
+    func readAll(timeout: Duration = .seconds(10)) throws -> [String] {
+        var lines: [String] = []
+        while let line = try readLine(timeout: timeout) { lines.append(line) }
+        return lines
+    }
+
+    /// Reads more bytes; `false` at end of stream.
+    private func fill(until deadline: ContinuousClock.Instant) throws -> Bool {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&poller, 1, (deadline - .now).milliseconds)
+        guard ready > 0 else { throw Failure(description: "no reply within the time allowed") }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, 0) }
+        if count < 0 {
+            if errno == ECONNRESET { return false }
+            throw Failure(description: "recv: \(String(cString: strerror(errno)))")
+        }
+        guard count > 0 else { return false }
+        pending.append(contentsOf: chunk[..<count])
+        return true
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, at least 0, for poll(2).
+    var milliseconds: Int32 {
+        Int32(max(0, components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000))
+    }
+}
+
+extension sockaddr_un {
+    /// The address of the socket at `path`.
+    static func unix(_ path: String) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: path.utf8.prefix(raw.count - 1))
+        }
+        return address
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Socket activation, sd_notify, the watchdog and graceful shutdown, against the real systemd
+/// tools.
+@Suite struct SystemdTests {
+    private func socketActivate() throws -> String {
+        try #require(which("systemd-socket-activate"), "systemd-socket-activate is not installed (apt install systemd)")
+    }
+
+    @Test func socketActivationServesTheInheritedSocketAndNeverUnlinksIt() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = scratch.file("activated.sock")
+        let activator = try RunningProcess(
+            try socketActivate(),
+            ["-l", path, "--fdname=datatabled", BuiltProducts.daemon, "--log-target", "stderr"],
+            outputPath: scratch.file("output.log")
+        )
+        try activator.waitForFile(path)
+        let client = try UnixClient(path: path)
+        try client.send(#"{"method":"ping"}"# + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"hello"}"# + "\n")
+        #expect(try object(try client.readLine())["result"] != nil)
+        #expect(try object(try client.readLine())["id"] as? Int == 2)
+        #expect(activator.waitForOutput(containing: "inherited socket fd 3 (datatabled)"))
+
+        #expect(activator.stop() == 0, "\(activator.output)")
+        var info = stat()
+        #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK, "the activated socket must stay")
+    }
+
+    @Test func aSecondConnectionToAnActivatedDaemonIsServedToo() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = scratch.file("activated.sock")
+        let activator = try RunningProcess(
+            try socketActivate(),
+            ["-l", path, BuiltProducts.daemon, "--log-target", "stderr", "--socket", scratch.file("ignored.sock")],
+            outputPath: scratch.file("output.log")
+        )
+        try activator.waitForFile(path)
+        for id in 1...3 {
+            let client = try UnixClient(path: path)
+            try client.send(#"{"id":\#(id),"method":"ping"}"# + "\n")
+            #expect(try object(try client.readLine())["id"] as? Int == id)
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("ignored.sock")))
+        #expect(activator.output.contains("ignoring --socket"))
+    }
+
+    @Test func readyComesOnlyOnceTheSocketAnswersAndStoppingOnSIGTERM() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let notify = try NotifySocket(path: scratch.file("notify"))
+        let path = scratch.file("d.sock")
+        let daemon = try RunningProcess(
+            BuiltProducts.daemon,
+            ["--socket", path, "--log-target", "stderr"],
+            environment: ["NOTIFY_SOCKET": notify.path],
+            outputPath: scratch.file("output.log")
+        )
+        let untilReady = try #require(notify.receive(until: "READY=1"), "no READY=1:\n\(daemon.output)")
+        // The moment READY arrives, the socket answers.
+        let client = try UnixClient(path: path)
+        try client.send(#"{"id":1,"method":"ping"}"# + "\n")
+        #expect(try object(try client.readLine())["id"] as? Int == 1)
+        #expect(untilReady.last?.contains("STATUS=Listening on \(path)") == true)
+
+        kill(daemon.pid, SIGTERM)
+        let untilStopping = try #require(notify.receive(until: "STOPPING=1"), "no STOPPING=1:\n\(daemon.output)")
+        #expect(untilStopping.last?.contains("STATUS=") == true)
+        #expect(daemon.waitForExit() == 0, "\(daemon.output)")
+    }
+
+    @Test func theWatchdogIsFedAtHalfItsInterval() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let notify = try NotifySocket(path: scratch.file("notify"))
+        let daemon = try RunningProcess(
+            BuiltProducts.daemon,
+            ["--socket", scratch.file("d.sock"), "--log-target", "stderr"],
+            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "400000"],
+            outputPath: scratch.file("output.log")
+        )
+        _ = try #require(notify.receive(until: "READY=1"))
+        let started = ContinuousClock.now
+        var keepAlives = 0
+        while keepAlives < 3, ContinuousClock.now - started < .seconds(5) {
+            if notify.receive(timeout: .seconds(1))?.contains("WATCHDOG=1") == true { keepAlives += 1 }
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(keepAlives == 3)
+        // Three keep-alives at 200 ms each: well inside the 400 ms interval, not a busy loop.
+        #expect(elapsed < .seconds(2))
+        #expect(elapsed > .milliseconds(300))
+        #expect(daemon.stop() == 0, "\(daemon.output)")
+    }
+
+    @Test func noWatchdogMeansNoKeepAlives() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let notify = try NotifySocket(path: scratch.file("notify"))
+        let daemon = try RunningProcess(
+            BuiltProducts.daemon,
+            ["--socket", scratch.file("d.sock"), "--log-target", "stderr"],
+            environment: ["NOTIFY_SOCKET": notify.path],
+            outputPath: scratch.file("output.log")
+        )
+        _ = try #require(notify.receive(until: "READY=1"))
+        #expect(notify.receive(timeout: .milliseconds(600)) == nil)
+        #expect(daemon.stop() == 0, "\(daemon.output)")
+    }
+
+    @Test func shutdownFinishesWhatWasReceivedAndClosesIdleConnections() throws {
+        let daemon = try TestDaemon()
+        let idle = try daemon.connect()
+        let busy = try daemon.connect()
+        let count = 2000
+        var burst = ""
+        for id in 0..<count { burst += #"{"id":\#(id),"method":"help"}"# + "\n" }
+        try busy.send(burst)
+        #expect(try object(try busy.readLine())["id"] as? Int == 0)
+        kill(daemon.process.pid, SIGTERM)
+
+        // Every reply that comes is whole and in order; the stream ends cleanly.
+        var expected = 1
+        while let line = try busy.readLine() {
+            #expect(try object(line)["id"] as? Int == expected)
+            expected += 1
+        }
+        #expect(try idle.readAll().isEmpty)
+        #expect(daemon.process.waitForExit() == 0, "\(daemon.process.output)")
+        #expect(daemon.process.output.contains("shutting down"))
+    }
+}

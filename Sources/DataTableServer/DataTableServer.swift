@@ -61,8 +61,8 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
     private typealias Connection = NIOAsyncChannel<ByteBuffer, ByteBuffer>
     private typealias Listener = NIOAsyncChannel<AcceptedConnection, Never>
 
-    /// A connection as the accept loop gets it: the channel and who is on the other end, asked
-    /// of the kernel right at accept time.
+    /// A connection as the accept loop gets it, with who is on the other end, asked of the
+    /// kernel right at accept time.
     private struct AcceptedConnection: Sendable {
         var channel: Connection
         var peer: PeerCredentials?
@@ -75,7 +75,7 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
     private let logger: Logger
     private let eventLoopGroup: any EventLoopGroup
     private let lifecycle = Mutex(State.initial)
-    private let connections = Mutex([Int: any Channel]())
+    private let connections = ConnectionRegistry<AcceptedConnection>()
     private let nextConnectionID = Atomic(0)
     /// Set once shutdown begins; read by every connection's line decoder.
     private let shuttingDown = Atomic(false)
@@ -133,6 +133,7 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             self.beginShutdown()
         }
         lifecycle.withLock { $0 = .finished }
+        await closeUnclaimedConnections()
         removeSockets(ownedPaths)
         logger.notice("stopped")
     }
@@ -158,7 +159,7 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         for listener in listeners {
             listener.close(promise: nil)
         }
-        for channel in connections.withLock({ Array($0.values) }) {
+        for channel in connections.live {
             Self.stopReading(channel)
         }
         let timeout = configuration.drainTimeout
@@ -169,11 +170,22 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
 
     /// Closes connections that did not finish within the drain timeout.
     private func closeStragglers(after timeout: Duration) {
-        let stragglers = connections.withLock { Array($0.values) }
+        let stragglers = connections.live
         if !stragglers.isEmpty {
             logger.warning("closing \(stragglers.count) connection(s) still open after \(timeout)")
         }
         for channel in stragglers { channel.close(promise: nil) }
+    }
+
+    /// Closes connections accepted while the listeners closed, which no accept loop took.
+    private func closeUnclaimedConnections() async {
+        // Child-channel initializers already queued on an event loop run before this barrier.
+        for eventLoop in eventLoopGroup.makeIterator() {
+            try? await eventLoop.submit {}.get()
+        }
+        for accepted in connections.takeUnclaimed() {
+            try? await accepted.channel.executeThenClose { _, _ in }
+        }
     }
 
     private var isDraining: Bool {
@@ -201,7 +213,12 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
                         maximumBufferSize: limits.maxLineBytes + 2
                     )
                 )
-                return AcceptedConnection(channel: try Connection(wrappingChannelSynchronously: channel), peer: peer)
+                let accepted = AcceptedConnection(
+                    channel: try Connection(wrappingChannelSynchronously: channel),
+                    peer: peer
+                )
+                self.connections.park(accepted, channel: channel)
+                return accepted
             }
         }
         switch source {
@@ -209,22 +226,18 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             return try await bootstrap.bind(descriptor, childChannelInitializer: initializer)
         case .path(let path, let mode, let group):
             try SocketPath.prepare(path)
-            // The socket file is created by bind(2) with the umask's permissions: keep it private
-            // until it has its final mode and group.
+            // Bind under a private name, give the socket its final mode and group, then move it
+            // into place: a client never finds the socket before its permissions are final.
+            let staging = SocketPath.stagingPath(for: path)
             let previous = umask(0o177)
             defer { umask(previous) }
-            let listener = try await bootstrap.bind(unixDomainSocketPath: path, childChannelInitializer: initializer)
-            if let group, chown(path, uid_t.max, group) != 0 {
-                let code = errno
+            let listener = try await bootstrap.bind(unixDomainSocketPath: staging, childChannelInitializer: initializer)
+            do {
+                try SocketPath.finish(staging, at: path, mode: mode, group: group)
+            } catch {
                 try? await listener.channel.close()
-                _ = unlink(path)
-                throw SocketPath.Problem.system(path, call: "chown", errno: code)
-            }
-            if chmod(path, mode) != 0 {
-                let code = errno
-                try? await listener.channel.close()
-                _ = unlink(path)
-                throw SocketPath.Problem.system(path, call: "chmod", errno: code)
+                _ = unlink(staging)
+                throw error
             }
             return listener
         }
@@ -243,8 +256,8 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
                     for try await connection in inbound {
                         // Admission happens here, in accept order, so the limit is fair.
                         let id = nextConnectionID.add(1, ordering: .relaxed).newValue
+                        connections.claim(connection.channel.channel)
                         if state.admitConnection() {
-                            connections.withLock { $0[id] = connection.channel.channel }
                             group.addTask { await self.serve(connection, id: id) }
                         } else {
                             group.addTask { await self.refuse(connection, id: id) }
@@ -262,65 +275,37 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
     // MARK: Connections
 
     private func serve(_ accepted: AcceptedConnection, id: Int) async {
-        let connection = accepted.channel
-        let channel = connection.channel
-        let logger = connectionLogger(id: id, peer: accepted.peer)
+        let channel = accepted.channel.channel
         defer {
-            connections.withLock { $0[id] = nil }
+            connections.remove(channel)
             state.connectionClosed()
         }
         if isDraining { Self.stopReading(channel) }
-        logger.debug("connection opened")
-
-        var context = RequestContext(
-            connection: ConnectionInfo(id: id, peer: accepted.peer),
-            server: state,
-            logger: logger
+        var session = ConnectionSession(
+            connection: accepted.channel,
+            dispatcher: dispatcher,
+            context: RequestContext(
+                connection: ConnectionInfo(id: id, peer: accepted.peer),
+                server: state,
+                logger: connectionLogger(id: id, peer: accepted.peer)
+            )
         )
-        do {
-            try await connection.executeThenClose { inbound, outbound in
-                do {
-                    for try await line in inbound {
-                        guard let reply = await dispatcher.reply(to: Data(line.readableBytesView), context: &context)
-                        else { continue }
-                        try await outbound.write(Self.frame(reply, allocator: channel.allocator))
-                    }
-                } catch let error as LineTooLongError {
-                    context.server.countRequests(1)
-                    logger.debug("line too long; closing the connection")
-                    let reply = ReplyEncoding.failure(
-                        id: .null,
-                        .limitExceeded(
-                            "The request line is longer than \(error.maximumLineBytes) bytes; the connection is closed.",
-                            limit: "maxLineBytes",
-                            value: error.maximumLineBytes
-                        )
-                    )
-                    try await outbound.write(Self.frame(reply, allocator: channel.allocator))
-                }
-            }
-            logger.debug("connection closed")
-        } catch {
-            logger.debug("connection ended", metadata: ["error": "\(error)"])
-        }
+        await session.run()
     }
 
     /// Tells a connection over the limit why, and closes it.
     private func refuse(_ accepted: AcceptedConnection, id: Int) async {
+        defer { connections.remove(accepted.channel.channel) }
         let limit = configuration.limits.maxConnections
         connectionLogger(id: id, peer: accepted.peer).warning("connection refused: the connection limit is reached")
-        let reply = ReplyEncoding.failure(
-            id: .null,
-            .limitExceeded(
+        await ConnectionSession.refuse(
+            accepted.channel,
+            with: .limitExceeded(
                 "The daemon already has \(limit) connections open, its limit.",
                 limit: "maxConnections",
                 value: limit
             )
         )
-        let connection = accepted.channel
-        try? await connection.executeThenClose { _, outbound in
-            try await outbound.write(Self.frame(reply, allocator: connection.channel.allocator))
-        }
     }
 
     /// The server's logger with the connection's number and its peer's pid and uid.
@@ -332,12 +317,5 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             logger[metadataKey: "client.uid"] = "\(peer.uid)"
         }
         return logger
-    }
-
-    private static func frame(_ reply: Data, allocator: ByteBufferAllocator) -> ByteBuffer {
-        var buffer = allocator.buffer(capacity: reply.count + 1)
-        buffer.writeBytes(reply)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        return buffer
     }
 }

@@ -75,6 +75,24 @@ public enum SocketPath {
         }
     }
 
+    /// A name beside `path` to bind under before the socket is moved into place; `path` itself
+    /// when that name would not fit in a socket address.
+    static func stagingPath(for path: String) -> String {
+        let staging = parentDirectory(of: path) + "/.datatabled-\(getpid()).sock"
+        return staging.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) ? staging : path
+    }
+
+    /// Gives the socket bound at `staging` its mode and group, then renames it to `path`.
+    static func finish(_ staging: String, at path: String, mode: mode_t, group: gid_t?) throws(Problem) {
+        if let group, chown(staging, uid_t.max, group) != 0 {
+            throw .system(path, call: "chown", errno: errno)
+        }
+        guard chmod(staging, mode) == 0 else { throw .system(path, call: "chmod", errno: errno) }
+        if staging != path, rename(staging, path) != 0 {
+            throw .system(path, call: "rename", errno: errno)
+        }
+    }
+
     static func parentDirectory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])

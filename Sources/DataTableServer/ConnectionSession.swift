@@ -1,0 +1,64 @@
+import DataTableProtocol
+import Foundation
+import Logging
+import NIOCore
+
+/// Serves one connection: reads request lines in order, writes each reply before reading the
+/// next, and answers an over-long line once before closing.
+struct ConnectionSession {
+    typealias Connection = NIOAsyncChannel<ByteBuffer, ByteBuffer>
+
+    let connection: Connection
+    let dispatcher: RequestDispatcher
+    var context: RequestContext
+
+    /// Runs until the client closes its side (or the server stops reading); then the connection
+    /// is closed. Errors end this connection only.
+    mutating func run() async {
+        let channel = connection.channel
+        let logger = context.logger
+        logger.debug("connection opened")
+        do {
+            try await connection.executeThenClose { inbound, outbound in
+                do {
+                    for try await line in inbound {
+                        guard let reply = await dispatcher.reply(to: Data(line.readableBytesView), context: &context)
+                        else { continue }
+                        try await outbound.write(Self.frame(reply, allocator: channel.allocator))
+                    }
+                } catch let error as LineTooLongError {
+                    context.server.countRequests(1)
+                    logger.debug("line too long; closing the connection")
+                    let reply = ReplyEncoding.failure(
+                        id: .null,
+                        .limitExceeded(
+                            "The request line is longer than \(error.maximumLineBytes) bytes; the connection is closed.",
+                            limit: "maxLineBytes",
+                            value: error.maximumLineBytes
+                        )
+                    )
+                    try await outbound.write(Self.frame(reply, allocator: channel.allocator))
+                }
+            }
+            logger.debug("connection closed")
+        } catch {
+            logger.debug("connection ended", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Writes one error reply and closes, without reading anything.
+    static func refuse(_ connection: Connection, with error: ResponseError) async {
+        let reply = ReplyEncoding.failure(id: .null, error)
+        try? await connection.executeThenClose { _, outbound in
+            try await outbound.write(frame(reply, allocator: connection.channel.allocator))
+        }
+    }
+
+    /// A reply line: the JSON and its newline.
+    static func frame(_ reply: Data, allocator: ByteBufferAllocator) -> ByteBuffer {
+        var buffer = allocator.buffer(capacity: reply.count + 1)
+        buffer.writeBytes(reply)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        return buffer
+    }
+}

@@ -52,7 +52,9 @@ import Testing
     @Test func aHalfClosedClientStillGetsEveryReply() throws {
         let daemon = try TestDaemon()
         let client = try daemon.connect()
-        try client.send("{\"id\":1,\"method\":\"ping\"}\n{\"id\":2,\"method\":\"stats\"}\n{\"id\":3,\"method\":\"help\"}")
+        try client.send(
+            "{\"id\":1,\"method\":\"ping\"}\n{\"id\":2,\"method\":\"stats\"}\n{\"id\":3,\"method\":\"help\"}"
+        )
         client.shutdownWrite()
         let replies = try client.readAll()
         #expect(try replies.map { try object($0)["id"] as? Int } == [1, 2, 3])
@@ -84,7 +86,9 @@ import Testing
     @Test func aStrictNotificationGetsNoReply() throws {
         let daemon = try TestDaemon()
         let client = try daemon.connect()
-        try client.send("{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}\n")
+        try client.send(
+            "{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}\n"
+        )
         #expect(try object(try client.readLine())["id"] as? Int == 9)
     }
 

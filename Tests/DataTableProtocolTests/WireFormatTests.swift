@@ -27,7 +27,8 @@ import Testing
     @Test func errorsCarryTheirKindAndDetailsInData() throws {
         try checkCoding(
             ResponseError.limitExceeded("Too long.", limit: "maxLineBytes", value: 10),
-            json: #"{"code":-32000,"data":{"kind":"limit_exceeded","limit":"maxLineBytes","max":10},"message":"Too long."}"#
+            json:
+                #"{"code":-32000,"data":{"kind":"limit_exceeded","limit":"maxLineBytes","max":10},"message":"Too long."}"#
         )
         try checkCoding(
             ResponseError.invalidParams("params.version must be a whole number.", field: "params.version"),

@@ -7,9 +7,18 @@ import Testing
 @Suite struct DispatcherTests {
     @Test func anIDIsEchoedExactly() async throws {
         var client = InProcessClient()
-        #expect(await client.send(#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#) == #"{"id":7,"jsonrpc":"2.0","result":{"pong":true}}"#)
-        #expect(await client.send(#"{"jsonrpc":"2.0","id":"seven","method":"ping"}"#) == #"{"id":"seven","jsonrpc":"2.0","result":{"pong":true}}"#)
-        #expect(await client.send(#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#) == #"{"id":null,"jsonrpc":"2.0","result":{"pong":true}}"#)
+        #expect(
+            await client.send(#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#)
+                == #"{"id":7,"jsonrpc":"2.0","result":{"pong":true}}"#
+        )
+        #expect(
+            await client.send(#"{"jsonrpc":"2.0","id":"seven","method":"ping"}"#)
+                == #"{"id":"seven","jsonrpc":"2.0","result":{"pong":true}}"#
+        )
+        #expect(
+            await client.send(#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#)
+                == #"{"id":null,"jsonrpc":"2.0","result":{"pong":true}}"#
+        )
     }
 
     @Test func shellModeAlwaysReplies() async throws {
@@ -76,7 +85,8 @@ import Testing
 
     @Test func aBatchAnswersInOrderAndLeavesOutNotifications() async throws {
         var client = InProcessClient()
-        let line = #"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"ping"},5,{"id":"b","method":"nope"}]"#
+        let line =
+            #"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"ping"},5,{"id":"b","method":"nope"}]"#
         let replies = try #require(try await client.reply(line).arrayValue)
         #expect(replies.count == 3)
         #expect(replies[0]["id"] == 1)
@@ -94,7 +104,9 @@ import Testing
 
     @Test func aBatchOverTheLimitIsRefusedWhole() async throws {
         var client = InProcessClient(limits: ServerLimits(maxBatchSize: 2))
-        let reply = try await client.reply(#"[{"id":1,"method":"ping"},{"id":2,"method":"ping"},{"id":3,"method":"ping"}]"#)
+        let reply = try await client.reply(
+            #"[{"id":1,"method":"ping"},{"id":2,"method":"ping"},{"id":3,"method":"ping"}]"#
+        )
         #expect(reply["error"]?["data"]?["kind"] == "limit_exceeded")
         #expect(reply["error"]?["data"]?["limit"] == "maxBatchSize")
         #expect(client.context.server.snapshot.requests == 1)

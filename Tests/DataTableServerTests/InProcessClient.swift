@@ -1,8 +1,8 @@
-import Testing
 import DataTableProtocol
 import DataTableServer
 import Foundation
 import Logging
+import Testing
 
 /// Talks to a dispatcher directly, as one connection would: same per-connection state between
 /// requests, no socket.
@@ -10,7 +10,10 @@ struct InProcessClient {
     let dispatcher: RequestDispatcher
     var context: RequestContext
 
-    init(limits: ServerLimits = ServerLimits(), logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    init(
+        limits: ServerLimits = ServerLimits(),
+        logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
         dispatcher = RequestDispatcher(methods: .builtin(), limits: limits)
         context = RequestContext(
             connection: ConnectionInfo(id: 1, peer: PeerCredentials(pid: 42, uid: 1000, gid: 1000)),

@@ -92,7 +92,8 @@ final class RunningProcess {
             guard ContinuousClock.now < deadline else { return nil }
             usleep(10_000)
         }
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
     }
 
     /// Waits until something accepts connections at `path`.
@@ -101,7 +102,9 @@ final class RunningProcess {
         while ContinuousClock.now < deadline {
             if (try? UnixClient(path: path)) != nil { return }
             guard process.isRunning else {
-                throw UnixClient.Failure(description: "exited with \(process.terminationStatus) before listening:\n\(output)")
+                throw UnixClient.Failure(
+                    description: "exited with \(process.terminationStatus) before listening:\n\(output)"
+                )
             }
             usleep(10_000)
         }

@@ -67,7 +67,9 @@ final class UnixClient {
             }
             guard try fill(until: deadline) else {
                 guard pending.isEmpty else {
-                    throw Failure(description: "stream ended inside a line: \(String(decoding: pending, as: UTF8.self))")
+                    throw Failure(
+                        description: "stream ended inside a line: \(String(decoding: pending, as: UTF8.self))"
+                    )
                 }
                 return nil
             }

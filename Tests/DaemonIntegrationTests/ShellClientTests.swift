@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// The shell helper and the documented socat one-liners, run as a person would run them.
+@Suite struct ShellClientTests {
+    private static let repository: String = {
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+            directory.deleteLastPathComponent()
+        }
+        return directory.path
+    }()
+
+    private static var helper: String { repository + "/clients/shell/dt" }
+
+    private func shell(_ script: String, socket: String, input: String? = nil) throws -> (status: Int32, output: String)
+    {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATATABLED_SOCKET"] = socket
+        environment["SOCK"] = socket
+        return try run("/bin/sh", ["-c", script], environment: environment)
+    }
+
+    @Test func theHelperSendsAMethodAndPrintsTheReply() throws {
+        let daemon = try TestDaemon()
+        let result = try shell("\(Self.helper) ping", socket: daemon.socketPath)
+        #expect(result.status == 0)
+        #expect(result.output == #"{"id":null,"jsonrpc":"2.0","result":{"pong":true}}"# + "\n")
+    }
+
+    @Test func theHelperPassesParams() throws {
+        let daemon = try TestDaemon()
+        let result = try shell(#"\#(Self.helper) help '{"method":"hello"}'"#, socket: daemon.socketPath)
+        #expect(result.status == 0)
+        #expect(result.output.contains(#""name":"hello""#))
+        #expect(!result.output.contains(#""name":"ping""#))
+    }
+
+    @Test func theHelperExitsOneOnAnErrorReplyAndTwoWhenNobodyListens() throws {
+        let daemon = try TestDaemon()
+        let refused = try shell("\(Self.helper) no_such_method", socket: daemon.socketPath)
+        #expect(refused.status == 1)
+        #expect(refused.output.contains("unknown_method"))
+        let unreachable = try shell("\(Self.helper) ping", socket: daemon.scratch.file("nobody.sock"))
+        #expect(unreachable.status == 2)
+        #expect(unreachable.output.contains("cannot reach datatabled"))
+    }
+
+    @Test func theHelperSendsLinesFromStandardInput() throws {
+        let daemon = try TestDaemon()
+        let result = try shell(
+            #"printf '%s\n' '{"id":1,"method":"ping"}' '{"id":2,"method":"stats"}' | \#(Self.helper) -"#,
+            socket: daemon.socketPath
+        )
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(try object(String(lines[1]))["id"] as? Int == 2)
+    }
+
+    /// Every `… | socat - UNIX-CONNECT:$SOCK` line in clients/README.md answers without an error.
+    @Test func everyDocumentedOneLinerWorks() throws {
+        let readme = try String(contentsOfFile: Self.repository + "/clients/README.md", encoding: .utf8)
+        let oneLiners = readme.split(separator: "\n").map(String.init).filter {
+            $0.contains("| socat - UNIX-CONNECT:$SOCK")
+        }
+        #expect(oneLiners.count >= 6)
+        let daemon = try TestDaemon()
+        for line in oneLiners {
+            let result = try shell(line, socket: daemon.socketPath)
+            #expect(result.status == 0, "\(line)")
+            #expect(!result.output.isEmpty, "\(line)")
+            #expect(!result.output.contains(#""error""#), "\(line): \(result.output)")
+            for reply in result.output.split(separator: "\n") {
+                #expect(
+                    try JSONSerialization.jsonObject(with: Data(reply.utf8)) is [String: Any] || reply.hasPrefix("[")
+                )
+            }
+        }
+    }
+}

@@ -7,15 +7,6 @@ public struct ErrorKind: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    public init(from decoder: any Decoder) throws {
-        self.rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
     public var description: String { rawValue }
 
     /// The line is not JSON. Code ``ErrorCode/parseError``.

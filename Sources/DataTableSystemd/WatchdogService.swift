@@ -9,17 +9,10 @@ public struct WatchdogService: Service, CustomStringConvertible {
 
     private let notifier: SystemdNotifier
     private let logger: Logger
-    /// Checked before each keep-alive; a `false` skips it so systemd restarts a stuck daemon.
-    private let isHealthy: @Sendable () async -> Bool
 
-    public init(
-        notifier: SystemdNotifier = SystemdNotifier(),
-        logger: Logger,
-        isHealthy: @escaping @Sendable () async -> Bool = { true }
-    ) {
+    public init(notifier: SystemdNotifier = SystemdNotifier(), logger: Logger) {
         self.notifier = notifier
         self.logger = logger
-        self.isHealthy = isHealthy
     }
 
     /// The interval systemd expects keep-alives within, or `nil` when it expects none.
@@ -35,11 +28,7 @@ public struct WatchdogService: Service, CustomStringConvertible {
         logger.info("watchdog keep-alives every \(period)")
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                if await isHealthy() {
-                    notifier.watchdog()
-                } else {
-                    logger.error("unhealthy: skipping the watchdog keep-alive")
-                }
+                notifier.watchdog()
                 try? await Task.sleep(for: period)
             }
         }

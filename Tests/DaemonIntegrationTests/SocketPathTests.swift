@@ -21,6 +21,20 @@ import Testing
         #expect(mode(of: daemon.socketPath) == 0o660)
     }
 
+    @Test func theSocketGroupCanBeChosen() throws {
+        let group = getgid()
+        let daemon = try TestDaemon(arguments: ["--socket-mode", "0660", "--socket-group", "\(group)"])
+        var info = stat()
+        #expect(lstat(daemon.socketPath, &info) == 0)
+        #expect(info.st_gid == group)
+        let unknown = try run(
+            BuiltProducts.daemon,
+            ["--socket", daemon.scratch.file("x.sock"), "--socket-group", "no-such-group-here"]
+        )
+        #expect(unknown.status != 0)
+        #expect(unknown.output.contains("there is no group \"no-such-group-here\""))
+    }
+
     @Test func aBadSocketModeIsRefusedBeforeStarting() throws {
         let result = try run(BuiltProducts.daemon, ["--socket", "/tmp/never.sock", "--socket-mode", "999"])
         #expect(result.status != 0)

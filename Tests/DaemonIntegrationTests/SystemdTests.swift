@@ -49,17 +49,31 @@ import Testing
         #expect(activator.output.contains("ignoring --socket"))
     }
 
+    /// The daemon stand-alone with `NOTIFY_SOCKET` pointing at a socket the test reads.
+    private final class NotifiedDaemon {
+        let scratch: Scratch
+        let notify: NotifySocket
+        let socketPath: String
+        let process: RunningProcess
+
+        init(environment: [String: String] = [:]) throws {
+            scratch = try Scratch()
+            notify = try NotifySocket(path: scratch.file("notify"))
+            socketPath = scratch.file("d.sock")
+            process = try RunningProcess(
+                BuiltProducts.daemon,
+                ["--socket", socketPath, "--log-target", "stderr"],
+                environment: environment.merging(["NOTIFY_SOCKET": notify.path], uniquingKeysWith: { $1 }),
+                outputPath: scratch.file("output.log")
+            )
+        }
+
+        deinit { scratch.remove() }
+    }
+
     @Test func readyComesOnlyOnceTheSocketAnswersAndStoppingOnSIGTERM() throws {
-        let scratch = try Scratch()
-        defer { scratch.remove() }
-        let notify = try NotifySocket(path: scratch.file("notify"))
-        let path = scratch.file("d.sock")
-        let daemon = try RunningProcess(
-            BuiltProducts.daemon,
-            ["--socket", path, "--log-target", "stderr"],
-            environment: ["NOTIFY_SOCKET": notify.path],
-            outputPath: scratch.file("output.log")
-        )
+        let notified = try NotifiedDaemon()
+        let (notify, daemon, path) = (notified.notify, notified.process, notified.socketPath)
         let untilReady = try #require(notify.receive(until: "READY=1"), "no READY=1:\n\(daemon.output)")
         // The moment READY arrives, the socket answers.
         let client = try UnixClient(path: path)
@@ -74,15 +88,8 @@ import Testing
     }
 
     @Test func theWatchdogIsFedAtHalfItsInterval() throws {
-        let scratch = try Scratch()
-        defer { scratch.remove() }
-        let notify = try NotifySocket(path: scratch.file("notify"))
-        let daemon = try RunningProcess(
-            BuiltProducts.daemon,
-            ["--socket", scratch.file("d.sock"), "--log-target", "stderr"],
-            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "400000"],
-            outputPath: scratch.file("output.log")
-        )
+        let notified = try NotifiedDaemon(environment: ["WATCHDOG_USEC": "400000"])
+        let (notify, daemon) = (notified.notify, notified.process)
         _ = try #require(notify.receive(until: "READY=1"))
         let started = ContinuousClock.now
         var keepAlives = 0
@@ -98,15 +105,8 @@ import Testing
     }
 
     @Test func noWatchdogMeansNoKeepAlives() throws {
-        let scratch = try Scratch()
-        defer { scratch.remove() }
-        let notify = try NotifySocket(path: scratch.file("notify"))
-        let daemon = try RunningProcess(
-            BuiltProducts.daemon,
-            ["--socket", scratch.file("d.sock"), "--log-target", "stderr"],
-            environment: ["NOTIFY_SOCKET": notify.path],
-            outputPath: scratch.file("output.log")
-        )
+        let notified = try NotifiedDaemon()
+        let (notify, daemon) = (notified.notify, notified.process)
         _ = try #require(notify.receive(until: "READY=1"))
         #expect(notify.receive(timeout: .milliseconds(600)) == nil)
         #expect(daemon.stop() == 0, "\(daemon.output)")

@@ -1,0 +1,201 @@
+import Foundation
+
+/// A column's type and constraints, ready to check values against.
+///
+/// Built once per column (the pattern compiled, the bounds parsed); ``parse(_:)`` turns what a
+/// client sent into a stored value or a ``ValidationFailure`` whose message a renderer can show
+/// under the cell as it is.
+public struct ColumnRules: Sendable {
+    public let type: ColumnType
+    /// A value must be given (an empty one is refused).
+    public let required: Bool
+    /// Text: the most characters (grapheme clusters) a value may have.
+    public let maxLength: Int?
+    /// Text: the whole value must match this regular expression.
+    public let pattern: String?
+    private let compiledPattern: NSRegularExpression?
+    /// Number, date, time, duration: the smallest and largest value allowed, as stored values.
+    public let minimum: CellValue?
+    public let maximum: CellValue?
+    /// Number: the most digits after the decimal point.
+    public let decimals: Int?
+    /// Picker: the values to choose from, in order.
+    public let options: [String]
+
+    /// Bounds are given as a person would type them (`"2024-01-01"`, `"1h"`, `0`).
+    public init(
+        type: ColumnType,
+        required: Bool = false,
+        maxLength: Int? = nil,
+        pattern: String? = nil,
+        minimum: CellInput? = nil,
+        maximum: CellInput? = nil,
+        decimals: Int? = nil,
+        options: [String] = []
+    ) throws(ValidationFailure) {
+        self.type = type
+        self.required = required
+        if let maxLength, maxLength < 1 { throw ValidationFailure("maxLength must be at least 1.") }
+        self.maxLength = maxLength
+        self.pattern = pattern
+        if let pattern {
+            do {
+                compiledPattern = try NSRegularExpression(pattern: "^(?:" + pattern + ")$")
+            } catch {
+                throw ValidationFailure("The pattern \(pattern) is not a valid regular expression.")
+            }
+        } else {
+            compiledPattern = nil
+        }
+        if let decimals, !(0...12).contains(decimals) { throw ValidationFailure("decimals must be from 0 to 12.") }
+        self.decimals = decimals
+        if type == .picker {
+            guard !options.isEmpty else { throw ValidationFailure("A picker column needs at least one option.") }
+            guard Set(options).count == options.count else {
+                throw ValidationFailure("A picker column's options must all differ.")
+            }
+        }
+        self.options = options
+
+        let unbounded = Self(type: type, options: options)
+        func bound(_ input: CellInput?, _ name: String) throws(ValidationFailure) -> CellValue? {
+            guard let input else { return nil }
+            guard [.number, .date, .time, .duration].contains(type) else {
+                throw ValidationFailure("\(name) applies to number, date, time and duration columns only.")
+            }
+            do {
+                return try unbounded.parse(input)
+            } catch {
+                throw ValidationFailure("\(name) is not a valid \(type.rawValue): \(error.message)")
+            }
+        }
+        self.minimum = try bound(minimum, "min")
+        self.maximum = try bound(maximum, "max")
+        if let low = self.minimum, let high = self.maximum, ValueOrder.compare(low, high) > 0 {
+            throw ValidationFailure("min must not be greater than max.")
+        }
+    }
+
+    /// Rules with no constraints, for parsing bounds.
+    private init(type: ColumnType, options: [String]) {
+        self.type = type
+        required = false
+        maxLength = nil
+        pattern = nil
+        compiledPattern = nil
+        minimum = nil
+        maximum = nil
+        decimals = nil
+        self.options = options
+    }
+
+    /// The stored value for `input`, or why it is not acceptable.
+    public func parse(_ input: CellInput) throws(ValidationFailure) -> CellValue {
+        if Self.isBlank(input) {
+            if required { throw ValidationFailure("A value is required.") }
+            return .empty
+        }
+        let value: CellValue
+        switch type {
+        case .text: value = try parseText(input)
+        case .number: value = try parseNumber(input)
+        case .date: value = .date(days: try ValueSyntax.date(input))
+        case .time: value = .time(seconds: try ValueSyntax.time(input))
+        case .duration: value = .duration(seconds: try ValueSyntax.duration(input))
+        case .picker: value = try parsePicker(input)
+        case .image: value = .image(input.draftText)
+        }
+        try checkBounds(value)
+        return value
+    }
+
+    /// The text a renderer shows for a stored value.
+    public func displayText(_ value: CellValue) -> String {
+        switch value {
+        case .empty: ""
+        case .text(let text), .image(let text): text
+        case .number(let number): decimals.map { NumberText.fixed(number, decimals: $0) } ?? NumberText.plain(number)
+        case .date(let days): ValueSyntax.dateText(days)
+        case .time(let seconds): ValueSyntax.timeText(seconds)
+        case .duration(let seconds): ValueSyntax.durationText(seconds)
+        case .picker(let option): options.indices.contains(Int(option)) ? options[Int(option)] : ""
+        }
+    }
+
+    private static func isBlank(_ input: CellInput) -> Bool {
+        switch input {
+        case .null: true
+        case .text(let text): text.allSatisfy(\.isWhitespace)
+        case .number: false
+        }
+    }
+
+    private func parseText(_ input: CellInput) throws(ValidationFailure) -> CellValue {
+        let text = input.draftText
+        if let maxLength, text.count > maxLength {
+            throw ValidationFailure("Use at most \(maxLength) characters (this has \(text.count)).")
+        }
+        if let compiledPattern,
+            compiledPattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil
+        {
+            throw ValidationFailure("The value must match the pattern \(pattern ?? "").")
+        }
+        return .text(text)
+    }
+
+    private func parseNumber(_ input: CellInput) throws(ValidationFailure) -> CellValue {
+        let number: Double
+        let fractionDigits: Int
+        switch input {
+        case .number(let value):
+            guard value.isFinite else { throw ValidationFailure("Enter a number.") }
+            number = value
+            fractionDigits = NumberText.fractionDigits(of: NumberText.plain(value))
+        case .text(let text):
+            let trimmed = text.trimmingWhitespace
+            guard let value = NumberText.parse(trimmed) else {
+                throw ValidationFailure("Enter a number, like 42 or 3.75.")
+            }
+            number = value
+            fractionDigits = NumberText.fractionDigits(of: trimmed)
+        case .null:
+            return .empty
+        }
+        if let decimals, fractionDigits > decimals {
+            throw ValidationFailure(
+                decimals == 0 ? "Enter a whole number." : "Use at most \(decimals) decimal places."
+            )
+        }
+        return .number(number)
+    }
+
+    private func parsePicker(_ input: CellInput) throws(ValidationFailure) -> CellValue {
+        let text = input.draftText.trimmingWhitespace
+        if let exact = options.firstIndex(of: text) {
+            return .picker(option: Int32(exact))
+        }
+        // A different case still means the same option.
+        if let loose = options.firstIndex(where: { $0.lowercased() == text.lowercased() }) {
+            return .picker(option: Int32(loose))
+        }
+        throw ValidationFailure("Choose one of: \(options.joined(separator: ", ")).")
+    }
+
+    private func checkBounds(_ value: CellValue) throws(ValidationFailure) {
+        if let minimum, ValueOrder.compare(value, minimum) < 0 {
+            throw ValidationFailure("The value must be \(displayText(minimum)) or more.")
+        }
+        if let maximum, ValueOrder.compare(value, maximum) > 0 {
+            throw ValidationFailure("The value must be \(displayText(maximum)) or less.")
+        }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing white space.
+    var trimmingWhitespace: String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }) else { return "" }
+        let last = lastIndex(where: { !$0.isWhitespace })!
+        return String(self[first...last])
+    }
+}

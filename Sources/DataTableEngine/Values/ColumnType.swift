@@ -1,0 +1,27 @@
+/// What kind of values a column holds; decides parsing, validation, display, alignment and order.
+public enum ColumnType: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Free text (`maxLength`, `pattern`). Compared case-insensitively.
+    case text
+    /// A decimal number (`min`, `max`, `decimals`). Right-aligned.
+    case number
+    /// A calendar day, `YYYY-MM-DD` (`min`, `max`).
+    case date
+    /// A time of day, `HH:MM` or `HH:MM:SS` (`min`, `max`).
+    case time
+    /// A length of time, stored as whole seconds; accepts `PT1H30M`, `1h 30m` or seconds; shown
+    /// as `1h 30m` (`min`, `max`).
+    case duration
+    /// One of the column's `options`.
+    case picker
+    /// A reference to an image (a name or URL); fixed width, never edited inline.
+    case image
+
+    /// Whether values of this type line up on the right by default (numbers do; the Fiori data
+    /// table right-aligns numeric columns).
+    public var isNumeric: Bool {
+        switch self {
+        case .number, .duration: true
+        case .text, .date, .time, .picker, .image: false
+        }
+    }
+}

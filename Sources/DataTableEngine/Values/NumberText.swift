@@ -1,0 +1,66 @@
+import Foundation
+
+/// Numbers to and from the text a person reads and types.
+public enum NumberText {
+    /// A plain decimal number: optional sign, digits with an optional fraction, optional
+    /// exponent. No thousands separators, no `inf`, `nan` or hexadecimal.
+    public static func parse(_ text: String) -> Double? {
+        var sawDigit = false
+        var index = text.utf8.startIndex
+        let bytes = text.utf8
+        func peek() -> UInt8? { index < bytes.endIndex ? bytes[index] : nil }
+        if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index = bytes.index(after: index) }
+        while let byte = peek(), isDigit(byte) {
+            sawDigit = true
+            index = bytes.index(after: index)
+        }
+        if peek() == UInt8(ascii: ".") {
+            index = bytes.index(after: index)
+            while let byte = peek(), isDigit(byte) {
+                sawDigit = true
+                index = bytes.index(after: index)
+            }
+        }
+        guard sawDigit else { return nil }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            index = bytes.index(after: index)
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index = bytes.index(after: index) }
+            var exponentDigits = false
+            while let byte = peek(), isDigit(byte) {
+                exponentDigits = true
+                index = bytes.index(after: index)
+            }
+            guard exponentDigits else { return nil }
+        }
+        guard index == bytes.endIndex, let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// How many decimal places the number written as `text` has (`"1.50"` → 2, `"1.5e1"` → 0).
+    public static func fractionDigits(of text: String) -> Int {
+        let lowered = text.lowercased()
+        let parts = lowered.split(separator: "e", maxSplits: 1)
+        let mantissa = parts.first.map(String.init) ?? lowered
+        let exponent = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        guard let dot = mantissa.firstIndex(of: ".") else { return max(0, -exponent) }
+        let digits = mantissa[mantissa.index(after: dot)...].count
+        return max(0, digits - exponent)
+    }
+
+    /// The shortest text for a number: whole numbers without a fraction (`12`, not `12.0`).
+    public static func plain(_ number: Double) -> String {
+        if number == number.rounded(), abs(number) < 1e15 {
+            return String(Int64(number))
+        }
+        return "\(number)"
+    }
+
+    /// The number with exactly `decimals` digits after the point, rounded half away from zero.
+    public static func fixed(_ number: Double, decimals: Int) -> String {
+        String(format: "%.\(decimals)f", number)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+}

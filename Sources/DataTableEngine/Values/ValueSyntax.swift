@@ -1,0 +1,157 @@
+/// The written forms of dates, times and durations: parsing what a person types, and the text
+/// shown back.
+public enum ValueSyntax {
+    // MARK: Dates
+
+    /// `YYYY-MM-DD`, a day that exists.
+    public static func date(_ input: CellInput) throws(ValidationFailure) -> Int32 {
+        let text = input.draftText.trimmingWhitespace
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = digits(parts[0]), let month = digits(parts[1]), let day = digits(parts[2])
+        else {
+            throw ValidationFailure("Enter a date as YYYY-MM-DD, like 2024-03-15.")
+        }
+        guard let days = CivilDate.days(year: year, month: month, day: day) else {
+            throw ValidationFailure("\(text) is not a day of the calendar.")
+        }
+        return days
+    }
+
+    public static func dateText(_ days: Int32) -> String {
+        let (year, month, day) = CivilDate.components(days: days)
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+    }
+
+    // MARK: Times
+
+    /// `HH:MM` or `HH:MM:SS` on a 24-hour clock (a one-digit hour is fine).
+    public static func time(_ input: CellInput) throws(ValidationFailure) -> Int32 {
+        let text = input.draftText.trimmingWhitespace
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), (1...2).contains(parts[0].count),
+            parts.dropFirst().allSatisfy({ $0.count == 2 }),
+            let hour = digits(parts[0]), let minute = digits(parts[1])
+        else {
+            throw ValidationFailure("Enter a time as HH:MM or HH:MM:SS, like 09:30.")
+        }
+        let second = parts.count == 3 ? digits(parts[2]) : 0
+        guard let second, hour < 24, minute < 60, second < 60 else {
+            throw ValidationFailure("\(text) is not a time of day (00:00 to 23:59:59).")
+        }
+        return Int32(hour * 3600 + minute * 60 + second)
+    }
+
+    /// `HH:MM`, with `:SS` only when there are seconds.
+    public static func timeText(_ seconds: Int32) -> String {
+        let value = Int(seconds)
+        let text = pad(value / 3600, 2) + ":" + pad(value / 60 % 60, 2)
+        return value % 60 == 0 ? text : text + ":" + pad(value % 60, 2)
+    }
+
+    // MARK: Durations
+
+    /// Whole seconds from ISO 8601 (`PT1H30M`, `P1DT2H`), the short form (`1h 30m`, `90m`,
+    /// `2h15m10s`, `1d 4h`), or a plain number of seconds.
+    public static func duration(_ input: CellInput) throws(ValidationFailure) -> Int64 {
+        let failure = ValidationFailure("Enter a duration like 1h 30m, PT1H30M or a number of seconds.")
+        if case .number(let number) = input {
+            guard number >= 0, number == number.rounded(), let seconds = Int64(exactly: number) else {
+                throw ValidationFailure("A duration in seconds must be a whole number, 0 or more.")
+            }
+            return seconds
+        }
+        let text = input.draftText.trimmingWhitespace.lowercased()
+        if let seconds = Int64(text), text.allSatisfy(\.isASCII) {
+            guard seconds >= 0 else { throw failure }
+            return seconds
+        }
+        if text.hasPrefix("p") {
+            guard let seconds = isoDuration(text) else { throw failure }
+            return seconds
+        }
+        guard let seconds = shortDuration(text) else { throw failure }
+        return seconds
+    }
+
+    /// `1h 30m`: hours, minutes and seconds, leaving out the parts that are zero; `0m` for none.
+    public static func durationText(_ seconds: Int64) -> String {
+        guard seconds > 0 else { return "0m" }
+        var parts: [String] = []
+        if seconds >= 3600 { parts.append("\(seconds / 3600)h") }
+        if seconds / 60 % 60 > 0 { parts.append("\(seconds / 60 % 60)m") }
+        if seconds % 60 > 0 { parts.append("\(seconds % 60)s") }
+        return parts.joined(separator: " ")
+    }
+
+    private static let unitSeconds: [Character: Int64] = ["d": 86_400, "h": 3600, "m": 60, "s": 1]
+
+    /// `p[nd][t[nh][nm][ns]]`, lower-cased, at least one part.
+    private static func isoDuration(_ text: String) -> Int64? {
+        var total: Int64 = 0
+        var number = ""
+        var inTime = false
+        var parts = 0
+        var seen = Set<String>()
+        for character in text.dropFirst() {
+            if character.isASCII, character.isNumber {
+                number.append(character)
+            } else if character == "t", !inTime, number.isEmpty {
+                inTime = true
+            } else if let unit = unitSeconds[character], let value = Int64(number),
+                inTime ? character != "d" : character == "d",
+                seen.insert("\(inTime)\(character)").inserted
+            {
+                let (product, overflow) = value.multipliedReportingOverflow(by: unit)
+                guard !overflow else { return nil }
+                total += product
+                number = ""
+                parts += 1
+            } else {
+                return nil
+            }
+        }
+        return number.isEmpty && parts > 0 ? total : nil
+    }
+
+    /// `1h 30m`, `1h30m`, `90 m`, `1d 2h`: numbers each followed by a unit, each unit once.
+    private static func shortDuration(_ text: String) -> Int64? {
+        let aliases: [String: Character] = [
+            "d": "d", "day": "d", "days": "d", "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
+            "m": "m", "min": "m", "mins": "m", "minute": "m", "minutes": "m",
+            "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
+        ]
+        var total: Int64 = 0
+        var seen = Set<Character>()
+        var index = text.startIndex
+        var parts = 0
+        while index < text.endIndex {
+            while index < text.endIndex, text[index] == " " { index = text.index(after: index) }
+            guard index < text.endIndex else { break }
+            let numberStart = index
+            while index < text.endIndex, text[index].isASCII, text[index].isNumber { index = text.index(after: index) }
+            guard let value = Int64(text[numberStart..<index]) else { return nil }
+            while index < text.endIndex, text[index] == " " { index = text.index(after: index) }
+            let unitStart = index
+            while index < text.endIndex, text[index].isLetter { index = text.index(after: index) }
+            guard let unit = aliases[String(text[unitStart..<index])], seen.insert(unit).inserted else { return nil }
+            let (product, overflow) = value.multipliedReportingOverflow(by: unitSeconds[unit]!)
+            guard !overflow else { return nil }
+            total += product
+            parts += 1
+        }
+        return parts > 0 ? total : nil
+    }
+
+    // MARK: Helpers
+
+    private static func digits(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(text)
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+}

@@ -1,0 +1,368 @@
+/// The order of a table's rows: a sequence of row slots that answers "which row is at position
+/// p" and "at which position is this row" in O(log n), and inserts or removes at any position in
+/// O(log n).
+///
+/// It is a B+ tree whose inner nodes keep, per child, how many slots lie below it (a counted
+/// tree). Leaves hold up to ``leafCapacity`` slots and know their parent; a side table maps each
+/// slot to its leaf, so a row's position is found by walking up from its leaf and adding the
+/// counts of the siblings to its left. Nodes live in arrays and refer to each other by index,
+/// which keeps the whole order one value with no per-node allocation.
+///
+/// Removal does not merge under-full nodes; it only drops empty ones. The height is bounded by
+/// the largest size the order has had, and a re-sort (``init(_:)``) rebuilds it packed.
+public struct RowOrder: Sendable {
+    /// Slots per leaf before it splits.
+    public static let leafCapacity = 64
+    /// Children per inner node before it splits.
+    public static let innerCapacity = 64
+
+    private struct Leaf: Sendable {
+        var slots: [UInt32] = []
+        var parent: Int32 = -1
+    }
+
+    private struct Inner: Sendable {
+        var children: [Int32] = []
+        var counts: [Int] = []
+        var parent: Int32 = -1
+        /// Whether the children are leaves (all children of one node are on one level).
+        var childrenAreLeaves: Bool
+    }
+
+    private var leaves: [Leaf] = []
+    private var inners: [Inner] = []
+    private var freeLeaves: [Int32] = []
+    private var freeInners: [Int32] = []
+    /// Slot → index of the leaf holding it; -1 when the slot is not in the order.
+    private var leafOfSlot: [Int32] = []
+    /// The root: a leaf when `rootIsLeaf`, else an inner node.
+    private var root: Int32 = 0
+    private var rootIsLeaf = true
+
+    /// How many slots the order holds.
+    public private(set) var count = 0
+
+    /// An empty order.
+    public init() {
+        leaves = [Leaf()]
+    }
+
+    /// An order holding `slots` in this sequence, packed densely.
+    public init(_ slots: [UInt32]) {
+        self.init()
+        guard !slots.isEmpty else { return }
+        let fill = Self.leafCapacity * 3 / 4
+        leaves = []
+        leafOfSlot = Array(repeating: -1, count: Int(slots.max()!) + 1)
+        var level: [Int32] = []
+        var levelCounts: [Int] = []
+        var start = 0
+        while start < slots.count {
+            let end = min(start + fill, slots.count)
+            let index = Int32(leaves.count)
+            leaves.append(Leaf(slots: Array(slots[start..<end])))
+            for slot in slots[start..<end] {
+                precondition(leafOfSlot[Int(slot)] == -1, "slot \(slot) appears twice")
+                leafOfSlot[Int(slot)] = index
+            }
+            level.append(index)
+            levelCounts.append(end - start)
+            start = end
+        }
+        count = slots.count
+        var childrenAreLeaves = true
+        let fanout = Self.innerCapacity * 3 / 4
+        while level.count > 1 {
+            var nextLevel: [Int32] = []
+            var nextCounts: [Int] = []
+            var first = 0
+            while first < level.count {
+                let last = min(first + fanout, level.count)
+                let index = Int32(inners.count)
+                inners.append(
+                    Inner(
+                        children: Array(level[first..<last]),
+                        counts: Array(levelCounts[first..<last]),
+                        childrenAreLeaves: childrenAreLeaves
+                    )
+                )
+                for child in level[first..<last] { setParent(of: child, isLeaf: childrenAreLeaves, to: index) }
+                nextLevel.append(index)
+                nextCounts.append(levelCounts[first..<last].reduce(0, +))
+                first = last
+            }
+            level = nextLevel
+            levelCounts = nextCounts
+            childrenAreLeaves = false
+        }
+        root = level[0]
+        rootIsLeaf = childrenAreLeaves
+    }
+
+    /// Whether `slot` is in the order.
+    public func contains(_ slot: UInt32) -> Bool {
+        Int(slot) < leafOfSlot.count && leafOfSlot[Int(slot)] >= 0
+    }
+
+    /// The slot at `position` (0 ..< count).
+    public func slot(at position: Int) -> UInt32 {
+        precondition(position >= 0 && position < count, "position \(position) out of 0..<\(count)")
+        let (leaf, offset) = locate(position)
+        return leaves[Int(leaf)].slots[offset]
+    }
+
+    /// The position of `slot`, or `nil` when it is not in the order.
+    public func position(of slot: UInt32) -> Int? {
+        guard contains(slot) else { return nil }
+        let leaf = leafOfSlot[Int(slot)]
+        var position = leaves[Int(leaf)].slots.firstIndex(of: slot)!
+        var child = leaf
+        var parent = leaves[Int(leaf)].parent
+        while parent >= 0 {
+            let node = inners[Int(parent)]
+            let index = node.children.firstIndex(of: child)!
+            for left in 0..<index { position += node.counts[left] }
+            child = parent
+            parent = node.parent
+        }
+        return position
+    }
+
+    /// Up to `limit` slots from `position` on, in order.
+    public func slots(from position: Int, limit: Int) -> [UInt32] {
+        var result: [UInt32] = []
+        var next = max(0, position)
+        let end = min(count, next + max(0, limit))
+        result.reserveCapacity(max(0, end - next))
+        while next < end {
+            let (leaf, offset) = locate(next)
+            let slots = leaves[Int(leaf)].slots
+            let take = min(slots.count - offset, end - next)
+            result.append(contentsOf: slots[offset..<(offset + take)])
+            next += take
+        }
+        return result
+    }
+
+    /// Every slot, in order.
+    public var allSlots: [UInt32] { slots(from: 0, limit: count) }
+
+    /// Puts `slot` (not yet in the order) at `position` (0 ... count); later slots move up one.
+    public mutating func insert(_ slot: UInt32, at position: Int) {
+        precondition(position >= 0 && position <= count, "position \(position) out of 0...\(count)")
+        precondition(!contains(slot), "slot \(slot) is already in the order")
+        if Int(slot) >= leafOfSlot.count {
+            leafOfSlot.append(contentsOf: repeatElement(-1, count: Int(slot) + 1 - leafOfSlot.count))
+        }
+        // Descend, counting the new slot in on the way.
+        var node = root
+        var isLeaf = rootIsLeaf
+        var remaining = position
+        while !isLeaf {
+            let inner = Int(node)
+            var index = 0
+            while index < inners[inner].children.count - 1, remaining > inners[inner].counts[index] {
+                remaining -= inners[inner].counts[index]
+                index += 1
+            }
+            inners[inner].counts[index] += 1
+            isLeaf = inners[inner].childrenAreLeaves
+            node = inners[inner].children[index]
+        }
+        leaves[Int(node)].slots.insert(slot, at: remaining)
+        leafOfSlot[Int(slot)] = node
+        count += 1
+        if leaves[Int(node)].slots.count > Self.leafCapacity {
+            splitLeaf(node)
+        }
+    }
+
+    /// Appends `slot` at the end.
+    public mutating func append(_ slot: UInt32) {
+        insert(slot, at: count)
+    }
+
+    /// Removes and returns the slot at `position`; later slots move down one.
+    @discardableResult
+    public mutating func remove(at position: Int) -> UInt32 {
+        precondition(position >= 0 && position < count, "position \(position) out of 0..<\(count)")
+        var node = root
+        var isLeaf = rootIsLeaf
+        var remaining = position
+        while !isLeaf {
+            let inner = Int(node)
+            var index = 0
+            while remaining >= inners[inner].counts[index] {
+                remaining -= inners[inner].counts[index]
+                index += 1
+            }
+            inners[inner].counts[index] -= 1
+            isLeaf = inners[inner].childrenAreLeaves
+            node = inners[inner].children[index]
+        }
+        let slot = leaves[Int(node)].slots.remove(at: remaining)
+        leafOfSlot[Int(slot)] = -1
+        count -= 1
+        if leaves[Int(node)].slots.isEmpty, node != root {
+            detach(node, isLeaf: true)
+        }
+        return slot
+    }
+
+    /// Removes `slot`; returns the position it had, or `nil` when it was not in the order.
+    @discardableResult
+    public mutating func remove(_ slot: UInt32) -> Int? {
+        guard let position = position(of: slot) else { return nil }
+        remove(at: position)
+        return position
+    }
+
+    // MARK: Internals
+
+    /// The leaf and offset of `position` (0 ..< count).
+    private func locate(_ position: Int) -> (leaf: Int32, offset: Int) {
+        var node = root
+        var isLeaf = rootIsLeaf
+        var remaining = position
+        while !isLeaf {
+            let inner = inners[Int(node)]
+            var index = 0
+            while remaining >= inner.counts[index] {
+                remaining -= inner.counts[index]
+                index += 1
+            }
+            isLeaf = inner.childrenAreLeaves
+            node = inner.children[index]
+        }
+        return (node, remaining)
+    }
+
+    private mutating func setParent(of node: Int32, isLeaf: Bool, to parent: Int32) {
+        if isLeaf { leaves[Int(node)].parent = parent } else { inners[Int(node)].parent = parent }
+    }
+
+    private func parent(of node: Int32, isLeaf: Bool) -> Int32 {
+        isLeaf ? leaves[Int(node)].parent : inners[Int(node)].parent
+    }
+
+    private mutating func newLeaf(_ leaf: Leaf) -> Int32 {
+        if let reused = freeLeaves.popLast() {
+            leaves[Int(reused)] = leaf
+            return reused
+        }
+        leaves.append(leaf)
+        return Int32(leaves.count - 1)
+    }
+
+    private mutating func newInner(_ inner: Inner) -> Int32 {
+        if let reused = freeInners.popLast() {
+            inners[Int(reused)] = inner
+            return reused
+        }
+        inners.append(inner)
+        return Int32(inners.count - 1)
+    }
+
+    /// Moves the upper half of an over-full leaf into a new leaf right after it.
+    private mutating func splitLeaf(_ leaf: Int32) {
+        let half = leaves[Int(leaf)].slots.count / 2
+        let moved = Array(leaves[Int(leaf)].slots[half...])
+        leaves[Int(leaf)].slots.removeSubrange(half...)
+        let sibling = newLeaf(Leaf(slots: moved, parent: leaves[Int(leaf)].parent))
+        for slot in moved { leafOfSlot[Int(slot)] = sibling }
+        attach(sibling, isLeaf: true, after: leaf, movedCount: moved.count)
+    }
+
+    /// Moves the upper half of an over-full inner node into a new node right after it.
+    private mutating func splitInner(_ inner: Int32) {
+        let node = inners[Int(inner)]
+        let half = node.children.count / 2
+        let children = Array(node.children[half...])
+        let counts = Array(node.counts[half...])
+        inners[Int(inner)].children.removeSubrange(half...)
+        inners[Int(inner)].counts.removeSubrange(half...)
+        let sibling = newInner(
+            Inner(children: children, counts: counts, parent: node.parent, childrenAreLeaves: node.childrenAreLeaves)
+        )
+        for child in children { setParent(of: child, isLeaf: node.childrenAreLeaves, to: sibling) }
+        attach(sibling, isLeaf: false, after: inner, movedCount: counts.reduce(0, +))
+    }
+
+    /// Links a new right sibling `node` (holding `movedCount` slots taken from `left`) into the
+    /// parent of `left`, growing a new root when `left` was the root.
+    private mutating func attach(_ node: Int32, isLeaf: Bool, after left: Int32, movedCount: Int) {
+        let parent = parent(of: left, isLeaf: isLeaf)
+        if parent < 0 {
+            let leftCount = subtreeCount(of: left, isLeaf: isLeaf)
+            let newRoot = newInner(
+                Inner(children: [left, node], counts: [leftCount, movedCount], childrenAreLeaves: isLeaf)
+            )
+            setParent(of: left, isLeaf: isLeaf, to: newRoot)
+            setParent(of: node, isLeaf: isLeaf, to: newRoot)
+            root = newRoot
+            rootIsLeaf = false
+            return
+        }
+        let index = inners[Int(parent)].children.firstIndex(of: left)!
+        inners[Int(parent)].counts[index] -= movedCount
+        inners[Int(parent)].children.insert(node, at: index + 1)
+        inners[Int(parent)].counts.insert(movedCount, at: index + 1)
+        setParent(of: node, isLeaf: isLeaf, to: parent)
+        if inners[Int(parent)].children.count > Self.innerCapacity {
+            splitInner(parent)
+        }
+    }
+
+    /// Removes an empty node from its parent, and the parent too when it becomes empty.
+    private mutating func detach(_ node: Int32, isLeaf: Bool) {
+        let parent = parent(of: node, isLeaf: isLeaf)
+        if isLeaf { freeLeaves.append(node) } else { freeInners.append(node) }
+        let index = inners[Int(parent)].children.firstIndex(of: node)!
+        inners[Int(parent)].children.remove(at: index)
+        inners[Int(parent)].counts.remove(at: index)
+        if inners[Int(parent)].children.isEmpty {
+            detach(parent, isLeaf: false)
+        } else if parent == root, inners[Int(parent)].children.count == 1 {
+            // A root with one child is one level too many.
+            let only = inners[Int(parent)].children[0]
+            let onlyIsLeaf = inners[Int(parent)].childrenAreLeaves
+            freeInners.append(parent)
+            setParent(of: only, isLeaf: onlyIsLeaf, to: -1)
+            root = only
+            rootIsLeaf = onlyIsLeaf
+        }
+    }
+
+    private func subtreeCount(of node: Int32, isLeaf: Bool) -> Int {
+        isLeaf ? leaves[Int(node)].slots.count : inners[Int(node)].counts.reduce(0, +)
+    }
+
+    /// Checks every structural invariant; for tests.
+    public func checkInvariants() -> String? {
+        func walk(_ node: Int32, isLeaf: Bool, parent: Int32) -> (count: Int, problem: String?) {
+            if isLeaf {
+                let leaf = leaves[Int(node)]
+                if leaf.parent != parent { return (0, "leaf \(node) has parent \(leaf.parent), not \(parent)") }
+                if leaf.slots.count > Self.leafCapacity { return (0, "leaf \(node) is over-full") }
+                for slot in leaf.slots where leafOfSlot[Int(slot)] != node {
+                    return (0, "slot \(slot) maps to leaf \(leafOfSlot[Int(slot)]), not \(node)")
+                }
+                return (leaf.slots.count, nil)
+            }
+            let inner = inners[Int(node)]
+            if inner.parent != parent { return (0, "inner \(node) has parent \(inner.parent), not \(parent)") }
+            if inner.children.isEmpty { return (0, "inner \(node) is empty") }
+            var total = 0
+            for (child, expected) in zip(inner.children, inner.counts) {
+                let (actual, problem) = walk(child, isLeaf: inner.childrenAreLeaves, parent: node)
+                if let problem { return (0, problem) }
+                if actual != expected { return (0, "inner \(node) counts \(expected) below \(child), not \(actual)") }
+                total += actual
+            }
+            return (total, nil)
+        }
+        let (total, problem) = walk(root, isLeaf: rootIsLeaf, parent: -1)
+        if let problem { return problem }
+        return total == count ? nil : "the tree holds \(total) slots, count says \(count)"
+    }
+}

@@ -1,0 +1,115 @@
+import DataTableEngine
+import Testing
+
+/// A small deterministic generator (SplitMix64), so a failing sequence can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct RowOrderTests {
+    /// Random inserts and removes, checked step by step against a plain array.
+    @Test(arguments: [UInt64(1), 2, 3, 42])
+    func behavesLikeAnArray(seed: UInt64) {
+        var random = SeededGenerator(state: seed)
+        var order = RowOrder()
+        var model: [UInt32] = []
+        var nextSlot: UInt32 = 0
+        var free: [UInt32] = []
+        for step in 0..<6000 {
+            let grow = model.count < 50 || Int.random(in: 0..<10, using: &random) < (step < 4000 ? 7 : 3)
+            if grow {
+                let slot =
+                    free.popLast()
+                    ?? {
+                        defer { nextSlot += 1 }; return nextSlot
+                    }()
+                let position = Int.random(in: 0...model.count, using: &random)
+                order.insert(slot, at: position)
+                model.insert(slot, at: position)
+            } else {
+                let position = Int.random(in: 0..<model.count, using: &random)
+                let removed = order.remove(at: position)
+                #expect(removed == model.remove(at: position))
+                free.append(removed)
+            }
+            if step % 500 == 0 {
+                #expect(order.checkInvariants() == nil)
+                #expect(order.allSlots == model)
+            }
+        }
+        #expect(order.checkInvariants() == nil)
+        #expect(order.count == model.count)
+        #expect(order.allSlots == model)
+        for (position, slot) in model.enumerated() {
+            #expect(order.slot(at: position) == slot)
+            #expect(order.position(of: slot) == position)
+        }
+        for slot in free { #expect(order.position(of: slot) == nil) }
+    }
+
+    @Test func growsThroughSeveralLevelsOfSplits() {
+        var random = SeededGenerator(state: 11)
+        var order = RowOrder()
+        var model: [UInt32] = []
+        for slot in 0..<UInt32(300_000) {
+            let position = slot % 3 == 0 ? Int.random(in: 0...model.count, using: &random) : model.count
+            order.insert(slot, at: position)
+            model.insert(slot, at: position)
+        }
+        #expect(order.checkInvariants() == nil)
+        #expect(order.allSlots == model)
+        var mismatches = 0
+        for _ in 0..<200_000 {
+            let position = Int.random(in: 0..<model.count, using: &random)
+            if order.remove(at: position) != model.remove(at: position) { mismatches += 1 }
+        }
+        #expect(mismatches == 0)
+        #expect(order.checkInvariants() == nil)
+        #expect(order.allSlots == model)
+        let probe = model[model.count / 3]
+        #expect(order.position(of: probe) == model.count / 3)
+    }
+
+    @Test func bulkBuiltOrdersAnswerLikeInsertedOnes() {
+        var random = SeededGenerator(state: 7)
+        let slots = (0..<100_000).map { UInt32($0) }.shuffled(using: &random)
+        var order = RowOrder(slots)
+        #expect(order.checkInvariants() == nil)
+        #expect(order.count == slots.count)
+        for position in stride(from: 0, to: slots.count, by: 997) {
+            #expect(order.slot(at: position) == slots[position])
+            #expect(order.position(of: slots[position]) == position)
+        }
+        #expect(order.slots(from: 99_990, limit: 40) == Array(slots[99_990...]))
+        order.insert(100_000, at: 0)
+        order.remove(at: 50_000)
+        #expect(order.checkInvariants() == nil)
+        #expect(order.slot(at: 0) == 100_000)
+    }
+
+    @Test func removingEverythingLeavesAnEmptyUsableOrder() {
+        var order = RowOrder((0..<5000).map { UInt32($0) })
+        while order.count > 0 { order.remove(at: order.count / 2) }
+        #expect(order.checkInvariants() == nil)
+        #expect(order.allSlots.isEmpty)
+        order.append(7)
+        order.insert(3, at: 0)
+        #expect(order.allSlots == [3, 7])
+        #expect(order.remove(7) == 1)
+        #expect(order.remove(7) == nil)
+    }
+
+    @Test func windowsNeverRunPastTheEnds() {
+        let order = RowOrder((0..<300).map { UInt32($0) })
+        #expect(order.slots(from: 290, limit: 40).count == 10)
+        #expect(order.slots(from: 300, limit: 40).isEmpty)
+        #expect(order.slots(from: -5, limit: 3) == [0, 1, 2])
+    }
+}

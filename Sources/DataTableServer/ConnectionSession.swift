@@ -39,6 +39,7 @@ struct ConnectionSession {
                     )
                     try await outbound.write(Self.frame(reply, allocator: channel.allocator))
                 }
+                try await Self.flush(channel)
             }
             logger.debug("connection closed")
         } catch {
@@ -51,7 +52,15 @@ struct ConnectionSession {
         let reply = ReplyEncoding.failure(id: .null, error)
         try? await connection.executeThenClose { _, outbound in
             try await outbound.write(frame(reply, allocator: connection.channel.allocator))
+            try await flush(connection.channel)
         }
+    }
+
+    /// Waits until every reply written so far has left for the socket. Closing the channel
+    /// before that would drop what is still queued (a large reply to a client that half-closed).
+    /// Writes complete in order, so an empty write completes after all earlier ones.
+    static func flush(_ channel: any Channel) async throws {
+        try await channel.writeAndFlush(channel.allocator.buffer(capacity: 0)).get()
     }
 
     /// A reply line: the JSON and its newline.

@@ -76,6 +76,8 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
     private let eventLoopGroup: any EventLoopGroup
     private let lifecycle = Mutex(State.initial)
     private let connections = ConnectionRegistry<AcceptedConnection>()
+    /// The forced close of connections still open when the drain timeout ends.
+    private let drainDeadline = Mutex<Scheduled<Void>?>(nil)
     private let nextConnectionID = Atomic(0)
     /// Set once shutdown begins; read by every connection's line decoder.
     private let shuttingDown = Atomic(false)
@@ -133,6 +135,7 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             self.beginShutdown()
         }
         lifecycle.withLock { $0 = .finished }
+        drainDeadline.withLock { $0?.cancel() }
         await closeUnclaimedConnections()
         removeSockets(ownedPaths)
         logger.notice("stopped")
@@ -163,9 +166,11 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             Self.stopReading(channel)
         }
         let timeout = configuration.drainTimeout
-        eventLoopGroup.next().scheduleTask(in: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000)) {
+        let nanoseconds = Int64((timeout / .nanoseconds(1)).rounded(.up))
+        let deadline = eventLoopGroup.next().scheduleTask(in: .nanoseconds(nanoseconds)) {
             self.closeStragglers(after: timeout)
         }
+        drainDeadline.withLock { $0 = deadline }
     }
 
     /// Closes connections that did not finish within the drain timeout.
@@ -194,7 +199,16 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
 
     /// Half-closes the connection's input: requests already received are still answered.
     private static func stopReading(_ channel: any Channel) {
-        channel.close(mode: .input).whenFailure { _ in channel.close(promise: nil) }
+        channel.close(mode: .input).whenFailure { error in
+            switch error as? ChannelError {
+            case .inputClosed?, .alreadyClosed?:
+                // The client closed its side already (or the connection is gone): the replies
+                // to what it sent are still being written.
+                break
+            default:
+                channel.close(promise: nil)
+            }
+        }
     }
 
     // MARK: Listening

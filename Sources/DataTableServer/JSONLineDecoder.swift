@@ -50,8 +50,10 @@ public final class JSONLineDecoder: ByteToMessageDecoder {
 
     private func nextLine(_ buffer: inout ByteBuffer) throws -> ByteBuffer? {
         guard let line = try lines.decode(buffer: &buffer) else {
-            // No newline yet: what is buffered is the start of one line.
-            if buffer.readableBytes > maximumLineBytes {
+            // No newline yet: what is buffered is the start of one line (perhaps with the `\r`
+            // of its `\r\n`).
+            let carriageReturn = buffer.readableBytesView.last == UInt8(ascii: "\r") ? 1 : 0
+            if buffer.readableBytes > maximumLineBytes + carriageReturn {
                 throw LineTooLongError(maximumLineBytes: maximumLineBytes)
             }
             return nil

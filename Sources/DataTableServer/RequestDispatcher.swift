@@ -131,7 +131,9 @@ public struct RequestDispatcher: Sendable {
                 .invalidRequest("\"jsonrpc\" must be \"2.0\" (or left out), not \(sent).")
             )
         }
-        let isNotification = strict && !header.hasID
+        // Only a well-formed request can be a notification; JSON-RPC answers a malformed one
+        // with `invalid_request` and a null id even without an id.
+        let isNotification = strict && !header.hasID && header.method?.stringValue != nil
 
         let reply = await answer(header, id: id, line: line, context: &context)
         return isNotification ? nil : reply

@@ -49,11 +49,11 @@ struct DataTabledCommand: AsyncParsableCommand {
         guard Self.parseMode(socketMode) != nil else {
             throw ValidationError("--socket-mode must be an octal permission like 0600 or 0660.")
         }
-        for (name, value) in [
-            ("--max-line-bytes", maxLineBytes), ("--max-connections", maxConnections),
-            ("--max-batch-size", maxBatchSize),
-        ] where value < 1 {
-            throw ValidationError("\(name) must be at least 1.")
+        for (name, value, most) in [
+            ("--max-line-bytes", maxLineBytes, 1 << 30), ("--max-connections", maxConnections, 1_000_000),
+            ("--max-batch-size", maxBatchSize, 10_000_000),
+        ] where !(1...most).contains(value) {
+            throw ValidationError("\(name) must be from 1 to \(most).")
         }
     }
 
@@ -64,6 +64,7 @@ struct DataTabledCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { label in destination.makeHandler(label: label, logLevel: level) }
         let logger = Logger(label: "datatabled")
         let notifier = SystemdNotifier()
+        Self.raiseFileLimit(toServe: maxConnections, logger: logger)
 
         let listeners: [ListenerSource]
         do {
@@ -152,6 +153,24 @@ struct DataTabledCommand: AsyncParsableCommand {
             try SocketPath.ensureDirectory(for: path, mode: path == SocketLocation.systemPath ? 0o755 : 0o700)
         }
         return [.path(path, mode: mode, group: group)]
+    }
+
+    /// Raises the soft limit on open files to the hard limit: every connection is a descriptor.
+    static func raiseFileLimit(toServe connections: Int, logger: Logger) {
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0 else { return }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(resource, &raised) == 0 { limit = raised }
+        }
+        // Listeners, event loops, the journal and files take a few dozen descriptors.
+        if limit.rlim_cur != rlim_t.max, UInt64(connections) + 64 > UInt64(limit.rlim_cur) {
+            logger.warning(
+                "--max-connections \(connections) is close to the open-file limit \(limit.rlim_cur); raise LimitNOFILE"
+            )
+        }
     }
 
     static func parseMode(_ text: String) -> mode_t? {

@@ -60,6 +60,20 @@ import Testing
         #expect(try replies.map { try object($0)["id"] as? Int } == [1, 2, 3])
     }
 
+    @Test func aHalfClosedClientGetsEveryByteOfALargeReply() throws {
+        let daemon = try TestDaemon()
+        let client = try daemon.connect()
+        let count = 5000
+        let batch = (0..<count).map { #"{"id":\#($0),"method":"help"}"# }.joined(separator: ",")
+        try client.send("[" + batch + "]\n")
+        client.shutdownWrite()
+        let replies = try client.readAll()
+        #expect(replies.count == 1)
+        let array = try JSONSerialization.jsonObject(with: Data((replies.first ?? "").utf8)) as? [[String: Any]]
+        #expect(array?.count == count)
+        #expect(array?.last?["id"] as? Int == count - 1)
+    }
+
     @Test func badLinesGetErrorsAndTheConnectionStaysUsable() throws {
         let daemon = try TestDaemon()
         let client = try daemon.connect()
@@ -83,12 +97,18 @@ import Testing
         #expect(last["result"] != nil)
     }
 
-    @Test func aStrictNotificationGetsNoReply() throws {
+    @Test func aStrictNotificationGetsNoReplyButAMalformedOneDoes() throws {
         let daemon = try TestDaemon()
         let client = try daemon.connect()
-        try client.send(
-            "{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}\n"
-        )
+        let lines = [
+            #"{"jsonrpc":"2.0","method":"ping"}"#,
+            #"{"jsonrpc":"2.0","method":7}"#,
+            #"{"jsonrpc":"2.0","id":9,"method":"ping"}"#,
+        ]
+        try client.send(lines.joined(separator: "\n") + "\n")
+        let malformed = try client.readLine()
+        #expect(try errorKind(malformed) == "invalid_request")
+        #expect(try object(malformed)["id"] is NSNull)
         #expect(try object(try client.readLine())["id"] as? Int == 9)
     }
 
@@ -128,6 +148,16 @@ import Testing
         let reply = try object(try daemon.request(#"{"id":1,"method":"stats"}"#))
         #expect(reply["result"] != nil)
         #expect(daemon.process.process.isRunning)
+    }
+
+    @Test func limitsOutOfRangeAreRefusedAtStart() throws {
+        for flag in ["--max-line-bytes", "--max-connections", "--max-batch-size"] {
+            for value in ["0", "9223372036854775807"] {
+                let result = try run(BuiltProducts.daemon, ["--socket", "/tmp/never.sock", flag, value])
+                #expect(result.status != 0)
+                #expect(result.output.contains("\(flag) must be from 1 to"))
+            }
+        }
     }
 
     @Test func connectionsOverTheLimitAreRefusedWithAReason() throws {

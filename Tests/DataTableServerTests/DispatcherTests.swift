@@ -35,6 +35,15 @@ import Testing
         #expect(await client.send(#"{"jsonrpc":"2.0","method":"hello","params":{"version":"x"}}"#) == nil)
     }
 
+    @Test func aMalformedRequestWithoutIDIsStillAnswered() async throws {
+        var client = InProcessClient()
+        for line in [#"{"jsonrpc":"2.0"}"#, #"{"jsonrpc":"2.0","method":1}"#] {
+            let reply = try await client.reply(line)
+            #expect(reply["id"] == .null)
+            #expect(reply["error"]?["data"]?["kind"] == "invalid_request")
+        }
+    }
+
     @Test func emptyAndBlankLinesAreIgnored() async {
         var client = InProcessClient()
         #expect(await client.send("") == nil)

@@ -43,6 +43,13 @@ import Testing
         }
     }
 
+    @Test func aLineOfExactlyTheLimitIsFineWhenItsCRLFIsSplitAcrossReads() throws {
+        let channel = EmbeddedChannel(handler: ByteToMessageHandler(JSONLineDecoder(maximumLineBytes: 8)))
+        try channel.writeInbound(buffer("12345678\r"))
+        try channel.writeInbound(buffer("\n"))
+        #expect(try channel.readInbound(as: ByteBuffer.self) == buffer("12345678"))
+    }
+
     @Test func aLineOfExactlyTheLimitIsFine() throws {
         let channel = EmbeddedChannel(handler: ByteToMessageHandler(JSONLineDecoder(maximumLineBytes: 8)))
         try channel.writeInbound(buffer("12345678\r\n"))

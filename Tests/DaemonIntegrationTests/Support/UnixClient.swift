@@ -67,9 +67,8 @@ final class UnixClient {
             }
             guard try fill(until: deadline) else {
                 guard pending.isEmpty else {
-                    throw Failure(
-                        description: "stream ended inside a line: \(String(decoding: pending, as: UTF8.self))"
-                    )
+                    let start = String(decoding: pending.prefix(200), as: UTF8.self)
+                    throw Failure(description: "stream ended inside a line of \(pending.count) bytes: \(start)…")
                 }
                 return nil
             }

@@ -154,21 +154,7 @@ public struct RowOrder: Sendable {
         if Int(slot) >= leafOfSlot.count {
             leafOfSlot.append(contentsOf: repeatElement(-1, count: Int(slot) + 1 - leafOfSlot.count))
         }
-        // Descend, counting the new slot in on the way.
-        var node = root
-        var isLeaf = rootIsLeaf
-        var remaining = position
-        while !isLeaf {
-            let inner = Int(node)
-            var index = 0
-            while index < inners[inner].children.count - 1, remaining > inners[inner].counts[index] {
-                remaining -= inners[inner].counts[index]
-                index += 1
-            }
-            inners[inner].counts[index] += 1
-            isLeaf = inners[inner].childrenAreLeaves
-            node = inners[inner].children[index]
-        }
+        let (node, remaining) = descend(to: position, adding: 1)
         leaves[Int(node)].slots.insert(slot, at: remaining)
         leafOfSlot[Int(slot)] = node
         count += 1
@@ -186,20 +172,7 @@ public struct RowOrder: Sendable {
     @discardableResult
     public mutating func remove(at position: Int) -> UInt32 {
         precondition(position >= 0 && position < count, "position \(position) out of 0..<\(count)")
-        var node = root
-        var isLeaf = rootIsLeaf
-        var remaining = position
-        while !isLeaf {
-            let inner = Int(node)
-            var index = 0
-            while remaining >= inners[inner].counts[index] {
-                remaining -= inners[inner].counts[index]
-                index += 1
-            }
-            inners[inner].counts[index] -= 1
-            isLeaf = inners[inner].childrenAreLeaves
-            node = inners[inner].children[index]
-        }
+        let (node, remaining) = descend(to: position, adding: -1)
         let slot = leaves[Int(node)].slots.remove(at: remaining)
         leafOfSlot[Int(slot)] = -1
         count -= 1
@@ -226,15 +199,39 @@ public struct RowOrder: Sendable {
         var remaining = position
         while !isLeaf {
             let inner = inners[Int(node)]
-            var index = 0
-            while remaining >= inner.counts[index] {
-                remaining -= inner.counts[index]
-                index += 1
-            }
+            let index = Self.child(of: inner, holding: &remaining, forInsert: false)
             isLeaf = inner.childrenAreLeaves
             node = inner.children[index]
         }
         return (node, remaining)
+    }
+
+    /// Like ``locate(_:)``, adding `delta` to the count of every subtree on the way: +1 to make
+    /// room for an insertion at `position` (0 ... count), -1 for a removal.
+    private mutating func descend(to position: Int, adding delta: Int) -> (leaf: Int32, offset: Int) {
+        var node = root
+        var isLeaf = rootIsLeaf
+        var remaining = position
+        while !isLeaf {
+            let inner = Int(node)
+            let index = Self.child(of: inners[inner], holding: &remaining, forInsert: delta > 0)
+            inners[inner].counts[index] += delta
+            isLeaf = inners[inner].childrenAreLeaves
+            node = inners[inner].children[index]
+        }
+        return (node, remaining)
+    }
+
+    /// The child holding `position` (made relative to that child). An insertion at a child's end
+    /// goes into that child rather than the start of the next.
+    private static func child(of inner: Inner, holding position: inout Int, forInsert: Bool) -> Int {
+        var index = 0
+        let last = inner.children.count - 1
+        while index < last, forInsert ? position > inner.counts[index] : position >= inner.counts[index] {
+            position -= inner.counts[index]
+            index += 1
+        }
+        return index
     }
 
     private mutating func setParent(of node: Int32, isLeaf: Bool, to parent: Int32) {
@@ -246,21 +243,21 @@ public struct RowOrder: Sendable {
     }
 
     private mutating func newLeaf(_ leaf: Leaf) -> Int32 {
-        if let reused = freeLeaves.popLast() {
-            leaves[Int(reused)] = leaf
-            return reused
-        }
-        leaves.append(leaf)
-        return Int32(leaves.count - 1)
+        Self.allocate(leaf, in: &leaves, reusing: &freeLeaves)
     }
 
     private mutating func newInner(_ inner: Inner) -> Int32 {
-        if let reused = freeInners.popLast() {
-            inners[Int(reused)] = inner
+        Self.allocate(inner, in: &inners, reusing: &freeInners)
+    }
+
+    /// Stores `node` in a freed place of `nodes` if there is one, else at the end.
+    private static func allocate<Node>(_ node: Node, in nodes: inout [Node], reusing free: inout [Int32]) -> Int32 {
+        if let reused = free.popLast() {
+            nodes[Int(reused)] = node
             return reused
         }
-        inners.append(inner)
-        return Int32(inners.count - 1)
+        nodes.append(node)
+        return Int32(nodes.count - 1)
     }
 
     /// Moves the upper half of an over-full leaf into a new leaf right after it.

@@ -79,8 +79,6 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
     /// The forced close of connections still open when the drain timeout ends.
     private let drainDeadline = Mutex<Scheduled<Void>?>(nil)
     private let nextConnectionID = Atomic(0)
-    /// Set once shutdown begins; read by every connection's line decoder.
-    private let shuttingDown = Atomic(false)
 
     public init(
         configuration: Configuration,
@@ -109,8 +107,7 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
                 }
             }
         } catch {
-            for listener in listeners { try? await listener.channel.close() }
-            removeSockets(ownedPaths)
+            await abandon(listeners, ownedPaths)
             throw error
         }
         let startNow = lifecycle.withLock { state -> Bool in
@@ -119,8 +116,7 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             return true
         }
         guard startNow else {
-            for listener in listeners { try? await listener.channel.close() }
-            removeSockets(ownedPaths)
+            await abandon(listeners, ownedPaths)
             return
         }
         hooks.ready(configuration.listeners.map(\.description))
@@ -141,6 +137,12 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         logger.notice("stopped")
     }
 
+    /// Closes listeners that never served, and removes the socket files this server made.
+    private func abandon(_ listeners: [Listener], _ ownedPaths: [(String, SocketPath.FileIdentity)]) async {
+        for listener in listeners { try? await listener.channel.close() }
+        removeSockets(ownedPaths)
+    }
+
     /// Stops accepting and asks every connection to finish what it has received.
     public func beginShutdown() {
         let listeners: [any Channel]? = lifecycle.withLock { state in
@@ -156,7 +158,6 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             }
         }
         guard let listeners else { return }
-        shuttingDown.store(true, ordering: .sequentiallyConsistent)
         logger.info("shutting down: no new connections; finishing requests already received")
         hooks.stopping()
         for listener in listeners {
@@ -215,7 +216,7 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
 
     private func bind(_ source: ListenerSource) async throws -> Listener {
         let limits = configuration.limits
-        let isShuttingDown: @Sendable () -> Bool = { self.shuttingDown.load(ordering: .sequentiallyConsistent) }
+        let isShuttingDown: @Sendable () -> Bool = { self.isDraining }
         let bootstrap = ServerBootstrap(group: eventLoopGroup)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.allowRemoteHalfClosure, value: true)

@@ -13,10 +13,27 @@ import Testing
         }
     }
 
+    /// Whether a journald listens on its socket; a socket file left by a journald that is gone does not count.
+    private func journaldAnswers() -> Bool {
+        let probe = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in "/run/systemd/journal/socket".utf8.enumerated() { bytes[index] = byte }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+
     @Test func underJournaldEntriesCarryStructuredFields() throws {
         try #require(
-            FileManager.default.fileExists(atPath: "/run/systemd/journal/socket"),
-            "journald is not running: start /lib/systemd/systemd-journald (scripts/test does)"
+            journaldAnswers(),
+            "no journald answers on /run/systemd/journal/socket: run scripts/start-journald (scripts/test does)"
         )
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -5,7 +5,7 @@
 public struct TableCatalog: Sendable {
     /// Table names in the order they were created.
     public private(set) var tableNames: [String] = []
-    private var rowCounts: [String: Int] = [:]
+    private var tables: [String: Table] = [:]
 
     public init() {}
 
@@ -13,5 +13,58 @@ public struct TableCatalog: Sendable {
     public var tableCount: Int { tableNames.count }
 
     /// Rows across every table.
-    public var rowCount: Int { rowCounts.values.reduce(0, +) }
+    public var rowCount: Int { tables.values.reduce(0) { $0 + $1.rowCount } }
+
+    /// The table called `name`.
+    public subscript(name: String) -> Table? { tables[name] }
+
+    /// Adds `table`; a table of the same name must not exist.
+    public mutating func insert(_ table: Table) throws(CatalogError) {
+        guard tables[table.name] == nil else { throw .alreadyExists(table.name) }
+        try Self.checkName(table.name)
+        tables[table.name] = table
+        tableNames.append(table.name)
+    }
+
+    /// Removes the table called `name`.
+    @discardableResult
+    public mutating func remove(_ name: String) throws(CatalogError) -> Table {
+        guard let table = tables.removeValue(forKey: name) else { throw .noSuchTable(name) }
+        tableNames.removeAll { $0 == name }
+        return table
+    }
+
+    /// Runs `body` on the table called `name`, in place.
+    public mutating func update<Result>(
+        _ name: String,
+        _ body: (inout Table) throws(TableError) -> Result
+    ) throws(CatalogError) -> Result {
+        guard tables[name] != nil else { throw .noSuchTable(name) }
+        do {
+            return try body(&tables[name]!)
+        } catch {
+            throw .table(error)
+        }
+    }
+
+    /// The table called `name`, or ``CatalogError/noSuchTable(_:)``.
+    public func table(_ name: String) throws(CatalogError) -> Table {
+        guard let table = tables[name] else { throw .noSuchTable(name) }
+        return table
+    }
+
+    /// A name is 1 to 128 characters, none of them control characters.
+    public static func checkName(_ name: String) throws(CatalogError) {
+        guard !name.isEmpty, name.count <= 128, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { throw .invalidName(name) }
+    }
+}
+
+/// Why the catalog refused.
+public enum CatalogError: Error, Sendable, Equatable {
+    case noSuchTable(String)
+    case alreadyExists(String)
+    case invalidName(String)
+    /// The table refused.
+    case table(TableError)
 }

@@ -99,6 +99,19 @@ public struct RowOrder: Sendable {
         rootIsLeaf = childrenAreLeaves
     }
 
+    /// Calls `body` with every slot, first to last.
+    public func forEachSlot(_ body: (UInt32) -> Void) {
+        func visit(_ node: Int32, isLeaf: Bool) {
+            if isLeaf {
+                for slot in leaves[Int(node)].slots { body(slot) }
+                return
+            }
+            let inner = inners[Int(node)]
+            for child in inner.children { visit(child, isLeaf: inner.childrenAreLeaves) }
+        }
+        if count > 0 { visit(root, isLeaf: rootIsLeaf) }
+    }
+
     /// Whether `slot` is in the order.
     public func contains(_ slot: UInt32) -> Bool {
         Int(slot) < leafOfSlot.count && leafOfSlot[Int(slot)] >= 0

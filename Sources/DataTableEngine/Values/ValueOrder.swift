@@ -18,11 +18,9 @@ public enum ValueOrder {
         }
     }
 
-    /// Case-insensitive, then exact, so that `"apple" < "Banana"` and the order is total.
+    /// Case-insensitive, then by the exact bytes, so that `"apple" < "Banana"` and the order is total.
     public static func compareText(_ a: String, _ b: String) -> Int {
-        let folded = a.lowercased().compare(b.lowercased())
-        if folded != 0 { return folded }
-        return a.compare(b)
+        TextKey.compare(a, b)
     }
 
     private static func kindRank(_ value: CellValue) -> Int {
@@ -36,12 +34,5 @@ public enum ValueOrder {
         case .text: 6
         case .image: 7
         }
-    }
-}
-
-extension String {
-    /// Negative, zero or positive, by Unicode scalar order.
-    fileprivate func compare(_ other: String) -> Int {
-        self < other ? -1 : (self == other ? 0 : 1)
     }
 }

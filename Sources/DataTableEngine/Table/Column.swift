@@ -1,0 +1,64 @@
+/// One column of a table: its key, header, type and constraints, whether its cells may be edited,
+/// and the layout hints the layout work reads.
+public struct Column: Sendable {
+    /// The name rows use for this column's cells; unique in the table, never starting with `$`.
+    public let key: String
+    /// Header text; may carry a unit ("Price ($)").
+    public var label: String
+    /// Type and constraints.
+    public let rules: ColumnRules
+    /// Whether cells may be edited; `nil` follows the table. Cells and rows can override it.
+    public var editable: Bool?
+    public var layout: ColumnLayout
+
+    public var type: ColumnType { rules.type }
+
+    public init(key: String, label: String? = nil, rules: ColumnRules, editable: Bool? = nil, layout: ColumnLayout = .init()) {
+        self.key = key
+        self.label = label ?? key
+        self.rules = rules
+        // An image is a reference, never typed into a cell.
+        self.editable = editable ?? (rules.type == .image ? false : nil)
+        self.layout = layout
+    }
+}
+
+/// How a column wants to be laid out; stored with the column for the layout work.
+public struct ColumnLayout: Sendable, Hashable {
+    /// Points when 1 or more, a fraction of the container when in 0 ..< 1, -1 for the one
+    /// flexible column; `nil` sizes to content.
+    public var width: Double?
+    public var minWidth: Double?
+    public var maxWidth: Double?
+    /// `leading`, `center` or `trailing`; `nil` follows the type (numbers trail).
+    public var align: Alignment?
+    /// Lines a cell may wrap to: 1 or 2.
+    public var lines: Int
+    /// Stays in view while scrolling sideways; the first column only.
+    public var sticky: Bool
+    /// Where the column goes in the compact list-report projection (`title`, `subtitle`, …).
+    public var binding: String?
+
+    public init(
+        width: Double? = nil,
+        minWidth: Double? = nil,
+        maxWidth: Double? = nil,
+        align: Alignment? = nil,
+        lines: Int = 1,
+        sticky: Bool = false,
+        binding: String? = nil
+    ) {
+        self.width = width
+        self.minWidth = minWidth
+        self.maxWidth = maxWidth
+        self.align = align
+        self.lines = lines
+        self.sticky = sticky
+        self.binding = binding
+    }
+
+    /// Horizontal alignment of a column's cells.
+    public enum Alignment: String, Sendable, Hashable, CaseIterable {
+        case leading, center, trailing
+    }
+}

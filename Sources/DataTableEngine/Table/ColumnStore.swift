@@ -1,0 +1,116 @@
+/// One column's values, indexed by row slot, in the narrowest array its type allows.
+///
+/// Text and image values are Swift strings (short ones stored inline); numbers are doubles with
+/// NaN for empty; dates, times and picker choices are 32-bit integers and durations 64-bit ones,
+/// with the type's minimum for empty. No cell is boxed.
+struct ColumnStore: Sendable {
+    let type: ColumnType
+    private var strings: [String] = []
+    private var doubles: [Double] = []
+    private var int32s: [Int32] = []
+    private var int64s: [Int64] = []
+
+    init(type: ColumnType) { self.type = type }
+
+    /// How many slots the store has room for.
+    var count: Int {
+        switch type {
+        case .text, .image: strings.count
+        case .number: doubles.count
+        case .date, .time, .picker: int32s.count
+        case .duration: int64s.count
+        }
+    }
+
+    subscript(slot: UInt32) -> CellValue {
+        get {
+            let index = Int(slot)
+            switch type {
+            case .text:
+                let text = strings[index]
+                return text.isEmpty ? .empty : .text(text)
+            case .image:
+                let text = strings[index]
+                return text.isEmpty ? .empty : .image(text)
+            case .number:
+                let number = doubles[index]
+                return number.isNaN ? .empty : .number(number)
+            case .date:
+                let days = int32s[index]
+                return days == .min ? .empty : .date(days: days)
+            case .time:
+                let seconds = int32s[index]
+                return seconds == .min ? .empty : .time(seconds: seconds)
+            case .picker:
+                let option = int32s[index]
+                return option == .min ? .empty : .picker(option: option)
+            case .duration:
+                let seconds = int64s[index]
+                return seconds == .min ? .empty : .duration(seconds: seconds)
+            }
+        }
+        set {
+            let index = Int(slot)
+            switch (type, newValue) {
+            case (.text, .text(let text)), (.image, .image(let text)): strings[index] = text
+            case (.text, _), (.image, _): strings[index] = ""
+            case (.number, .number(let number)): doubles[index] = number
+            case (.number, _): doubles[index] = .nan
+            case (.date, .date(let value)), (.time, .time(let value)), (.picker, .picker(let value)):
+                int32s[index] = value
+            case (.date, _), (.time, _), (.picker, _): int32s[index] = .min
+            case (.duration, .duration(let seconds)): int64s[index] = seconds
+            case (.duration, _): int64s[index] = .min
+            }
+        }
+    }
+
+    /// Adds room for one more slot, empty.
+    mutating func appendEmpty() {
+        switch type {
+        case .text, .image: strings.append("")
+        case .number: doubles.append(.nan)
+        case .date, .time, .picker: int32s.append(.min)
+        case .duration: int64s.append(.min)
+        }
+    }
+
+    /// Makes room for `capacity` slots without growing again.
+    mutating func reserve(_ capacity: Int) {
+        switch type {
+        case .text, .image: strings.reserveCapacity(capacity)
+        case .number: doubles.reserveCapacity(capacity)
+        case .date, .time, .picker: int32s.reserveCapacity(capacity)
+        case .duration: int64s.reserveCapacity(capacity)
+        }
+    }
+
+    /// The raw text of a text or image slot ("" when empty), without building a ``CellValue``.
+    func text(at slot: UInt32) -> String { strings[Int(slot)] }
+
+    /// A 64-bit key that orders like the stored values, with 0 for empty; exact for every type
+    /// but text and image, where it holds the first bytes of the case-folded text and ties must
+    /// be settled by ``ValueOrder/compareText(_:_:)``.
+    func orderKey(at slot: UInt32) -> UInt64 {
+        let index = Int(slot)
+        switch type {
+        case .text, .image:
+            return TextKey.prefix(strings[index])
+        case .number:
+            let number = doubles[index]
+            if number.isNaN { return 0 }
+            let bits = (number == 0 ? 0.0 : number).bitPattern
+            let ordered = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+            return max(ordered, 1)
+        case .date, .time, .picker:
+            let value = int32s[index]
+            return value == .min ? 0 : UInt64(Int64(value) - Int64(Int32.min))
+        case .duration:
+            let value = int64s[index]
+            return value == .min ? 0 : UInt64(bitPattern: value) ^ (1 << 63)
+        }
+    }
+
+    /// Whether ``orderKey(at:)`` alone decides the order of two slots.
+    var orderKeyIsExact: Bool { type != .text && type != .image }
+}

@@ -1,0 +1,129 @@
+extension Table {
+    /// How long an added row stays highlighted, in seconds.
+    public static let highlightSeconds = 2.0
+
+    /// The most problems one refused batch reports.
+    static let problemLimit = 100
+
+    /// Adds `rows` as one change: every row is checked first, and one bad value refuses the
+    /// whole batch. Under a sort each row lands where the sort puts it, after rows that sort
+    /// equal; otherwise rows append, or go in at `index` in the order given.
+    public mutating func add(_ rows: [RowInput], at index: Int? = nil, now: Double) throws(TableError) -> [AddedRow] {
+        if let index {
+            guard sorted == nil else {
+                throw .invalidArgument(
+                    "The table is sorted, so rows go where the sort puts them; clear the sort to place rows by index.",
+                    field: "index"
+                )
+            }
+            guard index >= 0 && index <= rowCount else {
+                throw .invalidArgument("index must be from 0 to \(rowCount).", field: "index")
+            }
+        }
+        let prepared = try prepare(rows)
+        reserve(extra: prepared.count)
+        var slots: [UInt32] = []
+        slots.reserveCapacity(prepared.count)
+        for (offset, row) in prepared.enumerated() {
+            let slot = allocateSlot()
+            for (column, value) in row.values.enumerated() { stores[column][slot] = value }
+            flags[Int(slot)].readOnly = row.readOnly
+            if !row.readOnlyCells.isEmpty { cellReadOnly[slot] = row.readOnlyCells }
+            _ = assignID(to: slot)
+            if let index { natural.insert(slot, at: index + offset) } else { natural.append(slot) }
+            if sorted != nil { placeInSortedOrder(slot) }
+            slots.append(slot)
+        }
+        noteAdded(slots, now: now)
+        version += 1
+        return slots.map { AddedRow(id: id(of: $0), index: order.position(of: $0)!, addedAt: now) }
+    }
+
+    /// How strongly the row with `slot` is highlighted at `now`: 1 when just added, easing out to
+    /// 0 over ``highlightSeconds``.
+    func highlight(of slot: UInt32, now: Double) -> Double {
+        guard let added = addedAt[slot] else { return 0 }
+        let progress = (now - added) / Self.highlightSeconds
+        guard progress < 1 else { return 0 }
+        let remaining = 1 - max(0, progress)
+        return remaining * remaining
+    }
+
+    /// Remembers when rows came in, and forgets rows whose highlight has faded.
+    private mutating func noteAdded(_ slots: [UInt32], now: Double) {
+        if addedAt.count > 4096 {
+            addedAt = addedAt.filter { now - $0.value < Self.highlightSeconds }
+        }
+        for slot in slots { addedAt[slot] = now }
+    }
+
+    /// A row's values, parsed and checked, ready to store.
+    struct PreparedRow {
+        var values: [CellValue]
+        var readOnly: Bool?
+        var readOnlyCells: [Int: Bool]
+    }
+
+    /// Parses and checks every row of a batch, or says what is wrong with it.
+    func prepare(_ rows: [RowInput]) throws(TableError) -> [PreparedRow] {
+        var prepared: [PreparedRow] = []
+        prepared.reserveCapacity(rows.count)
+        var problems: [CellProblem] = []
+        var newIDs: Set<RowID> = []
+        for (position, row) in rows.enumerated() {
+            let batchRow = rows.count > 1 ? position : nil
+            for key in row.values.keys where columnIndex[key] == nil {
+                throw .noSuchColumn(key, row: batchRow)
+            }
+            var cells: [Int: Bool] = [:]
+            for (key, readOnly) in row.readOnlyCells {
+                guard let column = columnIndex[key] else { throw .noSuchColumn(key, row: batchRow) }
+                cells[column] = readOnly
+            }
+            var values: [CellValue] = []
+            values.reserveCapacity(columns.count)
+            for (index, column) in columns.enumerated() {
+                let input = row.values[column.key] ?? .null
+                do throws(ValidationFailure) {
+                    let value = try column.rules.parse(input)
+                    if index == keyColumn { try Self.checkKey(value) }
+                    values.append(value)
+                } catch {
+                    if problems.count < Self.problemLimit {
+                        problems.append(
+                            CellProblem(row: position, column: column.key, input: input.draftText, message: error.message)
+                        )
+                    }
+                    values.append(.empty)
+                }
+            }
+            if let keyColumn, let id = Self.rowID(forKey: values[keyColumn]) {
+                if slotOfKey[id] != nil || !newIDs.insert(id).inserted { throw .duplicateID(id, row: batchRow) }
+            }
+            prepared.append(PreparedRow(values: values, readOnly: row.readOnly, readOnlyCells: cells))
+        }
+        if !problems.isEmpty { throw .invalidValues(problems) }
+        return prepared
+    }
+
+    /// A key column value must be given, and a number key must be a whole number.
+    static func checkKey(_ value: CellValue) throws(ValidationFailure) {
+        switch value {
+        case .empty: throw ValidationFailure("A value is required: it is the row's id.")
+        case .number(let number):
+            guard number.rounded() == number, abs(number) < 9_007_199_254_740_992 else {
+                throw ValidationFailure("The id must be a whole number.")
+            }
+        default: break
+        }
+    }
+
+    /// The id a key column value gives its row.
+    static func rowID(forKey value: CellValue) -> RowID? {
+        switch value {
+        case .number(let number): .number(Int64(number))
+        case .text(let text): .text(text)
+        default: nil
+        }
+    }
+}

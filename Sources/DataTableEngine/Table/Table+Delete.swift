@@ -1,0 +1,38 @@
+extension Table {
+    /// Deletes the rows with `ids` as one change; an unknown id refuses it whole. Returns how many
+    /// rows went.
+    public mutating func delete(_ ids: [RowID]) throws(TableError) -> Int {
+        var slots: [UInt32] = []
+        var seen: Set<UInt32> = []
+        for id in ids {
+            let slot = try requireSlot(id)
+            if seen.insert(slot).inserted { slots.append(slot) }
+        }
+        remove(slots)
+        return slots.count
+    }
+
+    /// Deletes the selected rows; returns how many.
+    public mutating func deleteSelection() -> Int {
+        let slots = selectedSlotsInOrder()
+        remove(slots)
+        return slots.count
+    }
+
+    private mutating func remove(_ slots: [UInt32]) {
+        guard !slots.isEmpty else { return }
+        if slots.count > rowCount / 4 && slots.count > 1000 {
+            // Many rows: rebuild the orders once instead of removing one by one.
+            let gone = Set(slots)
+            natural = RowOrder(natural.allSlots.filter { !gone.contains($0) })
+            if let order = sorted { sorted = RowOrder(order.allSlots.filter { !gone.contains($0) }) }
+        } else {
+            for slot in slots {
+                _ = natural.remove(slot)
+                _ = sorted?.remove(slot)
+            }
+        }
+        for slot in slots { releaseSlot(slot) }
+        version += 1
+    }
+}

@@ -1,0 +1,191 @@
+/// One cell to set: the row, the column and what was typed.
+public struct CellEdit: Sendable {
+    public var id: RowID
+    public var column: String
+    public var input: CellInput
+
+    public init(id: RowID, column: String, input: CellInput) {
+        self.id = id
+        self.column = column
+        self.input = input
+    }
+}
+
+/// A cell after a committed edit (or an undo or redo).
+public struct EditedCell: Sendable {
+    public var id: RowID
+    public var column: String
+    public var value: CellValue
+    /// The value as a renderer shows it.
+    public var display: String
+    /// The row's position once every edit of the change is in.
+    public var index: Int
+}
+
+/// One undoable change: every cell it set, with the value before and after.
+struct EditStep: Sendable {
+    struct Change: Sendable {
+        var id: RowID
+        var column: Int
+        var old: CellValue
+        var new: CellValue
+    }
+
+    var changes: [Change]
+}
+
+extension Table {
+    /// Sets cells as one change. Unknown rows or columns and read-only cells refuse the whole
+    /// change. When any value does not fit its column nothing is committed: each rejected cell
+    /// keeps what was typed as a draft with the reason (``errorCount`` counts them), the version
+    /// goes up, and ``TableError/invalidValues(_:)`` lists them. Otherwise every cell commits, its
+    /// draft clears, rows whose sort values changed move, and the change can be undone.
+    public mutating func edit(_ edits: [CellEdit]) throws(TableError) -> [EditedCell] {
+        var targets: [(slot: UInt32, column: Int)] = []
+        targets.reserveCapacity(edits.count)
+        for (position, edit) in edits.enumerated() {
+            let slot = try requireSlot(edit.id)
+            guard let column = columnIndex[edit.column] else {
+                throw .noSuchColumn(edit.column, row: edits.count > 1 ? position : nil)
+            }
+            guard !isReadOnly(slot: slot, column: column) else { throw .readOnly(edit.id, column: edit.column) }
+            targets.append((slot, column))
+        }
+        var values: [CellValue] = []
+        values.reserveCapacity(edits.count)
+        var problems: [CellProblem] = []
+        for (edit, target) in zip(edits, targets) {
+            do throws(ValidationFailure) {
+                values.append(try columns[target.column].rules.parse(edit.input))
+            } catch {
+                problems.append(
+                    CellProblem(id: edit.id, column: edit.column, input: edit.input.draftText, message: error.message)
+                )
+                values.append(.empty)
+            }
+        }
+        if !problems.isEmpty {
+            for problem in problems {
+                let slot = slot(of: problem.id!)!
+                setDraft(Draft(text: problem.input, message: problem.message), slot: slot, column: columnIndex[problem.column]!)
+            }
+            version += 1
+            throw .invalidValues(Array(problems.prefix(Self.problemLimit)))
+        }
+        var step = EditStep(changes: [])
+        step.changes.reserveCapacity(edits.count)
+        for ((edit, target), value) in zip(zip(edits, targets), values) {
+            step.changes.append(
+                .init(id: edit.id, column: target.column, old: stores[target.column][target.slot], new: value)
+            )
+            stores[target.column][target.slot] = value
+            setDraft(nil, slot: target.slot, column: target.column)
+        }
+        moveRowsAfterEdit(targets)
+        undoSteps.append(step)
+        if undoSteps.count > Self.undoDepth { undoSteps.removeFirst(undoSteps.count - Self.undoDepth) }
+        redoSteps.removeAll()
+        version += 1
+        return targets.map { editedCell(slot: $0.slot, column: $0.column) }
+    }
+
+    /// Sets `column` to `input` in every selected row, as one change (see ``edit(_:)``).
+    public mutating func editSelection(column: String, input: CellInput) throws(TableError) -> [EditedCell] {
+        guard columnIndex[column] != nil else { throw .noSuchColumn(column, row: nil) }
+        let edits = selectedSlotsInOrder().map { CellEdit(id: id(of: $0), column: column, input: input) }
+        guard !edits.isEmpty else { return [] }
+        return try edit(edits)
+    }
+
+    /// Clears drafts: of one cell, of one row, or of the whole table; returns how many.
+    public mutating func revert(id: RowID?, column: String?) throws(TableError) -> Int {
+        var cleared = 0
+        if let id {
+            let slot = try requireSlot(id)
+            if let column {
+                guard let index = columnIndex[column] else { throw .noSuchColumn(column, row: nil) }
+                if drafts[slot]?[index] != nil {
+                    setDraft(nil, slot: slot, column: index)
+                    cleared = 1
+                }
+            } else if let cells = drafts.removeValue(forKey: slot) {
+                cleared = cells.count
+                errorCount -= cells.count
+            }
+        } else {
+            if let column, columnIndex[column] == nil { throw .noSuchColumn(column, row: nil) }
+            let index = column.flatMap { columnIndex[$0] }
+            for (slot, cells) in drafts {
+                for cell in cells.keys where index == nil || cell == index {
+                    setDraft(nil, slot: slot, column: cell)
+                    cleared += 1
+                }
+            }
+        }
+        if cleared > 0 { version += 1 }
+        return cleared
+    }
+
+    /// Takes back the last change made by ``edit(_:)`` (cells of rows deleted since are skipped).
+    public mutating func undo() throws(TableError) -> [EditedCell] {
+        guard let step = undoSteps.popLast() else { throw .nothingToUndo(redo: false) }
+        redoSteps.append(step)
+        return apply(step.changes.reversed().map { ($0.id, $0.column, $0.old) })
+    }
+
+    /// Makes again the last change taken back by ``undo()``.
+    public mutating func redo() throws(TableError) -> [EditedCell] {
+        guard let step = redoSteps.popLast() else { throw .nothingToUndo(redo: true) }
+        undoSteps.append(step)
+        return apply(step.changes.map { ($0.id, $0.column, $0.new) })
+    }
+
+    /// Whether ``undo()`` and ``redo()`` have something to do.
+    public var canUndo: Bool { !undoSteps.isEmpty }
+    public var canRedo: Bool { !redoSteps.isEmpty }
+
+    private mutating func apply(_ changes: [(id: RowID, column: Int, value: CellValue)]) -> [EditedCell] {
+        var targets: [(slot: UInt32, column: Int)] = []
+        for change in changes {
+            guard let slot = slot(of: change.id) else { continue }
+            stores[change.column][slot] = change.value
+            setDraft(nil, slot: slot, column: change.column)
+            targets.append((slot, change.column))
+        }
+        moveRowsAfterEdit(targets)
+        version += 1
+        return targets.map { editedCell(slot: $0.slot, column: $0.column) }
+    }
+
+    private mutating func moveRowsAfterEdit(_ targets: [(slot: UInt32, column: Int)]) {
+        let sortColumns = Set(resolvedSortKeys.map(\.column))
+        guard !sortColumns.isEmpty else { return }
+        var moved: Set<UInt32> = []
+        for target in targets where sortColumns.contains(target.column) { moved.insert(target.slot) }
+        resort(moved)
+    }
+
+    private func editedCell(slot: UInt32, column: Int) -> EditedCell {
+        let value = stores[column][slot]
+        return EditedCell(
+            id: id(of: slot),
+            column: columns[column].key,
+            value: value,
+            display: columns[column].rules.displayText(value),
+            index: order.position(of: slot)!
+        )
+    }
+
+    /// Sets or clears one cell's draft, keeping ``errorCount`` right.
+    mutating func setDraft(_ draft: Draft?, slot: UInt32, column: Int) {
+        let had = drafts[slot]?[column] != nil
+        if let draft {
+            drafts[slot, default: [:]][column] = draft
+            if !had { errorCount += 1 }
+        } else if had {
+            drafts[slot]![column] = nil
+            if drafts[slot]!.isEmpty { drafts[slot] = nil }
+            errorCount -= 1
+        }
+    }
+}

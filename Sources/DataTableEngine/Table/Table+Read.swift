@@ -1,0 +1,55 @@
+/// One row as a reader sees it.
+public struct RowSnapshot: Sendable {
+    public var id: RowID
+    /// Position in the current order.
+    public var index: Int
+    /// Values in column order.
+    public var values: [CellValue]
+    /// Rejected inputs by column index.
+    public var drafts: [Int: Draft]
+    public var selected: Bool
+    /// Per column: whether the cell is read-only after every level of setting is applied.
+    public var readOnly: [Bool]
+    /// Highlight intensity of a newly added row (1 → 0 over ``Table/highlightSeconds``).
+    public var highlight: Double
+}
+
+extension Table {
+    /// The rows with `ids`, in the order asked; an unknown id is ``TableError/noSuchRow(_:)``.
+    public func rows(ids: [RowID], now: Double = 0) throws(TableError) -> [RowSnapshot] {
+        var result: [RowSnapshot] = []
+        for id in ids {
+            let slot = try requireSlot(id)
+            result.append(snapshot(slot: slot, index: order.position(of: slot)!, now: now))
+        }
+        return result
+    }
+
+    /// Up to `count` rows from position `from` of the current order.
+    public func rows(from: Int, count: Int, now: Double = 0) -> [RowSnapshot] {
+        guard from >= 0, from < rowCount, count > 0 else { return [] }
+        return order.slots(from: from, limit: count).enumerated().map { offset, slot in
+            snapshot(slot: slot, index: from + offset, now: now)
+        }
+    }
+
+    /// Calls `body` with every row's values, in the current order or only the selected rows.
+    public func forEachRow(selectedOnly: Bool = false, _ body: (_ id: RowID, _ values: [CellValue]) -> Void) {
+        order.forEachSlot { slot in
+            if selectedOnly && !flags[Int(slot)].selected { return }
+            body(id(of: slot), stores.map { $0[slot] })
+        }
+    }
+
+    private func snapshot(slot: UInt32, index: Int, now: Double) -> RowSnapshot {
+        RowSnapshot(
+            id: id(of: slot),
+            index: index,
+            values: stores.map { $0[slot] },
+            drafts: drafts[slot] ?? [:],
+            selected: flags[Int(slot)].selected,
+            readOnly: columns.indices.map { isReadOnly(slot: slot, column: $0) },
+            highlight: highlight(of: slot, now: now)
+        )
+    }
+}

@@ -1,0 +1,125 @@
+/// What a `select` does with the rows it names.
+public enum SelectAction: String, Sendable, CaseIterable {
+    /// Exactly these rows.
+    case set
+    /// These rows too.
+    case add
+    /// Not these rows.
+    case remove
+    /// Selected ones off, others on.
+    case toggle
+}
+
+/// Which rows a `select` names.
+public enum RowTarget: Sendable {
+    case ids([RowID])
+    /// Positions `from ..< from + count` in the current order.
+    case range(from: Int, count: Int)
+    case all
+    case none
+}
+
+extension Table {
+    /// Changes the selection as one change; the rows named must exist. Under `single` mode the
+    /// result may hold at most one row (`add` then replaces it); under `none` only clearing works.
+    public mutating func select(_ action: SelectAction, _ target: RowTarget) throws(TableError) {
+        let slots = try slots(for: target)
+        let wanted: Int
+        switch action {
+        case .set: wanted = slots.count
+        case .add: wanted = selectionMode == .single ? slots.count : selectedCount + slots.count
+        case .remove, .toggle: wanted = slots.count
+        }
+        switch selectionMode {
+        case .none where action != .remove && !slots.isEmpty:
+            throw .invalidArgument("Selection is off for this table (mode none).", field: "mode")
+        case .single where wanted > 1 && action != .remove:
+            throw .invalidArgument("This table selects one row at a time (mode single).", field: "mode")
+        default: break
+        }
+        if action == .set || (action == .add && selectionMode == .single) { clearSelection() }
+        for slot in slots {
+            let selected = flags[Int(slot)].selected
+            let now: Bool
+            switch action {
+            case .set, .add: now = true
+            case .remove: now = false
+            case .toggle: now = !selected
+            }
+            if now != selected {
+                flags[Int(slot)].selected = now
+                selectedCount += now ? 1 : -1
+            }
+        }
+        if selectionMode == .single && selectedCount > 1 {
+            // A toggle that turned on a second row: keep the row just named.
+            let keep = slots.last { flags[Int($0)].selected }
+            clearSelection()
+            if let keep {
+                flags[Int(keep)].selected = true
+                selectedCount = 1
+            }
+        }
+        version += 1
+    }
+
+    /// Switches the selection mode; a selection the new mode cannot hold is cut to its first row
+    /// (`single`) or cleared (`none`).
+    public mutating func setSelectionMode(_ mode: SelectionMode) {
+        guard mode != selectionMode else { return }
+        selectionMode = mode
+        switch mode {
+        case .none: clearSelection()
+        case .single where selectedCount > 1:
+            let first = selectedSlotsInOrder().first
+            clearSelection()
+            if let first {
+                flags[Int(first)].selected = true
+                selectedCount = 1
+            }
+        default: break
+        }
+        version += 1
+    }
+
+    /// Ids of the selected rows in the current order.
+    public func selectedIDs() -> [RowID] {
+        selectedSlotsInOrder().map { id(of: $0) }
+    }
+
+    func selectedSlotsInOrder() -> [UInt32] {
+        guard selectedCount > 0 else { return [] }
+        var result: [UInt32] = []
+        result.reserveCapacity(selectedCount)
+        order.forEachSlot { slot in
+            if flags[Int(slot)].selected { result.append(slot) }
+        }
+        return result
+    }
+
+    private mutating func clearSelection() {
+        guard selectedCount > 0 else { return }
+        for index in flags.indices where flags[index].selected { flags[index].selected = false }
+        selectedCount = 0
+    }
+
+    /// The slots a target names, in the order named.
+    func slots(for target: RowTarget) throws(TableError) -> [UInt32] {
+        switch target {
+        case .ids(let ids):
+            var slots: [UInt32] = []
+            slots.reserveCapacity(ids.count)
+            for id in ids { slots.append(try requireSlot(id)) }
+            return slots
+        case .range(let from, let count):
+            guard from >= 0, count >= 0, from <= rowCount else {
+                throw .invalidArgument("from must be from 0 to \(rowCount) and count 0 or more.", field: "from")
+            }
+            return order.slots(from: from, limit: count)
+        case .all:
+            return order.allSlots
+        case .none:
+            return []
+        }
+    }
+}

@@ -1,0 +1,223 @@
+/// One named table: columns, rows with stable ids, the current order, selection, drafts and
+/// a version that increases with every change.
+///
+/// Rows live in slots: every column keeps one typed array indexed by slot (``ColumnStore``),
+/// and slots of deleted rows are reused. Two ``RowOrder``s map positions to slots: `natural`,
+/// the table's own order (rows appended or placed at an index), and `sorted`, present while sort
+/// keys are set. Ties in a sort are broken by natural position, so the sorted order is always
+/// one definite order and a re-sort with the same keys changes nothing.
+public struct Table: Sendable {
+    public let name: String
+    public let columns: [Column]
+    /// The column whose values are the row ids, if the rows bring their own ids.
+    public let keyColumn: Int?
+    /// Whether cells are read-only unless a column, row or cell says otherwise.
+    public var readOnly: Bool
+    public internal(set) var selectionMode: SelectionMode
+    /// Increases with every change to rows, order, selection or drafts.
+    public internal(set) var version: UInt64 = 1
+    public internal(set) var sortKeys: [SortKey] = []
+    /// How many rows are selected.
+    public internal(set) var selectedCount = 0
+    /// How many cells hold a rejected draft.
+    public internal(set) var errorCount = 0
+
+    let columnIndex: [String: Int]
+    var stores: [ColumnStore]
+    var natural = RowOrder()
+    var sorted: RowOrder?
+    /// Slots no row uses, for reuse.
+    var freeSlots: [UInt32] = []
+    /// Slots ever allocated (every store has this many entries).
+    var slotCount = 0
+    /// Per slot: ``RowFlags``.
+    var flags: [RowFlags] = []
+    /// Generated ids: slot → id number (tables without a key column).
+    var generatedIDs: [Int64] = []
+    /// Generated ids: id number − 1 → slot, or `UInt32.max` once the row is gone.
+    var slotOfGeneratedID: [UInt32] = []
+    /// Key-column ids → slot.
+    var slotOfKey: [RowID: UInt32] = [:]
+    /// Cells whose read-only setting differs from their row's: slot → column → read-only.
+    var cellReadOnly: [UInt32: [Int: Bool]] = [:]
+    /// Rejected inputs: slot → column → draft.
+    var drafts: [UInt32: [Int: Draft]] = [:]
+    /// When rows came in through ``add(_:at:now:)``, for the highlight fade; pruned as it ages.
+    var addedAt: [UInt32: Double] = [:]
+    var undoSteps: [EditStep] = []
+    var redoSteps: [EditStep] = []
+
+    /// How many undo steps are kept.
+    public static let undoDepth = 100
+
+    /// A new, empty table.
+    public init(
+        name: String,
+        columns: [Column],
+        key: String? = nil,
+        readOnly: Bool = false,
+        selectionMode: SelectionMode = .multiple
+    ) throws(TableError) {
+        try TableSchema.check(columns: columns, key: key)
+        self.name = name
+        self.columns = columns
+        var index: [String: Int] = [:]
+        for (position, column) in columns.enumerated() { index[column.key] = position }
+        columnIndex = index
+        keyColumn = key.flatMap { index[$0] }
+        self.readOnly = readOnly
+        self.selectionMode = selectionMode
+        stores = columns.map { ColumnStore(type: $0.type) }
+    }
+
+    /// How many rows the table holds.
+    public var rowCount: Int { natural.count }
+
+    /// The order rows are shown in: sorted when sort keys are set, else the table's own.
+    var order: RowOrder { sorted ?? natural }
+
+    /// The column with `key`.
+    public func column(_ key: String) -> Column? { columnIndex[key].map { columns[$0] } }
+
+    // MARK: Ids
+
+    /// The id of the row in `slot`.
+    func id(of slot: UInt32) -> RowID {
+        guard let keyColumn else { return .number(generatedIDs[Int(slot)]) }
+        switch stores[keyColumn][slot] {
+        case .number(let number): return .number(Int64(number))
+        case .text(let text): return .text(text)
+        default: return .text("")
+        }
+    }
+
+    /// The slot of the row with `id`, without scanning.
+    func slot(of id: RowID) -> UInt32? {
+        if keyColumn != nil { return slotOfKey[id] }
+        guard case .number(let number) = id, number >= 1, number <= slotOfGeneratedID.count else { return nil }
+        let slot = slotOfGeneratedID[Int(number - 1)]
+        return slot == .max ? nil : slot
+    }
+
+    /// The slot of the row with `id`, or ``TableError/noSuchRow(_:)``.
+    func requireSlot(_ id: RowID) throws(TableError) -> UInt32 {
+        guard let slot = slot(of: id) else { throw .noSuchRow(id) }
+        return slot
+    }
+
+    /// Where the row with `id` is in the current order.
+    public func index(of id: RowID) -> Int? {
+        slot(of: id).flatMap { order.position(of: $0) }
+    }
+
+    // MARK: Read-only
+
+    /// Whether the cell may not be edited: the cell's own setting, else the row's, else the
+    /// column's, else the table's. A key column never changes (ids are stable).
+    func isReadOnly(slot: UInt32, column: Int) -> Bool {
+        if column == keyColumn { return true }
+        if let cell = cellReadOnly[slot]?[column] { return cell }
+        if let row = flags[Int(slot)].readOnly { return row }
+        if let editable = columns[column].editable { return !editable }
+        return readOnly
+    }
+
+    // MARK: Slots
+
+    /// A free slot with every column empty and no flags.
+    mutating func allocateSlot() -> UInt32 {
+        if let slot = freeSlots.popLast() { return slot }
+        let slot = UInt32(slotCount)
+        slotCount += 1
+        for column in stores.indices { stores[column].appendEmpty() }
+        flags.append(RowFlags())
+        if keyColumn == nil { generatedIDs.append(0) }
+        return slot
+    }
+
+    /// Makes room for `extra` more rows without growing the arrays again.
+    mutating func reserve(extra: Int) {
+        let capacity = slotCount + max(0, extra - freeSlots.count)
+        for column in stores.indices { stores[column].reserve(capacity) }
+        flags.reserveCapacity(capacity)
+        if keyColumn == nil {
+            generatedIDs.reserveCapacity(capacity)
+            slotOfGeneratedID.reserveCapacity(slotOfGeneratedID.count + extra)
+        } else {
+            slotOfKey.reserveCapacity(slotOfKey.count + extra)
+        }
+    }
+
+    /// Gives the row in `slot` an id: the next generated one, or its key column value.
+    mutating func assignID(to slot: UInt32) -> RowID {
+        guard keyColumn != nil else {
+            let number = Int64(slotOfGeneratedID.count + 1)
+            slotOfGeneratedID.append(slot)
+            generatedIDs[Int(slot)] = number
+            return .number(number)
+        }
+        let id = id(of: slot)
+        slotOfKey[id] = slot
+        return id
+    }
+
+    /// Forgets the row in `slot` and makes the slot free.
+    mutating func releaseSlot(_ slot: UInt32) {
+        let id = id(of: slot)
+        if keyColumn == nil {
+            if case .number(let number) = id { slotOfGeneratedID[Int(number - 1)] = .max }
+        } else {
+            slotOfKey[id] = nil
+        }
+        if flags[Int(slot)].selected { selectedCount -= 1 }
+        if let cells = drafts.removeValue(forKey: slot) { errorCount -= cells.count }
+        cellReadOnly[slot] = nil
+        addedAt[slot] = nil
+        flags[Int(slot)] = RowFlags()
+        for column in stores.indices { stores[column][slot] = .empty }
+        freeSlots.append(slot)
+    }
+}
+
+/// Per-row state packed in one byte: selected, and the row's own read-only setting.
+struct RowFlags: Sendable {
+    private var bits: UInt8 = 0
+
+    var selected: Bool {
+        get { bits & 1 != 0 }
+        set { bits = newValue ? bits | 1 : bits & ~1 }
+    }
+
+    /// `nil` when the row follows its column and table.
+    var readOnly: Bool? {
+        get { bits & 2 == 0 ? nil : bits & 4 != 0 }
+        set {
+            bits &= ~6
+            if let newValue { bits |= newValue ? 6 : 2 }
+        }
+    }
+}
+
+/// A rejected input kept on its cell until a valid edit or `revert`.
+public struct Draft: Sendable, Hashable {
+    /// What was typed.
+    public var text: String
+    /// Why it was rejected.
+    public var message: String
+}
+
+/// How many rows may be selected at once.
+public enum SelectionMode: String, Sendable, Hashable, CaseIterable {
+    case none, single, multiple
+}
+
+/// One key of a sort: a column and a direction.
+public struct SortKey: Sendable, Hashable {
+    public var column: String
+    public var descending: Bool
+
+    public init(column: String, descending: Bool = false) {
+        self.column = column
+        self.descending = descending
+    }
+}

@@ -1,0 +1,53 @@
+/// Checks a table's column definitions before a table is made from them.
+enum TableSchema {
+    static func check(columns: [Column], key: String?) throws(TableError) {
+        guard !columns.isEmpty else { throw .invalidSchema("A table needs at least one column.", field: "columns") }
+        var seen: Set<String> = []
+        var flexible = 0
+        for (index, column) in columns.enumerated() {
+            let field = "columns[\(index)]"
+            guard !column.key.isEmpty, !column.key.hasPrefix("$") else {
+                throw .invalidSchema("A column key must not be empty or start with $.", field: field + ".key")
+            }
+            guard seen.insert(column.key).inserted else {
+                throw .invalidSchema("Two columns have the key \(column.key).", field: field + ".key")
+            }
+            let layout = column.layout
+            if let width = layout.width {
+                if width == -1 {
+                    flexible += 1
+                } else if !(width > 0) || !width.isFinite {
+                    throw .invalidSchema(
+                        "width is points (1 or more), a fraction of the container (0 to 1), or -1 for the flexible column.",
+                        field: field + ".width"
+                    )
+                }
+            }
+            for (name, value) in [("minWidth", layout.minWidth), ("maxWidth", layout.maxWidth)] {
+                if let value, !(value >= 0) || !value.isFinite {
+                    throw .invalidSchema("\(name) must be 0 or more points.", field: field + "." + name)
+                }
+            }
+            if let low = layout.minWidth, let high = layout.maxWidth, low > high {
+                throw .invalidSchema("minWidth must not be greater than maxWidth.", field: field + ".minWidth")
+            }
+            guard layout.lines == 1 || layout.lines == 2 else {
+                throw .invalidSchema("lines must be 1 or 2.", field: field + ".lines")
+            }
+            if layout.sticky && index != 0 {
+                throw .invalidSchema("Only the first column can be sticky.", field: field + ".sticky")
+            }
+        }
+        if flexible > 1 {
+            throw .invalidSchema("At most one column can be flexible (width -1).", field: "columns")
+        }
+        if let key {
+            guard let column = columns.first(where: { $0.key == key }) else {
+                throw .invalidSchema("The key column \(key) is not among the columns.", field: "key")
+            }
+            guard column.type == .text || column.type == .number else {
+                throw .invalidSchema("A key column must be text or number.", field: "key")
+            }
+        }
+    }
+}

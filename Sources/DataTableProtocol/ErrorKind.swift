@@ -33,6 +33,10 @@ public struct ErrorKind: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let alreadyExists = ErrorKind(rawValue: "already_exists")
     /// Code ``ErrorCode/unavailable``.
     public static let shuttingDown = ErrorKind(rawValue: "shutting_down")
+    /// Code ``ErrorCode/invalidParams``: the column named does not exist.
+    public static let noSuchColumn = ErrorKind(rawValue: "no_such_column")
+    /// Code ``ErrorCode/conflict``: `undo` or `redo` has nothing to take back or make again.
+    public static let nothingToUndo = ErrorKind(rawValue: "nothing_to_undo")
     /// Code ``ErrorCode/notPermitted``.
     public static let notPermitted = ErrorKind(rawValue: "not_permitted")
 }

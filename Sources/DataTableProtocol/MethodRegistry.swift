@@ -7,6 +7,22 @@ public enum MethodRegistry {
         HelloRequest.self,
         HelpRequest.self,
         StatsRequest.self,
+        CreateRequest.self,
+        DropRequest.self,
+        TablesRequest.self,
+        DescribeRequest.self,
+        AddRequest.self,
+        EditRequest.self,
+        RevertRequest.self,
+        DeleteRequest.self,
+        GetRequest.self,
+        SelectRequest.self,
+        SelectionRequest.self,
+        SortRequest.self,
+        LoadRequest.self,
+        ExportRequest.self,
+        UndoRequest.self,
+        RedoRequest.self,
     ]
 
     /// The method type for a wire name.

@@ -1,0 +1,50 @@
+/// `add`: one row (`row`) or a batch (`rows`), all or nothing.
+///
+/// A row is an object of column key → value; `"$readOnly": true` makes the row read-only and
+/// `"$readOnlyCells": {"qty": true}` sets single cells.
+public struct AddRequest: DataTableRequest {
+    public static let method = "add"
+    public static let summary = "Add one row or a batch; each lands where the sort puts it (else appends or goes at index)."
+
+    public var table: String
+    public var row: JSONValue?
+    public var rows: [JSONValue]?
+    /// Where to put the rows in an unsorted table; absent appends.
+    public var index: Int?
+
+    public init(table: String, row: JSONValue? = nil, rows: [JSONValue]? = nil, index: Int? = nil) {
+        self.table = table
+        self.row = row
+        self.rows = rows
+        self.index = index
+    }
+
+    public struct Response: Codable, Hashable, Sendable {
+        public var table: String
+        public var version: Int
+        /// Rows in the table now.
+        public var rows: Int
+        public var added: [Added]
+
+        public init(table: String, version: Int, rows: Int, added: [Added]) {
+            self.table = table
+            self.version = version
+            self.rows = rows
+            self.added = added
+        }
+    }
+
+    /// Where one new row landed.
+    public struct Added: Codable, Hashable, Sendable {
+        public var id: JSONValue
+        public var index: Int
+        /// When it was added (ISO 8601, UTC); views highlight it for 2 seconds from then.
+        public var addedAt: String
+
+        public init(id: JSONValue, index: Int, addedAt: String) {
+            self.id = id
+            self.index = index
+            self.addedAt = addedAt
+        }
+    }
+}

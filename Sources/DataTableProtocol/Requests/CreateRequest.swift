@@ -1,0 +1,50 @@
+/// `create`: make a table from column definitions, optionally with rows and a sort.
+public struct CreateRequest: DataTableRequest {
+    public static let method = "create"
+    public static let summary = "Create a table from columns, with optional rows, key column, sort and selection mode."
+
+    public var table: String
+    public var columns: [ColumnDefinition]
+    /// The column whose values are the row ids; absent means the daemon numbers rows 1, 2, 3, …
+    public var key: String?
+    /// Rows as objects of column key → value.
+    public var rows: [JSONValue]?
+    public var sort: [SortKeyParam]?
+    /// Cells are read-only unless a column, row or cell says otherwise.
+    public var readOnly: Bool?
+    /// `none`, `single` or `multiple` (the default).
+    public var selection: String?
+
+    public init(
+        table: String,
+        columns: [ColumnDefinition],
+        key: String? = nil,
+        rows: [JSONValue]? = nil,
+        sort: [SortKeyParam]? = nil,
+        readOnly: Bool? = nil,
+        selection: String? = nil
+    ) {
+        self.table = table
+        self.columns = columns
+        self.key = key
+        self.rows = rows
+        self.sort = sort
+        self.readOnly = readOnly
+        self.selection = selection
+    }
+
+    public typealias Response = TableVersion
+}
+
+/// A table's name, version and row count: what most changes reply with.
+public struct TableVersion: Codable, Hashable, Sendable {
+    public var table: String
+    public var version: Int
+    public var rows: Int
+
+    public init(table: String, version: Int, rows: Int) {
+        self.table = table
+        self.version = version
+        self.rows = rows
+    }
+}

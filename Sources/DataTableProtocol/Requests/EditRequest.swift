@@ -1,0 +1,90 @@
+/// `edit`: set one cell (`id`, `column`, `value`), a batch (`edits`), or one column across the
+/// selection (`selection: true`, `column`, `value`). All or nothing.
+///
+/// A value that does not fit its column commits nothing: the reply is an `invalid_value` error
+/// and the cell keeps the input as a draft with the message (see `get`, `revert`).
+public struct EditRequest: DataTableRequest {
+    public static let method = "edit"
+    public static let summary = "Set a cell, a batch of cells, or a column across the selection; invalid input becomes a draft."
+
+    public var table: String
+    public var id: JSONValue?
+    public var column: String?
+    /// Absent when `edits` is used; `null` empties the cell.
+    public var value: JSONValue?
+    public var edits: [Change]?
+    /// Set `column` to `value` in every selected row.
+    public var selection: Bool?
+
+    public init(
+        table: String,
+        id: JSONValue? = nil,
+        column: String? = nil,
+        value: JSONValue? = nil,
+        edits: [Change]? = nil,
+        selection: Bool? = nil
+    ) {
+        self.table = table
+        self.id = id
+        self.column = column
+        self.value = value
+        self.edits = edits
+        self.selection = selection
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case table, id, column, value, edits, selection
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        table = try container.decode(String.self, forKey: .table)
+        id = try container.decodeIfPresent(JSONValue.self, forKey: .id)
+        column = try container.decodeIfPresent(String.self, forKey: .column)
+        // A present `null` is a value (empty the cell), unlike an absent member.
+        value = container.contains(.value) ? try container.decode(JSONValue.self, forKey: .value) : nil
+        edits = try container.decodeIfPresent([Change].self, forKey: .edits)
+        selection = try container.decodeIfPresent(Bool.self, forKey: .selection)
+    }
+
+    /// One cell of a batch.
+    public struct Change: Codable, Hashable, Sendable {
+        public var id: JSONValue
+        public var column: String
+        public var value: JSONValue
+
+        public init(id: JSONValue, column: String, value: JSONValue) {
+            self.id = id
+            self.column = column
+            self.value = value
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, column, value }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(JSONValue.self, forKey: .id)
+            column = try container.decode(String.self, forKey: .column)
+            value = container.contains(.value) ? try container.decode(JSONValue.self, forKey: .value) : .null
+        }
+    }
+
+    public struct Response: Codable, Hashable, Sendable {
+        public var table: String
+        public var version: Int
+        /// Cells set.
+        public var edited: Int
+        /// The cells as stored (for a bulk edit, only the first 1000).
+        public var cells: [CellReply]
+        /// Cells holding a rejected draft in the table.
+        public var errors: Int
+
+        public init(table: String, version: Int, edited: Int, cells: [CellReply], errors: Int) {
+            self.table = table
+            self.version = version
+            self.edited = edited
+            self.cells = cells
+            self.errors = errors
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// `get`: rows by `ids`, or `count` rows from position `from` of the current order, with values,
+/// display text, drafts and state.
+public struct GetRequest: DataTableRequest {
+    public static let method = "get"
+    public static let summary = "Read rows by id or by index range, with values, display text, drafts and state."
+
+    /// The most rows one `get` returns.
+    public static let maximumCount = 10_000
+
+    public var table: String
+    public var ids: [JSONValue]?
+    /// First position (default 0).
+    public var from: Int?
+    /// How many rows (default 100, at most 10000).
+    public var count: Int?
+
+    public init(table: String, ids: [JSONValue]? = nil, from: Int? = nil, count: Int? = nil) {
+        self.table = table
+        self.ids = ids
+        self.from = from
+        self.count = count
+    }
+
+    public struct Response: Codable, Hashable, Sendable {
+        public var table: String
+        public var version: Int
+        /// Rows in the table.
+        public var total: Int
+        /// Cells holding a rejected draft in the table.
+        public var errors: Int
+        public var rows: [RowReply]
+
+        public init(table: String, version: Int, total: Int, errors: Int, rows: [RowReply]) {
+            self.table = table
+            self.version = version
+            self.total = total
+            self.errors = errors
+            self.rows = rows
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// `load`: add rows from CSV or NDJSON, read from `path` or given as `text`. All or nothing.
+///
+/// A missing table is created: from `columns` when given, else with column types inferred from
+/// the data. While a large load runs, the daemon sends `progress` notifications on the same
+/// connection.
+public struct LoadRequest: DataTableRequest {
+    public static let method = "load"
+    public static let summary = "Load CSV or NDJSON from a file or inline text, with a schema or inferred types."
+
+    public var table: String
+    /// `csv` or `ndjson`; absent takes the path's extension, else `csv`.
+    public var format: String?
+    /// A file the daemon can read.
+    public var path: String?
+    public var text: String?
+    /// The schema for a new table (else types are inferred).
+    public var columns: [ColumnDefinition]?
+    /// The key column of a new table.
+    public var key: String?
+    /// The sort of a new table.
+    public var sort: [SortKeyParam]?
+
+    public init(
+        table: String,
+        format: String? = nil,
+        path: String? = nil,
+        text: String? = nil,
+        columns: [ColumnDefinition]? = nil,
+        key: String? = nil,
+        sort: [SortKeyParam]? = nil
+    ) {
+        self.table = table
+        self.format = format
+        self.path = path
+        self.text = text
+        self.columns = columns
+        self.key = key
+        self.sort = sort
+    }
+
+    public struct Response: Codable, Hashable, Sendable {
+        public var table: String
+        public var version: Int
+        /// Whether the load created the table.
+        public var created: Bool
+        /// Rows the load added.
+        public var added: Int
+        /// Rows in the table now.
+        public var rows: Int
+        /// The table's columns (with inferred types when the load created it).
+        public var columns: [ColumnDefinition]
+
+        public init(table: String, version: Int, created: Bool, added: Int, rows: Int, columns: [ColumnDefinition]) {
+            self.table = table
+            self.version = version
+            self.created = created
+            self.added = added
+            self.rows = rows
+            self.columns = columns
+        }
+    }
+}
+
+/// The params of a `progress` notification the daemon sends while a `load` runs.
+public struct LoadProgress: Codable, Hashable, Sendable {
+    /// The `id` of the `load` request.
+    public var request: RequestID?
+    public var table: String
+    /// Records read so far and in all.
+    public var done: Int
+    public var total: Int
+
+    public init(request: RequestID?, table: String, done: Int, total: Int) {
+        self.request = request
+        self.table = table
+        self.done = done
+        self.total = total
+    }
+}

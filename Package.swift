@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
     ],
     targets: [
         // C bridge to libsystemd (sd-daemon and sd-journal), found through pkg-config.
@@ -73,7 +74,8 @@ let package = Package(
         .target(
             name: "DataTableEngine",
             dependencies: [
-                .product(name: "Collections", package: "swift-collections")
+                .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "Collections", package: "swift-collections"),
             ]
         ),
         .testTarget(name: "DataTableEngineTests", dependencies: ["DataTableEngine"]),

@@ -34,17 +34,11 @@ public struct TableCatalog: Sendable {
         return table
     }
 
-    /// Runs `body` on the table called `name`, in place.
-    public mutating func update<Result>(
-        _ name: String,
-        _ body: (inout Table) throws(TableError) -> Result
-    ) throws(CatalogError) -> Result {
-        guard tables[name] != nil else { throw .noSuchTable(name) }
-        do {
-            return try body(&tables[name]!)
-        } catch {
-            throw .table(error)
-        }
+    /// Runs `body` on the table called `name`, in place; throws ``CatalogError/noSuchTable(_:)``
+    /// or what `body` throws.
+    public mutating func update<Result>(_ name: String, _ body: (inout Table) throws -> Result) throws -> Result {
+        guard tables[name] != nil else { throw CatalogError.noSuchTable(name) }
+        return try body(&tables[name]!)
     }
 
     /// The table called `name`, or ``CatalogError/noSuchTable(_:)``.
@@ -65,6 +59,4 @@ public enum CatalogError: Error, Sendable, Equatable {
     case noSuchTable(String)
     case alreadyExists(String)
     case invalidName(String)
-    /// The table refused.
-    case table(TableError)
 }

@@ -13,6 +13,7 @@ extension MethodTable {
         table.register(StatsRequest.self) { _, context in
             stats(context.server)
         }
+        table.registerTableMethods()
         return table
     }
 

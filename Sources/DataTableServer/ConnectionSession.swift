@@ -20,6 +20,9 @@ struct ConnectionSession {
         logger.debug("connection opened")
         do {
             try await connection.executeThenClose { inbound, outbound in
+                context.notify = { line in
+                    channel.writeAndFlush(Self.frame(line, allocator: channel.allocator), promise: nil)
+                }
                 do {
                     for try await line in inbound {
                         guard let reply = await dispatcher.reply(to: Data(line.readableBytesView), context: &context)

@@ -11,6 +11,17 @@ enum ReplyEncoding {
         encode(AnyResultMessage(id: id, result: result))
     }
 
+    /// A notification from the daemon: `{"jsonrpc":"2.0","method":…,"params":…}`.
+    static func notification(method: String, params: some Encodable & Sendable) -> Data {
+        encode(NotificationMessage(method: method, params: params))
+    }
+
+    private struct NotificationMessage<Params: Encodable>: Encodable {
+        var jsonrpc = jsonRPCVersion
+        var method: String
+        var params: Params
+    }
+
     private static func encode(_ value: some Encodable) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -1,4 +1,5 @@
 import DataTableProtocol
+import Foundation
 import Logging
 
 /// What a method handler knows about the request it answers: the connection it came on, the
@@ -15,6 +16,11 @@ public struct RequestContext: Sendable {
     public let server: ServerState
     /// A logger carrying the connection's metadata (client pid and uid).
     public var logger: Logger
+    /// The id of the request being answered.
+    public var requestID: RequestID = .null
+    /// Sends a notification line to this connection ahead of the reply (progress of a long
+    /// request); `nil` where nobody listens.
+    public var notify: (@Sendable (Data) -> Void)?
 
     public init(connection: ConnectionInfo, server: ServerState, logger: Logger) {
         self.connection = connection

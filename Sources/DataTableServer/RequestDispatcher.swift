@@ -1,3 +1,4 @@
+import DataTableEngine
 import DataTableProtocol
 import Foundation
 import Logging
@@ -163,6 +164,7 @@ public struct RequestDispatcher: Sendable {
         }
 
         let started = ContinuousClock.now
+        context.requestID = id
         do {
             let result = try await handler(line, &context)
             context.logger.debug(
@@ -171,11 +173,11 @@ public struct RequestDispatcher: Sendable {
             )
             return ReplyEncoding.success(id: id, result)
         } catch let error as ResponseError {
-            context.logger.debug(
-                "request refused",
-                metadata: ["method": "\(method)", "id": "\(id)", "kind": "\(error.kind)"]
-            )
-            return ReplyEncoding.failure(id: id, error)
+            return refused(error, method: method, id: id, context: context)
+        } catch let error as TableError {
+            return refused(ResponseError(error), method: method, id: id, context: context)
+        } catch let error as CatalogError {
+            return refused(ResponseError(error), method: method, id: id, context: context)
         } catch {
             context.logger.error(
                 "request failed",
@@ -183,5 +185,13 @@ public struct RequestDispatcher: Sendable {
             )
             return ReplyEncoding.failure(id: id, .internalError())
         }
+    }
+
+    private func refused(_ error: ResponseError, method: String, id: RequestID, context: RequestContext) -> Data {
+            context.logger.debug(
+                "request refused",
+                metadata: ["method": "\(method)", "id": "\(id)", "kind": "\(error.kind)"]
+            )
+            return ReplyEncoding.failure(id: id, error)
     }
 }

@@ -75,6 +75,15 @@ struct ColumnStore: Sendable {
         }
     }
 
+    /// Appends every slot of `other`, a store of the same type.
+    mutating func append(contentsOf other: ColumnStore) {
+        precondition(other.type == type, "appending a \(other.type) store to a \(type) one")
+        strings += other.strings
+        doubles += other.doubles
+        int32s += other.int32s
+        int64s += other.int64s
+    }
+
     /// Makes room for `capacity` slots without growing again.
     mutating func reserve(_ capacity: Int) {
         switch type {

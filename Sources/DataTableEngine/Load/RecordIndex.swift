@@ -1,0 +1,48 @@
+/// Where each CSV record starts, found with one pass over the bytes that only tracks quotes.
+///
+/// The CSV library parses the fields; this index lets the parse run in chunks on every core and
+/// gives each record the line it starts on, which a parser that hides line breaks inside quoted
+/// fields cannot tell.
+struct RecordIndex {
+    /// Byte ranges of the records that are not blank, in order.
+    var ranges: [Range<Int>] = []
+    /// The line (1-based) each record starts on.
+    var lines: [Int] = []
+    /// The line of a quoted field that never closes, if one does not.
+    var unclosedQuoteLine: Int?
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) {
+        var inQuotes = false
+        var recordStart = start
+        var recordLine = 1
+        var line = 1
+        var quoteLine = 1
+        var index = start
+        let count = bytes.count
+        func close(at end: Int) {
+            var last = end
+            if last > recordStart && bytes[last - 1] == UInt8(ascii: "\r") { last -= 1 }
+            if last > recordStart {
+                ranges.append(recordStart..<end)
+                lines.append(recordLine)
+            }
+        }
+        while index < count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                if !inQuotes { quoteLine = line }
+                inQuotes.toggle()
+            } else if byte == UInt8(ascii: "\n") {
+                line += 1
+                if !inQuotes {
+                    close(at: index)
+                    recordStart = index + 1
+                    recordLine = line
+                }
+            }
+            index += 1
+        }
+        if inQuotes { unclosedQuoteLine = quoteLine }
+        close(at: count)
+    }
+}

@@ -1,0 +1,204 @@
+import CSV
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Reads CSV or NDJSON text into ``LoadedRows``: for the columns given, or for columns whose
+/// types are inferred from the first rows. Bad rows are reported by line and nothing is loaded.
+///
+/// Large inputs are split at record boundaries and parsed on every core.
+public enum TableLoader {
+    /// Rows looked at to infer column types.
+    static let sampleSize = 1000
+    /// Rows per progress report.
+    static let progressStep = 100_000
+
+    /// Parses `text`. `columns` are the table's columns when loading into one; `nil` infers them.
+    /// `progress` is called now and then with rows parsed so far and rows in all.
+    public static func parse(
+        _ text: String,
+        format: DataFormat,
+        columns: [Column]?,
+        progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws(TableError) -> LoadedRows {
+        var bytes = Array(text.utf8)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        let input: any LoadInput = try bytes.withUnsafeBufferPointer { buffer throws(TableError) -> any LoadInput in
+            switch format {
+            case .csv: try CSVInput(buffer)
+            case .ndjson: NDJSONInput(buffer)
+            }
+        }
+        var plan = try input.plan(given: columns)
+        while true {
+            let outcome = parseChunks(input, plan: plan, progress: progress)
+            if outcome.demoted.isEmpty || plan.inferred.isEmpty {
+                if !outcome.problems.isEmpty { throw .invalidValues(Array(outcome.problems.prefix(Table.problemLimit))) }
+                return LoadedRows(columns: plan.columns, chunks: outcome.chunks, lines: outcome.lines)
+            }
+            // A later row did not fit an inferred type: read that column as text.
+            for column in outcome.demoted { plan.demote(column) }
+        }
+    }
+
+    struct Outcome {
+        var chunks: [[ColumnStore]] = []
+        var lines: [Int] = []
+        var problems: [CellProblem] = []
+        var demoted: Set<Int> = []
+    }
+
+    private static func parseChunks(
+        _ input: any LoadInput,
+        plan: LoadPlan,
+        progress: @escaping @Sendable (Int, Int) -> Void
+    ) -> Outcome {
+        let total = input.recordCount
+        let chunkCount = max(1, min(ProcessInfo.processInfo.activeProcessorCount, total / 10_000))
+        let bounds = (0...chunkCount).map { $0 * total / chunkCount }
+        let results = Mutex([Int: ChunkResult]())
+        let done = Atomic(0)
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            let result = input.parse(records: bounds[chunk]..<bounds[chunk + 1], plan: plan) { rows in
+                let now = done.add(rows, ordering: .relaxed).newValue
+                progress(now, total)
+            }
+            results.withLock { $0[chunk] = result }
+        }
+        var outcome = Outcome()
+        let parsed = results.withLock { $0 }
+        for chunk in 0..<chunkCount {
+            let result = parsed[chunk]!
+            outcome.chunks.append(result.stores)
+            outcome.lines += result.lines
+            outcome.problems += result.problems
+            outcome.demoted.formUnion(result.demoted)
+        }
+        outcome.problems.sort { ($0.line ?? 0) < ($1.line ?? 0) }
+        return outcome
+    }
+}
+
+/// Which input field feeds which column, and which columns had their types inferred.
+struct LoadPlan: Sendable {
+    var columns: [Column]
+    /// For each input field (CSV header position or NDJSON member), the column it fills.
+    var fieldColumns: [String: Int]
+    var inferred: Set<Int>
+
+    mutating func demote(_ column: Int) {
+        let old = columns[column]
+        columns[column] = Column(key: old.key, label: old.label, rules: try! ColumnRules(type: .text))
+        inferred.remove(column)
+    }
+
+    /// Columns for `keys` with types that fit every sampled value.
+    static func inferring(keys: [String], samples: [[String: String]]) throws(TableError) -> LoadPlan {
+        var columns: [Column] = []
+        var fieldColumns: [String: Int] = [:]
+        for (index, key) in keys.enumerated() {
+            guard !key.isEmpty, !key.hasPrefix("$") else {
+                throw .invalidArgument(
+                    "Column \(index + 1) of the header is empty or starts with $; name every column.",
+                    field: "text"
+                )
+            }
+            guard fieldColumns[key] == nil else {
+                throw .invalidArgument("The header names the column \(key) twice.", field: "text")
+            }
+            fieldColumns[key] = index
+            let values = samples.compactMap { $0[key] }.filter { !$0.allSatisfy(\.isWhitespace) }
+            columns.append(Column(key: key, rules: try! ColumnRules(type: inferType(values))))
+        }
+        return LoadPlan(columns: columns, fieldColumns: fieldColumns, inferred: Set(columns.indices))
+    }
+
+    /// The narrowest type every value parses as: number, date, time, else text.
+    static func inferType(_ values: [String]) -> ColumnType {
+        guard !values.isEmpty else { return .text }
+        for type in [ColumnType.number, .date, .time] {
+            let rules = try! ColumnRules(type: type)
+            if values.allSatisfy({ (try? rules.parse(.text($0))) != nil }) { return type }
+        }
+        return .text
+    }
+
+    /// The plan for loading into existing `columns`: every input field must name one.
+    static func matching(keys: [String], columns: [Column]) throws(TableError) -> LoadPlan {
+        var fieldColumns: [String: Int] = [:]
+        for key in keys {
+            guard let index = columns.firstIndex(where: { $0.key == key || $0.label == key }) else {
+                throw .invalidArgument(
+                    "The data has a column \(key), which the table does not have (its columns: "
+                        + columns.map(\.key).joined(separator: ", ") + ").",
+                    field: "columns"
+                )
+            }
+            fieldColumns[key] = index
+        }
+        return LoadPlan(columns: columns, fieldColumns: fieldColumns, inferred: [])
+    }
+}
+
+/// What one chunk of records turned into.
+struct ChunkResult: Sendable {
+    var stores: [ColumnStore]
+    var lines: [Int] = []
+    var problems: [CellProblem] = []
+    var demoted: Set<Int> = []
+
+    init(plan: LoadPlan, capacity: Int) {
+        stores = plan.columns.map { column in
+            var store = ColumnStore(type: column.type)
+            store.reserve(capacity)
+            return store
+        }
+    }
+
+    /// Columns the current row has been given a value for.
+    private var filled: [Bool] = []
+
+    /// Starts the next row, all empty; returns its slot.
+    mutating func beginRow(line: Int) -> UInt32 {
+        let slot = UInt32(lines.count)
+        lines.append(line)
+        for column in stores.indices { stores[column].appendEmpty() }
+        filled = Array(repeating: false, count: stores.count)
+        return slot
+    }
+
+    /// Ends the row: columns it left out must accept an empty value.
+    mutating func endRow(slot: UInt32, line: Int, plan: LoadPlan) {
+        for (column, definition) in plan.columns.enumerated() where definition.rules.required && !filled[column] {
+            store(.null, column: column, slot: slot, line: line, plan: plan)
+        }
+    }
+
+    mutating func store(_ input: CellInput, column: Int, slot: UInt32, line: Int, plan: LoadPlan) {
+        if column < filled.count { filled[column] = true }
+        do throws(ValidationFailure) {
+            stores[column][slot] = try plan.columns[column].rules.parse(input)
+        } catch {
+            if plan.inferred.contains(column) {
+                demoted.insert(column)
+            } else if problems.count < Table.problemLimit {
+                problems.append(
+                    CellProblem(line: line, column: plan.columns[column].key, input: input.draftText, message: error.message)
+                )
+            }
+        }
+    }
+
+    mutating func problem(line: Int, _ message: String) {
+        if problems.count < Table.problemLimit {
+            problems.append(CellProblem(line: line, column: "", input: "", message: message))
+        }
+    }
+}
+
+/// A parsed input that can be read in chunks of records.
+protocol LoadInput: Sendable {
+    var recordCount: Int { get }
+    func plan(given columns: [Column]?) throws(TableError) -> LoadPlan
+    func parse(records: Range<Int>, plan: LoadPlan, progress: (Int) -> Void) -> ChunkResult
+}

@@ -1,0 +1,111 @@
+import DataTableEngine
+import DataTableProtocol
+import Foundation
+import Synchronization
+
+extension MethodTable {
+    /// `load`: reads the text (from the file or the request), parses it without holding the
+    /// tables, then adds the rows (creating the table when it does not exist) in one change.
+    static func load(_ request: LoadRequest, _ context: inout RequestContext) async throws -> LoadRequest.Response {
+        let format = try dataFormat(request.format, path: request.path)
+        guard (request.path == nil) != (request.text == nil) else {
+            throw ResponseError.invalidParams("Give path or text (one of them).", field: "params.path")
+        }
+        let text: String
+        if let path = request.path {
+            do {
+                text = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                throw ResponseError.invalidValue(
+                    "The file \(path) could not be read as UTF-8 text: \(error.localizedDescription)",
+                    field: "params.path"
+                )
+            }
+        } else {
+            text = request.text!
+        }
+        let server = context.server
+        let existing = server.catalog.withLock { catalog in catalog[request.table]?.columns }
+        if existing != nil, request.columns != nil || request.key != nil {
+            throw ResponseError.invalidParams(
+                "The table \(request.table) exists; columns and key only apply when load creates it.",
+                field: "params.columns"
+            )
+        }
+        if existing == nil { try TableCatalog.checkName(request.table) }
+        let given = try existing ?? request.columns.map { definitions throws(ResponseError) in
+            try WireSchema.columns(definitions)
+        }
+        let progress = progressReporter(table: request.table, context: context)
+        let loaded = try TableLoader.parse(text, format: format, columns: given, progress: progress)
+        return try server.catalog.withLock { catalog in
+            var created = false
+            if catalog[request.table] == nil {
+                var table = try Table(name: request.table, columns: loaded.columns, key: request.key)
+                if let sort = request.sort { try table.sort(by: WireSchema.sortKeys(sort)) }
+                try catalog.insert(table)
+                created = true
+            }
+            let added = try catalog.update(request.table) { table in
+                guard table.columns.map(\.key) == loaded.columns.map(\.key) else {
+                    throw ResponseError.invalidValue(
+                        "The table \(request.table) changed while the file was read; load again.",
+                        field: "params.table"
+                    )
+                }
+                return try table.append(loaded)
+            }
+            let table = catalog[request.table]!
+            return LoadRequest.Response(
+                table: table.name,
+                version: Int(table.version),
+                created: created,
+                added: added,
+                rows: table.rowCount,
+                columns: table.columns.map(WireSchema.definition)
+            )
+        }
+    }
+
+    static func export(_ request: ExportRequest, _ server: ServerState) throws -> ExportRequest.Response {
+        let format = try dataFormat(request.format, path: nil)
+        return try server.read(request.table) { table in
+            let (text, rows) = table.export(format, selectedOnly: request.selection ?? false)
+            return ExportRequest.Response(
+                table: table.name,
+                version: Int(table.version),
+                format: format.rawValue,
+                rows: rows,
+                text: text
+            )
+        }
+    }
+
+    private static func dataFormat(_ name: String?, path: String?) throws(ResponseError) -> DataFormat {
+        if let name {
+            guard let format = DataFormat(rawValue: name.lowercased()) else {
+                throw .invalidValue("format must be csv or ndjson.", field: "params.format")
+            }
+            return format
+        }
+        if let path, path.hasSuffix(".ndjson") || path.hasSuffix(".jsonl") { return .ndjson }
+        return .csv
+    }
+
+    /// Sends `progress` notifications on the request's connection, at most one per 100,000 rows.
+    private static func progressReporter(
+        table: String,
+        context: RequestContext
+    ) -> @Sendable (Int, Int) -> Void {
+        guard let notify = context.notify, context.requestID != .null else { return { _, _ in } }
+        let request = context.requestID
+        return { done, total in
+            notify(
+                ReplyEncoding.notification(
+                    method: "progress",
+                    params: LoadProgress(request: request, table: table, done: done, total: total)
+                )
+            )
+        }
+    }
+}

@@ -1,0 +1,324 @@
+import DataTableEngine
+import DataTableProtocol
+import Foundation
+
+extension MethodTable {
+    /// The table methods: `create` … `redo` (protocol.md, "Tables").
+    mutating func registerTableMethods() {
+        register(CreateRequest.self) { request, context in try Self.create(request, context.server) }
+        register(DropRequest.self) { request, context in
+            let table = try context.server.catalog.withLock { catalog in try catalog.remove(request.table) }
+            return DropRequest.Response(table: request.table, dropped: true, rows: table.rowCount)
+        }
+        register(TablesRequest.self) { _, context in
+            context.server.catalog.withLock { catalog in
+                TablesRequest.Response(
+                    tables: catalog.tableNames.compactMap { catalog[$0] }.map { table in
+                        .init(
+                            name: table.name,
+                            rows: table.rowCount,
+                            columns: table.columns.count,
+                            version: Int(table.version),
+                            selected: table.selectedCount,
+                            errors: table.errorCount
+                        )
+                    }
+                )
+            }
+        }
+        register(DescribeRequest.self) { request, context in
+            try context.server.read(request.table) { table in
+                DescribeRequest.Response(
+                    table: table.name,
+                    columns: table.columns.map(WireSchema.definition),
+                    key: table.keyColumn.map { table.columns[$0].key },
+                    sort: WireSchema.sortParams(table.sortKeys),
+                    readOnly: table.readOnly,
+                    selection: table.selectionMode.rawValue,
+                    rows: table.rowCount,
+                    selected: table.selectedCount,
+                    errors: table.errorCount,
+                    version: Int(table.version),
+                    canUndo: table.canUndo,
+                    canRedo: table.canRedo
+                )
+            }
+        }
+        register(AddRequest.self) { request, context in try Self.add(request, context.server) }
+        register(EditRequest.self) { request, context in try Self.edit(request, context.server) }
+        register(RevertRequest.self) { request, context in
+            let id = try request.id.map { value throws(ResponseError) in try WireValues.rowID(value, field: "params.id") }
+            return try context.server.update(request.table) { table in
+                let cleared = try table.revert(id: id, column: request.column)
+                return RevertRequest.Response(
+                    table: table.name,
+                    version: Int(table.version),
+                    cleared: cleared,
+                    errors: table.errorCount
+                )
+            }
+        }
+        register(DeleteRequest.self) { request, context in try Self.delete(request, context.server) }
+        register(GetRequest.self) { request, context in try Self.get(request, context.server) }
+        register(SelectRequest.self) { request, context in try Self.select(request, context.server) }
+        register(SelectionRequest.self) { request, context in
+            try context.server.read(request.table) { table in
+                SelectionRequest.Response(
+                    table: table.name,
+                    version: Int(table.version),
+                    count: table.selectedCount,
+                    mode: table.selectionMode.rawValue,
+                    ids: table.selectedIDs().map(WireValues.json)
+                )
+            }
+        }
+        register(SortRequest.self) { request, context in
+            try context.server.update(request.table) { table in
+                try table.sort(by: WireSchema.sortKeys(request.keys ?? []))
+                return SortRequest.Response(
+                    table: table.name,
+                    version: Int(table.version),
+                    keys: WireSchema.sortParams(table.sortKeys)
+                )
+            }
+        }
+        register(UndoRequest.self) { request, context in
+            try context.server.update(request.table) { table in Self.undoReply(try table.undo(), table) }
+        }
+        register(RedoRequest.self) { request, context in
+            try context.server.update(request.table) { table in Self.undoReply(try table.redo(), table) }
+        }
+        register(LoadRequest.self) { request, context in try await Self.load(request, &context) }
+        register(ExportRequest.self) { request, context in try Self.export(request, context.server) }
+    }
+
+    private static func create(_ request: CreateRequest, _ server: ServerState) throws -> CreateRequest.Response {
+        try TableCatalog.checkName(request.table)
+        var table = try Table(
+            name: request.table,
+            columns: try WireSchema.columns(request.columns),
+            key: request.key,
+            readOnly: request.readOnly ?? false,
+            selectionMode: try WireSchema.selectionMode(request.selection, field: "params.selection") ?? .multiple
+        )
+        if let sort = request.sort { try table.sort(by: WireSchema.sortKeys(sort)) }
+        if let rows = request.rows, !rows.isEmpty {
+            let inputs = try rows.enumerated().map { index, row throws(ResponseError) in
+                try WireValues.rowInput(row, field: "params.rows[\(index)]")
+            }
+            _ = try table.add(inputs, now: Date().timeIntervalSince1970)
+        }
+        let created = table
+        try server.catalog.withLock { catalog in try catalog.insert(created) }
+        return TableVersion(table: created.name, version: Int(created.version), rows: created.rowCount)
+    }
+
+    private static func add(_ request: AddRequest, _ server: ServerState) throws -> AddRequest.Response {
+        var inputs: [RowInput] = []
+        if let row = request.row { inputs.append(try WireValues.rowInput(row, field: "params.row")) }
+        for (index, row) in (request.rows ?? []).enumerated() {
+            inputs.append(try WireValues.rowInput(row, field: "params.rows[\(index)]"))
+        }
+        guard !inputs.isEmpty else { throw ResponseError.invalidParams("Give row (one object) or rows (an array).", field: "params.row") }
+        guard request.row == nil || request.rows == nil else {
+            throw ResponseError.invalidParams("Give row or rows, not both.", field: "params.rows")
+        }
+        guard inputs.count <= server.limits.maxBatchSize else {
+            throw ResponseError.limitExceeded(
+                "A batch may add at most \(server.limits.maxBatchSize) rows; use load for more.",
+                limit: "maxBatchSize",
+                value: server.limits.maxBatchSize
+            )
+        }
+        let now = Date().timeIntervalSince1970
+        return try server.update(request.table) { table in
+            let added = try table.add(inputs, at: request.index, now: now)
+            return AddRequest.Response(
+                table: table.name,
+                version: Int(table.version),
+                rows: table.rowCount,
+                added: added.map {
+                    .init(id: WireValues.json($0.id), index: $0.index, addedAt: WireValues.timestamp($0.addedAt))
+                }
+            )
+        }
+    }
+
+    private static func edit(_ request: EditRequest, _ server: ServerState) throws -> EditRequest.Response {
+        enum Shape {
+            case cells([CellEdit])
+            case selection(column: String, input: CellInput)
+        }
+        let shape: Shape
+        if let edits = request.edits {
+            guard request.id == nil, request.value == nil, request.selection != true else {
+                throw ResponseError.invalidParams("Give edits, or id, column and value, not both.", field: "params.edits")
+            }
+            guard edits.count <= server.limits.maxBatchSize else {
+                throw ResponseError.limitExceeded(
+                    "A batch may set at most \(server.limits.maxBatchSize) cells.",
+                    limit: "maxBatchSize",
+                    value: server.limits.maxBatchSize
+                )
+            }
+            shape = .cells(
+                try edits.enumerated().map { index, edit throws(ResponseError) in
+                    let field = "params.edits[\(index)]"
+                    return CellEdit(
+                        id: try WireValues.rowID(edit.id, field: field + ".id"),
+                        column: edit.column,
+                        input: try WireValues.cellInput(edit.value, field: field + ".value")
+                    )
+                }
+            )
+        } else {
+            guard let column = request.column else { throw ResponseError.invalidParams("params.column is required.", field: "params.column") }
+            guard let value = request.value else { throw ResponseError.invalidParams("params.value is required.", field: "params.value") }
+            let input = try WireValues.cellInput(value, field: "params.value")
+            if request.selection == true {
+                guard request.id == nil else {
+                    throw ResponseError.invalidParams("Give id or selection: true, not both.", field: "params.id")
+                }
+                shape = .selection(column: column, input: input)
+            } else {
+                guard let id = request.id else {
+                    throw ResponseError.invalidParams("params.id is required (or selection: true).", field: "params.id")
+                }
+                shape = .cells([CellEdit(id: try WireValues.rowID(id, field: "params.id"), column: column, input: input)])
+            }
+        }
+        return try server.update(request.table) { table in
+            let cells: [EditedCell]
+            switch shape {
+            case .cells(let edits): cells = try table.edit(edits)
+            case .selection(let column, let input): cells = try table.editSelection(column: column, input: input)
+            }
+            return EditRequest.Response(
+                table: table.name,
+                version: Int(table.version),
+                edited: cells.count,
+                cells: WireValues.cells(cells, in: table, limit: 1000),
+                errors: table.errorCount
+            )
+        }
+    }
+
+    private static func delete(_ request: DeleteRequest, _ server: ServerState) throws -> DeleteRequest.Response {
+        let ids = try request.ids.map { values throws(ResponseError) in try WireValues.rowIDs(values, field: "params.ids") }
+        guard (ids == nil) != (request.selection != true) else {
+            throw ResponseError.invalidParams("Give ids or selection: true (one of them).", field: "params.ids")
+        }
+        return try server.update(request.table) { table in
+            let deleted = try ids.map { ids throws(TableError) in try table.delete(ids) } ?? table.deleteSelection()
+            return DeleteRequest.Response(
+                table: table.name,
+                version: Int(table.version),
+                deleted: deleted,
+                rows: table.rowCount
+            )
+        }
+    }
+
+    private static func get(_ request: GetRequest, _ server: ServerState) throws -> GetRequest.Response {
+        let ids = try request.ids.map { values throws(ResponseError) in try WireValues.rowIDs(values, field: "params.ids") }
+        let from = request.from ?? 0
+        let count = request.count ?? 100
+        guard from >= 0 else { throw ResponseError.invalidValue("from must be 0 or more.", field: "params.from") }
+        guard count >= 0 else { throw ResponseError.invalidValue("count must be 0 or more.", field: "params.count") }
+        guard count <= GetRequest.maximumCount, (ids?.count ?? 0) <= GetRequest.maximumCount else {
+            throw ResponseError.limitExceeded(
+                "get returns at most \(GetRequest.maximumCount) rows at a time.",
+                limit: "count",
+                value: GetRequest.maximumCount
+            )
+        }
+        let now = Date().timeIntervalSince1970
+        return try server.read(request.table) { table in
+            let rows = try ids.map { ids throws(TableError) in try table.rows(ids: ids, now: now) }
+                ?? table.rows(from: from, count: count, now: now)
+            return GetRequest.Response(
+                table: table.name,
+                version: Int(table.version),
+                total: table.rowCount,
+                errors: table.errorCount,
+                rows: rows.map { WireValues.row($0, in: table) }
+            )
+        }
+    }
+
+    private static func select(_ request: SelectRequest, _ server: ServerState) throws -> SelectRequest.Response {
+        let mode = try WireSchema.selectionMode(request.mode, field: "params.mode")
+        let ids = try request.ids.map { values throws(ResponseError) in try WireValues.rowIDs(values, field: "params.ids") }
+        let actionName = request.action ?? (ids == nil && request.from == nil && mode != nil ? nil : "set")
+        var change: (SelectAction, RowTarget)?
+        if let actionName {
+            let target: RowTarget
+            let action: SelectAction
+            switch actionName {
+            case "all": (action, target) = (.set, .all)
+            case "none": (action, target) = (.set, .none)
+            default:
+                guard let named = SelectAction(rawValue: actionName) else {
+                    throw ResponseError.invalidValue(
+                        "action must be set, add, remove, toggle, all or none.",
+                        field: "params.action"
+                    )
+                }
+                action = named
+                if let ids {
+                    guard request.from == nil else {
+                        throw ResponseError.invalidParams("Give ids or from/count, not both.", field: "params.from")
+                    }
+                    target = .ids(ids)
+                } else if let from = request.from {
+                    target = .range(from: from, count: request.count ?? 1)
+                } else {
+                    throw ResponseError.invalidParams(
+                        "Name the rows: ids, or from and count (or action all / none).",
+                        field: "params.ids"
+                    )
+                }
+            }
+            change = (action, target)
+        }
+        return try server.update(request.table) { table in
+            if let change {
+                // Check the change under the new mode before switching, so a refusal changes nothing.
+                var trial = table
+                if let mode { trial.setSelectionMode(mode) }
+                try trial.select(change.0, change.1)
+                table = trial
+            } else if let mode {
+                table.setSelectionMode(mode)
+            }
+            return SelectRequest.Response(
+                table: table.name,
+                version: Int(table.version),
+                count: table.selectedCount,
+                mode: table.selectionMode.rawValue
+            )
+        }
+    }
+
+    private static func undoReply(_ cells: [EditedCell], _ table: Table) -> UndoResponse {
+        UndoResponse(
+            table: table.name,
+            version: Int(table.version),
+            cells: WireValues.cells(cells, in: table, limit: 1000),
+            canUndo: table.canUndo,
+            canRedo: table.canRedo
+        )
+    }
+}
+
+extension ServerState {
+    /// Runs `body` on the table called `name`, in place, holding the catalog lock.
+    func update<Result: Sendable>(_ name: String, _ body: (inout Table) throws -> Result) throws -> Result {
+        try catalog.withLock { catalog in try catalog.update(name, body) }
+    }
+
+    /// Runs `body` on the table called `name` without changing it.
+    func read<Result: Sendable>(_ name: String, _ body: (Table) throws -> Result) throws -> Result {
+        try catalog.withLock { catalog in try body(try catalog.table(name)) }
+    }
+}

@@ -1,0 +1,108 @@
+import DataTableEngine
+import DataTableProtocol
+
+/// Column definitions, sort keys and selection modes between the wire and the engine.
+enum WireSchema {
+    static func column(_ definition: ColumnDefinition, field: String) throws(ResponseError) -> Column {
+        let typeName = definition.type ?? "text"
+        guard let type = ColumnType(rawValue: typeName) else {
+            throw .invalidValue(
+                "\(field).type must be one of \(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")).",
+                field: field + ".type"
+            )
+        }
+        func bound(_ value: JSONValue?, _ name: String) throws(ResponseError) -> CellInput? {
+            guard let value else { return nil }
+            return try WireValues.cellInput(value, field: "\(field).\(name)")
+        }
+        let minimum = try bound(definition.min, "min")
+        let maximum = try bound(definition.max, "max")
+        let rules: ColumnRules
+        do throws(ValidationFailure) {
+            rules = try ColumnRules(
+                type: type,
+                required: definition.required ?? false,
+                maxLength: definition.maxLength,
+                pattern: definition.pattern,
+                minimum: minimum,
+                maximum: maximum,
+                decimals: definition.decimals,
+                options: definition.options ?? []
+            )
+        } catch {
+            throw .invalidValue("\(field) (\(definition.key)): \(error.message)", field: field)
+        }
+        var align: ColumnLayout.Alignment?
+        if let name = definition.align {
+            guard let value = ColumnLayout.Alignment(rawValue: name) else {
+                throw .invalidValue("\(field).align must be leading, center or trailing.", field: field + ".align")
+            }
+            align = value
+        }
+        return Column(
+            key: definition.key,
+            label: definition.label,
+            rules: rules,
+            editable: definition.editable,
+            layout: ColumnLayout(
+                width: definition.width,
+                minWidth: definition.minWidth,
+                maxWidth: definition.maxWidth,
+                align: align,
+                lines: definition.lines ?? 1,
+                sticky: definition.sticky ?? false,
+                binding: definition.binding
+            )
+        )
+    }
+
+    static func columns(_ definitions: [ColumnDefinition], field: String = "params.columns") throws(ResponseError) -> [Column] {
+        var columns: [Column] = []
+        for (index, definition) in definitions.enumerated() {
+            columns.append(try column(definition, field: "\(field)[\(index)]"))
+        }
+        return columns
+    }
+
+    static func definition(_ column: Column) -> ColumnDefinition {
+        let rules = column.rules
+        func bound(_ value: CellValue?) -> JSONValue? { value.map { WireValues.json($0, rules: rules) } }
+        let layout = column.layout
+        return ColumnDefinition(
+            key: column.key,
+            label: column.label,
+            type: column.type.rawValue,
+            editable: column.editable,
+            required: rules.required ? true : nil,
+            maxLength: rules.maxLength,
+            pattern: rules.pattern,
+            min: bound(rules.minimum),
+            max: bound(rules.maximum),
+            decimals: rules.decimals,
+            options: rules.options.isEmpty ? nil : rules.options,
+            width: layout.width,
+            minWidth: layout.minWidth,
+            maxWidth: layout.maxWidth,
+            align: layout.align?.rawValue,
+            lines: layout.lines == 1 ? nil : layout.lines,
+            sticky: layout.sticky ? true : nil,
+            binding: layout.binding
+        )
+    }
+
+    static func sortKeys(_ keys: [SortKeyParam]) -> [SortKey] {
+        keys.map { SortKey(column: $0.column, descending: $0.descending ?? false) }
+    }
+
+    static func sortParams(_ keys: [SortKey]) -> [SortKeyParam] {
+        keys.map { SortKeyParam(column: $0.column, descending: $0.descending) }
+    }
+
+    static func selectionMode(_ name: String?, field: String) throws(ResponseError) -> SelectionMode? {
+        guard let name else { return nil }
+        guard let mode = SelectionMode(rawValue: name) else {
+            throw .invalidValue("\(field) must be none, single or multiple.", field: field)
+        }
+        return mode
+    }
+}

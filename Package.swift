@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "datatable", targets: ["datatable"]),
+        .executable(name: "datatable-bench", targets: ["datatable-bench"]),
         .executable(name: "datatabled", targets: ["datatabled"]),
         .library(name: "DataTableClient", targets: ["DataTableClient"]),
         .library(name: "DataTableEngine", targets: ["DataTableEngine"]),
@@ -42,6 +43,15 @@ let package = Package(
             dependencies: [
                 "DataTableClient",
                 "DataTableProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // The benchmark: a large table in a real daemon, figures beside their targets.
+        .executableTarget(
+            name: "datatable-bench",
+            dependencies: [
+                "DataTableClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -49,7 +49,8 @@ public struct TableCatalog: Sendable {
 
     /// A name is 1 to 128 characters, none of them control characters.
     public static func checkName(_ name: String) throws(CatalogError) {
-        guard !name.isEmpty, name.count <= 128, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        guard !name.isEmpty, name.count <= 128,
+            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { throw .invalidName(name) }
     }
 }

@@ -10,3 +10,13 @@ enum ProcessMemory {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }
+
+extension ProcessMemory {
+    /// Returns memory the allocator holds but no longer uses to the system (after a large load).
+    static func releaseFreedMemory() {
+        // glibc's malloc_trim, looked up at run time: its header is not part of the Glibc module.
+        typealias Trim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+}

@@ -188,10 +188,10 @@ public struct RequestDispatcher: Sendable {
     }
 
     private func refused(_ error: ResponseError, method: String, id: RequestID, context: RequestContext) -> Data {
-            context.logger.debug(
-                "request refused",
-                metadata: ["method": "\(method)", "id": "\(id)", "kind": "\(error.kind)"]
-            )
-            return ReplyEncoding.failure(id: id, error)
+        context.logger.debug(
+            "request refused",
+            metadata: ["method": "\(method)", "id": "\(id)", "kind": "\(error.kind)"]
+        )
+        return ReplyEncoding.failure(id: id, error)
     }
 }

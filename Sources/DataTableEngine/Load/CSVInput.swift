@@ -11,7 +11,12 @@ struct CSVInput: LoadInput {
         let index = RecordIndex(buffer, from: 0)
         if let line = index.unclosedQuoteLine {
             throw .invalidValues([
-                CellProblem(line: line, column: "", input: "", message: "A quoted field starts here and is never closed.")
+                CellProblem(
+                    line: line,
+                    column: "",
+                    input: "",
+                    message: "A quoted field starts here and is never closed."
+                )
             ])
         }
         guard let first = index.ranges.first else {

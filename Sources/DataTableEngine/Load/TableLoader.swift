@@ -33,7 +33,9 @@ public enum TableLoader {
         while true {
             let outcome = parseChunks(input, plan: plan, progress: progress)
             if outcome.demoted.isEmpty || plan.inferred.isEmpty {
-                if !outcome.problems.isEmpty { throw .invalidValues(Array(outcome.problems.prefix(Table.problemLimit))) }
+                if !outcome.problems.isEmpty {
+                    throw .invalidValues(Array(outcome.problems.prefix(Table.problemLimit)))
+                }
                 return LoadedRows(columns: plan.columns, chunks: outcome.chunks, lines: outcome.lines)
             }
             // A later row did not fit an inferred type: read that column as text.
@@ -113,10 +115,11 @@ struct LoadPlan: Sendable {
         return LoadPlan(columns: columns, fieldColumns: fieldColumns, inferred: Set(columns.indices))
     }
 
-    /// The narrowest type every value parses as: number, date, time, else text.
+    /// The narrowest type every value parses as: number, date, time, duration (`1h 30m`,
+    /// `PT1H30M`), else text.
     static func inferType(_ values: [String]) -> ColumnType {
         guard !values.isEmpty else { return .text }
-        for type in [ColumnType.number, .date, .time] {
+        for type in [ColumnType.number, .date, .time, .duration] {
             let rules = try! ColumnRules(type: type)
             if values.allSatisfy({ (try? rules.parse(.text($0))) != nil }) { return type }
         }
@@ -163,7 +166,11 @@ struct ChunkResult: Sendable {
         let slot = UInt32(lines.count)
         lines.append(line)
         for column in stores.indices { stores[column].appendEmpty() }
-        filled = Array(repeating: false, count: stores.count)
+        if filled.count != stores.count {
+            filled = Array(repeating: false, count: stores.count)
+        } else {
+            for column in filled.indices { filled[column] = false }
+        }
         return slot
     }
 
@@ -183,7 +190,12 @@ struct ChunkResult: Sendable {
                 demoted.insert(column)
             } else if problems.count < Table.problemLimit {
                 problems.append(
-                    CellProblem(line: line, column: plan.columns[column].key, input: input.draftText, message: error.message)
+                    CellProblem(
+                        line: line,
+                        column: plan.columns[column].key,
+                        input: input.draftText,
+                        message: error.message
+                    )
                 )
             }
         }

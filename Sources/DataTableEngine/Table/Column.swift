@@ -13,7 +13,13 @@ public struct Column: Sendable {
 
     public var type: ColumnType { rules.type }
 
-    public init(key: String, label: String? = nil, rules: ColumnRules, editable: Bool? = nil, layout: ColumnLayout = .init()) {
+    public init(
+        key: String,
+        label: String? = nil,
+        rules: ColumnRules,
+        editable: Bool? = nil,
+        layout: ColumnLayout = .init()
+    ) {
         self.key = key
         self.label = label ?? key
         self.rules = rules

@@ -21,7 +21,7 @@ extension Table {
             }
         }
         let prepared = try prepare(rows)
-        reserve(extra: prepared.count)
+        if prepared.count > 64 { reserve(extra: prepared.count) }
         var slots: [UInt32] = []
         slots.reserveCapacity(prepared.count)
         for (offset, row) in prepared.enumerated() {
@@ -51,10 +51,14 @@ extension Table {
 
     /// Remembers when rows came in, and forgets rows whose highlight has faded.
     private mutating func noteAdded(_ slots: [UInt32], now: Double) {
-        if addedAt.count > 4096 {
-            addedAt = addedAt.filter { now - $0.value < Self.highlightSeconds }
+        while let oldest = recentAdds.first, now - oldest.time >= Self.highlightSeconds {
+            recentAdds.removeFirst()
+            if addedAt[oldest.slot] == oldest.time { addedAt[oldest.slot] = nil }
         }
-        for slot in slots { addedAt[slot] = now }
+        for slot in slots {
+            addedAt[slot] = now
+            recentAdds.append((slot, now))
+        }
     }
 
     /// A row's values, parsed and checked, ready to store.
@@ -91,14 +95,19 @@ extension Table {
                 } catch {
                     if problems.count < Self.problemLimit {
                         problems.append(
-                            CellProblem(row: position, column: column.key, input: input.draftText, message: error.message)
+                            CellProblem(
+                                row: position,
+                                column: column.key,
+                                input: input.draftText,
+                                message: error.message
+                            )
                         )
                     }
                     values.append(.empty)
                 }
             }
             if let keyColumn, let id = Self.rowID(forKey: values[keyColumn]) {
-                if slotOfKey[id] != nil || !newIDs.insert(id).inserted { throw .duplicateID(id, row: batchRow) }
+                if slot(of: id) != nil || !newIDs.insert(id).inserted { throw .duplicateID(id, row: batchRow) }
             }
             prepared.append(PreparedRow(values: values, readOnly: row.readOnly, readOnlyCells: cells))
         }

@@ -67,7 +67,11 @@ extension Table {
         if !problems.isEmpty {
             for problem in problems {
                 let slot = slot(of: problem.id!)!
-                setDraft(Draft(text: problem.input, message: problem.message), slot: slot, column: columnIndex[problem.column]!)
+                setDraft(
+                    Draft(text: problem.input, message: problem.message),
+                    slot: slot,
+                    column: columnIndex[problem.column]!
+                )
             }
             version += 1
             throw .invalidValues(Array(problems.prefix(Self.problemLimit)))

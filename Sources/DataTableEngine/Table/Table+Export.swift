@@ -50,7 +50,10 @@ extension Table {
                 default: object[column.key] = column.rules.displayText(value)
                 }
             }
-            if let line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
+            if let line = try? JSONSerialization.data(
+                withJSONObject: object,
+                options: [.sortedKeys, .withoutEscapingSlashes]
+            ) {
                 text += String(decoding: line, as: UTF8.self)
                 text += "\n"
                 rows += 1

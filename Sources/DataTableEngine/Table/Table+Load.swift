@@ -26,9 +26,14 @@ extension Table {
                         continue
                     }
                     let id = Self.rowID(forKey: value)!
-                    if slotOfKey[id] != nil || !seen.insert(id).inserted {
+                    if self.slot(of: id) != nil || !seen.insert(id).inserted {
                         problems.append(
-                            CellProblem(line: line, column: name, input: id.description, message: "Another row already has this id.")
+                            CellProblem(
+                                line: line,
+                                column: name,
+                                input: id.description,
+                                message: "Another row already has this id."
+                            )
                         )
                     }
                     keys.append(id)
@@ -53,8 +58,9 @@ extension Table {
                 slotOfGeneratedID.append(slot)
             }
         } else {
-            slotOfKey.reserveCapacity(slotOfKey.count + count)
-            for (slot, id) in zip(newSlots, keys) { slotOfKey[id] = slot }
+            keyIndex.reserve(keyIndex.count + count, idOf: keyReader())
+            let reader = keyReader()
+            for (slot, id) in zip(newSlots, keys) { keyIndex.insert(slot, id: id, idOf: reader) }
         }
         natural = RowOrder(natural.allSlots + newSlots)
         if !sortKeys.isEmpty { try sort(by: sortKeys) }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Table {
     /// Sorts by `keys`, first key first; ties keep the table's own order. No keys returns to the
     /// table's own order (the order rows were added in, or placed by index).
@@ -5,7 +7,10 @@ extension Table {
         var resolved: [(column: Int, descending: Bool)] = []
         for (position, key) in keys.enumerated() {
             guard let column = columnIndex[key.column] else {
-                throw .invalidArgument("There is no column \(key.column) to sort by.", field: "keys[\(position)].column")
+                throw .invalidArgument(
+                    "There is no column \(key.column) to sort by.",
+                    field: "keys[\(position)].column"
+                )
             }
             resolved.append((column, key.descending))
         }
@@ -65,7 +70,7 @@ private struct SortPlan {
     struct Key {
         var orderKeys: [UInt64]
         /// Case-folded text per rank, for text keys.
-        var folded: [String]?
+        var folded: FoldedTexts?
         /// Original text per rank, for text keys.
         var raw: [String]?
         var descending: Bool
@@ -83,38 +88,90 @@ private struct SortPlan {
                 return Key(orderKeys: orderKeys, descending: key.descending)
             }
             let raw = slots.map { store.text(at: $0) }
-            return Key(orderKeys: orderKeys, folded: raw.map(TextKey.folded), raw: raw, descending: key.descending)
+            return Key(orderKeys: orderKeys, folded: FoldedTexts(raw), raw: raw, descending: key.descending)
         }
     }
 
     /// Ranks (positions in the natural order) in sorted order.
     func sortedRanks() -> [UInt32] {
-        var ranks = (0..<UInt32(count)).map { $0 }
         if keys.count == 1, keys[0].folded == nil {
             // One exact key: sort packed (key, rank) pairs.
             let key = keys[0]
-            var pairs = ranks.map { (key: key.descending ? ~key.orderKeys[Int($0)] : key.orderKeys[Int($0)], rank: $0) }
+            var pairs = (0..<UInt32(count)).map {
+                (key: key.descending ? ~key.orderKeys[Int($0)] : key.orderKeys[Int($0)], rank: $0)
+            }
             pairs.sort { $0.key != $1.key ? $0.key < $1.key : $0.rank < $1.rank }
             return pairs.map(\.rank)
         }
-        ranks.sort { compare(Int($0), Int($1)) }
+        // The comparator reads plain pointers: no reference counting in the inner loop.
+        let views = UnsafeMutableBufferPointer<KeyView>.allocate(capacity: keys.count)
+        var buffers: [UnsafeMutableRawPointer] = []
+        defer {
+            for buffer in buffers { buffer.deallocate() }
+            views.deallocate()
+        }
+        func copy<T>(_ array: [T]) -> UnsafeMutablePointer<T> {
+            let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(1, array.count))
+            _ = UnsafeMutableBufferPointer(start: pointer, count: array.count).initialize(from: array)
+            buffers.append(UnsafeMutableRawPointer(pointer))
+            return pointer
+        }
+        for (index, key) in keys.enumerated() {
+            views[index] = KeyView(
+                orderKeys: copy(key.orderKeys),
+                descending: key.descending,
+                bytes: key.folded.map { copy($0.bytes) },
+                starts: key.folded.map { copy($0.starts) },
+                raw: index
+            )
+        }
+        let raws = keys.map(\.raw)
+        var ranks = (0..<UInt32(count)).map { $0 }
+        ranks.sort { left, right in
+            let a = Int(left)
+            let b = Int(right)
+            for view in views {
+                var order = 0
+                let x = view.orderKeys[a]
+                let y = view.orderKeys[b]
+                if x != y {
+                    order = x < y ? -1 : 1
+                } else if let bytes = view.bytes, let starts = view.starts, x != 0 {
+                    let aCount = starts[a + 1] - starts[a]
+                    let bCount = starts[b + 1] - starts[b]
+                    order = Int(memcmp(bytes + starts[a], bytes + starts[b], min(aCount, bCount)))
+                    if order == 0 { order = aCount - bCount }
+                    if order == 0, let raw = raws[view.raw] { order = TextKey.compareBytes(raw[a], raw[b]) }
+                }
+                if order != 0 { return view.descending ? order > 0 : order < 0 }
+            }
+            return a < b
+        }
         return ranks
     }
 
-    /// Whether the row of rank `left` sorts before the row of rank `right`.
-    private func compare(_ left: Int, _ right: Int) -> Bool {
-        for key in keys {
-            var order = 0
-            let a = key.orderKeys[left]
-            let b = key.orderKeys[right]
-            if a != b {
-                order = a < b ? -1 : 1
-            } else if let folded = key.folded, let raw = key.raw, a != 0 {
-                order = TextKey.compareBytes(folded[left], folded[right])
-                if order == 0 { order = TextKey.compareBytes(raw[left], raw[right]) }
-            }
-            if order != 0 { return key.descending ? order > 0 : order < 0 }
+    /// One key's arrays as pointers, for the comparator.
+    private struct KeyView {
+        var orderKeys: UnsafeMutablePointer<UInt64>
+        var descending: Bool
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var starts: UnsafeMutablePointer<Int>?
+        /// Index of the key, for its original texts.
+        var raw: Int
+    }
+}
+
+/// Case-folded texts packed into one byte array, compared with `memcmp`.
+private struct FoldedTexts {
+    private(set) var bytes: [UInt8] = []
+    private(set) var starts: [Int] = [0]
+
+    init(_ texts: [String]) {
+        starts.reserveCapacity(texts.count + 1)
+        bytes.reserveCapacity(texts.reduce(0) { $0 + $1.utf8.count })
+        for text in texts {
+            bytes.append(contentsOf: TextKey.folded(text).utf8)
+            starts.append(bytes.count)
         }
-        return left < right
     }
 }

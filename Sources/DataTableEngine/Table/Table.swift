@@ -1,3 +1,5 @@
+import Collections
+
 /// One named table: columns, rows with stable ids, the current order, selection, drafts and
 /// a version that increases with every change.
 ///
@@ -37,13 +39,15 @@ public struct Table: Sendable {
     /// Generated ids: id number − 1 → slot, or `UInt32.max` once the row is gone.
     var slotOfGeneratedID: [UInt32] = []
     /// Key-column ids → slot.
-    var slotOfKey: [RowID: UInt32] = [:]
+    var keyIndex = KeyIndex()
     /// Cells whose read-only setting differs from their row's: slot → column → read-only.
     var cellReadOnly: [UInt32: [Int: Bool]] = [:]
     /// Rejected inputs: slot → column → draft.
     var drafts: [UInt32: [Int: Draft]] = [:]
     /// When rows came in through ``add(_:at:now:)``, for the highlight fade; pruned as it ages.
     var addedAt: [UInt32: Double] = [:]
+    /// The same rows oldest first, so faded ones are dropped without a scan.
+    var recentAdds: Deque<(slot: UInt32, time: Double)> = []
     var undoSteps: [EditStep] = []
     var redoSteps: [EditStep] = []
 
@@ -91,9 +95,16 @@ public struct Table: Sendable {
         }
     }
 
+    /// Reads ids from the key column. It holds only that column, not the table, so the key index
+    /// can change while it is in use without being copied.
+    func keyReader() -> (UInt32) -> RowID {
+        let store = stores[keyColumn!]
+        return { slot in Self.rowID(forKey: store[slot]) ?? .text("") }
+    }
+
     /// The slot of the row with `id`, without scanning.
     func slot(of id: RowID) -> UInt32? {
-        if keyColumn != nil { return slotOfKey[id] }
+        if keyColumn != nil { return keyIndex.find(id, idOf: keyReader()) }
         guard case .number(let number) = id, number >= 1, number <= slotOfGeneratedID.count else { return nil }
         let slot = slotOfGeneratedID[Int(number - 1)]
         return slot == .max ? nil : slot
@@ -144,7 +155,7 @@ public struct Table: Sendable {
             generatedIDs.reserveCapacity(capacity)
             slotOfGeneratedID.reserveCapacity(slotOfGeneratedID.count + extra)
         } else {
-            slotOfKey.reserveCapacity(slotOfKey.count + extra)
+            keyIndex.reserve(keyIndex.count + extra, idOf: keyReader())
         }
     }
 
@@ -157,7 +168,7 @@ public struct Table: Sendable {
             return .number(number)
         }
         let id = id(of: slot)
-        slotOfKey[id] = slot
+        keyIndex.insert(slot, id: id, idOf: keyReader())
         return id
     }
 
@@ -167,7 +178,7 @@ public struct Table: Sendable {
         if keyColumn == nil {
             if case .number(let number) = id { slotOfGeneratedID[Int(number - 1)] = .max }
         } else {
-            slotOfKey[id] = nil
+            keyIndex.remove(id, idOf: keyReader())
         }
         if flags[Int(slot)].selected { selectedCount -= 1 }
         if let cells = drafts.removeValue(forKey: slot) { errorCount -= cells.count }

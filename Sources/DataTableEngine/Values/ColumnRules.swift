@@ -125,7 +125,13 @@ public struct ColumnRules: Sendable {
     private static func isBlank(_ input: CellInput) -> Bool {
         switch input {
         case .null: true
-        case .text(let text): text.allSatisfy(\.isWhitespace)
+        case .text(let text):
+            // Most values start with a visible ASCII character; only look closer when not.
+            if let first = text.utf8.first, first > 0x20, first < 0x80 {
+                false
+            } else {
+                text.allSatisfy(\.isWhitespace)
+            }
         case .number: false
         }
     }
@@ -194,6 +200,9 @@ public struct ColumnRules: Sendable {
 extension String {
     /// The string without leading and trailing white space.
     var trimmingWhitespace: String {
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x80, last > 0x20, last < 0x80 {
+            return self
+        }
         guard let first = firstIndex(where: { !$0.isWhitespace }) else { return "" }
         let last = lastIndex(where: { !$0.isWhitespace })!
         return String(self[first...last])

@@ -5,6 +5,7 @@ public enum ValueSyntax {
 
     /// `YYYY-MM-DD`, a day that exists.
     public static func date(_ input: CellInput) throws(ValidationFailure) -> Int32 {
+        if case .text(let typed) = input, let days = isoDate(typed) { return days }
         let text = input.draftText.trimmingWhitespace
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
@@ -16,6 +17,29 @@ public enum ValueSyntax {
             throw ValidationFailure("\(text) is not a day of the calendar.")
         }
         return days
+    }
+
+    /// The common case without building substrings: exactly `DDDD-DD-DD` in ASCII, a real day.
+    private static func isoDate(_ text: String) -> Int32? {
+        let bytes = text.utf8
+        guard bytes.count == 10 else { return nil }
+        var year = 0
+        var month = 0
+        var day = 0
+        for (offset, byte) in bytes.enumerated() {
+            if offset == 4 || offset == 7 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let digit = Int(byte - UInt8(ascii: "0"))
+            switch offset {
+            case 0..<4: year = year * 10 + digit
+            case 5..<7: month = month * 10 + digit
+            default: day = day * 10 + digit
+            }
+        }
+        return CivilDate.days(year: year, month: month, day: day)
     }
 
     public static func dateText(_ days: Int32) -> String {
@@ -114,27 +138,38 @@ public enum ValueSyntax {
         return number.isEmpty && parts > 0 ? total : nil
     }
 
+    /// Unit words of the short form, by the unit they stand for.
+    private static let unitAliases: [String: Character] = [
+        "d": "d", "day": "d", "days": "d", "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
+        "m": "m", "min": "m", "mins": "m", "minute": "m", "minutes": "m",
+        "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
+    ]
+
     /// `1h 30m`, `1h30m`, `90 m`, `1d 2h`: numbers each followed by a unit, each unit once.
     private static func shortDuration(_ text: String) -> Int64? {
-        let aliases: [String: Character] = [
-            "d": "d", "day": "d", "days": "d", "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
-            "m": "m", "min": "m", "mins": "m", "minute": "m", "minutes": "m",
-            "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
-        ]
+        let bytes = Array(text.utf8)
         var total: Int64 = 0
-        var seen = Set<Character>()
-        var index = text.startIndex
+        var seen: Set<Character> = []
+        var index = 0
         var parts = 0
-        while index < text.endIndex {
-            while index < text.endIndex, text[index] == " " { index = text.index(after: index) }
-            guard index < text.endIndex else { break }
+        func skipSpaces() { while index < bytes.count, bytes[index] == 0x20 { index += 1 } }
+        while true {
+            skipSpaces()
+            guard index < bytes.count else { break }
+            var value: Int64 = 0
             let numberStart = index
-            while index < text.endIndex, text[index].isASCII, text[index].isNumber { index = text.index(after: index) }
-            guard let value = Int64(text[numberStart..<index]) else { return nil }
-            while index < text.endIndex, text[index] == " " { index = text.index(after: index) }
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+                guard !overflow else { return nil }
+                value = shifted + Int64(bytes[index] - 0x30)
+                index += 1
+            }
+            guard index > numberStart else { return nil }
+            skipSpaces()
             let unitStart = index
-            while index < text.endIndex, text[index].isLetter { index = text.index(after: index) }
-            guard let unit = aliases[String(text[unitStart..<index])], seen.insert(unit).inserted else { return nil }
+            while index < bytes.count, bytes[index] >= 0x61, bytes[index] <= 0x7A { index += 1 }
+            let word = String(decoding: bytes[unitStart..<index], as: UTF8.self)
+            guard let unit = unitAliases[word], seen.insert(unit).inserted else { return nil }
             let (product, overflow) = value.multipliedReportingOverflow(by: unitSeconds[unit]!)
             guard !overflow else { return nil }
             total += product

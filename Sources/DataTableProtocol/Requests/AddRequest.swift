@@ -4,7 +4,8 @@
 /// `"$readOnlyCells": {"qty": true}` sets single cells.
 public struct AddRequest: DataTableRequest {
     public static let method = "add"
-    public static let summary = "Add one row or a batch; each lands where the sort puts it (else appends or goes at index)."
+    public static let summary =
+        "Add one row or a batch; each lands where the sort puts it (else appends or goes at index)."
 
     public var table: String
     public var row: JSONValue?

@@ -5,7 +5,8 @@
 /// and the cell keeps the input as a draft with the message (see `get`, `revert`).
 public struct EditRequest: DataTableRequest {
     public static let method = "edit"
-    public static let summary = "Set a cell, a batch of cells, or a column across the selection; invalid input becomes a draft."
+    public static let summary =
+        "Set a cell, a batch of cells, or a column across the selection; invalid input becomes a draft."
 
     public var table: String
     public var id: JSONValue?

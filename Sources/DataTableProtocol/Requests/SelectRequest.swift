@@ -4,7 +4,8 @@
 /// `count`), or `all` / `none`. `mode` (`none`, `single`, `multiple`) switches the mode first.
 public struct SelectRequest: DataTableRequest {
     public static let method = "select"
-    public static let summary = "Set, add, remove or toggle selected rows by id or index range; select all or none; set the mode."
+    public static let summary =
+        "Set, add, remove or toggle selected rows by id or index range; select all or none; set the mode."
 
     public var table: String
     public var action: String?

@@ -56,7 +56,11 @@ extension ResponseError {
         case .invalidValues(let problems):
             let first = problems[0]
             var place: [String] = []
-            if let line = first.line { place.append("line \(line)") } else if let row = first.row { place.append("row \(row + 1)") }
+            if let line = first.line {
+                place.append("line \(line)")
+            } else if let row = first.row {
+                place.append("row \(row + 1)")
+            }
             place.append("column \(first.column)")
             var details = Self.details(first)
             details["count"] = .integer(Int64(problems.count))
@@ -75,7 +79,8 @@ extension ResponseError {
             self.init(
                 code: .conflict,
                 kind: .alreadyExists,
-                message: (row.map { "Row \($0 + 1): " } ?? "") + "a row with id \(WireValues.quoted(id)) already exists.",
+                message: (row.map { "Row \($0 + 1): " } ?? "")
+                    + "a row with id \(WireValues.quoted(id)) already exists.",
                 details: details
             )
         case .invalidArgument(let message, let field):

@@ -13,14 +13,19 @@ extension MethodTable {
         }
         let text: String
         if let path = request.path {
+            let data: Data
             do {
-                text = try String(contentsOfFile: path, encoding: .utf8)
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {
                 throw ResponseError.invalidValue(
-                    "The file \(path) could not be read as UTF-8 text: \(error.localizedDescription)",
+                    "The file \(path) could not be read: \(error.localizedDescription)",
                     field: "params.path"
                 )
             }
+            guard let decoded = String(validating: data, as: UTF8.self) else {
+                throw ResponseError.invalidValue("The file \(path) is not UTF-8 text.", field: "params.path")
+            }
+            text = decoded
         } else {
             text = request.text!
         }
@@ -33,11 +38,15 @@ extension MethodTable {
             )
         }
         if existing == nil { try TableCatalog.checkName(request.table) }
-        let given = try existing ?? request.columns.map { definitions throws(ResponseError) in
-            try WireSchema.columns(definitions)
-        }
+        let given =
+            try existing
+            ?? request.columns.map { definitions throws(ResponseError) in
+                try WireSchema.columns(definitions)
+            }
         let progress = progressReporter(table: request.table, context: context)
         let loaded = try TableLoader.parse(text, format: format, columns: given, progress: progress)
+        // Parsing leaves much freed memory behind; hand it back to the system once the rows are in.
+        defer { ProcessMemory.releaseFreedMemory() }
         return try server.catalog.withLock { catalog in
             var created = false
             if catalog[request.table] == nil {

@@ -47,7 +47,8 @@ extension MethodTable {
         register(AddRequest.self) { request, context in try Self.add(request, context.server) }
         register(EditRequest.self) { request, context in try Self.edit(request, context.server) }
         register(RevertRequest.self) { request, context in
-            let id = try request.id.map { value throws(ResponseError) in try WireValues.rowID(value, field: "params.id") }
+            let id = try request.id.map { value throws(ResponseError) in try WireValues.rowID(value, field: "params.id")
+            }
             return try context.server.update(request.table) { table in
                 let cleared = try table.revert(id: id, column: request.column)
                 return RevertRequest.Response(
@@ -119,7 +120,9 @@ extension MethodTable {
         for (index, row) in (request.rows ?? []).enumerated() {
             inputs.append(try WireValues.rowInput(row, field: "params.rows[\(index)]"))
         }
-        guard !inputs.isEmpty else { throw ResponseError.invalidParams("Give row (one object) or rows (an array).", field: "params.row") }
+        guard !inputs.isEmpty else {
+            throw ResponseError.invalidParams("Give row (one object) or rows (an array).", field: "params.row")
+        }
         guard request.row == nil || request.rows == nil else {
             throw ResponseError.invalidParams("Give row or rows, not both.", field: "params.rows")
         }
@@ -152,7 +155,10 @@ extension MethodTable {
         let shape: Shape
         if let edits = request.edits {
             guard request.id == nil, request.value == nil, request.selection != true else {
-                throw ResponseError.invalidParams("Give edits, or id, column and value, not both.", field: "params.edits")
+                throw ResponseError.invalidParams(
+                    "Give edits, or id, column and value, not both.",
+                    field: "params.edits"
+                )
             }
             guard edits.count <= server.limits.maxBatchSize else {
                 throw ResponseError.limitExceeded(
@@ -172,8 +178,12 @@ extension MethodTable {
                 }
             )
         } else {
-            guard let column = request.column else { throw ResponseError.invalidParams("params.column is required.", field: "params.column") }
-            guard let value = request.value else { throw ResponseError.invalidParams("params.value is required.", field: "params.value") }
+            guard let column = request.column else {
+                throw ResponseError.invalidParams("params.column is required.", field: "params.column")
+            }
+            guard let value = request.value else {
+                throw ResponseError.invalidParams("params.value is required.", field: "params.value")
+            }
             let input = try WireValues.cellInput(value, field: "params.value")
             if request.selection == true {
                 guard request.id == nil else {
@@ -184,7 +194,9 @@ extension MethodTable {
                 guard let id = request.id else {
                     throw ResponseError.invalidParams("params.id is required (or selection: true).", field: "params.id")
                 }
-                shape = .cells([CellEdit(id: try WireValues.rowID(id, field: "params.id"), column: column, input: input)])
+                shape = .cells([
+                    CellEdit(id: try WireValues.rowID(id, field: "params.id"), column: column, input: input)
+                ])
             }
         }
         return try server.update(request.table) { table in
@@ -204,7 +216,9 @@ extension MethodTable {
     }
 
     private static func delete(_ request: DeleteRequest, _ server: ServerState) throws -> DeleteRequest.Response {
-        let ids = try request.ids.map { values throws(ResponseError) in try WireValues.rowIDs(values, field: "params.ids") }
+        let ids = try request.ids.map { values throws(ResponseError) in
+            try WireValues.rowIDs(values, field: "params.ids")
+        }
         guard (ids == nil) != (request.selection != true) else {
             throw ResponseError.invalidParams("Give ids or selection: true (one of them).", field: "params.ids")
         }
@@ -220,7 +234,9 @@ extension MethodTable {
     }
 
     private static func get(_ request: GetRequest, _ server: ServerState) throws -> GetRequest.Response {
-        let ids = try request.ids.map { values throws(ResponseError) in try WireValues.rowIDs(values, field: "params.ids") }
+        let ids = try request.ids.map { values throws(ResponseError) in
+            try WireValues.rowIDs(values, field: "params.ids")
+        }
         let from = request.from ?? 0
         let count = request.count ?? 100
         guard from >= 0 else { throw ResponseError.invalidValue("from must be 0 or more.", field: "params.from") }
@@ -234,7 +250,8 @@ extension MethodTable {
         }
         let now = Date().timeIntervalSince1970
         return try server.read(request.table) { table in
-            let rows = try ids.map { ids throws(TableError) in try table.rows(ids: ids, now: now) }
+            let rows =
+                try ids.map { ids throws(TableError) in try table.rows(ids: ids, now: now) }
                 ?? table.rows(from: from, count: count, now: now)
             return GetRequest.Response(
                 table: table.name,
@@ -248,7 +265,9 @@ extension MethodTable {
 
     private static func select(_ request: SelectRequest, _ server: ServerState) throws -> SelectRequest.Response {
         let mode = try WireSchema.selectionMode(request.mode, field: "params.mode")
-        let ids = try request.ids.map { values throws(ResponseError) in try WireValues.rowIDs(values, field: "params.ids") }
+        let ids = try request.ids.map { values throws(ResponseError) in
+            try WireValues.rowIDs(values, field: "params.ids")
+        }
         let actionName = request.action ?? (ids == nil && request.from == nil && mode != nil ? nil : "set")
         var change: (SelectAction, RowTarget)?
         if let actionName {

@@ -56,7 +56,9 @@ enum WireSchema {
         )
     }
 
-    static func columns(_ definitions: [ColumnDefinition], field: String = "params.columns") throws(ResponseError) -> [Column] {
+    static func columns(_ definitions: [ColumnDefinition], field: String = "params.columns") throws(ResponseError)
+        -> [Column]
+    {
         var columns: [Column] = []
         for (index, definition) in definitions.enumerated() {
             columns.append(try column(definition, field: "\(field)[\(index)]"))

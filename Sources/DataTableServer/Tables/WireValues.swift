@@ -119,7 +119,9 @@ enum WireValues {
             if row.readOnly[index] { readOnly.append(column.key) }
         }
         var drafts: [String: DraftReply] = [:]
-        for (index, draft) in row.drafts { drafts[table.columns[index].key] = DraftReply(text: draft.text, error: draft.message) }
+        for (index, draft) in row.drafts {
+            drafts[table.columns[index].key] = DraftReply(text: draft.text, error: draft.message)
+        }
         return RowReply(
             id: json(row.id),
             index: row.index,
@@ -135,6 +137,8 @@ enum WireValues {
     /// Seconds since 1970 as ISO 8601 with milliseconds, UTC.
     static func timestamp(_ seconds: Double) -> String {
         let date = Date(timeIntervalSince1970: seconds)
-        return date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+        return date.formatted(
+            .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)
+        )
     }
 }

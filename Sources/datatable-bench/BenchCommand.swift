@@ -1,0 +1,89 @@
+import ArgumentParser
+import DataTableClient
+import Foundation
+
+/// Builds a large table in a real daemon and prints how long the table operations take, next to
+/// the figures the product aims for.
+@main
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "datatable-bench",
+        abstract: "Measure load, memory, sort, add and edit on a large table in a running daemon."
+    )
+
+    @Option(help: "Rows in the generated table.")
+    var rows = 1_000_000
+
+    @Option(help: "Timed adds and edits (each one request and its reply).")
+    var samples = 10_000
+
+    @Option(help: "A daemon's socket to measure; without it a daemon is started for the run.")
+    var socket: String?
+
+    mutating func run() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("datatable-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let daemon = socket == nil ? try BenchDaemon(directory: scratch) : nil
+        defer { daemon?.stop() }
+        let connection = try LineConnection(path: socket ?? daemon!.socketPath)
+        let client = BenchClient(connection: connection)
+
+        let csvPath = scratch.appendingPathComponent("stock.csv").path
+        let csvBytes = try BenchData.writeCSV(rows: rows, to: csvPath)
+        let table = "bench-\(getpid())"
+        print(
+            "datatable-bench: \(rows) rows × \(BenchData.columnCount) columns, CSV \(BenchReport.megabytes(csvBytes))"
+        )
+
+        var report = BenchReport()
+        let before = try client.residentBytes()
+        let load = try client.timed(
+            #"{"id":1,"method":"load","params":{"table":"\#(table)","path":"\#(csvPath)","key":"sku"}}"#
+        )
+        report.add("load CSV (\(rows) rows)", BenchReport.duration(load), target: "< 3 s")
+        let after = try client.residentBytes()
+        let grown = after - before
+        report.add(
+            "memory: resident growth / CSV size",
+            String(
+                format: "%@ / %@ = %.2f×",
+                BenchReport.megabytes(grown),
+                BenchReport.megabytes(csvBytes),
+                Double(grown) / Double(csvBytes)
+            ),
+            target: "< 2×"
+        )
+        let byNumber = try client.timed(sort(table, "qty"))
+        report.add("sort by a number column", BenchReport.duration(byNumber), target: "< 300 ms")
+        let byText = try client.timed(sort(table, "item"))
+        report.add("sort by a text column", BenchReport.duration(byText), target: "< 1 s")
+        _ = try client.timed(sort(table, "received", descending: true))
+
+        var adds: [Double] = []
+        for sample in 0..<samples {
+            let line =
+                #"{"id":2,"method":"add","params":{"table":"\#(table)","row":\#(BenchData.rowJSON(rows + sample))}}"#
+            adds.append(try client.timed(line))
+        }
+        report.add("add into the sorted table, p50 / p99", BenchReport.percentiles(adds), target: "p99 < 200 µs")
+
+        var edits: [Double] = []
+        var generator = SystemRandomNumberGenerator()
+        for sample in 0..<samples {
+            let sku = Int.random(in: 0..<rows, using: &generator)
+            let line =
+                #"{"id":3,"method":"edit","params":{"table":"\#(table)","id":"\#(BenchData.sku(sku))","column":"qty","value":\#(sample % 1000)}}"#
+            edits.append(try client.timed(line))
+        }
+        report.add("edit one cell, p50 / p99", BenchReport.percentiles(edits), target: "")
+        let ping = (0..<samples).map { _ in (try? client.timed(#"{"id":4,"method":"ping"}"#)) ?? .nan }
+        report.add("ping round trip, p50 / p99 (for scale)", BenchReport.percentiles(ping), target: "")
+        _ = try client.timed(#"{"id":5,"method":"drop","params":{"table":"\#(table)"}}"#)
+        report.print()
+    }
+
+    private func sort(_ table: String, _ column: String, descending: Bool = false) -> String {
+        #"{"id":6,"method":"sort","params":{"table":"\#(table)","keys":[{"column":"\#(column)","descending":\#(descending)}]}}"#
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// The figures of a run, printed as a table beside their targets.
+struct BenchReport {
+    private var lines: [(String, String, String)] = []
+
+    mutating func add(_ name: String, _ figure: String, target: String) {
+        lines.append((name, figure, target))
+    }
+
+    func print() {
+        let nameWidth = lines.map(\.0.count).max() ?? 0
+        let figureWidth = lines.map(\.1.count).max() ?? 0
+        Swift.print("")
+        Swift.print(pad("measure", nameWidth) + "  " + pad("figure", figureWidth) + "  target")
+        for (name, figure, target) in lines {
+            Swift.print(pad(name, nameWidth) + "  " + pad(figure, figureWidth) + "  " + target)
+        }
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        if seconds >= 1 { return String(format: "%.2f s", seconds) }
+        if seconds >= 0.001 { return String(format: "%.1f ms", seconds * 1000) }
+        return String(format: "%.0f µs", seconds * 1_000_000)
+    }
+
+    static func percentiles(_ samples: [Double]) -> String {
+        let sorted = samples.filter { !$0.isNaN }.sorted()
+        guard !sorted.isEmpty else { return "no samples" }
+        func at(_ fraction: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))] }
+        return duration(at(0.5)) + " / " + duration(at(0.99))
+    }
+
+    static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    }
+}

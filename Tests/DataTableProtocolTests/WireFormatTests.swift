@@ -89,6 +89,16 @@ import Testing
         #expect(try JSONDecoder().decode(RequestParams<HelpRequest>.self, from: nullParams).params.method == nil)
     }
 
+    @Test func anEditTellsAnAbsentValueFromANullOne() throws {
+        func decode(_ params: String) throws -> EditRequest {
+            try JSONDecoder().decode(RequestParams<EditRequest>.self, from: Data(#"{"method":"edit","params":\#(params)}"#.utf8)).params
+        }
+        // JSONValue is ExpressibleByNilLiteral, so compare with Optional's own none.
+        #expect(try decode(#"{"table":"t","id":1,"column":"qty"}"#).value == JSONValue?.none)
+        #expect(try decode(#"{"table":"t","id":1,"column":"qty","value":null}"#).value == .null)
+        #expect(try decode(#"{"table":"t","edits":[{"id":1,"column":"qty"}]}"#).edits?.first?.value == .null)
+    }
+
     @Test func theHeaderTellsAnAbsentIDFromANullOne() throws {
         let absent = try JSONDecoder().decode(RequestHeader.self, from: Data(#"{"method":"ping"}"#.utf8))
         #expect(!absent.hasID)

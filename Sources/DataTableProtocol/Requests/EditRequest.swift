@@ -43,7 +43,7 @@ public struct EditRequest: DataTableRequest {
         id = try container.decodeIfPresent(JSONValue.self, forKey: .id)
         column = try container.decodeIfPresent(String.self, forKey: .column)
         // A present `null` is a value (empty the cell), unlike an absent member.
-        value = container.contains(.value) ? try container.decode(JSONValue.self, forKey: .value) : nil
+        value = container.contains(.value) ? try container.decode(JSONValue.self, forKey: .value) : JSONValue?.none
         edits = try container.decodeIfPresent([Change].self, forKey: .edits)
         selection = try container.decodeIfPresent(Bool.self, forKey: .selection)
     }

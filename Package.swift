@@ -60,6 +60,7 @@ let package = Package(
         .executableTarget(
             name: "datatabled",
             dependencies: [
+                "DataTableEngine",
                 "DataTableProtocol",
                 "DataTableServer",
                 "DataTableSystemd",

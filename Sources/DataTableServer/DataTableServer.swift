@@ -1,3 +1,4 @@
+import DataTableEngine
 import DataTableProtocol
 import Foundation
 import Logging
@@ -23,15 +24,19 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         public var limits: ServerLimits
         /// How long shutdown waits for connections to finish before closing them.
         public var drainTimeout: Duration
+        /// The tables to start with.
+        public var catalog: TableCatalog
 
         public init(
             listeners: [ListenerSource],
             limits: ServerLimits = ServerLimits(),
-            drainTimeout: Duration = .seconds(10)
+            drainTimeout: Duration = .seconds(10),
+            catalog: TableCatalog = TableCatalog()
         ) {
             self.listeners = listeners
             self.limits = limits
             self.drainTimeout = drainTimeout
+            self.catalog = catalog
         }
     }
 
@@ -88,7 +93,7 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.configuration = configuration
-        self.state = ServerState(limits: configuration.limits)
+        self.state = ServerState(limits: configuration.limits, catalog: configuration.catalog)
         self.dispatcher = RequestDispatcher(methods: methods, limits: configuration.limits)
         self.hooks = hooks
         self.logger = logger

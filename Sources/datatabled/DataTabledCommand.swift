@@ -1,4 +1,5 @@
 import ArgumentParser
+import DataTableEngine
 import DataTableProtocol
 import DataTableServer
 import DataTableSystemd
@@ -45,6 +46,9 @@ struct DataTabledCommand: AsyncParsableCommand {
     @Option(help: "Most requests in one batch.")
     var maxBatchSize: Int = ServerLimits().maxBatchSize
 
+    @Flag(help: "Start with a demo table, \"Stock Summary\", to look at and play with.")
+    var demo = false
+
     func validate() throws {
         guard Self.parseMode(socketMode) != nil else {
             throw ValidationError("--socket-mode must be an octal permission like 0600 or 0660.")
@@ -80,7 +84,11 @@ struct DataTabledCommand: AsyncParsableCommand {
             maxBatchSize: maxBatchSize
         )
         let server = DataTableServer(
-            configuration: .init(listeners: listeners, limits: limits),
+            configuration: .init(
+                listeners: listeners,
+                limits: limits,
+                catalog: demo ? DemoTables.catalog() : TableCatalog()
+            ),
             hooks: .init(
                 ready: { descriptions in
                     let places = descriptions.joined(separator: ", ")

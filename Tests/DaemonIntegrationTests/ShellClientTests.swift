@@ -58,12 +58,39 @@ import Testing
         #expect(try object(String(lines[1]))["id"] as? Int == 2)
     }
 
-    /// Every `… | socat - UNIX-CONNECT:$SOCK` line in clients/README.md answers without an error.
-    @Test func everyDocumentedOneLinerWorks() throws {
+    /// The `… | socat - UNIX-CONNECT:$SOCK` lines of one section of clients/README.md.
+    private func socatLines(inSection heading: String) throws -> [String] {
         let readme = try String(contentsOfFile: Self.repository + "/clients/README.md", encoding: .utf8)
-        let oneLiners = readme.split(separator: "\n").map(String.init).filter {
-            $0.contains("| socat - UNIX-CONNECT:$SOCK")
+        let section = try #require(readme.components(separatedBy: "\n## ").first { $0.hasPrefix(heading) })
+        return section.split(separator: "\n").map(String.init).filter { $0.contains("| socat - UNIX-CONNECT:$SOCK") }
+    }
+
+    /// The table walk-through in clients/README.md, line by line, with the replies it promises.
+    @Test func theDocumentedTableSessionDoesWhatItSays() throws {
+        let lines = try socatLines(inSection: "A table from the shell")
+        #expect(lines.count == 7)
+        let daemon = try TestDaemon()
+        var replies: [[String: Any]] = []
+        for line in lines {
+            let result = try shell(line, socket: daemon.socketPath)
+            #expect(result.status == 0, "\(line)")
+            replies.append(try object(result.output.trimmingCharacters(in: .newlines)))
         }
+        let newest = (replies[2]["result"] as? [String: Any])?["added"] as? [[String: Any]]
+        #expect(newest?.first?["index"] as? Int == 0)
+        let refused = try #require(replies[3]["error"] as? [String: Any])
+        #expect((refused["data"] as? [String: Any])?["kind"] as? String == "invalid_value")
+        let row = try #require(((replies[4]["result"] as? [String: Any])?["rows"] as? [[String: Any]])?.first)
+        let draft = (row["drafts"] as? [String: Any])?["day"] as? [String: Any]
+        #expect(draft?["text"] as? String == "2024-02-30")
+        #expect(draft?["error"] as? String == "2024-02-30 is not a day of the calendar.")
+        #expect((replies[5]["result"] as? [String: Any])?["count"] as? Int == 3)
+        #expect((replies[6]["result"] as? [String: Any])?["rows"] as? Int == 0)
+    }
+
+    /// Every one-liner in clients/README.md answers without an error.
+    @Test func everyDocumentedOneLinerWorks() throws {
+        let oneLiners = try socatLines(inSection: "One-liners")
         #expect(oneLiners.count >= 6)
         let daemon = try TestDaemon()
         for line in oneLiners {

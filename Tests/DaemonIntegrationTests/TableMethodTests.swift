@@ -37,7 +37,9 @@ import Testing
         }
 
         /// The `data.kind` of an error reply to `method`.
-        func failure(_ method: String, _ params: String) throws -> (kind: String?, message: String?, data: [String: Any]) {
+        func failure(_ method: String, _ params: String) throws -> (
+            kind: String?, message: String?, data: [String: Any]
+        ) {
             let error = try call(method, params)
             let data = error["data"] as? [String: Any] ?? [:]
             return (data["kind"] as? String, error["message"] as? String, data)
@@ -56,7 +58,10 @@ import Testing
         let tables = try #require(try stock.call("tables")["tables"] as? [[String: Any]])
         #expect(tables.map { $0["name"] as? String } == ["stock"])
         #expect(try stock.failure("create", #"{"table":"stock","columns":[{"key":"a"}]}"#).kind == "already_exists")
-        #expect(try stock.failure("create", #"{"table":"x","columns":[{"key":"a","type":"colour"}]}"#).kind == "invalid_value")
+        #expect(
+            try stock.failure("create", #"{"table":"x","columns":[{"key":"a","type":"colour"}]}"#).kind
+                == "invalid_value"
+        )
         #expect(try stock.failure("create", #"{"table":"x","columns":[]}"#).kind == "invalid_value")
         #expect(try stock.failure("create", #"{"table":"x"}"#).kind == "invalid_params")
         #expect(try stock.call("drop", #"{"table":"stock"}"#)["dropped"] as? Bool == true)
@@ -66,7 +71,10 @@ import Testing
 
     @Test func addPlacesRowsByTheSortAndRefusesBadBatchesWhole() throws {
         let stock = try Stock()
-        try stock.call("add", #"{"table":"stock","rows":[{"item":"old","received":"2024-01-01"},{"item":"mid","received":"2024-06-01"}]}"#)
+        try stock.call(
+            "add",
+            #"{"table":"stock","rows":[{"item":"old","received":"2024-01-01"},{"item":"mid","received":"2024-06-01"}]}"#
+        )
         let added = try stock.call("add", #"{"table":"stock","row":{"item":"new","received":"2025-01-01"}}"#)
         let first = try #require((added["added"] as? [[String: Any]])?.first)
         #expect(first["index"] as? Int == 0)
@@ -77,7 +85,9 @@ import Testing
         #expect(bad.data["row"] as? Int == 1)
         #expect(bad.data["column"] as? String == "qty")
         #expect(bad.message == "Row 2, column qty: The value must be 0 or more.")
-        #expect(try stock.failure("add", #"{"table":"stock","row":{"item":"x","colour":"red"}}"#).kind == "no_such_column")
+        #expect(
+            try stock.failure("add", #"{"table":"stock","row":{"item":"x","colour":"red"}}"#).kind == "no_such_column"
+        )
         #expect(try stock.failure("add", #"{"table":"stock","row":{"item":"x"},"index":0}"#).kind == "invalid_value")
         #expect(try stock.failure("add", #"{"table":"stock","row":{"item":true}}"#).kind == "invalid_value")
         #expect(try stock.failure("add", #"{"table":"stock"}"#).kind == "invalid_params")
@@ -96,7 +106,10 @@ import Testing
 
     @Test func editCommitsOrKeepsADraftAndRevertClearsIt() throws {
         let stock = try Stock()
-        try stock.call("add", #"{"table":"stock","rows":[{"item":"a","received":"2024-01-01","rack":"R1"},{"item":"b","received":"2024-02-01"}]}"#)
+        try stock.call(
+            "add",
+            #"{"table":"stock","rows":[{"item":"a","received":"2024-01-01","rack":"R1"},{"item":"b","received":"2024-02-01"}]}"#
+        )
         let moved = try stock.call("edit", #"{"table":"stock","id":1,"column":"received","value":"2024-03-01"}"#)
         let cell = try #require((moved["cells"] as? [[String: Any]])?.first)
         #expect(cell["index"] as? Int == 0)
@@ -104,7 +117,9 @@ import Testing
         let invalid = try stock.failure("edit", #"{"table":"stock","id":1,"column":"received","value":"2024-02-30"}"#)
         #expect(invalid.kind == "invalid_value")
         #expect(invalid.message == "2024-02-30 is not a day of the calendar.")
-        let row = try #require((try stock.call("get", #"{"table":"stock","ids":[1]}"#)["rows"] as? [[String: Any]])?.first)
+        let row = try #require(
+            (try stock.call("get", #"{"table":"stock","ids":[1]}"#)["rows"] as? [[String: Any]])?.first
+        )
         let draft = try #require((row["drafts"] as? [String: Any])?["received"] as? [String: Any])
         #expect(draft["text"] as? String == "2024-02-30")
         #expect(draft["error"] as? String == "2024-02-30 is not a day of the calendar.")
@@ -115,9 +130,14 @@ import Testing
         #expect(readOnly.kind == "read_only")
         #expect(readOnly.message == "This cell is read-only.")
         #expect(try stock.failure("edit", #"{"table":"stock","id":99,"column":"qty","value":1}"#).kind == "no_such_row")
-        #expect(try stock.failure("edit", #"{"table":"stock","id":1,"column":"nope","value":1}"#).kind == "no_such_column")
+        #expect(
+            try stock.failure("edit", #"{"table":"stock","id":1,"column":"nope","value":1}"#).kind == "no_such_column"
+        )
         #expect(try stock.failure("edit", #"{"table":"stock","id":1,"column":"qty"}"#).kind == "invalid_params")
-        let batch = try stock.call("edit", #"{"table":"stock","edits":[{"id":1,"column":"qty","value":3},{"id":2,"column":"grade","value":"high"}]}"#)
+        let batch = try stock.call(
+            "edit",
+            #"{"table":"stock","edits":[{"id":1,"column":"qty","value":3},{"id":2,"column":"grade","value":"high"}]}"#
+        )
         #expect(batch["edited"] as? Int == 2)
         try stock.call("select", #"{"table":"stock","action":"all"}"#)
         let bulk = try stock.call("edit", #"{"table":"stock","selection":true,"column":"qty","value":"7"}"#)
@@ -130,10 +150,15 @@ import Testing
 
     @Test func selectSelectionAndDelete() throws {
         let stock = try Stock()
-        try stock.call("add", #"{"table":"stock","rows":[{"item":"a","received":"2024-01-01"},{"item":"b","received":"2024-02-01"},{"item":"c","received":"2024-03-01"}]}"#)
+        try stock.call(
+            "add",
+            #"{"table":"stock","rows":[{"item":"a","received":"2024-01-01"},{"item":"b","received":"2024-02-01"},{"item":"c","received":"2024-03-01"}]}"#
+        )
         #expect(try stock.call("select", #"{"table":"stock","ids":[1,3]}"#)["count"] as? Int == 2)
         #expect(try stock.call("selection", #"{"table":"stock"}"#)["ids"] as? [Int] == [3, 1])
-        #expect(try stock.call("select", #"{"table":"stock","action":"toggle","from":0,"count":2}"#)["count"] as? Int == 2)
+        #expect(
+            try stock.call("select", #"{"table":"stock","action":"toggle","from":0,"count":2}"#)["count"] as? Int == 2
+        )
         #expect(try stock.call("selection", #"{"table":"stock"}"#)["ids"] as? [Int] == [2, 1])
         #expect(try stock.call("select", #"{"table":"stock","mode":"single"}"#)["count"] as? Int == 1)
         #expect(try stock.failure("select", #"{"table":"stock","action":"all"}"#).kind == "invalid_value")
@@ -150,7 +175,10 @@ import Testing
 
     @Test func sortAndGetByRange() throws {
         let stock = try Stock()
-        try stock.call("add", #"{"table":"stock","rows":[{"item":"b","qty":10},{"item":"A","qty":9},{"item":"c","qty":100}]}"#)
+        try stock.call(
+            "add",
+            #"{"table":"stock","rows":[{"item":"b","qty":10},{"item":"A","qty":9},{"item":"c","qty":100}]}"#
+        )
         try stock.call("sort", #"{"table":"stock","keys":[{"column":"qty"}]}"#)
         func items(_ params: String) throws -> [String] {
             let rows = try #require(try stock.call("get", params)["rows"] as? [[String: Any]])
@@ -169,7 +197,11 @@ import Testing
     @Test func loadAndExport() throws {
         let stock = try Stock()
         let file = stock.daemon.scratch.file("more.csv")
-        try "item,qty,received\nx,1,2024-05-01\n\"y, z\",2,2024-05-02\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try "item,qty,received\nx,1,2024-05-01\n\"y, z\",2,2024-05-02\n".write(
+            toFile: file,
+            atomically: true,
+            encoding: .utf8
+        )
         let loaded = try stock.call("load", #"{"table":"stock","path":"\#(file)"}"#)
         #expect(loaded["added"] as? Int == 2)
         #expect(loaded["created"] as? Bool == false)
@@ -182,7 +214,9 @@ import Testing
         #expect(try stock.failure("load", #"{"table":"stock","path":"/nonexistent.csv"}"#).kind == "invalid_value")
         #expect(try stock.failure("load", #"{"table":"stock","text":"a","format":"xml"}"#).kind == "invalid_value")
         let exported = try stock.call("export", #"{"table":"stock"}"#)
-        #expect(exported["text"] as? String == "item,rack,qty,received,grade\n\"y, z\",,2,2024-05-02,\nx,,1,2024-05-01,\n")
+        #expect(
+            exported["text"] as? String == "item,rack,qty,received,grade\n\"y, z\",,2,2024-05-02,\nx,,1,2024-05-01,\n"
+        )
         try stock.call("select", #"{"table":"stock","ids":[1]}"#)
         let selected = try stock.call("export", #"{"table":"stock","format":"ndjson","selection":true}"#)
         #expect(selected["rows"] as? Int == 1)
@@ -195,7 +229,9 @@ import Testing
         for index in 0..<250_000 { text += "\(index),row \(index)\n" }
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         let client = try daemon.connect()
-        try client.send(#"{"jsonrpc":"2.0","id":"big","method":"load","params":{"table":"big","path":"\#(file)"}}"# + "\n")
+        try client.send(
+            #"{"jsonrpc":"2.0","id":"big","method":"load","params":{"table":"big","path":"\#(file)"}}"# + "\n"
+        )
         var progress: [[String: Any]] = []
         var reply = try object(try client.readLine())
         while reply["method"] as? String == "progress" {
@@ -206,5 +242,21 @@ import Testing
         #expect(!progress.isEmpty)
         #expect(progress.allSatisfy { $0["request"] as? String == "big" && $0["total"] as? Int == 250_000 })
         #expect(progress.last?["done"] as? Int == 250_000)
+    }
+}
+
+/// The demo table `scripts/start` asks for.
+@Suite struct DemoTableTests {
+    @Test func theDemoFlagStartsWithTheStockSummary() throws {
+        let daemon = try TestDaemon(arguments: ["--demo"])
+        let tables = try #require(
+            (try object(try daemon.request(#"{"method":"tables"}"#))["result"] as? [String: Any])?["tables"]
+                as? [[String: Any]]
+        )
+        #expect(tables.first?["name"] as? String == "stock")
+        #expect(tables.first?["rows"] as? Int == 10)
+        let plain = try TestDaemon()
+        #expect(try daemon.request(#"{"method":"stats"}"#).contains(#""tables":1"#))
+        #expect(try plain.request(#"{"method":"stats"}"#).contains(#""tables":0"#))
     }
 }

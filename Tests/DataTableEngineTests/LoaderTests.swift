@@ -69,7 +69,9 @@ import Testing
 
     @Test func aHeaderColumnTheTableLacksIsRefused() throws {
         let columns = [Column(key: "item", rules: try ColumnRules(type: .text))]
-        #expect(throws: TableError.self) { try TableLoader.parse("item,colour\na,red\n", format: .csv, columns: columns) }
+        #expect(throws: TableError.self) {
+            try TableLoader.parse("item,colour\na,red\n", format: .csv, columns: columns)
+        }
     }
 
     @Test func ndjsonLoadsObjectsAndReportsBadLines() throws {

@@ -88,7 +88,8 @@ import Testing
             Fixtures.row([
                 "item": .text("i"),
                 "rack": .text(words.randomElement(using: &generator)!),
-                "qty": Bool.random(using: &generator) ? .number(Double(Int.random(in: 0..<20, using: &generator))) : .null,
+                "qty": Bool.random(using: &generator)
+                    ? .number(Double(Int.random(in: 0..<20, using: &generator))) : .null,
             ])
         }
         _ = try table.add(rows, now: 0)
@@ -104,7 +105,10 @@ import Testing
     @Test func editingASortKeyMovesTheRow() throws {
         var table = try Fixtures.stock()
         try table.sort(by: [SortKey(column: "qty")])
-        _ = try table.add([Fixtures.row(item: "a", qty: 1), Fixtures.row(item: "b", qty: 2), Fixtures.row(item: "c", qty: 3)], now: 0)
+        _ = try table.add(
+            [Fixtures.row(item: "a", qty: 1), Fixtures.row(item: "b", qty: 2), Fixtures.row(item: "c", qty: 3)],
+            now: 0
+        )
         let cells = try table.edit([CellEdit(id: .number(1), column: "qty", input: .text("5"))])
         #expect(cells[0].index == 2)
         #expect(cells[0].display == "5")
@@ -161,7 +165,10 @@ import Testing
         }
         #expect(table.column("qty") == ["1", "2"])
         #expect(throws: TableError.noSuchRow(.number(9))) {
-            try table.edit([CellEdit(id: .number(1), column: "qty", input: .number(10)), CellEdit(id: .number(9), column: "qty", input: .number(1))])
+            try table.edit([
+                CellEdit(id: .number(1), column: "qty", input: .number(10)),
+                CellEdit(id: .number(9), column: "qty", input: .number(1)),
+            ])
         }
         #expect(table.column("qty") == ["1", "2"])
     }

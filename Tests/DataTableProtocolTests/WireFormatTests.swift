@@ -91,7 +91,10 @@ import Testing
 
     @Test func anEditTellsAnAbsentValueFromANullOne() throws {
         func decode(_ params: String) throws -> EditRequest {
-            try JSONDecoder().decode(RequestParams<EditRequest>.self, from: Data(#"{"method":"edit","params":\#(params)}"#.utf8)).params
+            try JSONDecoder().decode(
+                RequestParams<EditRequest>.self,
+                from: Data(#"{"method":"edit","params":\#(params)}"#.utf8)
+            ).params
         }
         // JSONValue is ExpressibleByNilLiteral, so compare with Optional's own none.
         #expect(try decode(#"{"table":"t","id":1,"column":"qty"}"#).value == JSONValue?.none)

@@ -1,0 +1,72 @@
+import DataTableEngine
+import Foundation
+
+/// The table `--demo` starts with: the "Stock Summary" of the Fiori data table examples
+/// (item, rack, quantity, weight) with a received date, a status picker and a lead time, sorted
+/// newest first.
+enum DemoTables {
+    static func catalog() -> TableCatalog {
+        var catalog = TableCatalog()
+        do {
+            try catalog.insert(try stockSummary())
+        } catch {
+            preconditionFailure("the demo table is invalid: \(error)")
+        }
+        return catalog
+    }
+
+    static func stockSummary() throws -> Table {
+        var table = try Table(
+            name: "stock",
+            columns: [
+                Column(
+                    key: "item",
+                    label: "Item",
+                    rules: try ColumnRules(type: .text, required: true, maxLength: 40),
+                    layout: ColumnLayout(width: -1, sticky: true)
+                ),
+                Column(key: "rack", label: "Rack", rules: try ColumnRules(type: .text, pattern: "[A-Z][0-9]{1,2}")),
+                Column(
+                    key: "qty",
+                    label: "Qty",
+                    rules: try ColumnRules(type: .number, minimum: .number(0), decimals: 0)
+                ),
+                Column(
+                    key: "weight",
+                    label: "Weight (kg)",
+                    rules: try ColumnRules(type: .number, minimum: .number(0), decimals: 2)
+                ),
+                Column(key: "received", label: "Received", rules: try ColumnRules(type: .date)),
+                Column(
+                    key: "status",
+                    label: "Status",
+                    rules: try ColumnRules(type: .picker, options: ["In Stock", "Low", "Reorder", "Discontinued"])
+                ),
+                Column(key: "lead", label: "Lead Time", rules: try ColumnRules(type: .duration)),
+            ]
+        )
+        try table.sort(by: [SortKey(column: "received", descending: true)])
+        let rows: [(String, String, Double, Double, String, String, String)] = [
+            ("Ball Bearing 6204", "A1", 1_250, 0.11, "2024-05-02", "In Stock", "2h"),
+            ("Hex Bolt M8×40", "A2", 8_400, 0.02, "2024-05-06", "In Stock", "1h 30m"),
+            ("Hydraulic Pump HP-20", "B4", 6, 18.5, "2024-04-18", "Low", "3d"),
+            ("Conveyor Belt 5 m", "C1", 14, 22.75, "2024-03-29", "In Stock", "2d"),
+            ("Servo Motor SM-400", "B2", 3, 4.2, "2024-05-10", "Reorder", "1d 4h"),
+            ("Pressure Gauge 0–10 bar", "D3", 42, 0.35, "2024-02-14", "In Stock", "6h"),
+            ("Safety Valve SV-12", "D1", 0, 1.8, "2024-01-22", "Discontinued", "0m"),
+            ("Copper Pipe 15 mm × 3 m", "E2", 120, 1.26, "2024-05-08", "In Stock", "4h"),
+            ("Air Filter AF-7", "A4", 9, 0.6, "2024-04-30", "Low", "1d"),
+            ("Timing Belt T5-600", "C3", 57, 0.09, "2024-05-01", "In Stock", "5h 15m"),
+        ]
+        _ = try table.add(
+            rows.map { item, rack, qty, weight, received, status, lead in
+                RowInput(values: [
+                    "item": .text(item), "rack": .text(rack), "qty": .number(qty), "weight": .number(weight),
+                    "received": .text(received), "status": .text(status), "lead": .text(lead),
+                ])
+            },
+            now: 0
+        )
+        return table
+    }
+}

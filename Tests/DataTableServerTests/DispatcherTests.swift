@@ -133,6 +133,13 @@ import Testing
         #expect(client.context.protocolVersion == 1)
     }
 
+    @Test func everyProtocolMethodHasAHandler() {
+        let methods = MethodTable.builtin()
+        for method in MethodRegistry.all {
+            #expect(methods.handles(method.method), "\(method.method)")
+        }
+    }
+
     @Test func helpListsEveryMethodAndDescribesOne() async throws {
         var client = InProcessClient()
         let all = try #require(try await client.reply(#"{"method":"help"}"#)["result"]?["methods"]?.arrayValue)

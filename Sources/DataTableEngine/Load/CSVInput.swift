@@ -42,9 +42,10 @@ struct CSVInput: LoadInput {
     func parse(records: Range<Int>, plan: LoadPlan, progress: (Int) -> Void) -> ChunkResult {
         var result = ChunkResult(plan: plan, capacity: records.count)
         let positions = header.map { plan.fieldColumns[$0.trimmingWhitespace] }
-        var sinceReport = 0
+        var tally = ProgressTally()
         var record = records.lowerBound
         Self.forEachRecord(bytes, Array(ranges[records])) { fields in
+            tally.count(progress)
             let line = lines[record]
             record += 1
             if fields.count != header.count {
@@ -60,13 +61,8 @@ struct CSVInput: LoadInput {
                 result.store(.text(field), column: column, slot: slot, line: line, plan: plan)
             }
             result.endRow(slot: slot, line: line, plan: plan)
-            sinceReport += 1
-            if sinceReport == TableLoader.progressStep {
-                progress(sinceReport)
-                sinceReport = 0
-            }
         }
-        progress(sinceReport)
+        tally.flush(progress)
         return result
     }
 

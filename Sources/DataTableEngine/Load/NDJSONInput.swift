@@ -55,8 +55,9 @@ struct NDJSONInput: LoadInput {
 
     func parse(records: Range<Int>, plan: LoadPlan, progress: (Int) -> Void) -> ChunkResult {
         var result = ChunkResult(plan: plan, capacity: records.count)
-        var sinceReport = 0
+        var tally = ProgressTally()
         for record in records {
+            tally.count(progress)
             let line = lines[record]
             switch Self.object(bytes[ranges[record]]) {
             case .invalid(let message):
@@ -77,13 +78,8 @@ struct NDJSONInput: LoadInput {
                 }
                 result.endRow(slot: slot, line: line, plan: plan)
             }
-            sinceReport += 1
-            if sinceReport == TableLoader.progressStep {
-                progress(sinceReport)
-                sinceReport = 0
-            }
         }
-        progress(sinceReport)
+        tally.flush(progress)
         return result
     }
 

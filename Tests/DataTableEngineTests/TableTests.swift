@@ -234,6 +234,12 @@ import Testing
         try table.select(.add, .ids([.number(2)]))
         #expect(table.selectedIDs() == [.number(2)])
         #expect(throws: TableError.self) { try table.select(.set, .all) }
+        // A refused change under a new mode leaves the mode and the selection as they were.
+        let version = table.version
+        #expect(throws: TableError.self) { try table.select(.set, .ids([.number(42)]), mode: .multiple) }
+        #expect(table.selectionMode == .single && table.selectedIDs() == [.number(2)] && table.version == version)
+        try table.select(.set, .all, mode: .multiple)
+        #expect(table.selectedCount == 3)
         table.setSelectionMode(.none)
         #expect(table.selectedCount == 0)
         #expect(throws: TableError.self) { try table.select(.add, .ids([.number(1)])) }

@@ -7,8 +7,8 @@ struct CSVInput: LoadInput {
     private let ranges: [Range<Int>]
     private let lines: [Int]
 
-    init(_ buffer: UnsafeBufferPointer<UInt8>) throws(TableError) {
-        let index = RecordIndex(buffer, from: 0)
+    init(_ bytes: [UInt8]) throws(TableError) {
+        let index = bytes.withUnsafeBufferPointer { RecordIndex($0) }
         if let line = index.unclosedQuoteLine {
             throw .invalidValues([
                 CellProblem(
@@ -22,7 +22,7 @@ struct CSVInput: LoadInput {
         guard let first = index.ranges.first else {
             throw .invalidArgument("The CSV is empty; it needs a header row naming the columns.", field: "text")
         }
-        bytes = Array(buffer)
+        self.bytes = bytes
         header = Self.fields(bytes, [first]).first ?? []
         ranges = Array(index.ranges.dropFirst())
         lines = Array(index.lines.dropFirst())

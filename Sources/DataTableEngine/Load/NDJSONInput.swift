@@ -6,8 +6,8 @@ struct NDJSONInput: LoadInput {
     private let ranges: [Range<Int>]
     private let lines: [Int]
 
-    init(_ buffer: UnsafeBufferPointer<UInt8>) {
-        bytes = Array(buffer)
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
         var ranges: [Range<Int>] = []
         var lines: [Int] = []
         var start = 0

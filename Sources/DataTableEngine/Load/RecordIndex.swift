@@ -11,13 +11,13 @@ struct RecordIndex {
     /// The line of a quoted field that never closes, if one does not.
     var unclosedQuoteLine: Int?
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         var inQuotes = false
-        var recordStart = start
+        var recordStart = 0
         var recordLine = 1
         var line = 1
         var quoteLine = 1
-        var index = start
+        var index = 0
         let count = bytes.count
         func close(at end: Int) {
             var last = end

@@ -23,11 +23,10 @@ public enum TableLoader {
     ) throws(TableError) -> LoadedRows {
         var bytes = Array(text.utf8)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        let input: any LoadInput = try bytes.withUnsafeBufferPointer { buffer throws(TableError) -> any LoadInput in
-            switch format {
-            case .csv: try CSVInput(buffer)
-            case .ndjson: NDJSONInput(buffer)
-            }
+        let input: any LoadInput
+        switch format {
+        case .csv: input = try CSVInput(bytes)
+        case .ndjson: input = NDJSONInput(bytes)
         }
         var plan = try input.plan(given: columns)
         while true {

@@ -58,21 +58,13 @@ extension Table {
             do throws(ValidationFailure) {
                 values.append(try columns[target.column].rules.parse(edit.input))
             } catch {
-                problems.append(
-                    CellProblem(id: edit.id, column: edit.column, input: edit.input.draftText, message: error.message)
-                )
+                let input = edit.input.draftText
+                problems.append(CellProblem(id: edit.id, column: edit.column, input: input, message: error.message))
+                setDraft(Draft(text: input, message: error.message), slot: target.slot, column: target.column)
                 values.append(.empty)
             }
         }
         if !problems.isEmpty {
-            for problem in problems {
-                let slot = slot(of: problem.id!)!
-                setDraft(
-                    Draft(text: problem.input, message: problem.message),
-                    slot: slot,
-                    column: columnIndex[problem.column]!
-                )
-            }
             version += 1
             throw .invalidValues(Array(problems.prefix(Self.problemLimit)))
         }

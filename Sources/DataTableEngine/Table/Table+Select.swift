@@ -22,21 +22,27 @@ public enum RowTarget: Sendable {
 extension Table {
     /// Changes the selection as one change; the rows named must exist. Under `single` mode the
     /// result may hold at most one row (`add` then replaces it); under `none` only clearing works.
-    public mutating func select(_ action: SelectAction, _ target: RowTarget) throws(TableError) {
+    /// With `mode`, the selection switches to that mode first (see ``setSelectionMode(_:)``); the
+    /// change is checked under the new mode before anything changes.
+    public mutating func select(_ action: SelectAction, _ target: RowTarget, mode: SelectionMode? = nil)
+        throws(TableError)
+    {
         let slots = try slots(for: target)
+        let mode = mode ?? selectionMode
         let wanted: Int
         switch action {
         case .set: wanted = slots.count
-        case .add: wanted = selectionMode == .single ? slots.count : selectedCount + slots.count
+        case .add: wanted = mode == .single ? slots.count : selectedCount + slots.count
         case .remove, .toggle: wanted = slots.count
         }
-        switch selectionMode {
+        switch mode {
         case .none where action != .remove && !slots.isEmpty:
             throw .invalidArgument("Selection is off for this table (mode none).", field: "mode")
         case .single where wanted > 1 && action != .remove:
             throw .invalidArgument("This table selects one row at a time (mode single).", field: "mode")
         default: break
         }
+        setSelectionMode(mode)
         if action == .set || (action == .add && selectionMode == .single) { clearSelection() }
         for slot in slots {
             let selected = flags[Int(slot)].selected

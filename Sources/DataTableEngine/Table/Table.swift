@@ -88,11 +88,7 @@ public struct Table: Sendable {
     /// The id of the row in `slot`.
     func id(of slot: UInt32) -> RowID {
         guard let keyColumn else { return .number(generatedIDs[Int(slot)]) }
-        switch stores[keyColumn][slot] {
-        case .number(let number): return .number(Int64(number))
-        case .text(let text): return .text(text)
-        default: return .text("")
-        }
+        return Self.rowID(forKey: stores[keyColumn][slot]) ?? .text("")
     }
 
     /// Reads ids from the key column. It holds only that column, not the table, so the key index

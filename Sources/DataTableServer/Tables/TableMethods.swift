@@ -302,11 +302,7 @@ extension MethodTable {
         }
         return try server.update(request.table) { table in
             if let change {
-                // Check the change under the new mode before switching, so a refusal changes nothing.
-                var trial = table
-                if let mode { trial.setSelectionMode(mode) }
-                try trial.select(change.0, change.1)
-                table = trial
+                try table.select(change.0, change.1, mode: mode)
             } else if let mode {
                 table.setSelectionMode(mode)
             }

@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "DataTableProtocol", targets: ["DataTableProtocol"]),
         .library(name: "DataTableServer", targets: ["DataTableServer"]),
         .library(name: "DataTableSystemd", targets: ["DataTableSystemd"]),
+        .library(name: "TextMeasure", targets: ["TextMeasure"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -30,6 +31,20 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
     ],
     targets: [
+        // C bridge to fontconfig, which finds font files by family and style.
+        .systemLibrary(
+            name: "CFontconfig",
+            pkgConfig: "fontconfig",
+            providers: [.apt(["libfontconfig-dev"])]
+        ),
+
+        // C bridge to HarfBuzz, which shapes text to measure it in points.
+        .systemLibrary(
+            name: "CHarfBuzz",
+            pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"])]
+        ),
+
         // C bridge to libsystemd (sd-daemon and sd-journal), found through pkg-config.
         .systemLibrary(
             name: "CSystemd",
@@ -85,6 +100,7 @@ let package = Package(
         .target(
             name: "DataTableEngine",
             dependencies: [
+                "TextMeasure",
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "Collections", package: "swift-collections"),
             ]
@@ -135,6 +151,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+
+        // Measuring text: terminal cells, or points in a font shaped with HarfBuzz; no sockets.
+        .target(name: "TextMeasure", dependencies: ["CFontconfig", "CHarfBuzz"]),
+        .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure"]),
 
         // End-to-end tests: the real daemon binary on real sockets, under systemd tools.
         .testTarget(

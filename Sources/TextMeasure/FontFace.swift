@@ -1,0 +1,162 @@
+import CHarfBuzz
+import Synchronization
+
+/// Why a font could not be found or opened.
+public struct FontError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+
+    public init(_ message: String) { self.message = message }
+}
+
+/// One face of a font file, measured by shaping with HarfBuzz. Widths are in the font's design
+/// units (``unitsPerEm`` to the em), so one face serves every size.
+///
+/// Printable ASCII, by far the most common text in a table, takes a fast path: the advance of
+/// every character and the kerning of every pair are read once, by shaping them, when the face
+/// opens, and a width is their sum. Pairs that do not shape as two glyphs (ligatures) and any
+/// other text are shaped in full, and those widths are kept in a bounded cache.
+public final class FontFace: TextMeasure, @unchecked Sendable {
+    // @unchecked: the HarfBuzz font is set up in init and never changed after, and HarfBuzz
+    // documents such fonts as safe to shape with from many threads at once; the cache has its
+    // own lock.
+    private let font: OpaquePointer
+    /// The font file.
+    public let path: String
+    /// The face within the file (collections hold several).
+    public let index: Int
+    /// The family and style the face was asked for, when it was found by name.
+    public let family: String?
+    public let style: String?
+    public let identity: String
+    public let unitsPerEm: Int
+    public let lineHeightUnits: Int
+
+    /// Advances of the printable ASCII characters, by `byte - 0x20`.
+    private let advances: [Int32]
+    /// Kerning of each printable ASCII pair, by `first * 95 + second`; `Int32.min` when the pair
+    /// must be shaped with its neighbours (it does not come out as two glyphs).
+    private let kerning: [Int32]
+    private let cache = Mutex<[String: Int]>([:])
+
+    /// How many shaped widths are kept before the cache starts over.
+    static let cacheLimit = 65_536
+
+    /// Opens face `index` of the font file at `path`.
+    public init(path: String, index: Int = 0, family: String? = nil, style: String? = nil) throws(FontError) {
+        guard let blob = hb_blob_create_from_file_or_fail(path) else {
+            throw FontError("The font file \(path) cannot be read.")
+        }
+        defer { hb_blob_destroy(blob) }
+        let face = hb_face_create(blob, UInt32(index))
+        defer { hb_face_destroy(face) }
+        guard hb_face_get_glyph_count(face) > 0 else {
+            throw FontError("\(path) is not a font file HarfBuzz can read (or has no face \(index)).")
+        }
+        guard let font = hb_font_create(face) else { throw FontError("HarfBuzz cannot open \(path).") }
+        self.font = font
+        self.path = path
+        self.index = index
+        self.family = family
+        self.style = style
+        identity = "\(path)#\(index)"
+        let upem = Int(hb_face_get_upem(face))
+        unitsPerEm = upem
+        hb_font_set_scale(font, Int32(upem), Int32(upem))
+        var extents = hb_font_extents_t()
+        if hb_font_get_h_extents(font, &extents) != 0 {
+            lineHeightUnits = Int(extents.ascender - extents.descender + extents.line_gap)
+        } else {
+            lineHeightUnits = upem * 6 / 5
+        }
+        let buffer = hb_buffer_create()
+        defer { hb_buffer_destroy(buffer) }
+        let printable = (0x20...0x7E).map { UInt8($0) }
+        var advances: [Int32] = []
+        for byte in printable {
+            advances.append(Self.shape([byte], font: font, buffer: buffer).advance)
+        }
+        var kerning = [Int32](repeating: 0, count: 95 * 95)
+        for first in printable {
+            for second in printable {
+                let shaped = Self.shape([first, second], font: font, buffer: buffer)
+                let pair = Int(first - 0x20) * 95 + Int(second - 0x20)
+                kerning[pair] =
+                    shaped.glyphs == 2
+                    ? shaped.advance - advances[Int(first - 0x20)] - advances[Int(second - 0x20)] : .min
+            }
+        }
+        self.advances = advances
+        self.kerning = kerning
+    }
+
+    deinit { hb_font_destroy(font) }
+
+    public func units(_ text: String) -> Int {
+        if let units = asciiUnits(text) { return units }
+        if let units = cache.withLock({ $0[text] }) { return units }
+        let buffer = hb_buffer_create()
+        defer { hb_buffer_destroy(buffer) }
+        let units = Int(Self.shape(Array(text.utf8), font: font, buffer: buffer).advance)
+        cache.withLock { cache in
+            if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
+            cache[text] = units
+        }
+        return units
+    }
+
+    /// The width of `text` shaped in full, without the fast path or the cache.
+    public func shapedUnits(_ text: String) -> Int {
+        let buffer = hb_buffer_create()
+        defer { hb_buffer_destroy(buffer) }
+        return Int(Self.shape(Array(text.utf8), font: font, buffer: buffer).advance)
+    }
+
+    /// The sum of the nominal advances of `text`'s characters, read from the font's metrics
+    /// without shaping (no kerning, no ligatures); `nil` when a character has no glyph.
+    public func nominalUnits(_ text: String) -> Int? {
+        var total = 0
+        for scalar in text.unicodeScalars {
+            var glyph: hb_codepoint_t = 0
+            guard hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0 else { return nil }
+            total += Int(hb_font_get_glyph_h_advance(font, glyph))
+        }
+        return total
+    }
+
+    /// The fast path: printable ASCII whose every pair shapes as two glyphs.
+    private func asciiUnits(_ text: String) -> Int? {
+        var total: Int32 = 0
+        var previous: Int?
+        for byte in text.utf8 {
+            guard byte >= 0x20 && byte <= 0x7E else { return nil }
+            let current = Int(byte - 0x20)
+            if let previous {
+                let kern = kerning[previous * 95 + current]
+                if kern == .min { return nil }
+                total += kern
+            }
+            total += advances[current]
+            previous = current
+        }
+        return Int(total)
+    }
+
+    private static func shape(_ utf8: [UInt8], font: OpaquePointer, buffer: OpaquePointer?) -> (
+        advance: Int32, glyphs: Int
+    ) {
+        hb_buffer_clear_contents(buffer)
+        utf8.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                hb_buffer_add_utf8(buffer, chars.baseAddress, Int32(chars.count), 0, Int32(chars.count))
+            }
+        }
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(font, buffer, nil, 0)
+        var count: UInt32 = 0
+        guard let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return (0, 0) }
+        var advance: Int32 = 0
+        for position in UnsafeBufferPointer(start: positions, count: Int(count)) { advance += position.x_advance }
+        return (advance, Int(count))
+    }
+}

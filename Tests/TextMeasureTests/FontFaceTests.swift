@@ -1,0 +1,74 @@
+import Testing
+
+@testable import TextMeasure
+
+@Suite struct FontFaceTests {
+    static let library = FontLibrary()
+
+    static func dejaVu(_ style: String = "Book") throws -> FontFace {
+        try library.face(family: "DejaVu Sans", style: style)
+    }
+
+    @Test func fontconfigFindsDejaVuSansByFamilyAndStyle() throws {
+        let regular = try Self.dejaVu()
+        let bold = try Self.dejaVu("Bold")
+        #expect(regular.path.hasSuffix("DejaVuSans.ttf"))
+        #expect(bold.path.hasSuffix("DejaVuSans-Bold.ttf"))
+        #expect(try Self.library.face(family: "dejavu sans", style: "book") === regular)
+    }
+
+    @Test func aFamilyThatIsNotInstalledIsAnError() {
+        #expect(throws: FontError.self) { try Self.library.face(family: "No Such Family 42", style: "Regular") }
+        #expect(throws: FontError.self) { try Self.library.face(path: "/nonexistent/font.ttf") }
+        #expect(throws: FontError.self) { try Self.library.face(path: "/etc/hostname") }
+    }
+
+    /// Digits carry no kerning, so shaping them gives the sum of the advances the font's
+    /// metrics hold for each digit's glyph.
+    @Test func aShapedWidthIsTheSumOfTheFontsAdvances() throws {
+        let face = try Self.dejaVu()
+        let digits = "0123456789"
+        let nominal = try #require(face.nominalUnits(digits))
+        #expect(face.shapedUnits(digits) == nominal)
+        #expect(face.units(digits) == nominal)
+        // DejaVu Sans draws every digit 1303 units wide on a 2048-unit em: at 15 pt,
+        // ten digits are 10 × 1303 × 15 ÷ 2048 = 95.43 pt.
+        let style = TextStyle(measure: face, size: 15)
+        #expect(face.unitsPerEm == 2048)
+        #expect(abs(style.width(digits) - 95.43) < 0.01)
+        #expect(style.wholeWidth(units: nominal) == 96)
+    }
+
+    @Test func kernedPairsAreNarrowerThanTheirAdvances() throws {
+        let face = try Self.dejaVu()
+        let nominal = try #require(face.nominalUnits("AV"))
+        #expect(face.shapedUnits("AV") < nominal)
+        #expect(face.units("AV") == face.shapedUnits("AV"))
+    }
+
+    @Test(arguments: [
+        "Stock Summary", "AVATAR Tower", "Wolf & Yacht", "fi fl ffi", "Price ($)", "2024-06-24",
+        "1h 30m", "The quick brown fox jumps over the lazy dog.", "a", "", "  spaced  ",
+    ])
+    func theASCIIFastPathMeasuresLikeShaping(text: String) throws {
+        let face = try Self.dejaVu()
+        #expect(face.units(text) == face.shapedUnits(text))
+        #expect(try Self.dejaVu("Bold").units(text) == Self.dejaVu("Bold").shapedUnits(text))
+    }
+
+    @Test func textBeyondASCIIIsShaped() throws {
+        let face = try Self.dejaVu()
+        for text in ["Größe", "Café ☕", "Ελληνικά", "Ünïcödé"] {
+            #expect(face.units(text) == face.shapedUnits(text))
+            #expect(face.units(text) > 0)
+        }
+    }
+
+    @Test func lineHeightComesFromTheFontsMetrics() throws {
+        // DejaVu Sans: ascender 1901, descender −483, no line gap: 2384 units, 17.46 pt at 15 pt.
+        let face = try Self.dejaVu()
+        #expect(face.lineHeightUnits == 2384)
+        #expect(TextStyle(measure: face, size: 15).lineHeight == 18)
+        #expect(TextStyle(measure: try Self.dejaVu("Bold"), size: 13).lineHeight == 16)
+    }
+}

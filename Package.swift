@@ -117,6 +117,7 @@ let package = Package(
             dependencies: [
                 "DataTableEngine",
                 "DataTableProtocol",
+                "TextMeasure",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -19,6 +19,7 @@ public enum MethodRegistry {
         SelectRequest.self,
         SelectionRequest.self,
         SortRequest.self,
+        LayoutRequest.self,
         LoadRequest.self,
         ExportRequest.self,
         UndoRequest.self,

@@ -14,6 +14,7 @@ extension MethodTable {
             stats(context.server)
         }
         table.registerTableMethods()
+        table.registerLayoutMethods()
         return table
     }
 

@@ -1,6 +1,7 @@
 import DataTableEngine
 import DataTableProtocol
 import Synchronization
+import TextMeasure
 
 /// State every connection shares: the tables, the configured limits and the counters `stats`
 /// reports.
@@ -10,6 +11,8 @@ public final class ServerState: Sendable {
     public let startedAt: ContinuousClock.Instant
     /// The tables.
     public let catalog: Mutex<TableCatalog>
+    /// Fonts opened for layouts in points, kept for the next.
+    let fonts = FontLibrary()
     private let counters = Mutex(Counters())
 
     /// Connection and request counts.

@@ -10,13 +10,30 @@ enum FontLocator {
         var family: String
     }
 
-    /// The face fontconfig picks for `family` in `style` ("Regular", "Bold", …). fontconfig
-    /// always picks something; a face of another family counts as not found.
+    /// fontconfig weights by the words styles use for them.
+    static let weights: [String: Int32] = [
+        "thin": 0, "extralight": 40, "ultralight": 40, "light": 50, "book": 75, "regular": 80, "normal": 80,
+        "medium": 100, "semibold": 180, "demibold": 180, "bold": 200, "extrabold": 205, "ultrabold": 205,
+        "black": 210, "heavy": 210,
+    ]
+
+    /// The face fontconfig picks for `family` in `style`. A style made of weight and slant
+    /// words ("Regular", "Semibold", "Bold Italic") is matched by weight and slant, so the
+    /// nearest weight wins (a family without a semibold face gives its bold one); any other
+    /// style is matched by name. fontconfig always picks something; a face of another family
+    /// counts as not found.
     static func locate(family: String, style: String) throws(FontError) -> Located {
         guard let pattern = FcPatternCreate() else { throw FontError("fontconfig cannot be used.") }
         defer { FcPatternDestroy(pattern) }
         _ = add(pattern, FC_FAMILY, family)
-        _ = add(pattern, FC_STYLE, style)
+        let words = style.lowercased().split(separator: " ").map(String.init)
+        let slants: [String: Int32] = ["italic": FC_SLANT_ITALIC, "oblique": FC_SLANT_OBLIQUE]
+        if !words.isEmpty, words.allSatisfy({ weights[$0] != nil || slants[$0] != nil }) {
+            _ = FcPatternAddInteger(pattern, FC_WEIGHT, words.compactMap { weights[$0] }.last ?? 80)
+            _ = FcPatternAddInteger(pattern, FC_SLANT, words.compactMap { slants[$0] }.last ?? FC_SLANT_ROMAN)
+        } else {
+            _ = add(pattern, FC_STYLE, style)
+        }
         FcConfigSubstitute(nil, pattern, FcMatchPattern)
         FcDefaultSubstitute(pattern)
         var result = FcResultNoMatch

@@ -2,8 +2,9 @@ import DataTableEngine
 import Foundation
 
 /// The table `--demo` starts with: the "Stock Summary" of the Fiori data table examples
-/// (item, rack, quantity, weight) with a received date, a status picker and a lead time, sorted
-/// newest first.
+/// (item, rack, quantity, weight) with a received date, a status picker, a lead time and notes
+/// that may wrap to two lines, sorted newest first. Its natural width is more than 1024 points,
+/// so a layout at that width truncates (or, scrolling sideways, scrolls).
 enum DemoTables {
     static func catalog() -> TableCatalog {
         var catalog = TableCatalog()
@@ -43,26 +44,38 @@ enum DemoTables {
                     rules: try ColumnRules(type: .picker, options: ["In Stock", "Low", "Reorder", "Discontinued"])
                 ),
                 Column(key: "lead", label: "Lead Time", rules: try ColumnRules(type: .duration)),
+                Column(
+                    key: "notes",
+                    label: "Notes",
+                    rules: try ColumnRules(type: .text, maxLength: 200),
+                    layout: ColumnLayout(lines: 2)
+                ),
             ]
         )
         try table.sort(by: [SortKey(column: "received", descending: true)])
-        let rows: [(String, String, Double, Double, String, String, String)] = [
-            ("Ball Bearing 6204", "A1", 1_250, 0.11, "2024-05-02", "In Stock", "2h"),
-            ("Hex Bolt M8×40", "A2", 8_400, 0.02, "2024-05-06", "In Stock", "1h 30m"),
-            ("Hydraulic Pump HP-20", "B4", 6, 18.5, "2024-04-18", "Low", "3d"),
-            ("Conveyor Belt 5 m", "C1", 14, 22.75, "2024-03-29", "In Stock", "2d"),
-            ("Servo Motor SM-400", "B2", 3, 4.2, "2024-05-10", "Reorder", "1d 4h"),
-            ("Pressure Gauge 0–10 bar", "D3", 42, 0.35, "2024-02-14", "In Stock", "6h"),
-            ("Safety Valve SV-12", "D1", 0, 1.8, "2024-01-22", "Discontinued", "0m"),
-            ("Copper Pipe 15 mm × 3 m", "E2", 120, 1.26, "2024-05-08", "In Stock", "4h"),
-            ("Air Filter AF-7", "A4", 9, 0.6, "2024-04-30", "Low", "1d"),
-            ("Timing Belt T5-600", "C3", 57, 0.09, "2024-05-01", "In Stock", "5h 15m"),
+        let rows: [(String, String, Double, Double, String, String, String, String)] = [
+            ("Ball Bearing 6204", "A1", 1_250, 0.11, "2024-05-02", "In Stock", "2h", "Sealed both sides"),
+            ("Hex Bolt M8×40", "A2", 8_400, 0.02, "2024-05-06", "In Stock", "1h 30m", ""),
+            (
+                "Hydraulic Pump HP-20", "B4", 6, 18.5, "2024-04-18", "Low", "3d",
+                "Two units held for the press line; check the seals before issuing"
+            ),
+            ("Conveyor Belt 5 m", "C1", 14, 22.75, "2024-03-29", "In Stock", "2d", "Store flat"),
+            (
+                "Servo Motor SM-400", "B2", 3, 4.2, "2024-05-10", "Reorder", "1d 4h",
+                "Supplier changed the connector in April: order the new cable kit with every motor"
+            ),
+            ("Pressure Gauge 0–10 bar", "D3", 42, 0.35, "2024-02-14", "In Stock", "6h", "Calibrated 2024-02"),
+            ("Safety Valve SV-12", "D1", 0, 1.8, "2024-01-22", "Discontinued", "0m", "Replaced by SV-14"),
+            ("Copper Pipe 15 mm × 3 m", "E2", 120, 1.26, "2024-05-08", "In Stock", "4h", ""),
+            ("Air Filter AF-7", "A4", 9, 0.6, "2024-04-30", "Low", "1d", "Fits compressor C-2 only"),
+            ("Timing Belt T5-600", "C3", 57, 0.09, "2024-05-01", "In Stock", "5h 15m", ""),
         ]
         _ = try table.add(
-            rows.map { item, rack, qty, weight, received, status, lead in
+            rows.map { item, rack, qty, weight, received, status, lead, notes in
                 RowInput(values: [
                     "item": .text(item), "rack": .text(rack), "qty": .number(qty), "weight": .number(weight),
-                    "received": .text(received), "status": .text(status), "lead": .text(lead),
+                    "received": .text(received), "status": .text(status), "lead": .text(lead), "notes": .text(notes),
                 ])
             },
             now: 0

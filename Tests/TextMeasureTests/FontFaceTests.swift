@@ -5,7 +5,7 @@ import Testing
 @Suite struct FontFaceTests {
     static let library = FontLibrary()
 
-    static func dejaVu(_ style: String = "Book") throws -> FontFace {
+    static func dejaVu(_ style: String = "Regular") throws -> FontFace {
         try library.face(family: "DejaVu Sans", style: style)
     }
 
@@ -15,6 +15,9 @@ import Testing
         #expect(regular.path.hasSuffix("DejaVuSans.ttf"))
         #expect(bold.path.hasSuffix("DejaVuSans-Bold.ttf"))
         #expect(try Self.library.face(family: "dejavu sans", style: "book") === regular)
+        // No semibold face: the nearest weight is bold.
+        #expect(try Self.library.face(family: "DejaVu Sans", style: "Semibold") === bold)
+        #expect(try Self.library.face(family: "DejaVu Sans", style: "Bold Oblique").path.hasSuffix("DejaVuSans-BoldOblique.ttf"))
     }
 
     @Test func aFamilyThatIsNotInstalledIsAnError() {

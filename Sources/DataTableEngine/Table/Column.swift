@@ -31,10 +31,12 @@ public struct Column: Sendable {
 
 /// How a column wants to be laid out; stored with the column for the layout work.
 public struct ColumnLayout: Sendable, Hashable {
-    /// Points when 1 or more, a fraction of the container when in 0 ..< 1, -1 for the one
-    /// flexible column; `nil` sizes to content.
+    /// Points (or cells) when 1 or more, a fraction of the container when in 0 ..< 1, -1 for
+    /// the one flexible column; `nil` sizes to content.
     public var width: Double?
+    /// Like `width` (no -1): the least a truncated column gets, 25% of the container by default.
     public var minWidth: Double?
+    /// The most a column gets when there are several, 50% of the container by default.
     public var maxWidth: Double?
     /// `leading`, `center` or `trailing`; `nil` follows the type (numbers trail).
     public var align: Alignment?
@@ -42,8 +44,9 @@ public struct ColumnLayout: Sendable, Hashable {
     public var lines: Int
     /// Stays in view while scrolling sideways; the first column only.
     public var sticky: Bool
-    /// Where the column goes in the compact list-report projection (`title`, `subtitle`, …).
-    public var binding: String?
+    /// Where the column goes in the compact list report (or `syncStatus`: the left accessory);
+    /// `nil` follows the default bindings.
+    public var binding: ListBinding?
 
     public init(
         width: Double? = nil,
@@ -52,7 +55,7 @@ public struct ColumnLayout: Sendable, Hashable {
         align: Alignment? = nil,
         lines: Int = 1,
         sticky: Bool = false,
-        binding: String? = nil
+        binding: ListBinding? = nil
     ) {
         self.width = width
         self.minWidth = minWidth

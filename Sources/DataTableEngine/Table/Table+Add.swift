@@ -26,7 +26,7 @@ extension Table {
         slots.reserveCapacity(prepared.count)
         for (offset, row) in prepared.enumerated() {
             let slot = allocateSlot()
-            for (column, value) in row.values.enumerated() { stores[column][slot] = value }
+            for (column, value) in row.values.enumerated() { setCell(value, slot: slot, column: column) }
             flags[Int(slot)].readOnly = row.readOnly
             if !row.readOnlyCells.isEmpty { cellReadOnly[slot] = row.readOnlyCells }
             _ = assignID(to: slot)

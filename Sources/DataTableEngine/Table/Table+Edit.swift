@@ -74,7 +74,7 @@ extension Table {
             step.changes.append(
                 .init(id: edit.id, column: target.column, old: stores[target.column][target.slot], new: value)
             )
-            stores[target.column][target.slot] = value
+            setCell(value, slot: target.slot, column: target.column)
             setDraft(nil, slot: target.slot, column: target.column)
         }
         moveRowsAfterEdit(targets)
@@ -144,7 +144,7 @@ extension Table {
         var targets: [(slot: UInt32, column: Int)] = []
         for change in changes {
             guard let slot = slot(of: change.id) else { continue }
-            stores[change.column][slot] = change.value
+            setCell(change.value, slot: slot, column: change.column)
             setDraft(nil, slot: slot, column: change.column)
             targets.append((slot, change.column))
         }

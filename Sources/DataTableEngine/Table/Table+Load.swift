@@ -62,6 +62,10 @@ extension Table {
             let reader = keyReader()
             for (slot, id) in zip(newSlots, keys) { keyIndex.insert(slot, id: id, idOf: reader) }
         }
+        var widths = contentWidths
+        contentWidths = []
+        for index in widths.indices { widths[index].measureSlots(first..<UInt32(slotCount), of: self) }
+        contentWidths = widths
         natural = RowOrder(natural.allSlots + newSlots)
         if !sortKeys.isEmpty { try sort(by: sortKeys) }
         version += 1

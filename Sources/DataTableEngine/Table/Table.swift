@@ -48,6 +48,8 @@ public struct Table: Sendable {
     var addedAt: [UInt32: Double] = [:]
     /// The same rows oldest first, so faded ones are dropped without a scan.
     var recentAdds: Deque<(slot: UInt32, time: Double)> = []
+    /// Display-text widths per measure asked for by ``layout(_:)``, kept current by every change.
+    var contentWidths: [ContentWidths] = []
     var undoSteps: [EditStep] = []
     var redoSteps: [EditStep] = []
 
@@ -181,8 +183,20 @@ public struct Table: Sendable {
         cellReadOnly[slot] = nil
         addedAt[slot] = nil
         flags[Int(slot)] = RowFlags()
-        for column in stores.indices { stores[column][slot] = .empty }
+        for column in stores.indices { setCell(.empty, slot: slot, column: column) }
         freeSlots.append(slot)
+    }
+
+    /// Stores a cell's value, keeping the layout's content widths current.
+    mutating func setCell(_ value: CellValue, slot: UInt32, column: Int) {
+        if !contentWidths.isEmpty {
+            let old = stores[column][slot]
+            let rules = columns[column].rules
+            for index in contentWidths.indices {
+                contentWidths[index].replace(old, with: value, slot: slot, column: column, rules: rules)
+            }
+        }
+        stores[column][slot] = value
     }
 }
 

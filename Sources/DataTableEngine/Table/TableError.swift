@@ -16,6 +16,8 @@ public enum TableError: Error, Sendable, Equatable {
     case invalidArgument(String, field: String)
     /// The column definitions or table settings are not usable.
     case invalidSchema(String, field: String)
+    /// A layout parameter is not usable; `field` names it.
+    case invalidLayout(String, field: String)
     /// There is no edit to undo or redo.
     case nothingToUndo(redo: Bool)
 }

@@ -3,7 +3,6 @@ enum TableSchema {
     static func check(columns: [Column], key: String?) throws(TableError) {
         guard !columns.isEmpty else { throw .invalidSchema("A table needs at least one column.", field: "columns") }
         var seen: Set<String> = []
-        var flexible = 0
         for (index, column) in columns.enumerated() {
             let field = "columns[\(index)]"
             guard !column.key.isEmpty, !column.key.hasPrefix("$") else {
@@ -12,10 +11,37 @@ enum TableSchema {
             guard seen.insert(column.key).inserted else {
                 throw .invalidSchema("Two columns have the key \(column.key).", field: field + ".key")
             }
-            let layout = column.layout
+        }
+        try checkLayout(columns.map(\.layout), types: columns.map(\.type)) { "columns[\($0)]" }
+        if let key {
+            guard let column = columns.first(where: { $0.key == key }) else {
+                throw .invalidSchema("The key column \(key) is not among the columns.", field: "key")
+            }
+            guard column.type == .text || column.type == .number else {
+                throw .invalidSchema("A key column must be text or number.", field: "key")
+            }
+        }
+    }
+
+    /// Checks columns' layout hints (`field` names column `i` in messages): widths, lines,
+    /// stickiness, at most one flexible column, and list-report bindings that fit their columns
+    /// and do not share a place.
+    static func checkLayout(
+        _ layouts: [ColumnLayout],
+        types: [ColumnType],
+        field: (Int) -> String
+    ) throws(TableError) {
+        var flexible: Int?
+        var places: [ListBinding: Int] = [:]
+        var groups: [Int: Int] = [:]
+        for (index, layout) in layouts.enumerated() {
+            let field = field(index)
             if let width = layout.width {
                 if width == -1 {
-                    flexible += 1
+                    if flexible != nil {
+                        throw .invalidSchema("At most one column can be flexible (width -1).", field: field + ".width")
+                    }
+                    flexible = index
                 } else if !(width > 0) || !width.isFinite {
                     throw .invalidSchema(
                         "width is points (1 or more), a fraction of the container (0 to 1), or -1 for the flexible column.",
@@ -25,10 +51,13 @@ enum TableSchema {
             }
             for (name, value) in [("minWidth", layout.minWidth), ("maxWidth", layout.maxWidth)] {
                 if let value, !(value >= 0) || !value.isFinite {
-                    throw .invalidSchema("\(name) must be 0 or more points.", field: field + "." + name)
+                    throw .invalidSchema(
+                        "\(name) must be 0 or more: points, or a fraction of the container below 1.",
+                        field: field + "." + name
+                    )
                 }
             }
-            if let low = layout.minWidth, let high = layout.maxWidth, low > high {
+            if let low = layout.minWidth, let high = layout.maxWidth, (low >= 1) == (high >= 1), low > high {
                 throw .invalidSchema("minWidth must not be greater than maxWidth.", field: field + ".minWidth")
             }
             guard layout.lines == 1 || layout.lines == 2 else {
@@ -37,16 +66,23 @@ enum TableSchema {
             if layout.sticky && index != 0 {
                 throw .invalidSchema("Only the first column can be sticky.", field: field + ".sticky")
             }
-        }
-        if flexible > 1 {
-            throw .invalidSchema("At most one column can be flexible (width -1).", field: "columns")
-        }
-        if let key {
-            guard let column = columns.first(where: { $0.key == key }) else {
-                throw .invalidSchema("The key column \(key) is not among the columns.", field: "key")
+            guard let binding = layout.binding else { continue }
+            if binding != .syncStatus && binding.showsImage != (types[index] == .image) {
+                throw .invalidSchema(
+                    binding.showsImage
+                        ? "\(binding.rawValue) shows an image; only an image column can go there."
+                        : "\(binding.rawValue) shows text; an image column cannot go there.",
+                    field: field + ".binding"
+                )
             }
-            guard column.type == .text || column.type == .number else {
-                throw .invalidSchema("A key column must be text or number.", field: "key")
+            if places.updateValue(index, forKey: binding) != nil {
+                throw .invalidSchema("Two columns are bound to \(binding.rawValue).", field: field + ".binding")
+            }
+            if let group = binding.group, groups.updateValue(index, forKey: group) != nil {
+                throw .invalidSchema(
+                    "status and statusImage (or substatus and substatusImage) share one place; bind only one.",
+                    field: field + ".binding"
+                )
             }
         }
     }

@@ -87,6 +87,8 @@ extension ResponseError {
             self = .invalidValue(message, field: "params." + field)
         case .invalidSchema(let message, let field):
             self = .invalidValue(message, field: "params." + field)
+        case .invalidLayout(let message, let field):
+            self = .invalidParams(message, field: "params." + field)
         case .nothingToUndo(let redo):
             self.init(
                 code: .conflict,

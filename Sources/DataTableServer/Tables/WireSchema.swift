@@ -32,13 +32,6 @@ enum WireSchema {
         } catch {
             throw .invalidValue("\(field) (\(definition.key)): \(error.message)", field: field)
         }
-        var align: ColumnLayout.Alignment?
-        if let name = definition.align {
-            guard let value = ColumnLayout.Alignment(rawValue: name) else {
-                throw .invalidValue("\(field).align must be leading, center or trailing.", field: field + ".align")
-            }
-            align = value
-        }
         return Column(
             key: definition.key,
             label: definition.label,
@@ -48,10 +41,10 @@ enum WireSchema {
                 width: definition.width,
                 minWidth: definition.minWidth,
                 maxWidth: definition.maxWidth,
-                align: align,
+                align: try choice(definition.align, field: field + ".align"),
                 lines: definition.lines ?? 1,
                 sticky: definition.sticky ?? false,
-                binding: definition.binding
+                binding: try choice(definition.binding, field: field + ".binding")
             )
         )
     }
@@ -88,8 +81,22 @@ enum WireSchema {
             align: layout.align?.rawValue,
             lines: layout.lines == 1 ? nil : layout.lines,
             sticky: layout.sticky ? true : nil,
-            binding: layout.binding
+            binding: layout.binding?.rawValue
         )
+    }
+
+    /// One of an enumeration's names, or an error (`invalid_value` unless told) listing them.
+    static func choice<Choice: RawRepresentable & CaseIterable>(
+        _ name: String?,
+        field: String,
+        invalid: (String, String?) -> ResponseError = ResponseError.invalidValue
+    ) throws(ResponseError) -> Choice? where Choice.RawValue == String {
+        guard let name else { return nil }
+        guard let value = Choice(rawValue: name) else {
+            let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            throw invalid("\(field) must be one of \(names).", field)
+        }
+        return value
     }
 
     static func sortKeys(_ keys: [SortKeyParam]) -> [SortKey] {

@@ -1,0 +1,181 @@
+/// Column widths for a container, by the SAP Fiori data-table rules. Pure and deterministic:
+/// whole layout units in, whole layout units out.
+///
+/// - A column that sets no width takes its natural width (widest content plus padding); with
+///   more than one column and no sideways scrolling, at most the maximum share (50%) of the
+///   container, and narrower than its content means truncated.
+/// - A width of 1 or more is points (or cells); below 1 it is a fraction of the container; -1
+///   marks the one flexible column. Image columns keep a fixed width.
+/// - The flexible column, else the first text column that sets no width (the title), takes the
+///   space left.
+/// - Without sideways scrolling (horizontal fit), a truncated column keeps at least the minimum
+///   share (25%) of the container; as many columns as fit are kept, in order, the rest omitted,
+///   and the kept ones grow back toward their natural widths to fill the space.
+/// - With sideways scrolling every column keeps its natural width (only an explicit `maxWidth`
+///   caps it) and the total may pass the container.
+public enum ColumnSolver {
+    /// One column as the solver sees it.
+    public struct Column: Sendable, Hashable {
+        /// Widest content (header label or any cell) plus padding on both sides.
+        public var natural: Int
+        public var isImage: Bool
+        /// Points or cells when 1 or more, a fraction of the container below 1, -1 flexible.
+        public var width: Double?
+        /// Like `width` (no -1); defaults are the settings' shares of the container.
+        public var minWidth: Double?
+        public var maxWidth: Double?
+
+        public init(
+            natural: Int,
+            isImage: Bool = false,
+            width: Double? = nil,
+            minWidth: Double? = nil,
+            maxWidth: Double? = nil
+        ) {
+            self.natural = natural
+            self.isImage = isImage
+            self.width = width
+            self.minWidth = minWidth
+            self.maxWidth = maxWidth
+        }
+    }
+
+    /// The container and the rules' numbers.
+    public struct Settings: Sendable, Hashable {
+        public var container: Int
+        /// Widths of the left and right accessories (0 when there are none).
+        public var leftAccessory: Int = 0
+        public var rightAccessory: Int = 0
+        public var spacing: Int = 0
+        public var horizontalScroll: Bool = false
+        public var imageWidth: Int = 56
+        public var minShare: Double = 0.25
+        public var maxShare: Double = 0.5
+
+        public init(container: Int) { self.container = container }
+    }
+
+    /// Where a column goes.
+    public struct Placement: Sendable, Hashable {
+        /// Left edge from the container's left edge; `nil` when omitted.
+        public var x: Int?
+        /// 0 when omitted.
+        public var width: Int
+        /// Narrower than its content.
+        public var truncated: Bool
+        /// Left out: it did not fit without sideways scrolling.
+        public var omitted: Bool
+    }
+
+    /// Places `columns` in a container.
+    public static func solve(_ columns: [Column], _ settings: Settings) -> [Placement] {
+        guard !columns.isEmpty else { return [] }
+        let container = settings.container
+        let available = max(0, container - settings.leftAccessory - settings.rightAccessory)
+        let spacing = settings.spacing
+        let capped = columns.count > 1 && !settings.horizontalScroll
+        let defaultMax = capped ? share(settings.maxShare, of: container) : Int.max
+        let defaultMin = share(settings.minShare, of: container)
+
+        var preferred: [Int] = []
+        var least: [Int] = []
+        for column in columns {
+            if column.isImage {
+                let width = column.width.flatMap { $0 > 0 ? length($0, of: container) : nil } ?? settings.imageWidth
+                preferred.append(width)
+                least.append(width)
+            } else if let width = column.width, width > 0 {
+                preferred.append(length(width, of: container))
+                least.append(preferred.last!)
+            } else {
+                let most = column.maxWidth.map { length($0, of: container) } ?? defaultMax
+                let width = min(column.natural, most)
+                preferred.append(width)
+                least.append(min(width, column.minWidth.map { length($0, of: container) } ?? defaultMin))
+            }
+        }
+        let fill =
+            columns.firstIndex { $0.width == -1 && !$0.isImage }
+            ?? columns.firstIndex { $0.width == nil && !$0.isImage }
+
+        var widths = preferred
+        var kept = columns.count
+        if !settings.horizontalScroll {
+            // Keep columns in order while their least widths fit.
+            var used = 0
+            kept = 0
+            for index in columns.indices {
+                let need = least[index] + (kept > 0 ? spacing : 0)
+                if kept > 0 && used + need > available { break }
+                used += need
+                kept += 1
+            }
+            let preferredTotal = preferred[..<kept].reduce(0, +) + spacing * (kept - 1)
+            if preferredTotal > available {
+                widths = grow(least: Array(least[..<kept]), toward: Array(preferred[..<kept]), by: available - used)
+                if used > available { widths[0] = max(0, widths[0] - (used - available)) }
+            }
+        }
+        let total = widths[..<kept].reduce(0, +) + spacing * (kept - 1)
+        if let fill, fill < kept, total < available { widths[fill] += available - total }
+
+        var placements: [Placement] = []
+        var x = settings.leftAccessory
+        for (index, column) in columns.enumerated() {
+            guard index < kept else {
+                placements.append(Placement(x: nil, width: 0, truncated: false, omitted: true))
+                continue
+            }
+            placements.append(
+                Placement(
+                    x: x,
+                    width: widths[index],
+                    truncated: !column.isImage && widths[index] < column.natural,
+                    omitted: false
+                )
+            )
+            x += widths[index] + spacing
+        }
+        return placements
+    }
+
+    /// The width of a sticky first column whose natural width is `width` once the content has
+    /// scrolled `offset` units to the left: it shrinks with the scroll until it reaches `least`
+    /// (the sticky panel width), and a column narrower than that never shrinks.
+    public static func stickyWidth(width: Int, least: Int, offset: Int) -> Int {
+        max(min(width, least), width - max(0, offset))
+    }
+
+    /// `least` widths grown by `extra` toward `preferred`, in proportion to what each lacks;
+    /// whole units left over go one each to the first columns that still lack some.
+    static func grow(least: [Int], toward preferred: [Int], by extra: Int) -> [Int] {
+        var widths = least
+        let lacking = zip(preferred, least).map { max(0, $0 - $1) }
+        let totalLacking = lacking.reduce(0, +)
+        guard extra > 0, totalLacking > 0 else { return widths }
+        var given = 0
+        for index in widths.indices {
+            let share = extra * lacking[index] / totalLacking
+            widths[index] += share
+            given += share
+        }
+        var index = 0
+        while given < extra, index < widths.count {
+            if widths[index] < preferred[index] {
+                widths[index] += 1
+                given += 1
+            }
+            index += 1
+        }
+        return widths
+    }
+
+    /// A width hint in whole units: a fraction of the container below 1, else itself.
+    static func length(_ hint: Double, of container: Int) -> Int {
+        hint < 1 ? share(hint, of: container) : Int(hint)
+    }
+
+    static func share(_ fraction: Double, of container: Int) -> Int {
+        Int((Double(container) * fraction + 1e-9).rounded(.down))
+    }
+}

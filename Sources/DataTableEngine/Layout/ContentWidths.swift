@@ -1,0 +1,97 @@
+import Dispatch
+import Synchronization
+import TextMeasure
+
+/// Every column's display-text widths in one measure (terminal cells, or one font face's
+/// units), kept up to date as rows are added, edited and deleted, so a layout after a change
+/// costs no re-measuring of the table.
+///
+/// Per column it keeps counts of widths (``WidthCounts``), which give the widest content; for
+/// columns whose cells may wrap to two lines it also keeps each row's width, which decides the
+/// row's height.
+struct ContentWidths: Sendable {
+    let measure: any TextMeasure
+    private(set) var columns: [WidthCounts]
+    /// For each column that may wrap (by column index): each slot's width.
+    private(set) var rowWidths: [Int: [Int32]]
+
+    /// Measures every row of `table` in `measure`, keeping each row's width in the `wrapping`
+    /// columns.
+    init(measure: any TextMeasure, wrapping: [Int], table: Table) {
+        self.measure = measure
+        rowWidths = Dictionary(uniqueKeysWithValues: wrapping.map { ($0, [Int32](repeating: 0, count: table.slotCount)) })
+        columns = Array(repeating: WidthCounts(), count: table.columns.count)
+        measureSlots(0..<UInt32(table.slotCount), of: table)
+    }
+
+    /// Whether this keeps the widths `table`'s columns need now (a column's wrapping may have
+    /// been asked for after these were measured).
+    func covers(wrapping: [Int]) -> Bool { wrapping.allSatisfy { rowWidths[$0] != nil } }
+
+    /// Counts the cells of `slots` (new rows, or all of them), one column per core.
+    mutating func measureSlots(_ slots: Range<UInt32>, of table: Table) {
+        let measure = self.measure
+        let results = Mutex([Int: (WidthCounts, [Int32]?)]())
+        let existing = columns
+        let existingRows = rowWidths
+        DispatchQueue.concurrentPerform(iterations: table.columns.count) { column in
+            var counts = existing[column]
+            var rows = existingRows[column]
+            if rows != nil, rows!.count < table.slotCount {
+                rows!.append(contentsOf: repeatElement(0, count: table.slotCount - rows!.count))
+            }
+            let rules = table.columns[column].rules
+            let store = table.stores[column]
+            // Image columns have a fixed width; their references are never drawn as text.
+            guard store.type != .image else {
+                results.withLock { $0[column] = (counts, rows) }
+                return
+            }
+            // Dates, times and picker choices repeat: measure each distinct value once.
+            var memo: [CellValue: Int] = [:]
+            let memoize = store.type == .date || store.type == .time || store.type == .picker
+            for slot in slots {
+                let value = store[slot]
+                if value.isEmpty { continue }
+                let width: Int
+                if memoize, let known = memo[value] {
+                    width = known
+                } else {
+                    width = measure.units(rules.displayText(value))
+                    if memoize { memo[value] = width }
+                }
+                counts.add(width)
+                rows?[Int(slot)] = Int32(clamping: width)
+            }
+            results.withLock { $0[column] = (counts, rows) }
+        }
+        let measured = results.withLock { $0 }
+        for column in columns.indices {
+            let (counts, rows) = measured[column]!
+            columns[column] = counts
+            if let rows { rowWidths[column] = rows }
+        }
+    }
+
+    /// Counts a cell's new value in place of its old one.
+    mutating func replace(_ old: CellValue, with new: CellValue, slot: UInt32, column: Int, rules: ColumnRules) {
+        guard rules.type != .image else { return }
+        let oldWidth = old.isEmpty ? 0 : measure.units(rules.displayText(old))
+        let newWidth = new.isEmpty ? 0 : measure.units(rules.displayText(new))
+        columns[column].remove(oldWidth)
+        columns[column].add(newWidth)
+        if rowWidths[column] != nil {
+            let index = Int(slot)
+            if rowWidths[column]!.count <= index {
+                rowWidths[column]!.append(contentsOf: repeatElement(0, count: index + 1 - rowWidths[column]!.count))
+            }
+            rowWidths[column]![index] = Int32(clamping: newWidth)
+        }
+    }
+
+    /// The width of a slot's cell in a wrapping column.
+    func width(slot: UInt32, column: Int) -> Int {
+        guard let rows = rowWidths[column], Int(slot) < rows.count else { return 0 }
+        return Int(rows[Int(slot)])
+    }
+}

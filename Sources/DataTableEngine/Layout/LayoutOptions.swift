@@ -1,0 +1,142 @@
+import TextMeasure
+
+/// What a layout is for: the container, the size class, whether it scrolls sideways, how text
+/// is measured, paddings, and per-column overrides of the table's layout hints. Every length is
+/// in whole layout units: points, or terminal cells.
+public struct LayoutOptions: Sendable {
+    /// Compact (phone-width) or regular.
+    public enum SizeClass: String, Sendable, Hashable, CaseIterable {
+        case compact, regular
+    }
+
+    /// What a layout is measured in.
+    public enum Unit: String, Sendable, Hashable, CaseIterable {
+        /// Points, with text measured in a font.
+        case pt
+        /// Terminal columns and lines.
+        case cell
+    }
+
+    public var unit: Unit
+    /// The container's width.
+    public var width: Int
+    public var sizeClass: SizeClass
+    /// Whether the container scrolls sideways; without it, columns that do not fit are omitted.
+    public var horizontalScroll: Bool
+    /// How data cells and header labels are measured.
+    public var data: TextStyle
+    public var header: TextStyle
+    /// Space between neighbouring columns (FUIGridTableViewCell `spacing`).
+    public var spacing: Int
+    /// Padding inside a cell on the left and on the right (part of the column's width).
+    public var cellPadding: Int
+    /// Padding above and below a header label.
+    public var headerPadding: Int
+    /// Padding above and below a data row's content.
+    public var rowPadding: Int
+    /// The least height of a data row.
+    public var minRowHeight: Int
+    /// The width of an image column that sets none.
+    public var imageWidth: Int
+    /// The width of a left or right accessory.
+    public var accessoryWidth: Int
+    /// What the left and right accessories show; `nil` follows the table (see ``Accessory``).
+    public var leftAccessory: Accessory?
+    public var rightAccessory: Accessory?
+    /// Whether the first column stays in view while scrolling sideways; `nil` follows the
+    /// column's own `sticky`.
+    public var stickyFirstColumn: Bool?
+    /// A column narrower than its content gets at least this share of the container, and no
+    /// column (of several) gets more than the maximum share, unless the column says otherwise.
+    public var minShare: Double = 0.25
+    public var maxShare: Double = 0.5
+    /// Layout hints that replace the table's, by column key.
+    public var columns: [String: ColumnLayoutOverride] = [:]
+
+    /// The defaults for `unit`: in points, 12 padding either side of a cell, 8 above and below
+    /// a header, 16 above and below a row, rows at least 44 high, 44-wide accessories, 56-wide
+    /// image columns, no extra spacing; in cells, no padding, 1 cell between columns, 3-cell
+    /// accessories, 2-cell image columns.
+    public init(unit: Unit, width: Int, data: TextStyle, header: TextStyle) {
+        self.unit = unit
+        self.width = width
+        self.data = data
+        self.header = header
+        sizeClass = .regular
+        horizontalScroll = false
+        switch unit {
+        case .pt:
+            spacing = 0
+            cellPadding = 12
+            headerPadding = 8
+            rowPadding = 16
+            minRowHeight = 44
+            imageWidth = 56
+            accessoryWidth = 44
+        case .cell:
+            spacing = 1
+            cellPadding = 0
+            headerPadding = 0
+            rowPadding = 0
+            minRowHeight = 1
+            imageWidth = 2
+            accessoryWidth = 3
+        }
+    }
+}
+
+/// What sits beside a row, outside the columns.
+public enum Accessory: String, Sendable, Hashable, CaseIterable {
+    /// No accessory.
+    case none
+    /// Selection checkboxes (left; by default while the table's selection mode is `multiple`).
+    case checkbox
+    /// The row's sync status (left; by default when a column is bound to `syncStatus` and
+    /// there are no checkboxes).
+    case syncStatus
+    /// A drill-down chevron (right; only when asked for).
+    case chevron
+}
+
+/// Layout hints for one column that replace the table's for one layout; `nil` keeps the
+/// table's.
+public struct ColumnLayoutOverride: Sendable, Hashable {
+    public var width: Double?
+    public var minWidth: Double?
+    public var maxWidth: Double?
+    public var align: ColumnLayout.Alignment?
+    public var lines: Int?
+    public var sticky: Bool?
+    public var binding: ListBinding?
+
+    public init(
+        width: Double? = nil,
+        minWidth: Double? = nil,
+        maxWidth: Double? = nil,
+        align: ColumnLayout.Alignment? = nil,
+        lines: Int? = nil,
+        sticky: Bool? = nil,
+        binding: ListBinding? = nil
+    ) {
+        self.width = width
+        self.minWidth = minWidth
+        self.maxWidth = maxWidth
+        self.align = align
+        self.lines = lines
+        self.sticky = sticky
+        self.binding = binding
+    }
+
+    /// `layout` with these hints in place of its own.
+    func applied(to layout: ColumnLayout) -> ColumnLayout {
+        var result = layout
+        if let width { result.width = width }
+        if let minWidth { result.minWidth = minWidth }
+        if let maxWidth { result.maxWidth = maxWidth }
+        if let align { result.align = align }
+        if let lines { result.lines = lines }
+        if let sticky { result.sticky = sticky }
+        if let binding { result.binding = binding }
+        return result
+    }
+}

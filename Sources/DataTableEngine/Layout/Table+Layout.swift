@@ -1,0 +1,235 @@
+import TextMeasure
+
+extension Table {
+    /// How many measures' widths a table keeps; asking for another drops the oldest.
+    static let contentWidthsLimit = 4
+
+    /// The column plan for a container (brief, "Layout rules"). The first layout in a measure
+    /// measures every row; later ones use the widths kept since, so a layout after a change
+    /// costs no re-measuring. Does not change the table's version.
+    public mutating func layout(_ options: LayoutOptions) throws(TableError) -> LayoutPlan {
+        var hints = columns.map(\.layout)
+        for (key, override) in options.columns.sorted(by: { $0.key < $1.key }) {
+            guard let index = columnIndex[key] else { throw .noSuchColumn(key, row: nil) }
+            hints[index] = override.applied(to: hints[index])
+        }
+        do {
+            try TableSchema.checkLayout(hints, types: columns.map(\.type)) { "columns.\(columns[$0].key)" }
+        } catch {
+            if case .invalidSchema(let message, let field) = error { throw .invalidLayout(message, field: field) }
+            throw error
+        }
+        guard options.width > 0 else { throw .invalidLayout("width must be more than 0.", field: "width") }
+
+        let syncColumn = hints.firstIndex { $0.binding == .syncStatus }
+        let shown = columns.indices.filter { $0 != syncColumn }
+        let wrapping = shown.filter { hints[$0].lines > 1 && columns[$0].type != .image }
+        let widths = keptWidths(in: options.data.measure, wrapping: wrapping)
+
+        let compactList = options.sizeClass == .compact && !options.horizontalScroll
+        if compactList { return listPlan(options, hints: hints, shown: shown) }
+        return try tablePlan(options, hints: hints, shown: shown, syncColumn: syncColumn, widths: widths)
+    }
+
+    /// The grid: columns solved for the container, header and row heights.
+    private func tablePlan(
+        _ options: LayoutOptions,
+        hints: [ColumnLayout],
+        shown: [Int],
+        syncColumn: Int?,
+        widths: ContentWidths
+    ) throws(TableError) -> LayoutPlan {
+        let padding = 2 * options.cellPadding
+        let left =
+            options.leftAccessory
+            ?? (selectionMode == .multiple ? .checkbox : syncColumn != nil ? .syncStatus : Accessory.none)
+        let right = options.rightAccessory ?? Accessory.none
+        if left == .chevron { throw .invalidLayout("The chevron goes on the right.", field: "leftAccessory") }
+        if right != .none && right != .chevron {
+            throw .invalidLayout("Only the chevron goes on the right.", field: "rightAccessory")
+        }
+        var settings = ColumnSolver.Settings(container: options.width)
+        settings.leftAccessory = left == .none ? 0 : options.accessoryWidth
+        settings.rightAccessory = right == .none ? 0 : options.accessoryWidth
+        settings.spacing = options.spacing
+        settings.horizontalScroll = options.horizontalScroll
+        settings.imageWidth = options.imageWidth
+        settings.minShare = options.minShare
+        settings.maxShare = options.maxShare
+
+        let solverColumns = shown.map { index in
+            let column = columns[index]
+            let label = options.header.wholeWidth(units: options.header.measure.units(column.label))
+            let cells = options.data.wholeWidth(units: widths.columns[index].widest)
+            return ColumnSolver.Column(
+                natural: max(label, cells) + padding,
+                isImage: column.type == .image,
+                width: hints[index].width,
+                minWidth: hints[index].minWidth,
+                maxWidth: hints[index].maxWidth
+            )
+        }
+        let placements = ColumnSolver.solve(solverColumns, settings)
+
+        var planned: [LayoutPlan.PlacedColumn] = []
+        var headerLines = 1
+        var wrapThresholds: [(column: Int, units: Int)] = []
+        for (position, index) in shown.enumerated() {
+            let placement = placements[position]
+            let column = columns[index]
+            let inner = max(0, placement.width - padding)
+            let header =
+                placement.omitted
+                ? [column.label] : options.header.wrap(column.label, toWidth: Double(inner), maxLines: 2)
+            if !placement.omitted { headerLines = max(headerLines, header.count) }
+            let lines = column.type == .image ? 1 : hints[index].lines
+            if lines > 1 && !placement.omitted && placement.truncated {
+                wrapThresholds.append((index, Self.widestFitting(inner, style: options.data)))
+            }
+            planned.append(
+                LayoutPlan.PlacedColumn(
+                    key: column.key,
+                    x: placement.x,
+                    width: placement.width,
+                    align: hints[index].align ?? Self.defaultAlignment(column.type),
+                    lines: lines,
+                    truncated: placement.truncated,
+                    omitted: placement.omitted,
+                    header: header,
+                    binding: nil
+                )
+            )
+        }
+
+        var sticky: LayoutPlan.StickyColumn?
+        if options.horizontalScroll, options.stickyFirstColumn ?? hints[shown[0]].sticky, let first = planned.first {
+            sticky = LayoutPlan.StickyColumn(
+                key: first.key,
+                width: first.width,
+                minWidth: min(first.width, ColumnSolver.share(options.minShare, of: options.width))
+            )
+        }
+        let lastEdge = planned.compactMap { column in column.x.map { $0 + column.width } }.max() ?? 0
+        let contentWidth = max(options.width, lastEdge + settings.rightAccessory)
+        let lineHeight = options.data.lineHeight
+        let headerLineHeight = options.header.lineHeight
+        let headerHeight = headerLines * headerLineHeight + 2 * options.headerPadding
+        let rowHeight = max(options.minRowHeight, lineHeight + 2 * options.rowPadding)
+        let twoLineRowHeight = max(options.minRowHeight, 2 * lineHeight + 2 * options.rowPadding)
+        let twoLineRows = countTwoLineRows(wrapThresholds, widths: widths)
+        return LayoutPlan(
+            mode: .table,
+            unit: options.unit,
+            sizeClass: options.sizeClass,
+            horizontalScroll: options.horizontalScroll,
+            width: options.width,
+            columns: planned,
+            leftAccessory: left == .none ? nil : .init(kind: left, x: 0, width: settings.leftAccessory),
+            rightAccessory: right == .none
+                ? nil : .init(kind: right, x: options.width - settings.rightAccessory, width: settings.rightAccessory),
+            sticky: sticky,
+            headerHeight: headerHeight,
+            headerLines: headerLines,
+            rowHeight: rowHeight,
+            twoLineRowHeight: twoLineRowHeight,
+            twoLineRows: twoLineRows,
+            rowCount: rowCount,
+            lineHeight: lineHeight,
+            headerLineHeight: headerLineHeight,
+            contentWidth: contentWidth,
+            contentHeight: headerHeight + rowCount * rowHeight + twoLineRows * (twoLineRowHeight - rowHeight),
+            bindings: []
+        )
+    }
+
+    /// The list report: every row an object view, columns bound to its places.
+    private func listPlan(_ options: LayoutOptions, hints: [ColumnLayout], shown: [Int]) -> LayoutPlan {
+        let bound = ListBinding.bind(shown.map { (columns[$0].type == .image, hints[$0].binding) })
+        var bindingOf: [Int: ListBinding] = [:]
+        for (binding, position) in bound { bindingOf[shown[position]] = binding }
+        let planned = shown.map { index in
+            let column = columns[index]
+            return LayoutPlan.PlacedColumn(
+                key: column.key,
+                x: nil,
+                width: 0,
+                align: hints[index].align ?? Self.defaultAlignment(column.type),
+                lines: 1,
+                truncated: false,
+                omitted: bindingOf[index] == nil,
+                header: [column.label],
+                binding: bindingOf[index]
+            )
+        }
+        let textLines = bound.filter { [.headline, .subheadline, .footnote].contains($0.0) }.count
+        let lineHeight = options.data.lineHeight
+        let rowHeight = max(options.minRowHeight, max(1, textLines) * lineHeight + 2 * options.rowPadding)
+        return LayoutPlan(
+            mode: .list,
+            unit: options.unit,
+            sizeClass: options.sizeClass,
+            horizontalScroll: false,
+            width: options.width,
+            columns: planned,
+            leftAccessory: nil,
+            rightAccessory: nil,
+            sticky: nil,
+            headerHeight: 0,
+            headerLines: 0,
+            rowHeight: rowHeight,
+            twoLineRowHeight: rowHeight,
+            twoLineRows: 0,
+            rowCount: rowCount,
+            lineHeight: lineHeight,
+            headerLineHeight: options.header.lineHeight,
+            contentWidth: options.width,
+            contentHeight: rowCount * rowHeight,
+            bindings: bound.map { .init(binding: $0.0, column: columns[shown[$0.1]].key) }
+        )
+    }
+
+    /// Numbers and durations line up on the right; everything else on the left.
+    static func defaultAlignment(_ type: ColumnType) -> ColumnLayout.Alignment {
+        switch type {
+        case .number, .duration: .trailing
+        case .image: .center
+        default: .leading
+        }
+    }
+
+    /// The most measure units that still fit in `width` whole layout units.
+    static func widestFitting(_ width: Int, style: TextStyle) -> Int {
+        var units = Int(Double(width) / style.scale)
+        while style.wholeWidth(units: units + 1) <= width { units += 1 }
+        while units > 0 && style.wholeWidth(units: units) > width { units -= 1 }
+        return units
+    }
+
+    /// Rows with a cell wider than its wrapping column (each given as the most units that fit).
+    private func countTwoLineRows(_ thresholds: [(column: Int, units: Int)], widths: ContentWidths) -> Int {
+        switch thresholds.count {
+        case 0: return 0
+        case 1: return widths.columns[thresholds[0].column].count(widerThan: thresholds[0].units)
+        default:
+            var count = 0
+            natural.forEachSlot { slot in
+                if thresholds.contains(where: { widths.width(slot: slot, column: $0.column) > $0.units }) { count += 1 }
+            }
+            return count
+        }
+    }
+
+    /// The widths kept in `measure`, measuring every row first when there are none (or they
+    /// lack a wrapping column's per-row widths).
+    private mutating func keptWidths(in measure: any TextMeasure, wrapping: [Int]) -> ContentWidths {
+        if let index = contentWidths.firstIndex(where: { $0.measure.identity == measure.identity }) {
+            let kept = contentWidths[index]
+            if kept.covers(wrapping: wrapping) { return kept }
+            contentWidths.remove(at: index)
+        }
+        let fresh = ContentWidths(measure: measure, wrapping: wrapping, table: self)
+        if contentWidths.count >= Self.contentWidthsLimit { contentWidths.removeFirst() }
+        contentWidths.append(fresh)
+        return fresh
+    }
+}

@@ -1,0 +1,164 @@
+import DataTableEngine
+import DataTableProtocol
+import TextMeasure
+
+extension MethodTable {
+    /// `layout` (protocol.md, "Layout").
+    mutating func registerLayoutMethods() {
+        register(LayoutRequest.self) { request, context in
+            // Fonts are found and opened before the table is locked.
+            let resolved = try LayoutParams(request, fonts: context.server.fonts)
+            return try context.server.update(request.table) { table in
+                let plan = try table.layout(resolved.options)
+                return resolved.response(plan, table: table)
+            }
+        }
+    }
+}
+
+/// `layout`'s params checked and turned into ``LayoutOptions``, with the fonts they name.
+struct LayoutParams {
+    /// One of an enumeration's names, or `invalid_params` listing them.
+    private static func choice<Choice: RawRepresentable & CaseIterable>(
+        _ name: String?,
+        field: String
+    ) throws(ResponseError) -> Choice? where Choice.RawValue == String {
+        try WireSchema.choice(name, field: field, invalid: ResponseError.invalidParams)
+    }
+
+    var options: LayoutOptions
+    /// The fonts measured with, for the reply (pt only).
+    var fonts: LayoutRequest.Fonts?
+
+    /// The widest container a layout accepts.
+    static let maxWidth = 1_000_000.0
+
+    init(_ request: LayoutRequest, fonts library: FontLibrary) throws(ResponseError) {
+        guard request.width.isFinite, request.width >= 1, request.width <= Self.maxWidth else {
+            throw .invalidParams("width must be from 1 to \(Int(Self.maxWidth)).", field: "params.width")
+        }
+        let unit = try Self.choice(request.unit, field: "params.unit") ?? LayoutOptions.Unit.pt
+        let width = Int(request.width)
+        switch unit {
+        case .cell:
+            options = LayoutOptions(unit: .cell, width: width, data: .cells, header: .cells)
+        case .pt:
+            let data = try Self.font(request.font, style: "Regular", size: 15, field: "params.font", library)
+            let header = try Self.font(request.headerFont, style: "Semibold", size: 13, field: "params.headerFont", library)
+            options = LayoutOptions(unit: .pt, width: width, data: data.style, header: header.style)
+            fonts = LayoutRequest.Fonts(data: data.reply, header: header.reply)
+        }
+        options.sizeClass = try Self.choice(request.sizeClass, field: "params.sizeClass") ?? .regular
+        options.horizontalScroll = request.horizontalScroll ?? false
+        options.leftAccessory = try Self.choice(request.leftAccessory, field: "params.leftAccessory")
+        options.rightAccessory = try Self.choice(request.rightAccessory, field: "params.rightAccessory")
+        options.stickyFirstColumn = request.stickyFirstColumn
+        for (name, value, keyPath) in [
+            ("minShare", request.minShare, \LayoutOptions.minShare), ("maxShare", request.maxShare, \.maxShare),
+        ] {
+            guard let value else { continue }
+            guard value > 0, value <= 1 else {
+                throw .invalidParams("\(name) must be more than 0 and at most 1.", field: "params." + name)
+            }
+            options[keyPath: keyPath] = value
+        }
+        if let padding = request.padding {
+            let lengths: [(String, Int?, WritableKeyPath<LayoutOptions, Int>)] = [
+                ("cell", padding.cell, \.cellPadding), ("header", padding.header, \.headerPadding),
+                ("row", padding.row, \.rowPadding), ("spacing", padding.spacing, \.spacing),
+                ("minRowHeight", padding.minRowHeight, \.minRowHeight), ("image", padding.image, \.imageWidth),
+                ("accessory", padding.accessory, \.accessoryWidth),
+            ]
+            for (name, value, keyPath) in lengths {
+                guard let value else { continue }
+                guard value >= 0, value <= 10_000 else {
+                    throw .invalidParams("padding.\(name) must be from 0 to 10000.", field: "params.padding." + name)
+                }
+                options[keyPath: keyPath] = value
+            }
+        }
+        for (key, hints) in request.columns ?? [:] {
+            let field = "params.columns.\(key)"
+            options.columns[key] = ColumnLayoutOverride(
+                width: hints.width,
+                minWidth: hints.minWidth,
+                maxWidth: hints.maxWidth,
+                align: try Self.choice(hints.align, field: field + ".align"),
+                lines: hints.lines,
+                sticky: hints.sticky,
+                binding: try Self.choice(hints.binding, field: field + ".binding")
+            )
+        }
+    }
+
+    /// The reply for `plan`.
+    func response(_ plan: LayoutPlan, table: Table) -> LayoutRequest.Response {
+        func accessory(_ placed: LayoutPlan.PlacedAccessory?) -> LayoutRequest.Accessory? {
+            placed.map { .init(kind: $0.kind.rawValue, x: $0.x, width: $0.width) }
+        }
+        return LayoutRequest.Response(
+            table: table.name,
+            version: Int(table.version),
+            mode: plan.mode.rawValue,
+            unit: plan.unit.rawValue,
+            sizeClass: plan.sizeClass.rawValue,
+            horizontalScroll: plan.horizontalScroll,
+            width: plan.width,
+            columns: plan.columns.map { column in
+                .init(
+                    key: column.key,
+                    x: column.x,
+                    width: column.width,
+                    align: column.align.rawValue,
+                    lines: column.lines,
+                    truncated: column.truncated,
+                    omitted: column.omitted,
+                    header: column.header,
+                    binding: column.binding?.rawValue
+                )
+            },
+            accessories: .init(left: accessory(plan.leftAccessory), right: accessory(plan.rightAccessory)),
+            sticky: plan.sticky.map { .init(column: $0.key, width: $0.width, minWidth: $0.minWidth) },
+            header: .init(height: plan.headerHeight, lines: plan.headerLines, lineHeight: plan.headerLineHeight),
+            rows: .init(
+                count: plan.rowCount,
+                height: plan.rowHeight,
+                twoLineHeight: plan.twoLineRowHeight,
+                twoLineCount: plan.twoLineRows,
+                lineHeight: plan.lineHeight
+            ),
+            contentWidth: plan.contentWidth,
+            contentHeight: plan.contentHeight,
+            bindings: plan.mode == .list ? plan.bindings.map { .init(binding: $0.binding.rawValue, column: $0.column) } : nil,
+            fonts: fonts
+        )
+    }
+
+    /// The face a font param names, at its size.
+    private static func font(
+        _ param: LayoutRequest.FontParam?,
+        style defaultStyle: String,
+        size defaultSize: Double,
+        field: String,
+        _ library: FontLibrary
+    ) throws(ResponseError) -> (style: TextStyle, reply: LayoutRequest.FontReply) {
+        let size = param?.size ?? defaultSize
+        guard size.isFinite, size > 0, size <= 1000 else {
+            throw .invalidParams("\(field).size must be more than 0 and at most 1000 points.", field: field + ".size")
+        }
+        let face: FontFace
+        do throws(FontError) {
+            if let file = param?.file {
+                face = try library.face(path: file, index: param?.index ?? 0)
+            } else {
+                face = try library.face(family: param?.family ?? "DejaVu Sans", style: param?.style ?? defaultStyle)
+            }
+        } catch {
+            throw .invalidParams(error.message, field: param?.file != nil ? field + ".file" : field + ".family")
+        }
+        return (
+            TextStyle(measure: face, size: size),
+            LayoutRequest.FontReply(family: face.family, style: face.style, file: face.path, size: size)
+        )
+    }
+}

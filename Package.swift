@@ -105,7 +105,7 @@ let package = Package(
                 .product(name: "Collections", package: "swift-collections"),
             ]
         ),
-        .testTarget(name: "DataTableEngineTests", dependencies: ["DataTableEngine"]),
+        .testTarget(name: "DataTableEngineTests", dependencies: ["DataTableEngine", "TextMeasure"]),
 
         // Wire types: the JSON-RPC envelope, error codes and kinds, one type per method.
         .target(name: "DataTableProtocol"),

@@ -116,7 +116,7 @@ import Testing
         #expect(
             names == [
                 "ping", "hello", "help", "stats", "create", "drop", "tables", "describe", "add", "edit", "revert",
-                "delete", "get", "select", "selection", "sort", "load", "export", "undo", "redo",
+                "delete", "get", "select", "selection", "sort", "layout", "load", "export", "undo", "redo",
             ]
         )
         for method in MethodRegistry.all {

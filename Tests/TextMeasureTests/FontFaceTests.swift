@@ -17,7 +17,11 @@ import Testing
         #expect(try Self.library.face(family: "dejavu sans", style: "book") === regular)
         // No semibold face: the nearest weight is bold.
         #expect(try Self.library.face(family: "DejaVu Sans", style: "Semibold") === bold)
-        #expect(try Self.library.face(family: "DejaVu Sans", style: "Bold Oblique").path.hasSuffix("DejaVuSans-BoldOblique.ttf"))
+        #expect(
+            try Self.library.face(family: "DejaVu Sans", style: "Bold Oblique").path.hasSuffix(
+                "DejaVuSans-BoldOblique.ttf"
+            )
+        )
     }
 
     @Test func aFamilyThatIsNotInstalledIsAnError() {

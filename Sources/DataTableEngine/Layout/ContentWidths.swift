@@ -19,7 +19,9 @@ struct ContentWidths: Sendable {
     /// columns.
     init(measure: any TextMeasure, wrapping: [Int], table: Table) {
         self.measure = measure
-        rowWidths = Dictionary(uniqueKeysWithValues: wrapping.map { ($0, [Int32](repeating: 0, count: table.slotCount)) })
+        rowWidths = Dictionary(
+            uniqueKeysWithValues: wrapping.map { ($0, [Int32](repeating: 0, count: table.slotCount)) }
+        )
         columns = Array(repeating: WidthCounts(), count: table.columns.count)
         measureSlots(0..<UInt32(table.slotCount), of: table)
     }

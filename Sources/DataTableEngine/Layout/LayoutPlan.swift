@@ -83,7 +83,6 @@ public struct LayoutPlan: Sendable, Hashable {
     /// List mode: which column goes where, in object-view order.
     public var bindings: [ListPlacement]
 
-
     /// The column with `key`.
     public func column(_ key: String) -> PlacedColumn? { columns.first { $0.key == key } }
 }

@@ -4,7 +4,8 @@
 /// measured in a font) or terminal cells (`unit: "cell"`).
 public struct LayoutRequest: DataTableRequest {
     public static let method = "layout"
-    public static let summary = "Column widths, heights and omitted columns for a container (or the compact list report)."
+    public static let summary =
+        "Column widths, heights and omitted columns for a container (or the compact list report)."
 
     public var table: String
     /// The container's width.
@@ -80,7 +81,13 @@ public struct LayoutRequest: DataTableRequest {
         /// The face within a font collection file (default 0).
         public var index: Int?
 
-        public init(family: String? = nil, style: String? = nil, size: Double? = nil, file: String? = nil, index: Int? = nil) {
+        public init(
+            family: String? = nil,
+            style: String? = nil,
+            size: Double? = nil,
+            file: String? = nil,
+            index: Int? = nil
+        ) {
             self.family = family
             self.style = style
             self.size = size

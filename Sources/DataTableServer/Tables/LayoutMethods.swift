@@ -44,7 +44,13 @@ struct LayoutParams {
             options = LayoutOptions(unit: .cell, width: width, data: .cells, header: .cells)
         case .pt:
             let data = try Self.font(request.font, style: "Regular", size: 15, field: "params.font", library)
-            let header = try Self.font(request.headerFont, style: "Semibold", size: 13, field: "params.headerFont", library)
+            let header = try Self.font(
+                request.headerFont,
+                style: "Semibold",
+                size: 13,
+                field: "params.headerFont",
+                library
+            )
             options = LayoutOptions(unit: .pt, width: width, data: data.style, header: header.style)
             fonts = LayoutRequest.Fonts(data: data.reply, header: header.reply)
         }
@@ -129,7 +135,8 @@ struct LayoutParams {
             ),
             contentWidth: plan.contentWidth,
             contentHeight: plan.contentHeight,
-            bindings: plan.mode == .list ? plan.bindings.map { .init(binding: $0.binding.rawValue, column: $0.column) } : nil,
+            bindings: plan.mode == .list
+                ? plan.bindings.map { .init(binding: $0.binding.rawValue, column: $0.column) } : nil,
             fonts: fonts
         )
     }

@@ -8,7 +8,7 @@ import Foundation
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "datatable-bench",
-        abstract: "Measure load, memory, sort, add and edit on a large table in a running daemon."
+        abstract: "Measure load, memory, sort, add, edit and layout on a large table in a running daemon."
     )
 
     @Option(help: "Rows in the generated table.")
@@ -77,6 +77,22 @@ struct BenchCommand: ParsableCommand {
             edits.append(try client.timed(line))
         }
         report.add("edit one cell, p50 / p99", BenchReport.percentiles(edits), target: "")
+
+        let layout = #"{"id":7,"method":"layout","params":{"table":"\#(table)","width":1440,"unit":"pt"}}"#
+        let coldLayout = try client.timed(layout)
+        report.add("first layout in pt (measures every row)", BenchReport.duration(coldLayout), target: "")
+        var layouts: [Double] = []
+        for sample in 0..<min(samples, 2_000) {
+            // Each edit makes one item the widest (or takes that back), so the layout after it
+            // has a new widest content to find.
+            let sku = BenchData.sku(sample % 2)
+            let item = String(repeating: "W", count: 60 + sample % 7)
+            let edit =
+                #"{"id":8,"method":"edit","params":{"table":"\#(table)","id":"\#(sku)","column":"item","value":"\#(item)"}}"#
+            _ = try client.timed(edit)
+            layouts.append(try client.timed(layout))
+        }
+        report.add("layout after an edit of the widest, p50 / p99", BenchReport.percentiles(layouts), target: "< 1 ms")
         let ping = (0..<samples).map { _ in (try? client.timed(#"{"id":4,"method":"ping"}"#)) ?? .nan }
         report.add("ping round trip, p50 / p99 (for scale)", BenchReport.percentiles(ping), target: "")
         _ = try client.timed(#"{"id":5,"method":"drop","params":{"table":"\#(table)"}}"#)

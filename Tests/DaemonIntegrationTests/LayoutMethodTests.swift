@@ -112,6 +112,10 @@ import Testing
                 == ("invalid_params", "params.padding.cell")
         )
         #expect(try failure(#"{"table":"stock","width":1024,"columns":{"nope":{"width":5}}}"#).kind == "no_such_column")
+        #expect(
+            try failure(#"{"table":"stock","width":1024,"leftAccessory":"chevron"}"#)
+                == ("invalid_params", "params.leftAccessory")
+        )
         #expect(try failure(#"{"table":"nope","width":1024}"#).kind == "no_such_table")
         #expect(try failure(#"{"table":"stock"}"#).kind == "invalid_params")
     }

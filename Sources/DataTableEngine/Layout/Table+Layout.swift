@@ -20,15 +20,21 @@ extension Table {
             throw error
         }
         guard options.width > 0 else { throw .invalidLayout("width must be more than 0.", field: "width") }
+        if options.leftAccessory == .chevron {
+            throw .invalidLayout("The chevron goes on the right.", field: "leftAccessory")
+        }
+        if let right = options.rightAccessory, right != .none && right != .chevron {
+            throw .invalidLayout("Only the chevron goes on the right.", field: "rightAccessory")
+        }
 
         let syncColumn = hints.firstIndex { $0.binding == .syncStatus }
         let shown = columns.indices.filter { $0 != syncColumn }
+        if options.sizeClass == .compact && !options.horizontalScroll {
+            return listPlan(options, hints: hints, shown: shown)
+        }
         let wrapping = shown.filter { hints[$0].lines > 1 && columns[$0].type != .image }
         let widths = keptWidths(in: options.data.measure, wrapping: wrapping)
-
-        let compactList = options.sizeClass == .compact && !options.horizontalScroll
-        if compactList { return listPlan(options, hints: hints, shown: shown) }
-        return try tablePlan(options, hints: hints, shown: shown, syncColumn: syncColumn, widths: widths)
+        return tablePlan(options, hints: hints, shown: shown, syncColumn: syncColumn, widths: widths)
     }
 
     /// The grid: columns solved for the container, header and row heights.
@@ -38,16 +44,12 @@ extension Table {
         shown: [Int],
         syncColumn: Int?,
         widths: ContentWidths
-    ) throws(TableError) -> LayoutPlan {
+    ) -> LayoutPlan {
         let padding = 2 * options.cellPadding
         let left =
             options.leftAccessory
             ?? (selectionMode == .multiple ? .checkbox : syncColumn != nil ? .syncStatus : Accessory.none)
         let right = options.rightAccessory ?? Accessory.none
-        if left == .chevron { throw .invalidLayout("The chevron goes on the right.", field: "leftAccessory") }
-        if right != .none && right != .chevron {
-            throw .invalidLayout("Only the chevron goes on the right.", field: "rightAccessory")
-        }
         var settings = ColumnSolver.Settings(container: options.width)
         settings.leftAccessory = left == .none ? 0 : options.accessoryWidth
         settings.rightAccessory = right == .none ? 0 : options.accessoryWidth

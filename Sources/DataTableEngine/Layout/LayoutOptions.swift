@@ -128,7 +128,7 @@ public struct ColumnLayoutOverride: Sendable, Hashable {
     }
 
     /// `layout` with these hints in place of its own.
-    func applied(to layout: ColumnLayout) -> ColumnLayout {
+    public func applied(to layout: ColumnLayout) -> ColumnLayout {
         var result = layout
         if let width { result.width = width }
         if let minWidth { result.minWidth = minWidth }

@@ -132,35 +132,6 @@ public struct LayoutRequest: DataTableRequest {
         }
     }
 
-    /// A column's layout hints for one layout (as in a column definition).
-    public struct ColumnHints: Codable, Hashable, Sendable {
-        public var width: Double?
-        public var minWidth: Double?
-        public var maxWidth: Double?
-        public var align: String?
-        public var lines: Int?
-        public var sticky: Bool?
-        public var binding: String?
-
-        public init(
-            width: Double? = nil,
-            minWidth: Double? = nil,
-            maxWidth: Double? = nil,
-            align: String? = nil,
-            lines: Int? = nil,
-            sticky: Bool? = nil,
-            binding: String? = nil
-        ) {
-            self.width = width
-            self.minWidth = minWidth
-            self.maxWidth = maxWidth
-            self.align = align
-            self.lines = lines
-            self.sticky = sticky
-            self.binding = binding
-        }
-    }
-
     public struct Response: Codable, Hashable, Sendable {
         public var table: String
         public var version: Int

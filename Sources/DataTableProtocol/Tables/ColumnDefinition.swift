@@ -67,6 +67,49 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
         self.sticky = sticky
         self.binding = binding
     }
+
+    /// The layout hints among the members.
+    public var hints: ColumnHints {
+        ColumnHints(
+            width: width,
+            minWidth: minWidth,
+            maxWidth: maxWidth,
+            align: align,
+            lines: lines,
+            sticky: sticky,
+            binding: binding
+        )
+    }
+}
+
+/// A column's layout hints: the members of a ``ColumnDefinition`` that only layout reads, and
+/// what `layout` takes per column to replace them for one layout.
+public struct ColumnHints: Codable, Hashable, Sendable {
+    public var width: Double?
+    public var minWidth: Double?
+    public var maxWidth: Double?
+    public var align: String?
+    public var lines: Int?
+    public var sticky: Bool?
+    public var binding: String?
+
+    public init(
+        width: Double? = nil,
+        minWidth: Double? = nil,
+        maxWidth: Double? = nil,
+        align: String? = nil,
+        lines: Int? = nil,
+        sticky: Bool? = nil,
+        binding: String? = nil
+    ) {
+        self.width = width
+        self.minWidth = minWidth
+        self.maxWidth = maxWidth
+        self.align = align
+        self.lines = lines
+        self.sticky = sticky
+        self.binding = binding
+    }
 }
 
 /// One key of a sort order.

@@ -84,15 +84,10 @@ struct LayoutParams {
             }
         }
         for (key, hints) in request.columns ?? [:] {
-            let field = "params.columns.\(key)"
-            options.columns[key] = ColumnLayoutOverride(
-                width: hints.width,
-                minWidth: hints.minWidth,
-                maxWidth: hints.maxWidth,
-                align: try Self.choice(hints.align, field: field + ".align"),
-                lines: hints.lines,
-                sticky: hints.sticky,
-                binding: try Self.choice(hints.binding, field: field + ".binding")
+            options.columns[key] = try WireSchema.layoutHints(
+                hints,
+                field: "params.columns.\(key)",
+                invalid: ResponseError.invalidParams
             )
         }
     }

@@ -37,15 +37,25 @@ enum WireSchema {
             label: definition.label,
             rules: rules,
             editable: definition.editable,
-            layout: ColumnLayout(
-                width: definition.width,
-                minWidth: definition.minWidth,
-                maxWidth: definition.maxWidth,
-                align: try choice(definition.align, field: field + ".align"),
-                lines: definition.lines ?? 1,
-                sticky: definition.sticky ?? false,
-                binding: try choice(definition.binding, field: field + ".binding")
-            )
+            layout: try layoutHints(definition.hints, field: field).applied(to: ColumnLayout())
+        )
+    }
+
+    /// Layout hints from the wire (for a column definition, or one `layout`); a bad `align` or
+    /// `binding` is `invalid` (`invalid_value` unless told).
+    static func layoutHints(
+        _ hints: ColumnHints,
+        field: String,
+        invalid: (String, String?) -> ResponseError = ResponseError.invalidValue
+    ) throws(ResponseError) -> ColumnLayoutOverride {
+        ColumnLayoutOverride(
+            width: hints.width,
+            minWidth: hints.minWidth,
+            maxWidth: hints.maxWidth,
+            align: try choice(hints.align, field: field + ".align", invalid: invalid),
+            lines: hints.lines,
+            sticky: hints.sticky,
+            binding: try choice(hints.binding, field: field + ".binding", invalid: invalid)
         )
     }
 

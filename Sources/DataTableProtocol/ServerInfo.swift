@@ -19,10 +19,18 @@ public struct ServerLimits: Codable, Hashable, Sendable {
     public var maxConnections: Int
     /// Most requests in one batch.
     public var maxBatchSize: Int
+    /// Most bytes of events a connection may leave unread; past that it is closed.
+    public var maxOutputBytes: Int
 
-    public init(maxLineBytes: Int = 1 << 20, maxConnections: Int = 1024, maxBatchSize: Int = 10_000) {
+    public init(
+        maxLineBytes: Int = 1 << 20,
+        maxConnections: Int = 1024,
+        maxBatchSize: Int = 10_000,
+        maxOutputBytes: Int = 32 << 20
+    ) {
         self.maxLineBytes = maxLineBytes
         self.maxConnections = maxConnections
         self.maxBatchSize = maxBatchSize
+        self.maxOutputBytes = maxOutputBytes
     }
 }

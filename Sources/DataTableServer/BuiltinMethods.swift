@@ -15,11 +15,13 @@ extension MethodTable {
         }
         table.registerTableMethods()
         table.registerLayoutMethods()
+        table.registerScrollMethods()
+        table.registerEventMethods()
         return table
     }
 
     /// Features `hello` reports.
-    static let features = ["batch", "pipelining", "shell-mode", "notifications"]
+    static let features = ["batch", "pipelining", "shell-mode", "notifications", "views", "events"]
 
     private static func hello(_ request: HelloRequest, _ context: inout RequestContext) throws
         -> HelloRequest.Response

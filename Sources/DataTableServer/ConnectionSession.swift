@@ -23,6 +23,12 @@ struct ConnectionSession {
                 context.notify = { line in
                     channel.writeAndFlush(Self.frame(line, allocator: channel.allocator), promise: nil)
                 }
+                context.outbox = EventOutbox(
+                    channel: channel,
+                    maxOutputBytes: context.server.limits.maxOutputBytes,
+                    logger: logger
+                )
+                defer { context.server.events.unsubscribeAll(connection: context.connection.id) }
                 do {
                     for try await line in inbound {
                         guard let reply = await dispatcher.reply(to: Data(line.readableBytesView), context: &context)

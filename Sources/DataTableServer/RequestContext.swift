@@ -21,6 +21,10 @@ public struct RequestContext: Sendable {
     /// Sends a notification line to this connection ahead of the reply (progress of a long
     /// request); `nil` where nobody listens.
     public var notify: (@Sendable (Data) -> Void)?
+    /// This connection's views, by table name (`scroll`).
+    var views: [String: TableView] = [:]
+    /// Where this connection's events are queued; `nil` where nobody listens.
+    var outbox: EventOutbox?
 
     public init(connection: ConnectionInfo, server: ServerState, logger: Logger) {
         self.connection = connection

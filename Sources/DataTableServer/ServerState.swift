@@ -13,6 +13,8 @@ public final class ServerState: Sendable {
     public let catalog: Mutex<TableCatalog>
     /// Fonts opened for layouts in points, kept for the next.
     let fonts = FontLibrary()
+    /// Subscriptions, and the delivery of table events.
+    let events = EventHub()
     private let counters = Mutex(Counters())
 
     /// Connection and request counts.

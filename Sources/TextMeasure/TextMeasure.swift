@@ -24,7 +24,7 @@ public struct CellMeasure: TextMeasure {
 
 /// A measure at a size: what layout uses. Widths come out in layout units — points for a font
 /// (units × size ÷ units per em), cells for ``CellMeasure`` (size 1).
-public struct TextStyle: Sendable {
+public struct TextStyle: Sendable, Equatable {
     public let measure: any TextMeasure
     /// Points for a font; 1 for cells.
     public let size: Double
@@ -32,6 +32,11 @@ public struct TextStyle: Sendable {
     public init(measure: any TextMeasure, size: Double) {
         self.measure = measure
         self.size = size
+    }
+
+    /// Styles are equal when they measure alike: the same measure identity at the same size.
+    public static func == (left: TextStyle, right: TextStyle) -> Bool {
+        left.size == right.size && left.measure.identity == right.measure.identity
     }
 
     /// Cells: one cell per unit, one line per cell.

@@ -46,6 +46,9 @@ struct DataTabledCommand: AsyncParsableCommand {
     @Option(help: "Most requests in one batch.")
     var maxBatchSize: Int = ServerLimits().maxBatchSize
 
+    @Option(help: "Most bytes of events a subscriber may leave unread before its connection is closed.")
+    var maxOutputBytes: Int = ServerLimits().maxOutputBytes
+
     @Flag(help: "Start with a demo table, \"Stock Summary\", to look at and play with.")
     var demo = false
 
@@ -55,7 +58,7 @@ struct DataTabledCommand: AsyncParsableCommand {
         }
         for (name, value, most) in [
             ("--max-line-bytes", maxLineBytes, 1 << 30), ("--max-connections", maxConnections, 1_000_000),
-            ("--max-batch-size", maxBatchSize, 10_000_000),
+            ("--max-batch-size", maxBatchSize, 10_000_000), ("--max-output-bytes", maxOutputBytes, 1 << 40),
         ] where !(1...most).contains(value) {
             throw ValidationError("\(name) must be from 1 to \(most).")
         }
@@ -81,7 +84,8 @@ struct DataTabledCommand: AsyncParsableCommand {
         let limits = ServerLimits(
             maxLineBytes: maxLineBytes,
             maxConnections: maxConnections,
-            maxBatchSize: maxBatchSize
+            maxBatchSize: maxBatchSize,
+            maxOutputBytes: maxOutputBytes
         )
         let server = DataTableServer(
             configuration: .init(

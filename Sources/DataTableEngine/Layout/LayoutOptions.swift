@@ -3,7 +3,7 @@ import TextMeasure
 /// What a layout is for: the container, the size class, whether it scrolls sideways, how text
 /// is measured, paddings, and per-column overrides of the table's layout hints. Every length is
 /// in whole layout units: points, or terminal cells.
-public struct LayoutOptions: Sendable {
+public struct LayoutOptions: Sendable, Equatable {
     /// Compact (phone-width) or regular.
     public enum SizeClass: String, Sendable, Hashable, CaseIterable {
         case compact, regular

@@ -82,6 +82,8 @@ public struct LayoutPlan: Sendable, Hashable {
     public var contentHeight: Int
     /// List mode: which column goes where, in object-view order.
     public var bindings: [ListPlacement]
+    /// Which rows are tall: what the offset index of this plan's row heights is built from.
+    public var heightRule: RowHeightRule
 
     /// The column with `key`.
     public func column(_ key: String) -> PlacedColumn? { columns.first { $0.key == key } }

@@ -75,7 +75,7 @@ extension Table {
 
         var planned: [LayoutPlan.PlacedColumn] = []
         var headerLines = 1
-        var wrapThresholds: [(column: Int, units: Int)] = []
+        var wrapThresholds: [RowHeightRule.Threshold] = []
         for (position, index) in shown.enumerated() {
             let placement = placements[position]
             let column = columns[index]
@@ -86,7 +86,7 @@ extension Table {
             if !placement.omitted { headerLines = max(headerLines, header.count) }
             let lines = column.type == .image ? 1 : hints[index].lines
             if lines > 1 && !placement.omitted && placement.truncated {
-                wrapThresholds.append((index, Self.widestFitting(inner, style: options.data)))
+                wrapThresholds.append(.init(column: index, units: Self.widestFitting(inner, style: options.data)))
             }
             planned.append(
                 LayoutPlan.PlacedColumn(
@@ -140,7 +140,13 @@ extension Table {
             headerLineHeight: headerLineHeight,
             contentWidth: contentWidth,
             contentHeight: headerHeight + rowCount * rowHeight + twoLineRows * (twoLineRowHeight - rowHeight),
-            bindings: []
+            bindings: [],
+            heightRule: RowHeightRule(
+                measure: options.data.measure.identity,
+                thresholds: wrapThresholds,
+                rowHeight: rowHeight,
+                tallHeight: twoLineRowHeight
+            )
         )
     }
 
@@ -186,7 +192,8 @@ extension Table {
             headerLineHeight: options.header.lineHeight,
             contentWidth: options.width,
             contentHeight: rowCount * rowHeight,
-            bindings: bound.map { .init(binding: $0.0, column: columns[shown[$0.1]].key) }
+            bindings: bound.map { .init(binding: $0.0, column: columns[shown[$0.1]].key) },
+            heightRule: .uniform(rowHeight)
         )
     }
 
@@ -208,7 +215,7 @@ extension Table {
     }
 
     /// Rows with a cell wider than its wrapping column (each given as the most units that fit).
-    private func countTwoLineRows(_ thresholds: [(column: Int, units: Int)], widths: ContentWidths) -> Int {
+    private func countTwoLineRows(_ thresholds: [RowHeightRule.Threshold], widths: ContentWidths) -> Int {
         switch thresholds.count {
         case 0: return 0
         case 1: return widths.columns[thresholds[0].column].count(widerThan: thresholds[0].units)
@@ -228,9 +235,12 @@ extension Table {
             let kept = contentWidths[index]
             if kept.covers(wrapping: wrapping) { return kept }
             contentWidths.remove(at: index)
+            forgetRowOffsets(measure: measure.identity)
         }
         let fresh = ContentWidths(measure: measure, wrapping: wrapping, table: self)
-        if contentWidths.count >= Self.contentWidthsLimit { contentWidths.removeFirst() }
+        if contentWidths.count >= Self.contentWidthsLimit {
+            forgetRowOffsets(measure: contentWidths.removeFirst().measure.identity)
+        }
         contentWidths.append(fresh)
         return fresh
     }

@@ -30,12 +30,14 @@ extension Table {
             flags[Int(slot)].readOnly = row.readOnly
             if !row.readOnlyCells.isEmpty { cellReadOnly[slot] = row.readOnlyCells }
             _ = assignID(to: slot)
-            if let index { natural.insert(slot, at: index + offset) } else { natural.append(slot) }
+            insertNatural(slot, at: index.map { $0 + offset } ?? natural.count)
             if sorted != nil { placeInSortedOrder(slot) }
             slots.append(slot)
         }
         noteAdded(slots, now: now)
         version += 1
+        let remembered = slots.suffix(RecentAdditions.capacity).map { ($0, id(of: $0)) }
+        recentAdditions.note(remembered, version: version, more: slots.count - remembered.count)
         return slots.map { AddedRow(id: id(of: $0), index: order.position(of: $0)!, addedAt: now) }
     }
 

@@ -26,11 +26,9 @@ extension Table {
             let gone = Set(slots)
             natural = RowOrder(natural.allSlots.filter { !gone.contains($0) })
             if let order = sorted { sorted = RowOrder(order.allSlots.filter { !gone.contains($0) }) }
+            forgetRowOffsets()
         } else {
-            for slot in slots {
-                _ = natural.remove(slot)
-                _ = sorted?.remove(slot)
-            }
+            for slot in slots { removeFromOrders(slot) }
         }
         for slot in slots { releaseSlot(slot) }
         version += 1

@@ -67,8 +67,11 @@ extension Table {
         for index in widths.indices { widths[index].measureSlots(first..<UInt32(slotCount), of: self) }
         contentWidths = widths
         natural = RowOrder(natural.allSlots + newSlots)
+        forgetRowOffsets()
         if !sortKeys.isEmpty { try sort(by: sortKeys) }
         version += 1
+        let remembered = newSlots.suffix(RecentAdditions.capacity).map { ($0, id(of: $0)) }
+        recentAdditions.note(remembered, version: version, more: newSlots.count - remembered.count)
         return count
     }
 }

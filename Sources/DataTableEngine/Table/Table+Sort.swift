@@ -16,6 +16,7 @@ extension Table {
         }
         sortKeys = keys
         version += 1
+        forgetRowOffsets()
         guard !resolved.isEmpty else {
             sorted = nil
             return
@@ -50,14 +51,14 @@ extension Table {
             let middle = (low + high) / 2
             if compareRows(slot, order.slot(at: middle), keys: keys) < 0 { high = middle } else { low = middle + 1 }
         }
-        sorted!.insert(slot, at: low)
+        insertSorted(slot, at: low)
     }
 
     /// Moves the rows in `slots` to where the sort wants them after their values changed.
     mutating func resort(_ slots: some Sequence<UInt32>) {
         guard sorted != nil else { return }
         for slot in slots {
-            _ = sorted!.remove(slot)
+            removeFromSorted(slot)
             placeInSortedOrder(slot)
         }
     }

@@ -50,6 +50,11 @@ public struct Table: Sendable {
     var recentAdds: Deque<(slot: UInt32, time: Double)> = []
     /// Display-text widths per measure asked for by ``layout(_:)``, kept current by every change.
     var contentWidths: [ContentWidths] = []
+    /// Row heights of the current order per height rule asked for by ``rowOffsets(for:)``, kept
+    /// current by every change.
+    var keptOffsets: [KeptOffsets] = []
+    /// Rows added lately, oldest first, for views that count new rows above them.
+    var recentAdditions = RecentAdditions()
     var undoSteps: [EditStep] = []
     var redoSteps: [EditStep] = []
 
@@ -187,7 +192,7 @@ public struct Table: Sendable {
         freeSlots.append(slot)
     }
 
-    /// Stores a cell's value, keeping the layout's content widths current.
+    /// Stores a cell's value, keeping the layout's content widths and row heights current.
     mutating func setCell(_ value: CellValue, slot: UInt32, column: Int) {
         if !contentWidths.isEmpty {
             let old = stores[column][slot]
@@ -197,6 +202,7 @@ public struct Table: Sendable {
             }
         }
         stores[column][slot] = value
+        if !keptOffsets.isEmpty { rowOffsetsUpdate(slot) }
     }
 }
 

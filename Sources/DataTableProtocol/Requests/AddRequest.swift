@@ -41,11 +41,15 @@ public struct AddRequest: DataTableRequest {
         public var index: Int
         /// When it was added (ISO 8601, UTC); views highlight it for 2 seconds from then.
         public var addedAt: String
+        /// The `viewport.y` that brings the row fully into view in the caller's view of the
+        /// table (as little scrolling as needed); absent when the caller has no view.
+        public var scrollTo: Int?
 
-        public init(id: JSONValue, index: Int, addedAt: String) {
+        public init(id: JSONValue, index: Int, addedAt: String, scrollTo: Int? = nil) {
             self.id = id
             self.index = index
             self.addedAt = addedAt
+            self.scrollTo = scrollTo
         }
     }
 }

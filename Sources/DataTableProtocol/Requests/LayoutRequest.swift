@@ -2,7 +2,7 @@
 /// which columns are omitted, header and row heights, the content's size, or in compact width
 /// without sideways scrolling the list-report bindings. Lengths are points (`unit: "pt"`, text
 /// measured in a font) or terminal cells (`unit: "cell"`).
-public struct LayoutRequest: DataTableRequest {
+public struct LayoutRequest: DataTableRequest, Hashable {
     public static let method = "layout"
     public static let summary =
         "Column widths, heights and omitted columns for a container (or the compact list report)."

@@ -33,9 +33,13 @@ struct LayoutParams {
     /// The widest container a layout accepts.
     static let maxWidth = 1_000_000.0
 
-    init(_ request: LayoutRequest, fonts library: FontLibrary) throws(ResponseError) {
+    /// `widthField` names the width in errors (`scroll` takes it from its viewport).
+    init(_ request: LayoutRequest, fonts library: FontLibrary, widthField: String = "params.width")
+        throws(ResponseError)
+    {
         guard request.width.isFinite, request.width >= 1, request.width <= Self.maxWidth else {
-            throw .invalidParams("width must be from 1 to \(Int(Self.maxWidth)).", field: "params.width")
+            let name = widthField.dropFirst("params.".count)
+            throw .invalidParams("\(name) must be from 1 to \(Int(Self.maxWidth)).", field: widthField)
         }
         let unit = try Self.choice(request.unit, field: "params.unit") ?? LayoutOptions.Unit.pt
         let width = Int(request.width)

@@ -55,16 +55,19 @@ extension MethodTable {
                 try catalog.insert(table)
                 created = true
             }
-            let added = try catalog.update(request.table) { table in
+            let (added, before) = try catalog.update(request.table) { table in
+                let before = table.version
                 guard table.columns.map(\.key) == loaded.columns.map(\.key) else {
                     throw ResponseError.invalidValue(
                         "The table \(request.table) changed while the file was read; load again.",
                         field: "params.table"
                     )
                 }
-                return try table.append(loaded)
+                return (try table.append(loaded), before)
             }
             let table = catalog[request.table]!
+            if created { server.publish(table, .schema, from: 0) { $0.change = "created" } }
+            server.publish(table, .added, from: before) { $0.count = added }
             return LoadRequest.Response(
                 table: table.name,
                 version: Int(table.version),

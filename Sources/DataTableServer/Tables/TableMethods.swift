@@ -7,7 +7,11 @@ extension MethodTable {
     mutating func registerTableMethods() {
         register(CreateRequest.self) { request, context in try Self.create(request, context.server) }
         register(DropRequest.self) { request, context in
-            let table = try context.server.catalog.withLock { catalog in try catalog.remove(request.table) }
+            let table = try context.server.catalog.withLock { catalog in
+                let table = try catalog.remove(request.table)
+                context.server.publish(table, .schema, from: table.version) { $0.change = "dropped" }
+                return table
+            }
             return DropRequest.Response(table: request.table, dropped: true, rows: table.rowCount)
         }
         register(TablesRequest.self) { _, context in
@@ -44,13 +48,15 @@ extension MethodTable {
                 )
             }
         }
-        register(AddRequest.self) { request, context in try Self.add(request, context.server) }
+        register(AddRequest.self) { request, context in try Self.add(request, &context) }
         register(EditRequest.self) { request, context in try Self.edit(request, context.server) }
         register(RevertRequest.self) { request, context in
             let id = try request.id.map { value throws(ResponseError) in try WireValues.rowID(value, field: "params.id")
             }
             return try context.server.update(request.table) { table in
+                let before = table.version
                 let cleared = try table.revert(id: id, column: request.column)
+                if cleared > 0 { context.server.publish(table, .drafts, from: before) { $0.errors = table.errorCount } }
                 return RevertRequest.Response(
                     table: table.name,
                     version: Int(table.version),
@@ -75,7 +81,10 @@ extension MethodTable {
         }
         register(SortRequest.self) { request, context in
             try context.server.update(request.table) { table in
+                let before = table.version
                 try table.sort(by: WireSchema.sortKeys(request.keys ?? []))
+                let keys = WireSchema.sortParams(table.sortKeys)
+                context.server.publish(table, .sort, from: before) { $0.keys = keys }
                 return SortRequest.Response(
                     table: table.name,
                     version: Int(table.version),
@@ -84,10 +93,20 @@ extension MethodTable {
             }
         }
         register(UndoRequest.self) { request, context in
-            try context.server.update(request.table) { table in Self.undoReply(try table.undo(), table) }
+            try context.server.update(request.table) { table in
+                let before = table.version
+                let cells = try table.undo()
+                context.server.publish(table, .edited, from: before) { $0.list(cells) }
+                return Self.undoReply(cells, table)
+            }
         }
         register(RedoRequest.self) { request, context in
-            try context.server.update(request.table) { table in Self.undoReply(try table.redo(), table) }
+            try context.server.update(request.table) { table in
+                let before = table.version
+                let cells = try table.redo()
+                context.server.publish(table, .edited, from: before) { $0.list(cells) }
+                return Self.undoReply(cells, table)
+            }
         }
         register(LoadRequest.self) { request, context in try await Self.load(request, &context) }
         register(ExportRequest.self) { request, context in try Self.export(request, context.server) }
@@ -110,11 +129,15 @@ extension MethodTable {
             _ = try table.add(inputs, now: Date().timeIntervalSince1970)
         }
         let created = table
-        try server.catalog.withLock { catalog in try catalog.insert(created) }
+        try server.catalog.withLock { catalog in
+            try catalog.insert(created)
+            server.publish(created, .schema, from: 0) { $0.change = "created" }
+        }
         return TableVersion(table: created.name, version: Int(created.version), rows: created.rowCount)
     }
 
-    private static func add(_ request: AddRequest, _ server: ServerState) throws -> AddRequest.Response {
+    private static func add(_ request: AddRequest, _ context: inout RequestContext) throws -> AddRequest.Response {
+        let server = context.server
         var inputs: [RowInput] = []
         if let row = request.row { inputs.append(try WireValues.rowInput(row, field: "params.row")) }
         for (index, row) in (request.rows ?? []).enumerated() {
@@ -134,17 +157,31 @@ extension MethodTable {
             )
         }
         let now = Date().timeIntervalSince1970
-        return try server.update(request.table) { table in
+        var view = context.views[request.table]
+        let reply = try server.update(request.table) { table in
+            let before = table.version
             let added = try table.add(inputs, at: request.index, now: now)
+            server.publish(table, .added, from: before) { $0.list(added.map(\.id)) }
             return AddRequest.Response(
                 table: table.name,
                 version: Int(table.version),
                 rows: table.rowCount,
-                added: added.map {
-                    .init(id: WireValues.json($0.id), index: $0.index, addedAt: WireValues.timestamp($0.addedAt))
+                added: added.map { row in
+                    var scrollTo: Int?
+                    if let options = view?.resolved?.options {
+                        scrollTo = try? table.offset(bringingIntoView: row.id, options: options, view: &view!.state)
+                    }
+                    return .init(
+                        id: WireValues.json(row.id),
+                        index: row.index,
+                        addedAt: WireValues.timestamp(row.addedAt),
+                        scrollTo: scrollTo
+                    )
                 }
             )
         }
+        if let view { context.views[request.table] = view }
+        return reply
     }
 
     private static func edit(_ request: EditRequest, _ server: ServerState) throws -> EditRequest.Response {
@@ -200,10 +237,25 @@ extension MethodTable {
             }
         }
         return try server.update(request.table) { table in
+            let before = table.version
             let cells: [EditedCell]
-            switch shape {
-            case .cells(let edits): cells = try table.edit(edits)
-            case .selection(let column, let input): cells = try table.editSelection(column: column, input: input)
+            do {
+                switch shape {
+                case .cells(let edits): cells = try table.edit(edits)
+                case .selection(let column, let input): cells = try table.editSelection(column: column, input: input)
+                }
+            } catch {
+                // A refused edit still keeps its drafts.
+                if table.version != before {
+                    server.publish(table, .drafts, from: before) { $0.errors = table.errorCount }
+                }
+                throw error
+            }
+            if !cells.isEmpty {
+                server.publish(table, .edited, from: before) {
+                    $0.list(cells)
+                    $0.errors = table.errorCount
+                }
             }
             return EditRequest.Response(
                 table: table.name,
@@ -223,7 +275,20 @@ extension MethodTable {
             throw ResponseError.invalidParams("Give ids or selection: true (one of them).", field: "params.ids")
         }
         return try server.update(request.table) { table in
+            let before = table.version
+            // The selection's ids, only when someone will be told about them.
+            let selected = ids == nil && server.events.hasSubscribers(table.name) ? table.selectedIDs() : nil
             let deleted = try ids.map { ids throws(TableError) in try table.delete(ids) } ?? table.deleteSelection()
+            if deleted > 0 {
+                server.publish(table, .deleted, from: before) { event in
+                    if let listed = ids ?? selected {
+                        var seen: Set<RowID> = []
+                        event.list(listed.filter { seen.insert($0).inserted })
+                    } else {
+                        event.count = deleted
+                    }
+                }
+            }
             return DeleteRequest.Response(
                 table: table.name,
                 version: Int(table.version),
@@ -301,6 +366,12 @@ extension MethodTable {
             change = (action, target)
         }
         return try server.update(request.table) { table in
+            let before = table.version
+            defer {
+                if table.version != before {
+                    server.publish(table, .selection, from: before) { $0.selected = table.selectedCount }
+                }
+            }
             if let change {
                 try table.select(change.0, change.1, mode: mode)
             } else if let mode {

@@ -1,0 +1,67 @@
+/// What a renderer draws for one viewport: the visible columns at their screen x, the visible
+/// rows at their screen y with each cell's text cut to fit, the sticky parts, and the sizes.
+///
+/// Screen coordinates: (0, 0) is the viewport's top-left corner; the header is drawn at the top
+/// of the viewport (y 0 to ``headerHeight``) over the rows that scrolled under it. Content
+/// coordinates (``y``, ``x``, ``contentHeight``) start at the top of the header.
+public struct ScrollWindow: Sendable {
+    /// A column on screen.
+    public struct Column: Sendable, Hashable {
+        public var key: String
+        /// Left edge on screen (list mode: the text's left edge).
+        public var x: Int
+        /// Width on screen; a sticky first column's shrinks as the content scrolls sideways.
+        public var width: Int
+        public var align: ColumnLayout.Alignment
+        public var lines: Int
+        /// The header label as drawn.
+        public var header: [String]
+        /// Stays in place while the content scrolls sideways.
+        public var sticky: Bool
+        /// Some content may be wider than the column as drawn, and is cut with "…".
+        public var truncated: Bool
+        /// List mode: where the column goes in the object view.
+        public var binding: ListBinding?
+    }
+
+    /// A row on screen.
+    public struct Row: Sendable {
+        public var id: RowID
+        public var index: Int
+        /// Top on screen.
+        public var y: Int
+        public var height: Int
+        /// Whether a cell takes two lines (content top-aligned).
+        public var tall: Bool
+        /// Display text per column of ``ScrollWindow/columns``, cut with "…" to fit; a
+        /// two-line cell's lines are joined by "\n". A cell with a draft shows the draft.
+        public var cells: [String]
+        public var selected: Bool
+        /// 1 when just added, fading to 0 over two seconds.
+        public var highlight: Double
+        /// Rejected drafts: position in ``ScrollWindow/columns`` → draft.
+        public var drafts: [(column: Int, draft: Draft)]
+        /// Positions in ``ScrollWindow/columns`` of cells that are read-only.
+        public var readOnly: [Int]
+    }
+
+    public var plan: LayoutPlan
+    /// The content offsets used (after clamping), and the viewport's size.
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+    public var contentWidth: Int
+    public var contentHeight: Int
+    public var headerHeight: Int
+    /// Rows have scrolled under the header (y > 0): draw its shadow.
+    public var shadow: Bool
+    public var columns: [Column]
+    public var rows: [Row]
+    /// The first and last row visible below the header (without overscan); `nil` when none.
+    public var firstVisible: Int?
+    public var lastVisible: Int?
+    /// Rows added since the view last looked that are above its first visible row.
+    public var newAbove: Int
+    public var rowCount: Int
+}

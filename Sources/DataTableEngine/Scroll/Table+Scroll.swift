@@ -1,0 +1,299 @@
+import TextMeasure
+
+extension Table {
+    /// The window of a view: the columns and rows visible in a viewport of `options.width` ×
+    /// `input.height`, from an explicit offset, a target row, or the view's anchor. Costs
+    /// O(log n) to find the first row plus the rows shown, whatever the table's size (the
+    /// first scroll of a plan measures the table, like ``layout(_:)``). Updates `view`.
+    public mutating func scroll(
+        _ options: LayoutOptions,
+        _ input: ScrollInput,
+        view: inout ViewState
+    ) throws(TableError) -> ScrollWindow {
+        guard input.height > 0 else { throw .invalidArgument("height must be more than 0.", field: "viewport.height") }
+        guard input.overscan >= 0 else { throw .invalidArgument("overscan must be 0 or more.", field: "overscan") }
+        let plan = try plan(options, view: &view)
+        let offsets = rowOffsets(for: plan.heightRule)
+        let header = plan.headerHeight
+        let contentHeight = header + offsets.totalHeight
+        let maxY = max(0, contentHeight - input.height)
+
+        var y: Int
+        if let target = input.target {
+            y = try targetOffset(target, offsets: offsets, header: header, height: input.height, currentY: view.y)
+        } else if let explicit = input.y {
+            y = explicit
+        } else if view.follow == .top && view.wasAtTop {
+            y = 0
+        } else if view.follow == .bottom && view.wasAtBottom {
+            y = maxY
+        } else {
+            y = anchoredOffset(view, offsets: offsets, header: header)
+        }
+        y = min(max(0, y), maxY)
+        let x = plan.horizontalScroll ? min(max(0, input.x ?? view.x), max(0, plan.contentWidth - options.width)) : 0
+
+        let columns = windowColumns(plan, options: options, x: x)
+        var rows: [ScrollWindow.Row] = []
+        var firstVisible: Int?
+        var lastVisible: Int?
+        let rowsBottom = y + input.height - header
+        if rowCount > 0, rowsBottom > y {
+            let first = offsets.position(atOffset: y).position
+            let last = offsets.position(atOffset: rowsBottom - 1).position
+            firstVisible = first
+            lastVisible = last
+            let from = max(0, first - input.overscan)
+            let to = min(rowCount - 1, last + input.overscan)
+            var top = header + offsets.offset(of: from) - y
+            let widths = contentWidths.first { $0.measure.identity == plan.heightRule.measure }
+            for (offset, slot) in order.slots(from: from, limit: to - from + 1).enumerated() {
+                let height =
+                    plan.heightRule.isUniform || widths == nil
+                    ? plan.heightRule.rowHeight : Self.height(of: slot, under: plan.heightRule, widths: widths!)
+                rows.append(
+                    windowRow(
+                        slot: slot,
+                        index: from + offset,
+                        y: top,
+                        height: height,
+                        tall: height != plan.heightRule.rowHeight,
+                        columns: columns,
+                        options: options,
+                        now: input.now
+                    )
+                )
+                top += height
+            }
+        }
+
+        var newAbove = 0
+        if let seen = view.seenVersion, seen != version, let firstVisible {
+            let added = rowsAdded(since: seen, before: firstVisible)
+            newAbove = added.exact ? added.count : max(added.count, firstVisible - view.anchorIndex)
+        }
+        view.x = x
+        view.y = y
+        view.height = input.height
+        view.seenVersion = version
+        view.wasAtTop = y == 0
+        view.wasAtBottom = y == maxY
+        view.anchorIndex = firstVisible ?? 0
+        view.shown = rows.filter { $0.index >= (firstVisible ?? 0) && $0.index <= (lastVisible ?? -1) }
+            .map { ViewState.ShownRow(id: $0.id, y: $0.y) }
+
+        return ScrollWindow(
+            plan: plan,
+            x: x,
+            y: y,
+            width: options.width,
+            height: input.height,
+            contentWidth: plan.contentWidth,
+            contentHeight: contentHeight,
+            headerHeight: header,
+            shadow: y > 0,
+            columns: columns,
+            rows: rows,
+            firstVisible: firstVisible,
+            lastVisible: lastVisible,
+            newAbove: newAbove,
+            rowCount: rowCount
+        )
+    }
+
+    /// The content offset that brings the row with `id` fully into view for `view` (as little
+    /// scrolling as needed), or `nil` when the view has not scrolled yet.
+    public mutating func offset(bringingIntoView id: RowID, options: LayoutOptions, view: inout ViewState)
+        throws(TableError) -> Int?
+    {
+        guard view.seenVersion != nil else { return nil }
+        let plan = try plan(options, view: &view)
+        let offsets = rowOffsets(for: plan.heightRule)
+        let y = try targetOffset(
+            .row(id, .nearest),
+            offsets: offsets,
+            header: plan.headerHeight,
+            height: view.height,
+            currentY: view.y
+        )
+        return min(max(0, y), max(0, plan.headerHeight + offsets.totalHeight - view.height))
+    }
+
+    /// The view's plan, made again when the table changed since.
+    private mutating func plan(_ options: LayoutOptions, view: inout ViewState) throws(TableError) -> LayoutPlan {
+        if let plan = view.plan, view.planVersion == version, view.planOptions == options { return plan }
+        let plan = try layout(options)
+        view.plan = plan
+        view.planOptions = options
+        view.planVersion = version
+        return plan
+    }
+
+    /// Where the view's anchor row is now, as the offset that keeps it at the same place on
+    /// screen. A deleted anchor hands over to the next row that was shown; with none of them
+    /// left, the row now at the anchor's old position takes its place.
+    private func anchoredOffset(_ view: ViewState, offsets: RowOffsets, header: Int) -> Int {
+        guard rowCount > 0 else { return 0 }
+        for shown in view.shown {
+            if let slot = slot(of: shown.id), let position = order.position(of: slot) {
+                return header + offsets.offset(of: position) - shown.y
+            }
+        }
+        guard let first = view.shown.first else { return view.y }
+        return header + offsets.offset(of: min(view.anchorIndex, rowCount - 1)) - first.y
+    }
+
+    /// The content offset that shows `target` as it asks.
+    private func targetOffset(
+        _ target: ScrollTarget,
+        offsets: RowOffsets,
+        header: Int,
+        height: Int,
+        currentY: Int
+    ) throws(TableError) -> Int {
+        let position: Int
+        let align: ScrollAlignment
+        switch target {
+        case .row(let id, let alignment):
+            guard let found = index(of: id) else { throw .noSuchRow(id) }
+            (position, align) = (found, alignment)
+        case .index(let index, let alignment):
+            guard index >= 0, index < rowCount else {
+                throw .invalidArgument(
+                    rowCount == 0 ? "The table has no rows." : "index must be from 0 to \(rowCount - 1).",
+                    field: "to.index"
+                )
+            }
+            (position, align) = (index, alignment)
+        }
+        let top = header + offsets.offset(of: position)
+        let rowHeight = offsets.height(at: position)
+        let bottom = top + rowHeight
+        switch align {
+        case .top: return top - header
+        case .bottom: return bottom - height
+        case .center: return top + rowHeight / 2 - (header + (height - header) / 2)
+        case .nearest:
+            if top >= currentY + header && bottom <= currentY + height { return currentY }
+            return top < currentY + header ? top - header : bottom - height
+        }
+    }
+
+    /// The columns on screen at horizontal offset `x`: the sticky first column at its width for
+    /// `x`, then every column that reaches into the space between it and the right accessory.
+    private func windowColumns(_ plan: LayoutPlan, options: LayoutOptions, x: Int) -> [ScrollWindow.Column] {
+        let padding = 2 * options.cellPadding
+        if plan.mode == .list {
+            return plan.bindings.compactMap { placement in
+                guard let column = plan.column(placement.column) else { return nil }
+                return ScrollWindow.Column(
+                    key: column.key,
+                    x: options.cellPadding,
+                    width: max(0, plan.width - padding),
+                    align: column.align,
+                    lines: 1,
+                    header: column.header,
+                    sticky: false,
+                    truncated: true,
+                    binding: placement.binding
+                )
+            }
+        }
+        let left = plan.leftAccessory?.width ?? 0
+        let right = plan.rightAccessory?.width ?? 0
+        var result: [ScrollWindow.Column] = []
+        var visibleFrom = left
+        for column in plan.columns {
+            guard !column.omitted, let columnX = column.x else { continue }
+            if let sticky = plan.sticky, sticky.key == column.key {
+                let width = sticky.width(atOffset: x)
+                let header =
+                    width == column.width
+                    ? column.header
+                    : column.header.map {
+                        options.header.truncate($0, toWidth: Double(max(0, width - padding))).text
+                    }
+                result.append(
+                    .init(
+                        key: column.key,
+                        x: columnX,
+                        width: width,
+                        align: column.align,
+                        lines: column.lines,
+                        header: header,
+                        sticky: true,
+                        truncated: column.truncated || width < column.width,
+                        binding: nil
+                    )
+                )
+                visibleFrom = columnX + width
+                continue
+            }
+            let screenX = columnX - x
+            guard screenX + column.width > visibleFrom, screenX < plan.width - right else { continue }
+            result.append(
+                .init(
+                    key: column.key,
+                    x: screenX,
+                    width: column.width,
+                    align: column.align,
+                    lines: column.lines,
+                    header: column.header,
+                    sticky: false,
+                    truncated: column.truncated,
+                    binding: nil
+                )
+            )
+        }
+        return result
+    }
+
+    /// One row on screen, its cells cut to their columns.
+    private func windowRow(
+        slot: UInt32,
+        index: Int,
+        y: Int,
+        height: Int,
+        tall: Bool,
+        columns: [ScrollWindow.Column],
+        options: LayoutOptions,
+        now: Double
+    ) -> ScrollWindow.Row {
+        let padding = 2 * options.cellPadding
+        let rowDrafts = drafts[slot]
+        var cells: [String] = []
+        cells.reserveCapacity(columns.count)
+        var cellDrafts: [(column: Int, draft: Draft)] = []
+        var readOnly: [Int] = []
+        for (position, column) in columns.enumerated() {
+            let store = columnIndex[column.key]!
+            let rules = self.columns[store].rules
+            let draft = rowDrafts?[store]
+            if let draft { cellDrafts.append((position, draft)) }
+            if isReadOnly(slot: slot, column: store) { readOnly.append(position) }
+            let text = draft?.text ?? rules.displayText(stores[store][slot])
+            guard rules.type != .image, !text.isEmpty, column.truncated || draft != nil else {
+                cells.append(text)
+                continue
+            }
+            let inner = Double(max(0, column.width - (column.binding == nil ? padding : 0)))
+            if tall && column.lines > 1 {
+                cells.append(options.data.wrap(text, toWidth: inner, maxLines: 2).joined(separator: "\n"))
+            } else {
+                cells.append(options.data.truncate(text, toWidth: inner).text)
+            }
+        }
+        return ScrollWindow.Row(
+            id: id(of: slot),
+            index: index,
+            y: y,
+            height: height,
+            tall: tall,
+            cells: cells,
+            selected: flags[Int(slot)].selected,
+            highlight: highlight(of: slot, now: now),
+            drafts: cellDrafts,
+            readOnly: readOnly
+        )
+    }
+}

@@ -1,0 +1,257 @@
+/// `scroll`: the visible window of the caller's view of a table — visible rows with each cell's
+/// text cut to fit and its state, visible columns after sideways scrolling, the sticky header and
+/// first column, sizes, and how many rows appeared above since the view last looked.
+///
+/// A view belongs to one connection and one table. Its first `scroll` gives the viewport's
+/// `width` and `height` and, like `layout`, the unit, size class, fonts and the rest; later ones
+/// give only what changes. Without `viewport.y` or `to`, the view keeps its anchor row at the
+/// same place on screen.
+public struct ScrollRequest: DataTableRequest {
+    public static let method = "scroll"
+    public static let summary =
+        "The visible rows and columns of your view for a viewport, a target row, or where your view was."
+
+    /// The most rows of overscan one `scroll` accepts.
+    public static let maximumOverscan = 1000
+    /// The tallest viewport accepted, in rows of the smallest height (cells: lines).
+    public static let maximumHeight = 100_000
+
+    public var table: String
+    public var viewport: Viewport?
+    /// A row to bring into view instead of `viewport.y`.
+    public var to: Target?
+    /// Rows to add above and below the visible ones (default 0).
+    public var overscan: Int?
+    /// `none` (default), `top` or `bottom`: while at that edge, stay there as rows arrive.
+    public var follow: String?
+    // The layout of the view (see `layout`); absent members keep the view's.
+    public var sizeClass: String?
+    public var horizontalScroll: Bool?
+    public var unit: String?
+    public var font: LayoutRequest.FontParam?
+    public var headerFont: LayoutRequest.FontParam?
+    public var padding: LayoutRequest.PaddingParam?
+    public var minShare: Double?
+    public var maxShare: Double?
+    public var leftAccessory: String?
+    public var rightAccessory: String?
+    public var stickyFirstColumn: Bool?
+    public var columns: [String: ColumnHints]?
+
+    public init(
+        table: String,
+        viewport: Viewport? = nil,
+        to: Target? = nil,
+        overscan: Int? = nil,
+        follow: String? = nil,
+        unit: String? = nil
+    ) {
+        self.table = table
+        self.viewport = viewport
+        self.to = to
+        self.overscan = overscan
+        self.follow = follow
+        self.unit = unit
+    }
+
+    /// The part of the content shown: offsets `x`, `y` (content coordinates, from the top of the
+    /// header) and the size. Absent members keep the view's.
+    public struct Viewport: Codable, Hashable, Sendable {
+        public var x: Double?
+        public var y: Double?
+        public var width: Double?
+        public var height: Double?
+
+        public init(x: Double? = nil, y: Double? = nil, width: Double? = nil, height: Double? = nil) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// A row by `id` or by `index`, and where to put it: `top`, `center`, `bottom` or `nearest`
+    /// (default: as little scrolling as brings it fully into view).
+    public struct Target: Codable, Hashable, Sendable {
+        public var id: JSONValue?
+        public var index: Int?
+        public var align: String?
+
+        public init(id: JSONValue? = nil, index: Int? = nil, align: String? = nil) {
+            self.id = id
+            self.index = index
+            self.align = align
+        }
+    }
+
+    public struct Response: Codable, Hashable, Sendable {
+        public var table: String
+        public var version: Int
+        /// `table` or `list` (the compact list report).
+        public var mode: String
+        public var unit: String
+        /// Rows in the table.
+        public var total: Int
+        /// Selected rows, and cells holding a rejected draft, in the table.
+        public var selected: Int
+        public var errors: Int
+        /// The viewport used, after clamping to the content.
+        public var viewport: ViewportReply
+        public var contentWidth: Int
+        public var contentHeight: Int
+        public var header: Header
+        /// The columns on screen, left to right (list mode: the bound columns).
+        public var columns: [Column]
+        public var accessories: LayoutRequest.Accessories
+        /// The rows from `first` - overscan to `last` + overscan, top to bottom.
+        public var rows: [Row]
+        /// First and last row visible below the header; absent when no row is.
+        public var first: Int?
+        public var last: Int?
+        /// Rows added since this view last looked that are now above its first visible row.
+        public var newAbove: Int
+
+        public init(
+            table: String,
+            version: Int,
+            mode: String,
+            unit: String,
+            total: Int,
+            selected: Int,
+            errors: Int,
+            viewport: ViewportReply,
+            contentWidth: Int,
+            contentHeight: Int,
+            header: Header,
+            columns: [Column],
+            accessories: LayoutRequest.Accessories,
+            rows: [Row],
+            first: Int?,
+            last: Int?,
+            newAbove: Int
+        ) {
+            self.table = table
+            self.version = version
+            self.mode = mode
+            self.unit = unit
+            self.total = total
+            self.selected = selected
+            self.errors = errors
+            self.viewport = viewport
+            self.contentWidth = contentWidth
+            self.contentHeight = contentHeight
+            self.header = header
+            self.columns = columns
+            self.accessories = accessories
+            self.rows = rows
+            self.first = first
+            self.last = last
+            self.newAbove = newAbove
+        }
+    }
+
+    public struct ViewportReply: Codable, Hashable, Sendable {
+        public var x: Int
+        public var y: Int
+        public var width: Int
+        public var height: Int
+
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// The sticky header: drawn at the top of the viewport, with a shadow once rows have
+    /// scrolled under it.
+    public struct Header: Codable, Hashable, Sendable {
+        public var height: Int
+        public var shadow: Bool
+
+        public init(height: Int, shadow: Bool) {
+            self.height = height
+            self.shadow = shadow
+        }
+    }
+
+    /// A column on screen: `x` and `width` as drawn (a sticky first column's width shrinks as
+    /// the content scrolls sideways).
+    public struct Column: Codable, Hashable, Sendable {
+        public var key: String
+        public var x: Int
+        public var width: Int
+        public var align: String
+        public var lines: Int
+        public var header: [String]
+        /// Present (true) on the sticky first column.
+        public var sticky: Bool?
+        /// List mode: the object-view place.
+        public var binding: String?
+
+        public init(
+            key: String,
+            x: Int,
+            width: Int,
+            align: String,
+            lines: Int,
+            header: [String],
+            sticky: Bool?,
+            binding: String?
+        ) {
+            self.key = key
+            self.x = x
+            self.width = width
+            self.align = align
+            self.lines = lines
+            self.header = header
+            self.sticky = sticky
+            self.binding = binding
+        }
+    }
+
+    /// A row on screen: `y` is its top in the viewport (the header covers 0 to its height).
+    /// `cells` follow `columns`. State members are present only when set.
+    public struct Row: Codable, Hashable, Sendable {
+        public var id: JSONValue
+        public var index: Int
+        public var y: Int
+        public var height: Int
+        public var cells: [String]
+        /// A cell takes two lines: content is top-aligned.
+        public var tall: Bool?
+        public var selected: Bool?
+        /// 1 when just added, fading (ease-out) to 0 two seconds later; absent at 0.
+        public var highlight: Double?
+        /// Rejected drafts by column key: the cell shows `text`, a renderer marks it with
+        /// `error`.
+        public var drafts: [String: DraftReply]?
+        /// Keys of the read-only cells on screen.
+        public var readOnly: [String]?
+
+        public init(
+            id: JSONValue,
+            index: Int,
+            y: Int,
+            height: Int,
+            cells: [String],
+            tall: Bool? = nil,
+            selected: Bool? = nil,
+            highlight: Double? = nil,
+            drafts: [String: DraftReply]? = nil,
+            readOnly: [String]? = nil
+        ) {
+            self.id = id
+            self.index = index
+            self.y = y
+            self.height = height
+            self.cells = cells
+            self.tall = tall
+            self.selected = selected
+            self.highlight = highlight
+            self.drafts = drafts
+            self.readOnly = readOnly
+        }
+    }
+}

@@ -1,0 +1,118 @@
+/// The params of an `event` notification: what changed in a subscribed table.
+///
+/// `previous` is the version before the first change the event reports and `version` the
+/// version after the last, so a client that last saw version `previous` is up to date once it
+/// applies the event; any other `previous` means events were missed (or coalesced past what the
+/// client saw) and the client re-fetches. Bursts of one kind are coalesced into one event.
+public struct TableEvent: Codable, Hashable, Sendable {
+    /// What happened.
+    public struct Kind: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// Rows were added (`ids`, `count`).
+        public static let added = Kind(rawValue: "added")
+        /// Cells were set by an edit, undo or redo (`ids`, `columns`, `count`).
+        public static let edited = Kind(rawValue: "edited")
+        /// Rows were deleted (`ids`, `count`).
+        public static let deleted = Kind(rawValue: "deleted")
+        /// The selection changed (`selected`).
+        public static let selection = Kind(rawValue: "selection")
+        /// The sort changed (`keys`).
+        public static let sort = Kind(rawValue: "sort")
+        /// Drafts were kept or cleared (`errors`).
+        public static let drafts = Kind(rawValue: "drafts")
+        /// The table was created or dropped (`change`).
+        public static let schema = Kind(rawValue: "schema")
+
+        public static let allCases: [Kind] = [.added, .edited, .deleted, .selection, .sort, .drafts, .schema]
+
+        public init(from decoder: any Decoder) throws {
+            rawValue = try decoder.singleValueContainer().decode(String.self)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+    }
+
+    /// The most ids one event lists; past that only `count` says how many.
+    public static let maximumIDs = 1000
+
+    public var table: String
+    public var kind: Kind
+    public var version: Int
+    public var previous: Int
+    /// Rows in the table now.
+    public var rows: Int
+    /// Rows the event is about, when there are at most ``maximumIDs``.
+    public var ids: [JSONValue]?
+    /// How many rows the event is about.
+    public var count: Int?
+    /// `edited`: the columns set.
+    public var columns: [String]?
+    /// `selection`: rows selected now.
+    public var selected: Int?
+    /// `sort`: the sort keys now.
+    public var keys: [SortKeyParam]?
+    /// `drafts` (and `edited`): cells holding a rejected draft now.
+    public var errors: Int?
+    /// `schema`: `created` or `dropped`.
+    public var change: String?
+
+    public init(
+        table: String,
+        kind: Kind,
+        version: Int,
+        previous: Int,
+        rows: Int,
+        ids: [JSONValue]? = nil,
+        count: Int? = nil,
+        columns: [String]? = nil,
+        selected: Int? = nil,
+        keys: [SortKeyParam]? = nil,
+        errors: Int? = nil,
+        change: String? = nil
+    ) {
+        self.table = table
+        self.kind = kind
+        self.version = version
+        self.previous = previous
+        self.rows = rows
+        self.ids = ids
+        self.count = count
+        self.columns = columns
+        self.selected = selected
+        self.keys = keys
+        self.errors = errors
+        self.change = change
+    }
+
+    /// Whether `next` (a later event of the same table) can be folded into this one.
+    public func canAbsorb(_ next: TableEvent) -> Bool {
+        next.table == table && next.kind == kind && kind != .schema && next.previous <= version
+    }
+
+    /// This event and a later one of the same kind as one: ids joined (up to ``maximumIDs``),
+    /// counts added, the latest state kept.
+    public mutating func absorb(_ next: TableEvent) {
+        version = next.version
+        rows = next.rows
+        if let added = next.count { count = (count ?? 0) + added }
+        if let mine = ids, let theirs = next.ids, mine.count + theirs.count <= Self.maximumIDs {
+            ids = mine + theirs
+        } else if ids != nil || next.ids != nil {
+            ids = nil
+        }
+        if let theirs = next.columns {
+            var merged = columns ?? []
+            for column in theirs where !merged.contains(column) { merged.append(column) }
+            columns = merged
+        }
+        selected = next.selected ?? selected
+        keys = next.keys ?? keys
+        errors = next.errors ?? errors
+        change = next.change ?? change
+    }
+}

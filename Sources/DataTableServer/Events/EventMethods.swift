@@ -1,0 +1,47 @@
+import DataTableEngine
+import DataTableProtocol
+
+extension MethodTable {
+    /// `subscribe` and `unsubscribe` (protocol.md, "Events").
+    mutating func registerEventMethods() {
+        register(SubscribeRequest.self) { request, context in
+            var kinds = Set(TableEvent.Kind.allCases)
+            if let names = request.events {
+                kinds = []
+                for (index, name) in names.enumerated() {
+                    let kind = TableEvent.Kind(rawValue: name)
+                    guard TableEvent.Kind.allCases.contains(kind) else {
+                        let known = TableEvent.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+                        throw ResponseError.invalidParams(
+                            "events[\(index)] must be one of \(known).",
+                            field: "params.events[\(index)]"
+                        )
+                    }
+                    kinds.insert(kind)
+                }
+            }
+            guard let outbox = context.outbox else {
+                throw ResponseError.invalidRequest("This connection cannot receive events.")
+            }
+            let connection = context.connection.id
+            let chosen = kinds
+            // Subscribing under the catalog lock: no event of the table is published meanwhile,
+            // so events continue exactly from the version in the reply.
+            return try context.server.read(request.table) { table in
+                context.server.events.subscribe(table.name, connection: connection, outbox: outbox, kinds: chosen)
+                return SubscribeRequest.Response(
+                    table: table.name,
+                    version: Int(table.version),
+                    subscribed: true,
+                    events: TableEvent.Kind.allCases.filter { chosen.contains($0) }.map(\.rawValue)
+                )
+            }
+        }
+        register(UnsubscribeRequest.self) { request, context in
+            UnsubscribeRequest.Response(
+                table: request.table,
+                subscribed: context.server.events.unsubscribe(request.table, connection: context.connection.id)
+            )
+        }
+    }
+}

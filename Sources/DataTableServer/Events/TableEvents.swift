@@ -1,0 +1,43 @@
+import DataTableEngine
+import DataTableProtocol
+
+extension ServerState {
+    /// Publishes a `kind` event of `table`, which was at version `previous` before the change;
+    /// `fill` adds the details. Call it while holding the catalog lock, so events leave in
+    /// version order. Costs nothing but a look-up when nobody subscribed.
+    func publish(
+        _ table: Table,
+        _ kind: TableEvent.Kind,
+        from previous: UInt64,
+        _ fill: (inout TableEvent) -> Void = { _ in }
+    ) {
+        events.publish(table.name, kind) {
+            var event = TableEvent(
+                table: table.name,
+                kind: kind,
+                version: Int(table.version),
+                previous: Int(previous),
+                rows: table.rowCount
+            )
+            fill(&event)
+            return event
+        }
+    }
+}
+
+extension TableEvent {
+    /// Sets `ids` (when there are few enough to list) and `count`.
+    mutating func list(_ rowIDs: some Collection<RowID>) {
+        count = rowIDs.count
+        ids = rowIDs.count <= Self.maximumIDs ? rowIDs.map(WireValues.json) : nil
+    }
+
+    /// Sets `ids`, `columns` and `count` from edited cells.
+    mutating func list(_ cells: [EditedCell]) {
+        var seen: Set<RowID> = []
+        list(cells.map(\.id).filter { seen.insert($0).inserted })
+        var keys: [String] = []
+        for cell in cells where !keys.contains(cell.column) { keys.append(cell.column) }
+        columns = keys
+    }
+}

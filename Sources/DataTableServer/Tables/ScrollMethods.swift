@@ -1,0 +1,92 @@
+import DataTableEngine
+import DataTableProtocol
+import Foundation
+
+extension MethodTable {
+    /// `scroll` (protocol.md, "Scroll and views").
+    mutating func registerScrollMethods() {
+        register(ScrollRequest.self) { request, context in try Self.scroll(request, &context) }
+    }
+
+    private static func scroll(_ request: ScrollRequest, _ context: inout RequestContext) throws
+        -> ScrollRequest.Response
+    {
+        var view = context.views[request.table] ?? TableView(table: request.table)
+        let isNew = context.views[request.table] == nil
+        if view.merge(request) || view.resolved == nil {
+            guard view.layout.width > 0 || !isNew else {
+                throw ResponseError.invalidParams(
+                    "The first scroll of a view gives viewport.width (and viewport.height).",
+                    field: "params.viewport.width"
+                )
+            }
+            var layout = view.layout
+            if let width = request.viewport?.width { layout.width = width }
+            view.resolved = try LayoutParams(layout, fonts: context.server.fonts, widthField: "params.viewport.width")
+        }
+        if let follow = request.follow {
+            view.state.follow =
+                try WireSchema.choice(follow, field: "params.follow", invalid: ResponseError.invalidParams)
+                ?? .none
+        }
+        let input = try scrollInput(request, view: view)
+        let options = view.resolved!.options
+        var state = view.state
+        let reply = try context.server.update(request.table) { table in
+            ScrollReply.response(try table.scroll(options, input, view: &state), table: table)
+        }
+        view.state = state
+        context.views[request.table] = view
+        return reply
+    }
+
+    /// The viewport height, offsets and target of a request, checked.
+    private static func scrollInput(_ request: ScrollRequest, view: TableView) throws(ResponseError) -> ScrollInput {
+        func whole(_ value: Double?, _ name: String, least: Int) throws(ResponseError) -> Int? {
+            guard let value else { return nil }
+            guard value.isFinite, value >= Double(least), value <= 1e12 else {
+                throw .invalidParams("\(name) must be a number from \(least).", field: "params.\(name)")
+            }
+            return Int(value)
+        }
+        let height = try whole(request.viewport?.height, "viewport.height", least: 1) ?? view.state.height
+        guard height > 0 else {
+            throw .invalidParams("The first scroll of a view gives viewport.height.", field: "params.viewport.height")
+        }
+        guard height <= ScrollRequest.maximumHeight * 100 else {
+            throw .invalidParams(
+                "viewport.height must be at most \(ScrollRequest.maximumHeight * 100).",
+                field: "params.viewport.height"
+            )
+        }
+        let overscan = request.overscan ?? 0
+        guard overscan >= 0, overscan <= ScrollRequest.maximumOverscan else {
+            throw .invalidParams(
+                "overscan must be from 0 to \(ScrollRequest.maximumOverscan).",
+                field: "params.overscan"
+            )
+        }
+        var target: ScrollTarget?
+        if let to = request.to {
+            let align =
+                try WireSchema.choice(to.align, field: "params.to.align", invalid: ResponseError.invalidParams)
+                ?? ScrollAlignment.nearest
+            switch (to.id, to.index) {
+            case (let id?, nil): target = .row(try WireValues.rowID(id, field: "params.to.id"), align)
+            case (nil, let index?): target = .index(index, align)
+            default: throw .invalidParams("to names a row by id or by index (one of them).", field: "params.to")
+            }
+            guard request.viewport?.y == nil else {
+                throw .invalidParams("Give viewport.y or to, not both.", field: "params.to")
+            }
+        }
+        return ScrollInput(
+            height: height,
+            x: try whole(request.viewport?.x, "viewport.x", least: 0),
+            y: try whole(request.viewport?.y, "viewport.y", least: 0),
+            target: target,
+            overscan: overscan,
+            now: Date().timeIntervalSince1970
+        )
+    }
+}

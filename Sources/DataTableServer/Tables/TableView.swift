@@ -1,0 +1,39 @@
+import DataTableEngine
+import DataTableProtocol
+
+/// One connection's view of one table: its layout settings (merged from every `scroll` that
+/// gave some), the options they resolve to, and the engine's ``ViewState`` (offsets, anchor,
+/// cached plan). Views live in the connection's ``RequestContext`` and go with it.
+struct TableView: Sendable {
+    /// The layout settings, as `layout` params; `width` is the viewport's.
+    var layout: LayoutRequest
+    /// `layout` resolved (fonts opened); `nil` after a change, until the next scroll.
+    var resolved: LayoutParams?
+    var state = ViewState()
+
+    init(table: String) {
+        layout = LayoutRequest(table: table, width: 0)
+    }
+
+    /// Takes the layout members `request` gives; returns whether any changed.
+    mutating func merge(_ request: ScrollRequest) -> Bool {
+        let before = layout
+        if let width = request.viewport?.width { layout.width = width }
+        func take<Value>(_ value: Value?, _ keyPath: WritableKeyPath<LayoutRequest, Value?>) {
+            if let value { layout[keyPath: keyPath] = value }
+        }
+        take(request.sizeClass, \.sizeClass)
+        take(request.horizontalScroll, \.horizontalScroll)
+        take(request.unit, \.unit)
+        take(request.font, \.font)
+        take(request.headerFont, \.headerFont)
+        take(request.padding, \.padding)
+        take(request.minShare, \.minShare)
+        take(request.maxShare, \.maxShare)
+        take(request.leftAccessory, \.leftAccessory)
+        take(request.rightAccessory, \.rightAccessory)
+        take(request.stickyFirstColumn, \.stickyFirstColumn)
+        take(request.columns, \.columns)
+        return layout != before
+    }
+}

@@ -123,7 +123,7 @@ private func mismatch(_ index: OffsetIndex, _ model: [Int], using random: inout 
         var number = 0
         while !model.isEmpty {
             step(insert: 0, remove: 80, rebuild: false)
-            if number % 100 == 0, !verify("shrinking", number) { return }
+            if number % 100 == 0 || model.count < 300, !verify("shrinking", number) { return }
             number += 1
         }
         guard verify("empty", number) else { return }
@@ -202,6 +202,9 @@ private func mismatch(_ index: OffsetIndex, _ model: [Int], using random: inout 
         while index.count > 0 {
             let position = index.count / 3
             #expect(index.remove(at: position) == expected.remove(at: position))
+            if index.count < 500 || index.count % 50 == 0 {
+                #expect(index.checkInvariants() == nil, "\(index.count) rows")
+            }
         }
         #expect(index.totalHeight == 0)
         #expect(index.checkInvariants() == nil)

@@ -52,29 +52,28 @@ public struct OffsetIndex: Sendable {
         let capacity = Self.leafCapacity
         var flat: [UInt32] = []
         flat.reserveCapacity(heights.underestimatedCount)
-        var level: [Int32] = []
         var levelCounts: [Int] = []
         var levelSums: [Int] = []
         var leafSum = 0
-        func closeLeaf(_ size: Int) {
-            level.append(Int32(level.count))
-            levelCounts.append(size)
-            levelSums.append(leafSum)
-            totalHeight += leafSum
-            leafSum = 0
-        }
         for height in heights {
             flat.append(Self.stored(height))
             leafSum += height
-            if flat.count % capacity == 0 { closeLeaf(capacity) }
+            if flat.count % capacity == 0 {
+                levelCounts.append(capacity)
+                levelSums.append(leafSum)
+                leafSum = 0
+            }
         }
         guard !flat.isEmpty else { return }
         let rest = flat.count % capacity
         if rest > 0 {
-            closeLeaf(rest)
+            levelCounts.append(rest)
+            levelSums.append(leafSum)
             flat.append(contentsOf: repeatElement(0, count: capacity - rest))
         }
+        var level = (0..<levelCounts.count).map(Int32.init)
         count = levelCounts.reduce(0, +)
+        totalHeight = levelSums.reduce(0, +)
         leafHeights = flat
         leafCounts = levelCounts
         var childrenAreLeaves = true

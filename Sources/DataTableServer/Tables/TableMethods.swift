@@ -126,7 +126,8 @@ extension MethodTable {
             let inputs = try rows.enumerated().map { index, row throws(ResponseError) in
                 try WireValues.rowInput(row, field: "params.rows[\(index)]")
             }
-            _ = try table.add(inputs, now: Date().timeIntervalSince1970)
+            // Rows a table is created with are its starting content, not news: no highlight.
+            _ = try table.add(inputs, now: 0)
         }
         let created = table
         try server.catalog.withLock { catalog in

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// `subscribe` over the real socket: every kind of event with its versions, bursts coalesced,
+/// and a subscriber that never reads cut off without slowing anyone else.
+@Suite struct EventTests {
+    /// Events arrive in version order, each continuing from the one before.
+    static func expectChained(
+        _ events: [[String: Any]],
+        from version: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        var last = version
+        for event in events {
+            #expect(event["previous"] as? Int == last, "\(event)", sourceLocation: sourceLocation)
+            last = event["version"] as? Int ?? -1
+        }
+    }
+
+    @Test func subscribersHearOfEveryChangeWithItsVersion() throws {
+        let daemon = try TestDaemon()
+        let writer = try daemon.connect()
+        let listener = try daemon.connect()
+        try writer.call("create", numberedTable("feed", count: 5))
+        let subscribed = try listener.call("subscribe", #"{"table":"feed"}"#)
+        #expect(subscribed["subscribed"] as? Bool == true)
+        let start = try #require(subscribed["version"] as? Int)
+
+        try writer.call("add", #"{"table":"feed","row":{"n":10,"name":"ten"}}"#)
+        try writer.call("edit", #"{"table":"feed","id":1,"column":"name","value":"first"}"#)
+        try writer.call("edit", #"{"table":"feed","id":2,"column":"n","value":"two"}"#)
+        try writer.call("revert", #"{"table":"feed"}"#)
+        try writer.call("select", #"{"table":"feed","ids":[3,4]}"#)
+        try writer.call("sort", #"{"table":"feed","keys":[{"column":"name"}]}"#)
+        try writer.call("delete", #"{"table":"feed","selection":true}"#)
+        try writer.call("undo", #"{"table":"feed"}"#)
+        try writer.call("drop", #"{"table":"feed"}"#)
+
+        let events = try listener.events(9)
+        let kinds = events.map { $0["kind"] as? String ?? "" }
+        #expect(kinds == ["added", "edited", "drafts", "drafts", "selection", "sort", "deleted", "edited", "schema"])
+        Self.expectChained(Array(events.prefix(8)), from: start)
+        #expect(events[0]["ids"] as? [Int] == [6] && events[0]["rows"] as? Int == 6)
+        #expect(events[1]["columns"] as? [String] == ["name"])
+        #expect(events[2]["errors"] as? Int == 1 && events[3]["errors"] as? Int == 0)
+        #expect(events[4]["selected"] as? Int == 2)
+        #expect((events[5]["keys"] as? [[String: Any]])?.first?["column"] as? String == "name")
+        #expect(events[6]["ids"] as? [Int] == [3, 4] && events[6]["rows"] as? Int == 4)
+        #expect(events[8]["change"] as? String == "dropped")
+
+        // A table created again under the name is news to its subscribers too.
+        try writer.call("create", numberedTable("feed", count: 1))
+        let created = try listener.events(1)[0]
+        #expect(created["kind"] as? String == "schema" && created["change"] as? String == "created")
+
+        // Only the kinds asked for; unsubscribing stops them.
+        try listener.call("subscribe", #"{"table":"feed","events":["selection"]}"#)
+        try writer.call("add", #"{"table":"feed","row":{"n":1}}"#)
+        try writer.call("select", #"{"table":"feed","action":"all"}"#)
+        #expect(try listener.events(1)[0]["kind"] as? String == "selection")
+        #expect(try listener.call("unsubscribe", #"{"table":"feed"}"#)["subscribed"] as? Bool == true)
+        try writer.call("select", #"{"table":"feed","action":"none"}"#)
+        #expect(try listener.call("ping")["pong"] as? Bool == true)
+        #expect(
+            errorData(try listener.call("subscribe", #"{"table":"feed","events":["moved"]}"#))["kind"] as? String
+                == "invalid_params"
+        )
+        #expect(errorData(try listener.call("subscribe", #"{"table":"none"}"#))["kind"] as? String == "no_such_table")
+    }
+
+    /// 200 adds sent in one write reach the subscriber as fewer events that add up to 200.
+    @Test func burstsAreCoalesced() throws {
+        let daemon = try TestDaemon()
+        let writer = try daemon.connect()
+        let listener = try daemon.connect()
+        try writer.call("create", numberedTable("feed", count: 0))
+        let start = try #require(try listener.call("subscribe", #"{"table":"feed"}"#)["version"] as? Int)
+        let burst = (0..<200).map { #"{"jsonrpc":"2.0","method":"add","params":{"table":"feed","row":{"n":\#($0)}}}"# }
+        try writer.send(burst.joined(separator: "\n") + "\n")
+        #expect(try writer.call("ping")["pong"] as? Bool == true)
+
+        var events: [[String: Any]] = []
+        var count = 0
+        while count < 200 {
+            let event = try listener.events(1)[0]
+            events.append(event)
+            count += event["count"] as? Int ?? 0
+        }
+        #expect(count == 200)
+        #expect(events.last?["version"] as? Int == start + 200)
+        #expect(events.last?["rows"] as? Int == 200)
+        Self.expectChained(events, from: start)
+    }
+
+    /// A subscriber that never reads: its unread events pile up to the limit, its connection is
+    /// closed with a log line saying why, and the client making the changes never waits.
+    @Test func aSubscriberThatNeverReadsIsCutOff() throws {
+        let daemon = try TestDaemon(arguments: ["--max-output-bytes", "65536"])
+        let writer = try daemon.connect()
+        let sleeper = try daemon.connect()
+        try writer.call("create", #"{"table":"feed","columns":[{"key":"n","type":"number"}]}"#)
+        try sleeper.call("subscribe", #"{"table":"feed"}"#)
+
+        // 1000 rows an add: each event lists 1000 ids, about 7 KB; 100 of them are far more
+        // than the limit and the socket's buffers hold. Every add is answered meanwhile.
+        let rows = (0..<1000).map { #"{"n":\#($0)}"# }.joined(separator: ",")
+        for _ in 0..<100 {
+            let reply = try writer.call("add", #"{"table":"feed","rows":[\#(rows)]}"#)
+            #expect(reply["rows"] != nil, "\(reply)")
+        }
+        #expect(daemon.process.waitForOutput(containing: "does not read its events"))
+
+        // The sleeper's connection is gone: what it still gets ends, then the stream closes.
+        var lines = 0
+        while (try? sleeper.readLine(timeout: .seconds(10))) ?? nil != nil { lines += 1 }
+        #expect(lines < 100)
+        #expect(try object(try daemon.request(#"{"method":"tables"}"#))["result"] != nil)
+        #expect(try writer.call("ping")["pong"] as? Bool == true)
+    }
+}

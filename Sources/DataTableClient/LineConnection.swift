@@ -17,27 +17,11 @@ public final class LineConnection {
 
     /// Connects to the socket at `path`.
     public init(path: String) throws {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(descriptor)
-            throw Failure(description: "the socket path is too long: \(path)")
+        do {
+            descriptor = try UnixSocket.connect(path)
+        } catch {
+            throw Failure(description: error.description)
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard result == 0 else {
-            let message = String(cString: strerror(errno))
-            close(descriptor)
-            throw Failure(description: "connect \(path): \(message)")
-        }
-        self.descriptor = descriptor
     }
 
     deinit { close(descriptor) }
@@ -53,11 +37,10 @@ public final class LineConnection {
     }
 
     private func send(_ text: String) throws {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard written > 0 else { throw Failure(description: "write: \(String(cString: strerror(errno)))") }
-            bytes = bytes.dropFirst(written)
+        do {
+            try UnixSocket.writeAll(descriptor, Array(text.utf8))
+        } catch {
+            throw Failure(description: error.description)
         }
     }
 

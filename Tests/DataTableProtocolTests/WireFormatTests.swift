@@ -61,13 +61,13 @@ import Testing
             protocols: [1],
             server: "datatabled",
             version: "0.1.0",
-            limits: ServerLimits(maxLineBytes: 100, maxConnections: 2, maxBatchSize: 3),
+            limits: ServerLimits(maxLineBytes: 100, maxConnections: 2, maxBatchSize: 3, maxOutputBytes: 4),
             features: ["batch"]
         )
         try checkCoding(
             reply,
             json:
-                #"{"features":["batch"],"limits":{"maxBatchSize":3,"maxConnections":2,"maxLineBytes":100},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
+                #"{"features":["batch"],"limits":{"maxBatchSize":3,"maxConnections":2,"maxLineBytes":100,"maxOutputBytes":4},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
         )
     }
 
@@ -116,7 +116,8 @@ import Testing
         #expect(
             names == [
                 "ping", "hello", "help", "stats", "create", "drop", "tables", "describe", "add", "edit", "revert",
-                "delete", "get", "select", "selection", "sort", "layout", "load", "export", "undo", "redo",
+                "delete", "get", "select", "selection", "sort", "layout", "scroll", "subscribe", "unsubscribe", "load",
+                "export", "undo", "redo",
             ]
         )
         for method in MethodRegistry.all {

@@ -122,13 +122,17 @@ import Testing
     }
 
     @Test func helloNegotiatesAndReportsLimits() async throws {
-        var client = InProcessClient(limits: ServerLimits(maxLineBytes: 4096, maxConnections: 8, maxBatchSize: 16))
+        var client = InProcessClient(
+            limits: ServerLimits(maxLineBytes: 4096, maxConnections: 8, maxBatchSize: 16, maxOutputBytes: 1024)
+        )
         let reply = try await client.reply(#"{"id":1,"method":"hello","params":{"version":99,"client":"test"}}"#)
         let result = try #require(reply["result"])
         #expect(result["protocol"] == 1)
         #expect(result["server"] == "datatabled")
         #expect(result["version"]?.stringValue == ServerInfo.version)
-        #expect(result["limits"] == ["maxLineBytes": 4096, "maxConnections": 8, "maxBatchSize": 16])
+        #expect(
+            result["limits"] == ["maxLineBytes": 4096, "maxConnections": 8, "maxBatchSize": 16, "maxOutputBytes": 1024]
+        )
         #expect(result["features"]?.arrayValue?.contains("batch") == true)
         #expect(client.context.protocolVersion == 1)
     }

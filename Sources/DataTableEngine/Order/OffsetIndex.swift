@@ -20,10 +20,16 @@ public struct OffsetIndex: Sendable {
     /// Children per inner node before it splits.
     static let innerCapacity = 64
 
+    /// A child of an inner node: a leaf or inner node, how many rows lie below it, and the sum
+    /// of their heights.
+    private struct Child: Sendable {
+        var node: Int32
+        var count: Int
+        var sum: Int
+    }
+
     private struct Inner: Sendable {
-        var children: [Int32] = []
-        var counts: [Int] = []
-        var sums: [Int] = []
+        var children: [Child]
         /// Whether the children are leaves (all children of one node are on one level).
         var childrenAreLeaves: Bool
     }
@@ -52,52 +58,38 @@ public struct OffsetIndex: Sendable {
         let capacity = Self.leafCapacity
         var flat: [UInt32] = []
         flat.reserveCapacity(heights.underestimatedCount)
-        var levelCounts: [Int] = []
-        var levelSums: [Int] = []
-        var leafSum = 0
+        var level: [Child] = []
+        var sum = 0
         for height in heights {
             flat.append(Self.stored(height))
-            leafSum += height
+            sum += height
             if flat.count % capacity == 0 {
-                levelCounts.append(capacity)
-                levelSums.append(leafSum)
-                leafSum = 0
+                level.append(Child(node: Int32(level.count), count: capacity, sum: sum))
+                sum = 0
             }
         }
-        guard !flat.isEmpty else { return }
-        let rest = flat.count % capacity
-        if rest > 0 {
-            levelCounts.append(rest)
-            levelSums.append(leafSum)
-            flat.append(contentsOf: repeatElement(0, count: capacity - rest))
+        if flat.count % capacity > 0 {
+            level.append(Child(node: Int32(level.count), count: flat.count % capacity, sum: sum))
+            flat.append(contentsOf: repeatElement(0, count: capacity - flat.count % capacity))
         }
-        var level = (0..<levelCounts.count).map(Int32.init)
-        count = levelCounts.reduce(0, +)
-        totalHeight = levelSums.reduce(0, +)
+        guard !level.isEmpty else { return }
         leafHeights = flat
-        leafCounts = levelCounts
+        leafCounts = level.map(\.count)
+        count = leafCounts.reduce(0, +)
+        totalHeight = level.reduce(0) { $0 + $1.sum }
         var childrenAreLeaves = true
         let fanout = Self.innerCapacity * 3 / 4
         while level.count > 1 {
-            var next: ([Int32], [Int], [Int]) = ([], [], [])
+            var next: [Child] = []
             for first in stride(from: 0, to: level.count, by: fanout) {
-                let range = first..<min(first + fanout, level.count)
-                next.0.append(Int32(inners.count))
-                next.1.append(levelCounts[range].reduce(0, +))
-                next.2.append(levelSums[range].reduce(0, +))
-                inners.append(
-                    Inner(
-                        children: Array(level[range]),
-                        counts: Array(levelCounts[range]),
-                        sums: Array(levelSums[range]),
-                        childrenAreLeaves: childrenAreLeaves
-                    )
-                )
+                let children = Array(level[first..<min(first + fanout, level.count)])
+                inners.append(Inner(children: children, childrenAreLeaves: childrenAreLeaves))
+                next.append(entry(for: Int32(inners.count - 1), isLeaf: false))
             }
-            (level, levelCounts, levelSums) = next
+            level = next
             childrenAreLeaves = false
         }
-        root = level[0]
+        root = level[0].node
         rootIsLeaf = childrenAreLeaves
     }
 
@@ -115,9 +107,7 @@ public struct OffsetIndex: Sendable {
         if position == count { return totalHeight }
         let (leaf, index, before) = locate(position)
         let base = Int(leaf) * Self.leafCapacity
-        var offset = before
-        for slot in base..<(base + index) { offset += Int(leafHeights[slot]) }
-        return offset
+        return leafHeights[base..<(base + index)].reduce(before) { $0 + Int($1) }
     }
 
     /// The row covering `offset` and how far into it `offset` lies; the index must not be empty.
@@ -128,20 +118,17 @@ public struct OffsetIndex: Sendable {
         precondition(count > 0, "an empty index has no rows")
         if offset < 0 { return (0, offset) }
         if offset >= totalHeight { return (count - 1, offset - self.offset(of: count - 1)) }
-        var node = root
-        var isLeaf = rootIsLeaf
-        var remaining = offset
-        var position = 0
+        var (node, isLeaf) = (root, rootIsLeaf)
+        var (remaining, position) = (offset, 0)
         while !isLeaf {
             let inner = inners[Int(node)]
             var index = 0
-            while remaining >= inner.sums[index] {
-                remaining -= inner.sums[index]
-                position += inner.counts[index]
+            while remaining >= inner.children[index].sum {
+                remaining -= inner.children[index].sum
+                position += inner.children[index].count
                 index += 1
             }
-            isLeaf = inner.childrenAreLeaves
-            node = inner.children[index]
+            (node, isLeaf) = (inner.children[index].node, inner.childrenAreLeaves)
         }
         var slot = Int(node) * Self.leafCapacity
         while remaining >= Int(leafHeights[slot]) {
@@ -158,15 +145,8 @@ public struct OffsetIndex: Sendable {
         let stored = Self.stored(height)
         let split = position == 0 ? 0 : position == count ? Self.leafCapacity : Self.leafCapacity / 2
         if let sibling = insert(stored, at: position, below: root, isLeaf: rootIsLeaf, splittingAt: split) {
-            let (left, right) = (totals(of: root, isLeaf: rootIsLeaf), totals(of: sibling, isLeaf: rootIsLeaf))
-            root = newInner(
-                Inner(
-                    children: [root, sibling],
-                    counts: [left.count, right.count],
-                    sums: [left.sum, right.sum],
-                    childrenAreLeaves: rootIsLeaf
-                )
-            )
+            let children = [entry(for: root, isLeaf: rootIsLeaf), entry(for: sibling, isLeaf: rootIsLeaf)]
+            root = newInner(Inner(children: children, childrenAreLeaves: rootIsLeaf))
             rootIsLeaf = false
         }
         count += 1
@@ -185,14 +165,11 @@ public struct OffsetIndex: Sendable {
         let height = Int(remove(at: position, below: root, isLeaf: rootIsLeaf))
         count -= 1
         totalHeight -= height
-        if count == 0 {
-            self = Self()
-        } else {
-            // A root with one child is one level too many.
-            while !rootIsLeaf, inners[Int(root)].children.count == 1 {
-                freeInners.append(root)
-                (root, rootIsLeaf) = (inners[Int(root)].children[0], inners[Int(root)].childrenAreLeaves)
-            }
+        if count == 0 { self = Self() }
+        // A root with one child is one level too many.
+        while !rootIsLeaf, inners[Int(root)].children.count == 1 {
+            freeInners.append(root)
+            (root, rootIsLeaf) = (inners[Int(root)].children[0].node, inners[Int(root)].childrenAreLeaves)
         }
         return height
     }
@@ -201,15 +178,13 @@ public struct OffsetIndex: Sendable {
     public mutating func setHeight(_ height: Int, at position: Int) {
         let stored = Self.stored(height)
         let delta = height - self.height(at: position)
-        var node = root
-        var isLeaf = rootIsLeaf
+        var (node, isLeaf) = (root, rootIsLeaf)
         var remaining = position
         while !isLeaf {
             let inner = Int(node)
             let index = Self.child(of: inners[inner], holding: &remaining, forInsert: false)
-            inners[inner].sums[index] += delta
-            isLeaf = inners[inner].childrenAreLeaves
-            node = inners[inner].children[index]
+            inners[inner].children[index].sum += delta
+            (node, isLeaf) = (inners[inner].children[index].node, inners[inner].childrenAreLeaves)
         }
         leafHeights[Int(node) * Self.leafCapacity + remaining] = stored
         totalHeight += delta
@@ -220,13 +195,13 @@ public struct OffsetIndex: Sendable {
         var result: [Int] = []
         result.reserveCapacity(count)
         func visit(_ node: Int32, isLeaf: Bool) {
-            if isLeaf {
-                let base = Int(node) * Self.leafCapacity
-                for slot in base..<(base + leafCounts[Int(node)]) { result.append(Int(leafHeights[slot])) }
+            guard isLeaf else {
+                let inner = inners[Int(node)]
+                for child in inner.children { visit(child.node, isLeaf: inner.childrenAreLeaves) }
                 return
             }
-            let inner = inners[Int(node)]
-            for child in inner.children { visit(child, isLeaf: inner.childrenAreLeaves) }
+            let base = Int(node) * Self.leafCapacity
+            result.append(contentsOf: leafHeights[base..<(base + leafCounts[Int(node)])].lazy.map(Int.init))
         }
         visit(root, isLeaf: rootIsLeaf)
         return result
@@ -239,23 +214,20 @@ public struct OffsetIndex: Sendable {
         return UInt32(height)
     }
 
-    /// The leaf holding `position` (0 ..< count), its index there, and the height of all rows
-    /// in the leaves before it.
+    /// The leaf holding `position` (0 ..< count), its index there, and the sum of the heights of
+    /// the rows in the leaves before it.
     private func locate(_ position: Int) -> (leaf: Int32, index: Int, before: Int) {
-        var node = root
-        var isLeaf = rootIsLeaf
-        var remaining = position
-        var before = 0
+        var (node, isLeaf) = (root, rootIsLeaf)
+        var (remaining, before) = (position, 0)
         while !isLeaf {
             let inner = inners[Int(node)]
             var index = 0
-            while remaining >= inner.counts[index] {
-                remaining -= inner.counts[index]
-                before += inner.sums[index]
+            while remaining >= inner.children[index].count {
+                remaining -= inner.children[index].count
+                before += inner.children[index].sum
                 index += 1
             }
-            isLeaf = inner.childrenAreLeaves
-            node = inner.children[index]
+            (node, isLeaf) = (inner.children[index].node, inner.childrenAreLeaves)
         }
         return (node, remaining, before)
     }
@@ -265,16 +237,18 @@ public struct OffsetIndex: Sendable {
     private static func child(of inner: Inner, holding position: inout Int, forInsert: Bool) -> Int {
         var index = 0
         let last = inner.children.count - 1
-        while index < last, forInsert ? position > inner.counts[index] : position >= inner.counts[index] {
-            position -= inner.counts[index]
+        while index < last {
+            let size = inner.children[index].count
+            if forInsert ? position <= size : position < size { break }
+            position -= size
             index += 1
         }
         return index
     }
 
     /// Inserts `height` at `position` below `node`; returns the new right sibling of `node` when
-    /// it split. A full leaf splits at `split` (0 at the index's front and its full size at the
-    /// end, so runs of inserts there leave full leaves; half otherwise).
+    /// it split. A full leaf splits at `split`: 0 at the index's front and its full size at the
+    /// end, so runs of inserts there leave full leaves behind; half otherwise.
     private mutating func insert(
         _ height: UInt32,
         at position: Int,
@@ -303,30 +277,20 @@ public struct OffsetIndex: Sendable {
         let inner = Int(node)
         var remaining = position
         let index = Self.child(of: inners[inner], holding: &remaining, forInsert: true)
-        let child = inners[inner].children[index]
-        let childrenAreLeaves = inners[inner].childrenAreLeaves
-        let sibling = insert(height, at: remaining, below: child, isLeaf: childrenAreLeaves, splittingAt: split)
-        inners[inner].counts[index] += 1
-        inners[inner].sums[index] += Int(height)
-        guard let sibling else { return nil }
-        let moved = totals(of: sibling, isLeaf: childrenAreLeaves)
-        inners[inner].counts[index] -= moved.count
-        inners[inner].sums[index] -= moved.sum
-        inners[inner].children.insert(sibling, at: index + 1)
-        inners[inner].counts.insert(moved.count, at: index + 1)
-        inners[inner].sums.insert(moved.sum, at: index + 1)
+        let (child, childrenAreLeaves) = (inners[inner].children[index].node, inners[inner].childrenAreLeaves)
+        guard let sibling = insert(height, at: remaining, below: child, isLeaf: childrenAreLeaves, splittingAt: split)
+        else {
+            inners[inner].children[index].count += 1
+            inners[inner].children[index].sum += Int(height)
+            return nil
+        }
+        inners[inner].children[index] = entry(for: child, isLeaf: childrenAreLeaves)
+        inners[inner].children.insert(entry(for: sibling, isLeaf: childrenAreLeaves), at: index + 1)
         guard inners[inner].children.count > Self.innerCapacity else { return nil }
         let half = inners[inner].children.count / 2
-        let upper = Inner(
-            children: Array(inners[inner].children[half...]),
-            counts: Array(inners[inner].counts[half...]),
-            sums: Array(inners[inner].sums[half...]),
-            childrenAreLeaves: childrenAreLeaves
-        )
+        let upper = Array(inners[inner].children[half...])
         inners[inner].children.removeSubrange(half...)
-        inners[inner].counts.removeSubrange(half...)
-        inners[inner].sums.removeSubrange(half...)
-        return newInner(upper)
+        return newInner(Inner(children: upper, childrenAreLeaves: childrenAreLeaves))
     }
 
     /// Removes the row at `position` below `node` and returns its height; drops children that
@@ -344,26 +308,28 @@ public struct OffsetIndex: Sendable {
         let inner = Int(node)
         var remaining = position
         let index = Self.child(of: inners[inner], holding: &remaining, forInsert: false)
-        let child = inners[inner].children[index]
-        let childrenAreLeaves = inners[inner].childrenAreLeaves
+        let (child, childrenAreLeaves) = (inners[inner].children[index].node, inners[inner].childrenAreLeaves)
         let height = remove(at: remaining, below: child, isLeaf: childrenAreLeaves)
-        inners[inner].counts[index] -= 1
-        inners[inner].sums[index] -= Int(height)
-        if inners[inner].counts[index] == 0 {
+        inners[inner].children[index].count -= 1
+        inners[inner].children[index].sum -= Int(height)
+        if inners[inner].children[index].count == 0 {
             if childrenAreLeaves { freeLeaves.append(child) } else { freeInners.append(child) }
             inners[inner].children.remove(at: index)
-            inners[inner].counts.remove(at: index)
-            inners[inner].sums.remove(at: index)
         }
         return height
     }
 
-    /// How many rows lie below `node` and the sum of their heights, from its own storage.
-    private func totals(of node: Int32, isLeaf: Bool) -> (count: Int, sum: Int) {
-        guard isLeaf else { return (inners[Int(node)].counts.reduce(0, +), inners[Int(node)].sums.reduce(0, +)) }
+    /// `node` as a child entry, its count and sum taken from its own storage (for an inner node,
+    /// from the entries of its children).
+    private func entry(for node: Int32, isLeaf: Bool) -> Child {
+        guard isLeaf else {
+            let children = inners[Int(node)].children
+            let (count, sum) = children.reduce((0, 0)) { ($0.0 + $1.count, $0.1 + $1.sum) }
+            return Child(node: node, count: count, sum: sum)
+        }
         let base = Int(node) * Self.leafCapacity
         let size = leafCounts[Int(node)]
-        return (size, leafHeights[base..<(base + size)].reduce(0) { $0 + Int($1) })
+        return Child(node: node, count: size, sum: leafHeights[base..<(base + size)].reduce(0) { $0 + Int($1) })
     }
 
     /// A new empty leaf, in a freed block if there is one.
@@ -387,41 +353,41 @@ public struct OffsetIndex: Sendable {
         return Int32(inners.count - 1)
     }
 
-    /// Checks that every stored count and sum matches what lies below it, that leaves sit on one
-    /// level, and that no node is over-full or (below the root) empty; nil when all hold. For tests.
+    /// Checks that every kept count and sum matches what lies below it, that all leaves are on
+    /// one level, that no node is over-full or (below the root) empty, and that every node is
+    /// either in the tree or free; nil when all hold. For tests.
     public func checkInvariants() -> String? {
-        var leafDepth: Int?
-        func walk(_ node: Int32, isLeaf: Bool, depth: Int) -> (count: Int, sum: Int, problem: String?) {
+        var (leafDepth, leavesSeen, innersSeen) = (-1, 0, 0)
+        func walk(_ node: Int32, isLeaf: Bool, depth: Int) -> String? {
             if isLeaf {
-                if leafDepth == nil { leafDepth = depth }
-                if leafDepth != depth { return (0, 0, "leaf \(node) at depth \(depth), not \(leafDepth!)") }
-                if depth > 0, leafCounts[Int(node)] == 0 { return (0, 0, "leaf \(node) is empty") }
-                if leafCounts[Int(node)] > Self.leafCapacity { return (0, 0, "leaf \(node) is over-full") }
-                let (count, sum) = totals(of: node, isLeaf: true)
-                return (count, sum, nil)
+                leavesSeen += 1
+                if leafDepth < 0 { leafDepth = depth }
+                if depth != leafDepth { return "leaf \(node) at depth \(depth), another at \(leafDepth)" }
+                let size = leafCounts[Int(node)]
+                return size > Self.leafCapacity || (depth > 0 && size == 0) ? "leaf \(node) holds \(size)" : nil
             }
+            innersSeen += 1
             let inner = inners[Int(node)]
-            if inner.children.isEmpty { return (0, 0, "inner \(node) is empty") }
-            if inner.children.count > Self.innerCapacity { return (0, 0, "inner \(node) is over-full") }
-            if depth == 0, inner.children.count == 1 { return (0, 0, "root \(node) has one child") }
-            if inner.counts.count != inner.children.count || inner.sums.count != inner.children.count {
-                return (0, 0, "inner \(node) has \(inner.counts.count) counts, \(inner.sums.count) sums")
+            let fanout = inner.children.count
+            if fanout == 0 || fanout > Self.innerCapacity || (depth == 0 && fanout == 1) {
+                return "inner \(node) has \(fanout) children"
             }
-            var (count, sum) = (0, 0)
-            for (index, child) in inner.children.enumerated() {
-                let below = walk(child, isLeaf: inner.childrenAreLeaves, depth: depth + 1)
-                if let problem = below.problem { return (0, 0, problem) }
-                if below.count != inner.counts[index] || below.sum != inner.sums[index] {
-                    let stored = "\(inner.counts[index]) rows of \(inner.sums[index])"
-                    return (0, 0, "inner \(node) keeps \(stored) below \(child), not \(below.count) of \(below.sum)")
+            for child in inner.children {
+                if let problem = walk(child.node, isLeaf: inner.childrenAreLeaves, depth: depth + 1) { return problem }
+                let actual = entry(for: child.node, isLeaf: inner.childrenAreLeaves)
+                if actual.count != child.count || actual.sum != child.sum {
+                    let kept = "\(child.count) rows of \(child.sum)"
+                    return "inner \(node) keeps \(kept) below \(child.node), not \(actual.count) of \(actual.sum)"
                 }
-                (count, sum) = (count + below.count, sum + below.sum)
             }
-            return (count, sum, nil)
+            return nil
         }
-        let (total, sum, problem) = walk(root, isLeaf: rootIsLeaf, depth: 0)
-        if let problem { return problem }
-        if total != count { return "the tree holds \(total) rows, count says \(count)" }
-        return sum == totalHeight ? nil : "the tree's heights sum to \(sum), totalHeight says \(totalHeight)"
+        if let problem = walk(root, isLeaf: rootIsLeaf, depth: 0) { return problem }
+        if leavesSeen + freeLeaves.count != leafCounts.count || innersSeen + freeInners.count != inners.count {
+            return "\(leavesSeen) leaves and \(innersSeen) inner nodes in the tree do not add up with the free ones"
+        }
+        let tree = entry(for: root, isLeaf: rootIsLeaf)
+        if tree.count == count, tree.sum == totalHeight { return nil }
+        return "the tree holds \(tree.count) rows of \(tree.sum), not \(count) of \(totalHeight)"
     }
 }

@@ -8,7 +8,10 @@ import Foundation
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "datatable-bench",
-        abstract: "Measure load, memory, sort, add, edit and layout on a large table in a running daemon."
+        abstract: """
+            Measure load, memory, sort, small commands and scrolling beside redis and SQLite, add, edit and \
+            layout on a large table in a running daemon.
+            """
     )
 
     @Option(help: "Rows in the generated table.")
@@ -58,6 +61,15 @@ struct BenchCommand: ParsableCommand {
         report.add("sort by a number column", BenchReport.duration(byNumber), target: "< 300 ms")
         let byText = try client.timed(sort(table, "item"))
         report.add("sort by a text column", BenchReport.duration(byText), target: "< 1 s")
+        _ = try client.timed(sort(table, "qty"))
+        try ReferenceComparisons(
+            socketPath: socket ?? daemon!.socketPath,
+            table: table,
+            rows: rows,
+            samples: samples,
+            scratch: scratch,
+            csvPath: csvPath
+        ).measure(into: &report)
         _ = try client.timed(sort(table, "received", descending: true))
 
         var adds: [Double] = []

@@ -3,9 +3,15 @@ import Foundation
 /// The figures of a run, printed as a table beside their targets.
 struct BenchReport {
     private var lines: [(String, String, String)] = []
+    private var notes: [String] = []
 
     mutating func add(_ name: String, _ figure: String, target: String) {
         lines.append((name, figure, target))
+    }
+
+    /// A line printed under the table (a reference that could not run, and why).
+    mutating func note(_ text: String) {
+        notes.append(text)
     }
 
     func print() {
@@ -16,6 +22,7 @@ struct BenchReport {
         for (name, figure, target) in lines {
             Swift.print(pad(name, nameWidth) + "  " + pad(figure, figureWidth) + "  " + target)
         }
+        for note in notes { Swift.print("note: " + note) }
     }
 
     private func pad(_ text: String, _ width: Int) -> String {
@@ -33,6 +40,16 @@ struct BenchReport {
         guard !sorted.isEmpty else { return "no samples" }
         func at(_ fraction: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))] }
         return duration(at(0.5)) + " / " + duration(at(0.99))
+    }
+
+    static func median(_ samples: [Double]) -> Double {
+        let sorted = samples.sorted()
+        return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+    }
+
+    /// Requests per second, in thousands.
+    static func rate(_ perSecond: Double) -> String {
+        String(format: "%.1f k/s", perSecond / 1000)
     }
 
     static func megabytes(_ bytes: Int) -> String {

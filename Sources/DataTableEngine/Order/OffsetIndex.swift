@@ -182,7 +182,7 @@ public struct OffsetIndex: Sendable {
         var remaining = position
         while !isLeaf {
             let inner = Int(node)
-            let index = Self.child(of: inners[inner], holding: &remaining, forInsert: false)
+            let index = Self.child(of: inners[inner], holding: &remaining)
             inners[inner].children[index].sum += delta
             (node, isLeaf) = (inners[inner].children[index].node, inners[inner].childrenAreLeaves)
         }
@@ -232,15 +232,12 @@ public struct OffsetIndex: Sendable {
         return (node, remaining, before)
     }
 
-    /// The child holding `position` (made relative to that child). An insertion at a child's end
-    /// goes into that child rather than the start of the next.
-    private static func child(of inner: Inner, holding position: inout Int, forInsert: Bool) -> Int {
+    /// The child holding `position` (made relative to that child); a position past the end goes
+    /// to the last child.
+    private static func child(of inner: Inner, holding position: inout Int) -> Int {
         var index = 0
-        let last = inner.children.count - 1
-        while index < last {
-            let size = inner.children[index].count
-            if forInsert ? position <= size : position < size { break }
-            position -= size
+        while index < inner.children.count - 1, position >= inner.children[index].count {
+            position -= inner.children[index].count
             index += 1
         }
         return index
@@ -276,7 +273,7 @@ public struct OffsetIndex: Sendable {
         }
         let inner = Int(node)
         var remaining = position
-        let index = Self.child(of: inners[inner], holding: &remaining, forInsert: true)
+        let index = Self.child(of: inners[inner], holding: &remaining)
         let (child, childrenAreLeaves) = (inners[inner].children[index].node, inners[inner].childrenAreLeaves)
         guard let sibling = insert(height, at: remaining, below: child, isLeaf: childrenAreLeaves, splittingAt: split)
         else {
@@ -307,7 +304,7 @@ public struct OffsetIndex: Sendable {
         }
         let inner = Int(node)
         var remaining = position
-        let index = Self.child(of: inners[inner], holding: &remaining, forInsert: false)
+        let index = Self.child(of: inners[inner], holding: &remaining)
         let (child, childrenAreLeaves) = (inners[inner].children[index].node, inners[inner].childrenAreLeaves)
         let height = remove(at: remaining, below: child, isLeaf: childrenAreLeaves)
         inners[inner].children[index].count -= 1

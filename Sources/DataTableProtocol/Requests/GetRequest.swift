@@ -13,12 +13,21 @@ public struct GetRequest: DataTableRequest {
     public var from: Int?
     /// How many rows (default 100, at most 10000).
     public var count: Int?
+    /// Only these columns' values (default: every column).
+    public var columns: [String]?
 
-    public init(table: String, ids: [JSONValue]? = nil, from: Int? = nil, count: Int? = nil) {
+    public init(
+        table: String,
+        ids: [JSONValue]? = nil,
+        from: Int? = nil,
+        count: Int? = nil,
+        columns: [String]? = nil
+    ) {
         self.table = table
         self.ids = ids
         self.from = from
         self.count = count
+        self.columns = columns
     }
 
     public struct Response: Codable, Hashable, Sendable {

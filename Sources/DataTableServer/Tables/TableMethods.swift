@@ -316,6 +316,16 @@ extension MethodTable {
         }
         let now = Date().timeIntervalSince1970
         return try server.read(request.table) { table in
+            var only: Set<Int>?
+            if let keys = request.columns {
+                only = []
+                for key in keys {
+                    guard let index = table.columns.firstIndex(where: { $0.key == key }) else {
+                        throw TableError.noSuchColumn(key, row: nil)
+                    }
+                    only!.insert(index)
+                }
+            }
             let rows =
                 try ids.map { ids throws(TableError) in try table.rows(ids: ids, now: now) }
                 ?? table.rows(from: from, count: count, now: now)
@@ -324,7 +334,7 @@ extension MethodTable {
                 version: Int(table.version),
                 total: table.rowCount,
                 errors: table.errorCount,
-                rows: rows.map { WireValues.row($0, in: table) }
+                rows: rows.map { WireValues.row($0, in: table, only: only) }
             )
         }
     }

@@ -90,6 +90,7 @@ private func mismatch(_ index: OffsetIndex, _ model: [Int], using random: inout 
                     index.insert(height, at: position)
                 }
                 model.insert(height, at: position)
+                #expect(index.height(at: position) == height)
             } else if roll < (insert + remove) * 10 {
                 let position = Int.random(in: 0..<model.count, using: &random)
                 #expect(index.remove(at: position) == model.remove(at: position))
@@ -98,7 +99,9 @@ private func mismatch(_ index: OffsetIndex, _ model: [Int], using random: inout 
                 let height = randomHeight(using: &random)
                 index.setHeight(height, at: position)
                 model[position] = height
+                #expect(index.height(at: position) == height)
             }
+            #expect(index.count == model.count)
         }
         func verify(_ phase: String, _ step: Int) -> Bool {
             let problem = mismatch(index, model, using: &random)

@@ -8,7 +8,16 @@ enum ReplyEncoding {
     }
 
     static func success(id: RequestID, _ result: any Encodable & Sendable) -> Data {
-        encode(AnyResultMessage(id: id, result: result))
+        if let direct = result as? any DirectJSON {
+            var writer = JSONWriter()
+            writer.raw(#"{"id":"#)
+            writer.requestID(id)
+            writer.raw(#","jsonrpc":"2.0","result":"#)
+            direct.write(to: &writer)
+            writer.raw("}")
+            return Data(writer.bytes)
+        }
+        return encode(AnyResultMessage(id: id, result: result))
     }
 
     /// A notification from the daemon: `{"jsonrpc":"2.0","method":…,"params":…}`.

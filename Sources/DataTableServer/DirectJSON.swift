@@ -1,0 +1,121 @@
+import DataTableProtocol
+import Foundation
+
+/// JSON text written straight into bytes: for replies that are large or frequent enough that
+/// `JSONEncoder`'s generic machinery costs more than the work behind them (`scroll`).
+///
+/// Writers put object keys in sorted order, as ``ReplyEncoding`` does, so a reply reads the same
+/// either way; tests hold the two to the same JSON.
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
+
+    /// Text that is already JSON.
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// `"key":`, for a key that needs no escaping.
+    mutating func key(_ name: StaticString) {
+        bytes.append(UInt8(ascii: "\""))
+        raw(name)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    mutating func comma() { bytes.append(UInt8(ascii: ",")) }
+
+    mutating func int(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
+
+    mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
+
+    /// A finite number (non-finite ones are written as null).
+    mutating func double(_ value: Double) {
+        guard value.isFinite else { return raw("null") }
+        if value.rounded() == value, abs(value) < 1e15 {
+            int(Int(value))
+        } else {
+            bytes.append(contentsOf: value.description.utf8)
+        }
+    }
+
+    /// A string with `"`, `\` and control characters escaped; everything else as UTF-8.
+    mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var start = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                bytes.append(contentsOf: utf8[start..<index])
+                start = index + 1
+                switch byte {
+                case 0x22: raw(#"\""#)
+                case 0x5C: raw(#"\\"#)
+                case 0x0A: raw(#"\n"#)
+                case 0x0D: raw(#"\r"#)
+                case 0x09: raw(#"\t"#)
+                case 0x08: raw(#"\b"#)
+                case 0x0C: raw(#"\f"#)
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: Array(#"\u00"#.utf8))
+                    bytes.append(hex[Int(byte >> 4)])
+                    bytes.append(hex[Int(byte & 0xF)])
+                }
+            }
+            bytes.append(contentsOf: utf8[start...])
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    mutating func strings(_ texts: [String]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, text) in texts.enumerated() {
+            if index > 0 { comma() }
+            string(text)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// Any JSON value, object keys sorted.
+    mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: raw("null")
+        case .bool(let flag): bool(flag)
+        case .integer(let number): bytes.append(contentsOf: String(number).utf8)
+        case .number(let number): double(number)
+        case .string(let text): string(text)
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { comma() }
+                self.value(element)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            bytes.append(UInt8(ascii: "{"))
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { comma() }
+                string(key)
+                bytes.append(UInt8(ascii: ":"))
+                self.value(members[key]!)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    mutating func requestID(_ id: RequestID) {
+        switch id {
+        case .integer(let number): bytes.append(contentsOf: String(number).utf8)
+        case .number(let number): double(number)
+        case .string(let text): string(text)
+        case .null: raw("null")
+        }
+    }
+}
+
+/// A reply result that writes its own JSON (keys sorted), bypassing `JSONEncoder`.
+protocol DirectJSON {
+    func write(to writer: inout JSONWriter)
+}

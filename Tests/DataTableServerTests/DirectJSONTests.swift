@@ -1,0 +1,109 @@
+import DataTableProtocol
+import Foundation
+import Testing
+
+@testable import DataTableServer
+
+/// Replies that write their own JSON write exactly what `JSONEncoder` would (keys sorted,
+/// slashes unescaped).
+@Suite struct DirectJSONTests {
+    static func encoded(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func written(_ value: some DirectJSON) -> String {
+        var writer = JSONWriter()
+        value.write(to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    static let full = ScrollRequest.Response(
+        table: "stock \"main\"/2",
+        version: 12,
+        mode: "table",
+        unit: "pt",
+        total: 1_000_000,
+        selected: 3,
+        errors: 1,
+        viewport: .init(x: 20, y: 9_000, width: 375, height: 600),
+        contentWidth: 1_477,
+        contentHeight: 50_000_032,
+        header: .init(height: 32, shadow: true),
+        columns: [
+            .init(
+                key: "item",
+                x: 44,
+                width: 93,
+                align: "leading",
+                lines: 1,
+                header: ["Item"],
+                sticky: true,
+                binding: nil
+            ),
+            .init(
+                key: "notes",
+                x: 137,
+                width: 300,
+                align: "leading",
+                lines: 2,
+                header: ["No", "tes"],
+                sticky: nil,
+                binding: nil
+            ),
+        ],
+        accessories: .init(
+            left: .init(kind: "checkbox", x: 0, width: 44),
+            right: .init(kind: "chevron", x: 331, width: 44)
+        ),
+        rows: [
+            .init(
+                id: .string("A-1"),
+                index: 180,
+                y: 20,
+                height: 68,
+                cells: ["Tab\there, quote \" and back\\slash", "line one\nline two ✓ 재고 😀 \u{1}"],
+                tall: true,
+                selected: true,
+                highlight: 0.979,
+                drafts: [
+                    "qty": DraftReply(text: "lots", error: "Enter a number."),
+                    "item": DraftReply(text: "", error: "A value is required."),
+                ],
+                readOnly: ["item", "notes"]
+            ),
+            .init(id: .integer(7), index: 181, y: 88, height: 50, cells: ["plain", ""]),
+        ],
+        first: 180,
+        last: 191,
+        newAbove: 10
+    )
+
+    @Test func aScrollReplyWritesWhatTheEncoderWould() throws {
+        #expect(Self.written(Self.full) == (try Self.encoded(Self.full)))
+        var empty = Self.full
+        empty.rows = []
+        empty.columns = []
+        empty.first = nil
+        empty.last = nil
+        empty.accessories = .init(left: nil, right: .init(kind: "chevron", x: 0, width: 3))
+        #expect(Self.written(empty) == (try Self.encoded(empty)))
+        empty.accessories = .init(left: nil, right: nil)
+        #expect(Self.written(empty) == (try Self.encoded(empty)))
+    }
+
+    @Test func theEnvelopeAroundADirectResultIsTheSame() throws {
+        for id in [RequestID.integer(7), .string("a/b"), .null, .number(1.5)] {
+            let direct = ReplyEncoding.success(id: id, Self.full)
+            let decoded = try JSONDecoder().decode(JSONValue.self, from: direct)
+            let expected = try JSONDecoder().decode(
+                JSONValue.self,
+                from: Data(
+                    #"{"id":\#(try Self.encoded(id)),"jsonrpc":"2.0","result":\#(try Self.encoded(Self.full))}"#.utf8
+                )
+            )
+            #expect(decoded == expected)
+        }
+    }
+}

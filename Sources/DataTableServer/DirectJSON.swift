@@ -119,3 +119,12 @@ struct JSONWriter {
 protocol DirectJSON {
     func write(to writer: inout JSONWriter)
 }
+
+/// `ping` is the cheapest request there is; its reply should cost no more.
+extension PingRequest.Response: DirectJSON {
+    func write(to writer: inout JSONWriter) {
+        writer.raw(#"{"pong":"#)
+        writer.bool(pong)
+        writer.raw("}")
+    }
+}

@@ -22,12 +22,18 @@ public struct MethodTable: Sendable {
         _ request: Request.Type,
         _ body: @escaping @Sendable (Request, inout RequestContext) async throws -> Request.Response
     ) {
+        let parameterless = Request.self as? any ParameterlessRequest.Type
         handlers[Request.method] = { line, context in
             let params: Request
-            do {
-                params = try JSONDecoder().decode(RequestParams<Request>.self, from: line).params
-            } catch let error as DecodingError {
-                throw ResponseError(decoding: error)
+            if let parameterless {
+                // Nothing to read (the dispatcher checked that params, if any, is an object).
+                params = parameterless.init() as! Request
+            } else {
+                do {
+                    params = try JSONDecoder().decode(RequestParams<Request>.self, from: line).params
+                } catch let error as DecodingError {
+                    throw ResponseError(decoding: error)
+                }
             }
             return try await body(params, &context)
         }

@@ -93,6 +93,10 @@ import Testing
         #expect(Self.written(empty) == (try Self.encoded(empty)))
     }
 
+    @Test func aPingReplyWritesWhatTheEncoderWould() throws {
+        #expect(Self.written(PingRequest.Response()) == (try Self.encoded(PingRequest.Response())))
+    }
+
     @Test func theEnvelopeAroundADirectResultIsTheSame() throws {
         for id in [RequestID.integer(7), .string("a/b"), .null, .number(1.5)] {
             let direct = ReplyEncoding.success(id: id, Self.full)

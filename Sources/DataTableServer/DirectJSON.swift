@@ -128,3 +128,82 @@ extension PingRequest.Response: DirectJSON {
         writer.raw("}")
     }
 }
+
+/// `get` of a row or a few is the table's small command: its reply writes itself too.
+extension GetRequest.Response: DirectJSON {
+    func write(to writer: inout JSONWriter) {
+        writer.raw("{")
+        writer.key("errors")
+        writer.int(errors)
+        writer.raw(",")
+        writer.key("rows")
+        writer.raw("[")
+        for (index, row) in rows.enumerated() {
+            if index > 0 { writer.comma() }
+            Self.write(row, to: &writer)
+        }
+        writer.raw("],")
+        writer.key("table")
+        writer.string(table)
+        writer.raw(",")
+        writer.key("total")
+        writer.int(total)
+        writer.raw(",")
+        writer.key("version")
+        writer.int(version)
+        writer.raw("}")
+    }
+
+    private static func write(_ row: RowReply, to writer: inout JSONWriter) {
+        writer.raw("{")
+        writer.key("display")
+        writer.raw("{")
+        for (index, key) in row.display.keys.sorted().enumerated() {
+            if index > 0 { writer.comma() }
+            writer.string(key)
+            writer.raw(":")
+            writer.string(row.display[key]!)
+        }
+        writer.raw("}")
+        if let drafts = row.drafts {
+            writer.raw(",")
+            writer.key("drafts")
+            writer.raw("{")
+            for (index, key) in drafts.keys.sorted().enumerated() {
+                if index > 0 { writer.comma() }
+                writer.string(key)
+                writer.raw(":{")
+                writer.key("error")
+                writer.string(drafts[key]!.error)
+                writer.raw(",")
+                writer.key("text")
+                writer.string(drafts[key]!.text)
+                writer.raw("}")
+            }
+            writer.raw("}")
+        }
+        if let highlight = row.highlight {
+            writer.raw(",")
+            writer.key("highlight")
+            writer.double(highlight)
+        }
+        writer.raw(",")
+        writer.key("id")
+        writer.value(row.id)
+        writer.raw(",")
+        writer.key("index")
+        writer.int(row.index)
+        if let readOnly = row.readOnly {
+            writer.raw(",")
+            writer.key("readOnly")
+            writer.strings(readOnly)
+        }
+        writer.raw(",")
+        writer.key("selected")
+        writer.bool(row.selected)
+        writer.raw(",")
+        writer.key("values")
+        writer.value(.object(row.values))
+        writer.raw("}")
+    }
+}

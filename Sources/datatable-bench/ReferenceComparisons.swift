@@ -78,7 +78,8 @@ struct ReferenceComparisons {
 
         // Deep scroll: the rows at position 900,000 of the table sorted by qty.
         let deepIndex = min(900_000, rows - 40)
-        let deep = #"{"id":1,"method":"scroll","params":{"table":"\#(table)","to":{"index":\#(deepIndex),"align":"top"}}}"#
+        let deep =
+            #"{"id":1,"method":"scroll","params":{"table":"\#(table)","to":{"index":\#(deepIndex),"align":"top"}}}"#
         let deepRun = try LoadGenerator(socketPath: socketPath, clients: 1, pipeline: 1)
             .run(total: min(samples, 2000), lines: [deep], setup: setup)
         let ours = BenchReport.median(deepRun.latencies)

@@ -97,6 +97,40 @@ import Testing
         #expect(Self.written(PingRequest.Response()) == (try Self.encoded(PingRequest.Response())))
     }
 
+    @Test func aGetReplyWritesWhatTheEncoderWould() throws {
+        let reply = GetRequest.Response(
+            table: "stock",
+            version: 4,
+            total: 2,
+            errors: 1,
+            rows: [
+                RowReply(
+                    id: .string("SKU-1"),
+                    index: 0,
+                    values: [
+                        "qty": .integer(4), "weight": .number(0.25), "item": .string("Bolt \"M8\""), "gone": .null,
+                    ],
+                    display: ["qty": "4", "weight": "0.25", "item": "Bolt \"M8\"", "gone": ""],
+                    drafts: ["qty": DraftReply(text: "lots", error: "Enter a number.")],
+                    selected: true,
+                    readOnly: ["item"],
+                    highlight: 0.5
+                ),
+                RowReply(
+                    id: .integer(2),
+                    index: 1,
+                    values: [:],
+                    display: [:],
+                    drafts: nil,
+                    selected: false,
+                    readOnly: nil,
+                    highlight: nil
+                ),
+            ]
+        )
+        #expect(Self.written(reply) == (try Self.encoded(reply)))
+    }
+
     @Test func theEnvelopeAroundADirectResultIsTheSame() throws {
         for id in [RequestID.integer(7), .string("a/b"), .null, .number(1.5)] {
             let direct = ReplyEncoding.success(id: id, Self.full)

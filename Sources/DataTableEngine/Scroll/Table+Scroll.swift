@@ -119,9 +119,15 @@ extension Table {
         return min(max(0, y), max(0, plan.headerHeight + offsets.totalHeight - view.height))
     }
 
-    /// The view's plan, made again when the table changed since.
+    /// The view's plan, made again when the table or the options changed since, or when the
+    /// widths its row heights come from were dropped for other measures.
     private mutating func plan(_ options: LayoutOptions, view: inout ViewState) throws(TableError) -> LayoutPlan {
-        if let plan = view.plan, view.planVersion == version, view.planOptions == options { return plan }
+        if let plan = view.plan, view.planVersion == version, view.planOptions == options,
+            plan.heightRule.isUniform
+                || contentWidths.contains(where: { $0.measure.identity == plan.heightRule.measure })
+        {
+            return plan
+        }
         let plan = try layout(options)
         view.plan = plan
         view.planOptions = options

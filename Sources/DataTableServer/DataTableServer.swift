@@ -278,7 +278,8 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
                         let id = nextConnectionID.add(1, ordering: .relaxed).newValue
                         connections.claim(connection.channel.channel)
                         if state.admitConnection() {
-                            group.addTask { await self.serve(connection, id: id) }
+                            let executor = EventLoopTaskExecutor(connection.channel.channel.eventLoop)
+                            group.addTask(executorPreference: executor) { await self.serve(connection, id: id) }
                         } else {
                             group.addTask { await self.refuse(connection, id: id) }
                         }

@@ -17,12 +17,23 @@ public struct MethodTable: Sendable {
 
     public init() {}
 
+    /// Methods whose work is small and bounded, answered right on the connection's event loop.
+    /// Every other method (a sort, a load, a bulk change of a million rows) runs on the global
+    /// concurrent executor, so it never holds up the other connections that loop serves.
+    static let inline: Set<String> = [
+        PingRequest.method, HelloRequest.method, HelpRequest.method, StatsRequest.method, TablesRequest.method,
+        DescribeRequest.method, GetRequest.method, AddRequest.method, EditRequest.method, RevertRequest.method,
+        UndoRequest.method, RedoRequest.method, ScrollRequest.method, SubscribeRequest.method,
+        UnsubscribeRequest.method,
+    ]
+
     /// Answers `Request.method` with `body`.
     public mutating func register<Request: DataTableRequest>(
         _ request: Request.Type,
         _ body: @escaping @Sendable (Request, inout RequestContext) async throws -> Request.Response
     ) {
         let parameterless = Request.self as? any ParameterlessRequest.Type
+        let inline = Self.inline.contains(Request.method)
         handlers[Request.method] = { line, context in
             let params: Request
             if let parameterless {
@@ -35,7 +46,10 @@ public struct MethodTable: Sendable {
                     throw ResponseError(decoding: error)
                 }
             }
-            return try await body(params, &context)
+            if inline { return try await body(params, &context) }
+            return try await withTaskExecutorPreference(globalConcurrentExecutor) {
+                try await body(params, &context)
+            }
         }
     }
 

@@ -29,8 +29,8 @@ import Testing
         try writer.call("add", #"{"table":"feed","row":{"n":10,"name":"ten"}}"#)
         try writer.call("edit", #"{"table":"feed","id":1,"column":"name","value":"first"}"#)
         try writer.call("edit", #"{"table":"feed","id":2,"column":"n","value":"two"}"#)
-        try writer.call("revert", #"{"table":"feed"}"#)
         try writer.call("select", #"{"table":"feed","ids":[3,4]}"#)
+        try writer.call("revert", #"{"table":"feed"}"#)
         try writer.call("sort", #"{"table":"feed","keys":[{"column":"name"}]}"#)
         try writer.call("delete", #"{"table":"feed","selection":true}"#)
         try writer.call("undo", #"{"table":"feed"}"#)
@@ -38,12 +38,13 @@ import Testing
 
         let events = try listener.events(9)
         let kinds = events.map { $0["kind"] as? String ?? "" }
-        #expect(kinds == ["added", "edited", "drafts", "drafts", "selection", "sort", "deleted", "edited", "schema"])
+        // No two of a kind in a row: a burst of one kind may be coalesced into one event.
+        #expect(kinds == ["added", "edited", "drafts", "selection", "drafts", "sort", "deleted", "edited", "schema"])
         Self.expectChained(Array(events.prefix(8)), from: start)
         #expect(events[0]["ids"] as? [Int] == [6] && events[0]["rows"] as? Int == 6)
         #expect(events[1]["columns"] as? [String] == ["name"])
-        #expect(events[2]["errors"] as? Int == 1 && events[3]["errors"] as? Int == 0)
-        #expect(events[4]["selected"] as? Int == 2)
+        #expect(events[2]["errors"] as? Int == 1 && events[4]["errors"] as? Int == 0)
+        #expect(events[3]["selected"] as? Int == 2)
         #expect((events[5]["keys"] as? [[String: Any]])?.first?["column"] as? String == "name")
         #expect(events[6]["ids"] as? [Int] == [3, 4] && events[6]["rows"] as? Int == 4)
         #expect(events[8]["change"] as? String == "dropped")

@@ -44,6 +44,8 @@ extension MethodTable {
                 try WireSchema.columns(definitions)
             }
         let progress = progressReporter(table: request.table, context: context)
+        // Off the connection's event loop (see MethodTable.inline): the reply, written back on
+        // the loop, queues behind the progress notifications sent meanwhile.
         let loaded = try TableLoader.parse(text, format: format, columns: given, progress: progress)
         // Parsing leaves much freed memory behind; hand it back to the system once the rows are in.
         defer { ProcessMemory.releaseFreedMemory() }

@@ -1,0 +1,251 @@
+"""The Python client against the real daemon, started for these tests on a scratch socket.
+
+The daemon binary: $DATATABLED_BIN, else the repository's .build/debug/datatabled.
+Run: python3 -m unittest discover -s clients/python/tests
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PACKAGE_ROOT = os.path.dirname(HERE)
+REPOSITORY = os.path.dirname(os.path.dirname(PACKAGE_ROOT))
+sys.path.insert(0, PACKAGE_ROOT)
+
+import datatable_client  # noqa: E402
+from datatable_client import (  # noqa: E402
+    Client,
+    ConnectionClosed,
+    DataTableError,
+    InvalidParams,
+    InvalidValue,
+    NoSuchRow,
+    NoSuchTable,
+    ReadOnly,
+    UnknownMethod,
+    default_socket_path,
+)
+
+DAEMON = os.environ.get("DATATABLED_BIN") or os.path.join(REPOSITORY, ".build", "debug", "datatabled")
+
+
+class Daemon:
+    """datatabled on a socket in a scratch directory, with the demo table."""
+
+    def __init__(self):
+        self.directory = tempfile.mkdtemp(prefix="dt-py-")
+        self.socket = os.path.join(self.directory, "d.sock")
+        self.log = open(os.path.join(self.directory, "output.log"), "wb")
+        self.process = subprocess.Popen(
+            [DAEMON, "--socket", self.socket, "--log-target", "stderr", "--demo"],
+            stdout=self.log,
+            stderr=self.log,
+            stdin=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 15
+        while not os.path.exists(self.socket):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("datatabled did not start: " + self.output())
+            time.sleep(0.02)
+
+    def output(self):
+        with open(os.path.join(self.directory, "output.log"), "rb") as f:
+            return f.read().decode("utf-8", "replace")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=15)
+        self.log.close()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def setUpModule():
+    global daemon
+    if not os.access(DAEMON, os.X_OK):
+        raise unittest.SkipTest("no daemon binary at %s: build it first (swift build)" % DAEMON)
+    daemon = Daemon()
+
+
+def tearDownModule():
+    daemon.stop()
+
+
+def numbered(table, count):
+    """Params of `create` for a table of `count` rows, n = 0 ..< count, newest (largest n) first."""
+    return {
+        "table": table,
+        "columns": [{"key": "n", "type": "number"}, {"key": "name"}],
+        "sort": [{"column": "n", "descending": True}],
+        "rows": [{"n": n, "name": "row %d" % n} for n in range(count)],
+    }
+
+
+class ClientTests(unittest.TestCase):
+    def setUp(self):
+        self.client = Client(daemon.socket, timeout=10)
+
+    def tearDown(self):
+        self.client.close()
+
+    def test_call_returns_the_result(self):
+        self.assertEqual(self.client.call("ping"), {"pong": True})
+        hello = self.client.hello(version=1, client="tests")
+        self.assertEqual(hello["protocol"], 1)
+        self.assertIn("events", hello["features"])
+        rows = self.client.get(table="stock", count=2)["rows"]
+        self.assertEqual([row["index"] for row in rows], [0, 1])
+
+    def test_errors_are_typed_by_kind(self):
+        with self.assertRaises(NoSuchTable) as caught:
+            self.client.describe(table="nope")
+        self.assertEqual(caught.exception.kind, "no_such_table")
+        self.assertEqual(caught.exception.code, -32001)
+        self.assertIn("nope", caught.exception.message)
+        with self.assertRaises(UnknownMethod):
+            self.client.call("fly")
+        with self.assertRaises(InvalidParams) as caught:
+            self.client.scroll(table="stock")
+        self.assertEqual(caught.exception.field, "params.viewport.width")
+        with self.assertRaises(NoSuchRow):
+            self.client.get(table="stock", ids=[12345])
+        with self.assertRaises(InvalidValue) as caught:
+            self.client.edit(table="stock", id=1, column="qty", value="lots")
+        self.assertEqual(caught.exception.data["column"], "qty")
+        self.client.revert(table="stock")
+        # The connection is still fine after errors.
+        self.assertEqual(self.client.ping(), {"pong": True})
+        self.assertTrue(issubclass(ReadOnly, DataTableError))
+        self.assertIs(datatable_client.error_class("made_up"), DataTableError)
+
+    def test_pipelined_replies_come_in_order(self):
+        calls = [("ping", None)] * 50 + [("describe", {"table": "nope"})] + [("get", {"table": "stock", "count": 1})]
+        results = self.client.pipeline(calls)
+        self.assertEqual(len(results), 52)
+        self.assertTrue(all(result == {"pong": True} for result in results[:50]))
+        self.assertIsInstance(results[50], NoSuchTable)
+        self.assertEqual(results[51]["total"], self.client.tables()["tables"][0]["rows"])
+
+    def test_a_batch_is_one_array_each_answer_in_its_place(self):
+        results = self.client.batch([("ping", None), ("fly", None), ("selection", {"table": "stock"})])
+        self.assertEqual(results[0], {"pong": True})
+        self.assertIsInstance(results[1], UnknownMethod)
+        self.assertEqual(results[2]["mode"], "multiple")
+
+    def test_a_notification_gets_no_reply(self):
+        self.client.notify("ping")
+        self.client.notify("fly")
+        self.assertEqual(self.client.call("ping"), {"pong": True})
+
+    def test_views_belong_to_the_connection(self):
+        self.client.create(numbered("feed-view", 1000))
+        first = self.client.scroll(
+            table="feed-view", unit="cell", viewport={"width": 40, "height": 11}, to={"index": 500, "align": "top"}
+        )
+        anchor = first["rows"][0]
+        with Client(daemon.socket) as other:
+            other.add(table="feed-view", rows=[{"n": 5000 + i} for i in range(10)])
+        again = self.client.scroll(table="feed-view")
+        self.assertEqual(again["rows"][0]["id"], anchor["id"])
+        self.assertEqual(again["rows"][0]["y"], anchor["y"])
+        self.assertEqual(again["newAbove"], 10)
+
+    def test_a_subscription_iterates_events_in_version_order(self):
+        self.client.create(numbered("feed-events", 3))
+        subscription = self.client.subscribe("feed-events", timeout=5)
+        seen = subscription.version
+        with Client(daemon.socket) as writer:
+            writer.add(table="feed-events", row={"n": 10})
+            writer.select(table="feed-events", ids=[1])
+            writer.delete(table="feed-events", ids=[2])
+        kinds = []
+        for event in subscription:
+            self.assertEqual(event.previous, seen)
+            seen = event.version
+            kinds.append(event.kind)
+            if len(kinds) == 3:
+                break
+        self.assertEqual(kinds, ["added", "selection", "deleted"])
+        subscription.close()
+        with Client(daemon.socket) as writer:
+            writer.add(table="feed-events", row={"n": 11})
+        self.assertIsNone(self.client.next_event(timeout=0.5))
+
+    def test_events_wait_while_replies_are_read(self):
+        self.client.create(numbered("feed-queue", 1))
+        self.client.subscribe("feed-queue")
+        self.client.add(table="feed-queue", row={"n": 2})  # its event arrives around the reply
+        self.client.ping()
+        event = self.client.next_event(timeout=5)
+        self.assertEqual((event.kind, event.table, event["ids"]), ("added", "feed-queue", [2]))
+
+    def test_a_refused_connection_is_connection_closed(self):
+        with self.assertRaises(ConnectionClosed):
+            Client(os.path.join(daemon.directory, "nobody.sock"))
+
+
+class SocketPathTests(unittest.TestCase):
+    def test_the_daemons_rule(self):
+        self.assertEqual(default_socket_path({"DATATABLED_SOCKET": "/x.sock"}, 1000), "/x.sock")
+        self.assertEqual(default_socket_path({"XDG_RUNTIME_DIR": "/run/user/1000/"}, 1000), "/run/user/1000/datatabled.sock")
+        self.assertEqual(default_socket_path({}, 0), "/run/datatabled/datatabled.sock")
+        self.assertEqual(default_socket_path({"XDG_RUNTIME_DIR": "relative"}, 1000), "/tmp/datatabled-1000/datatabled.sock")
+
+
+class CommandLineTests(unittest.TestCase):
+    def run_module(self, *arguments):
+        environment = dict(os.environ, DATATABLED_SOCKET=daemon.socket, PYTHONPATH=PACKAGE_ROOT)
+        return subprocess.run(
+            [sys.executable, "-m", "datatable_client", *arguments],
+            capture_output=True,
+            text=True,
+            env=environment,
+            timeout=30,
+        )
+
+    def test_a_result_is_printed_as_json(self):
+        done = self.run_module("get", '{"table":"stock","count":1,"columns":["item"]}')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        result = json.loads(done.stdout)
+        self.assertEqual(list(result["rows"][0]["values"]), ["item"])
+
+    def test_an_error_exits_1_with_its_message(self):
+        done = self.run_module("describe", '{"table":"nope"}')
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("no_such_table", done.stderr)
+        self.assertEqual(self.run_module("ping", "{not json").returncode, 64)
+
+    def test_follow_prints_events(self):
+        with Client(daemon.socket) as client:
+            client.create(numbered("feed-follow", 1))
+        follower = subprocess.Popen(
+            [sys.executable, "-m", "datatable_client", "--follow", "feed-follow", "--count", "1"],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=dict(os.environ, DATATABLED_SOCKET=daemon.socket, PYTHONPATH=PACKAGE_ROOT),
+        )
+        deadline = time.monotonic() + 10
+        # Add rows until the follower (once subscribed) sees one.
+        with Client(daemon.socket) as client:
+            while follower.poll() is None and time.monotonic() < deadline:
+                client.add(table="feed-follow", row={"n": 1})
+                time.sleep(0.1)
+        output, _ = follower.communicate(timeout=10)
+        self.assertEqual(follower.returncode, 0)
+        self.assertEqual(json.loads(output.splitlines()[0])["kind"], "added")
+
+    def test_unreachable_exits_2(self):
+        environment = dict(os.environ, DATATABLED_SOCKET="/nonexistent/d.sock", PYTHONPATH=PACKAGE_ROOT)
+        done = subprocess.run(
+            [sys.executable, "-m", "datatable_client", "ping"], capture_output=True, text=True, env=environment
+        )
+        self.assertEqual(done.returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()

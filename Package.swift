@@ -52,12 +52,13 @@ let package = Package(
             providers: [.apt(["libsystemd-dev"])]
         ),
 
-        // The command-line client.
+        // The command-line client: a subcommand per method, text output, the terminal viewer.
         .executableTarget(
             name: "datatable",
             dependencies: [
                 "DataTableClient",
                 "DataTableProtocol",
+                "TextMeasure",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -161,7 +162,8 @@ let package = Package(
         .testTarget(
             name: "DaemonIntegrationTests",
             dependencies: [
-                "DataTableProtocol"
+                "DataTableProtocol",
+                "TextMeasure",
             ]
         ),
     ]

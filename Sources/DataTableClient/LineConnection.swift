@@ -31,7 +31,7 @@ public final class LineConnection {
     public func request(_ line: String) throws -> String {
         try send(line + "\n")
         while true {
-            let reply = try readLine()
+            let reply = try nextLine()
             if reply.contains("\"id\":") { return reply }
         }
     }
@@ -44,7 +44,8 @@ public final class LineConnection {
         }
     }
 
-    private func readLine() throws -> String {
+    /// The next line the daemon sends (a reply or a notification), without its newline.
+    public func nextLine() throws -> String {
         var searched = 0
         while true {
             if let newline = pending[searched...].firstIndex(of: UInt8(ascii: "\n")) {

@@ -10,7 +10,11 @@ struct DataTableCommand: AsyncParsableCommand {
         commandName: "datatable",
         abstract: "Talk to datatabled.",
         version: ServerInfo.version,
-        subcommands: [Call.self]
+        subcommands: [
+            Call.self, Ping.self, Hello.self, Methods.self, Stats.self, Tables.self, Describe.self, Create.self,
+            Drop.self, Load.self, Export.self, Add.self, Edit.self, Revert.self, Delete.self, Get.self, Select.self,
+            Selection.self, Sort.self, Undo.self, Redo.self, Layout.self, Scroll.self, Subscribe.self,
+        ]
     )
 }
 

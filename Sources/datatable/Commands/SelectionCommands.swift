@@ -1,0 +1,80 @@
+import ArgumentParser
+import DataTableProtocol
+
+/// `datatable select TABLE`.
+struct Select: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Select rows: by id or position range; add, remove, toggle; all or none; or set the mode.",
+        discussion: """
+            datatable select stock 3 5           (exactly these)
+            datatable select stock --action toggle 3
+            datatable select stock --from 0 --count 10
+            datatable select stock --all         datatable select stock --none
+            datatable select stock --mode single
+            """
+    )
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The table.") var table: String
+    @Argument(help: "Row ids.") var ids: [String] = []
+    @Option(help: "set (default), add, remove or toggle.") var action: String?
+    @Option(help: "A range of positions: the first.") var from: Int?
+    @Option(help: "A range of positions: how many (default 1).") var count: Int?
+    @Flag(help: "Select every row.") var all = false
+    @Flag(help: "Select no row.") var none = false
+    @Option(help: "Switch the selection mode: none, single or multiple.") var mode: String?
+
+    func run() throws {
+        var params: [String: JSONValue] = ["table": .string(table)]
+        if all {
+            params["action"] = "all"
+        } else if none {
+            params["action"] = "none"
+        } else if let action {
+            params["action"] = .string(action)
+        }
+        if !ids.isEmpty { params["ids"] = .array(ids.map(JSONValue.rowID)) }
+        if let from { params["from"] = .integer(Int64(from)) }
+        if let count { params["count"] = .integer(Int64(count)) }
+        if let mode { params["mode"] = .string(mode) }
+        try common.withSession { session in
+            let reply = try session.call("select", params)
+            if !common.json { print("\(reply["count"]?.text ?? "0") selected (\(reply["mode"]?.text ?? ""))") }
+        }
+    }
+}
+
+/// `datatable selection TABLE`.
+struct Selection: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The selected row ids, in the table's order.")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The table.") var table: String
+
+    func run() throws {
+        try common.withSession { session in
+            let reply = try session.call("selection", ["table": .string(table)])
+            guard !common.json else { return }
+            for id in reply["ids"]?.arrayValue ?? [] { print(id.text) }
+        }
+    }
+}
+
+/// `datatable sort TABLE COLUMN[:desc] …`.
+struct Sort: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Sort by columns (COLUMN or COLUMN:desc); none returns to the table's own order."
+    )
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The table.") var table: String
+    @Argument(help: "Sort keys, first key first.") var keys: [String] = []
+
+    func run() throws {
+        try common.withSession { session in
+            let reply = try session.call("sort", ["table": .string(table), "keys": SortKeys.parse(keys)])
+            guard !common.json else { return }
+            let keys = (reply["keys"]?.arrayValue ?? []).map {
+                ($0["column"]?.text ?? "") + ($0["descending"]?.boolValue == true ? " descending" : "")
+            }
+            print(keys.isEmpty ? "in the table's own order" : "sorted by " + keys.joined(separator: ", "))
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import DataTableProtocol
+
+/// `datatable ping`.
+struct Ping: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Check that the daemon answers.")
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        try common.withSession { session in
+            try session.call("ping")
+            if !common.json { print("pong") }
+        }
+    }
+}
+
+/// `datatable hello`.
+struct Hello: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The daemon's version, protocol, limits and features.")
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        try common.withSession { session in
+            let reply = try session.call("hello", ["client": "datatable"])
+            guard !common.json else { return }
+            print(
+                "\(reply["server"]?.text ?? "") \(reply["version"]?.text ?? ""), protocol \(reply["protocol"]?.text ?? "")"
+            )
+            for (name, value) in (reply["limits"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+                print("  \(name): \(value.text)")
+            }
+            print("  features: \(reply["features"]?.text ?? "")")
+        }
+    }
+}
+
+/// `datatable methods` (the daemon's `help`).
+struct Methods: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The daemon's methods, one line each (its help).")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "Describe only this method.") var method: String?
+
+    func run() throws {
+        try common.withSession { session in
+            let reply = try session.call("help", method.map { ["method": .string($0)] } ?? [:])
+            guard !common.json else { return }
+            var table = TextTable(["method", "what it does"])
+            for method in reply["methods"]?.arrayValue ?? [] {
+                table.add([method["name"]?.text ?? "", method["summary"]?.text ?? ""])
+            }
+            table.print()
+        }
+    }
+}
+
+/// `datatable stats`.
+struct Stats: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Uptime, connections, requests, tables, rows, memory.")
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        try common.withSession { session in
+            let reply = try session.call("stats")
+            guard !common.json else { return }
+            Self.printMembers(reply, indent: "")
+        }
+    }
+
+    /// Nested members as indented `name: value` lines.
+    static func printMembers(_ value: JSONValue, indent: String) {
+        for (name, member) in (value.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+            if member.objectValue != nil {
+                print("\(indent)\(name):")
+                printMembers(member, indent: indent + "  ")
+            } else {
+                print("\(indent)\(name): \(member.text)")
+            }
+        }
+    }
+}

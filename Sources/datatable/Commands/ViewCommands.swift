@@ -1,0 +1,130 @@
+import ArgumentParser
+import DataTableProtocol
+import Foundation
+
+/// Layout settings a subcommand passes on to `layout` or `scroll`.
+struct LayoutFlags: ParsableArguments {
+    @Option(help: "The container's width (default: the terminal's, else 100).") var width: Int?
+    @Option(help: "cell (default) or pt.") var unit = "cell"
+    @Flag(help: "Compact size class (a list report unless --horizontal-scroll).") var compact = false
+    @Flag(help: "The container scrolls sideways: natural widths, nothing omitted.") var horizontalScroll = false
+
+    var resolvedWidth: Int { width ?? Output.terminalSize()?.columns ?? 100 }
+
+    var params: [String: JSONValue] {
+        var params: [String: JSONValue] = ["unit": .string(unit)]
+        if compact { params["sizeClass"] = "compact" }
+        if horizontalScroll { params["horizontalScroll"] = true }
+        return params
+    }
+}
+
+/// `datatable layout TABLE`.
+struct Layout: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The column plan for a container width.")
+    @OptionGroup var common: CommonOptions
+    @OptionGroup var layout: LayoutFlags
+    @Argument(help: "The table.") var table: String
+
+    func run() throws {
+        var params = layout.params
+        params["table"] = .string(table)
+        params["width"] = .integer(Int64(layout.resolvedWidth))
+        try common.withSession { session in
+            let plan = try session.call("layout", params)
+            guard !common.json else { return }
+            print(
+                "\(plan["mode"]?.text ?? "") in \(plan["width"]?.text ?? "") \(plan["unit"]?.text ?? ""): content \(plan["contentWidth"]?.text ?? "") × \(plan["contentHeight"]?.text ?? "")"
+            )
+            var text = TextTable(
+                ["column", "x", "width", "align", "state"],
+                alignments: [.leading, .trailing, .trailing, .leading, .leading]
+            )
+            for column in plan["columns"]?.arrayValue ?? [] {
+                let state =
+                    column["omitted"]?.boolValue == true
+                    ? "omitted"
+                    : column["binding"]?.stringValue ?? (column["truncated"]?.boolValue == true ? "truncated" : "")
+                text.add([
+                    column["key"]?.text ?? "", column["x"]?.text ?? "", column["width"]?.text ?? "",
+                    column["align"]?.text ?? "", state,
+                ])
+            }
+            text.print()
+        }
+    }
+}
+
+/// `datatable scroll TABLE`: a window of the table as the daemon lays it out, as text.
+struct Scroll: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a window of rows, laid out by the daemon in terminal cells.",
+        discussion: """
+            datatable scroll stock                 (the top)
+            datatable scroll stock --to 500        (row 500 at the top)
+            datatable scroll stock --id 7 --align center
+            """
+    )
+    @OptionGroup var common: CommonOptions
+    @OptionGroup var layout: LayoutFlags
+    @Argument(help: "The table.") var table: String
+    @Option(help: "Rows shown (default 20).") var rows = 20
+    @Option(help: "Bring the row at this position into view.") var to: Int?
+    @Option(help: "Bring the row with this id into view.") var id: String?
+    @Option(help: "With --to or --id: top (default), center, bottom or nearest.") var align: String?
+    @Option(help: "The content offset from the top (cells: lines).") var y: Int?
+    @Option(help: "The content offset from the left, when scrolling sideways.") var x: Int?
+
+    func run() throws {
+        var params = layout.params
+        params["table"] = .string(table)
+        var viewport: [String: JSONValue] = [
+            "width": .integer(Int64(layout.resolvedWidth)), "height": .integer(Int64(rows + 1)),
+        ]
+        if let y { viewport["y"] = .integer(Int64(y)) }
+        if let x { viewport["x"] = .integer(Int64(x)) }
+        params["viewport"] = .object(viewport)
+        if to != nil || id != nil {
+            var target: [String: JSONValue] = ["align": .string(align ?? "top")]
+            if let to { target["index"] = .integer(Int64(to)) }
+            if let id { target["id"] = .rowID(id) }
+            params["to"] = .object(target)
+        }
+        try common.withSession { session in
+            let window = try session.call("scroll", params)
+            guard !common.json else { return }
+            for line in WindowText(window: window).lines { print(line) }
+        }
+    }
+}
+
+/// `datatable subscribe TABLE`: print a table's events as they come.
+struct Subscribe: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print a table's events as they come, one per line.")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The table.") var table: String
+    @Option(help: "Stop after this many events.") var count: Int?
+
+    func run() throws {
+        try common.withSession { session in
+            try session.call("subscribe", ["table": .string(table)])
+            var seen = 0
+            while count.map({ seen < $0 }) ?? true {
+                let event = try session.nextNotification()
+                guard event["method"]?.stringValue == "event", let params = event["params"] else { continue }
+                seen += 1
+                if common.json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                    print(String(decoding: try encoder.encode(params), as: UTF8.self))
+                } else {
+                    let ids = params["ids"].map { " ids \($0.text)" } ?? ""
+                    print(
+                        "v\(params["version"]?.text ?? "") \(params["kind"]?.text ?? "")\(ids) (\(params["rows"]?.text ?? "") rows)"
+                    )
+                }
+                fflush(nil)
+            }
+        }
+    }
+}

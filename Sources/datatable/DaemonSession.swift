@@ -1,0 +1,136 @@
+import ArgumentParser
+import DataTableClient
+import DataTableProtocol
+import Foundation
+
+/// Options every subcommand that talks to the daemon shares.
+struct CommonOptions: ParsableArguments {
+    @Option(help: "The daemon's socket (default: $DATATABLED_SOCKET, then the daemon's default path).")
+    var socket: String?
+
+    @Flag(help: "Print the daemon's reply as it came (one JSON line) instead of text.")
+    var json = false
+
+    var socketPath: String {
+        socket ?? SocketLocation.defaultPath(environment: ProcessInfo.processInfo.environment, uid: getuid())
+    }
+
+    /// Runs `body` with a session on the daemon. An error reply is printed as one line on stderr
+    /// (exit 1); a daemon that cannot be reached exits 2.
+    func withSession(_ body: (DaemonSession) throws -> Void) throws {
+        let session: DaemonSession
+        do {
+            session = try DaemonSession(path: socketPath, printReplies: json)
+        } catch {
+            Output.error("cannot reach datatabled at \(socketPath): \(error)")
+            throw ExitCode(2)
+        }
+        do {
+            try body(session)
+        } catch let failure as DaemonSession.Refused {
+            Output.error("\(failure.message) (\(failure.kind))")
+            throw ExitCode(1)
+        } catch let failure as LineConnection.Failure {
+            Output.error("the connection to datatabled failed: \(failure)")
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// One connection to the daemon for the length of a command: requests in, results out. The
+/// connection keeps its state between requests (a view scrolled twice stays the same view).
+final class DaemonSession {
+    /// An error reply.
+    struct Refused: Error {
+        var message: String
+        var kind: String
+        var field: String?
+    }
+
+    private let connection: LineConnection
+    private let printReplies: Bool
+    private var nextID = 1
+
+    init(path: String, printReplies: Bool) throws {
+        connection = try LineConnection(path: path)
+        self.printReplies = printReplies
+    }
+
+    /// The `result` of `method` with `params`; throws ``Refused`` for an error reply. With
+    /// `--json` the reply line is printed as it came.
+    @discardableResult
+    func call(_ method: String, _ params: [String: JSONValue] = [:], quiet: Bool = false) throws -> JSONValue {
+        nextID += 1
+        let request = RequestLine(id: nextID, method: method, params: params.isEmpty ? nil : .object(params))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let line = String(decoding: try encoder.encode(request), as: UTF8.self)
+        let reply = try connection.request(line)
+        if printReplies && !quiet { print(reply) }
+        let message = try JSONDecoder().decode(ReplyMessage.self, from: Data(reply.utf8))
+        if let error = message.error {
+            throw Refused(message: error.message, kind: error.kind.rawValue, field: error.details["field"]?.stringValue)
+        }
+        return message.result ?? .null
+    }
+
+    /// The next line from the daemon, parsed: a notification (`event`, `progress`) when no
+    /// request is waiting for its reply.
+    func nextNotification() throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: Data(try connection.nextLine().utf8))
+    }
+
+    private struct RequestLine: Encodable {
+        var jsonrpc = "2.0"
+        var id: Int
+        var method: String
+        var params: JSONValue?
+    }
+}
+
+/// What commands print.
+enum Output {
+    /// One line on stderr, prefixed with the program's name.
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data("datatable: \(text)\n".utf8))
+    }
+
+    /// The terminal's size, or `nil` when stdout is not a terminal.
+    static func terminalSize() -> (columns: Int, rows: Int)? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+}
+
+extension JSONValue {
+    /// The members when this is an object.
+    var objectValue: [String: JSONValue]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    /// A row id as typed on a command line: a whole number, else the text.
+    static func rowID(_ text: String) -> JSONValue {
+        Int64(text).map(JSONValue.integer) ?? .string(text)
+    }
+
+    /// A value as typed on a command line: `null` for nothing, else the text (the daemon reads
+    /// it by the column's type).
+    static func cell(_ text: String) -> JSONValue {
+        text.isEmpty ? .null : .string(text)
+    }
+
+    /// How the value reads in text.
+    var text: String {
+        switch self {
+        case .null: ""
+        case .bool(let flag): String(flag)
+        case .integer(let number): String(number)
+        case .number(let number): String(number)
+        case .string(let text): text
+        case .array(let elements): elements.map(\.text).joined(separator: ", ")
+        case .object: "{…}"
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import DataTableProtocol
+import TextMeasure
+
+/// A `scroll` reply in cell units drawn as lines of text: each column at its x, each cell
+/// aligned in its width, the selection checkbox and drill-down chevron in their accessories, the
+/// header on top. The daemon decided every width and cut every text; this only places them.
+struct WindowText {
+    let window: JSONValue
+
+    struct Column {
+        var x: Int
+        var width: Int
+        var trailing: Bool
+        var center: Bool
+        var header: [String]
+        /// A sticky first column is drawn last, over the columns scrolling under it.
+        var sticky: Bool
+        /// List mode: the object-view place.
+        var binding: String?
+
+        /// List mode: the line of the row the place is on, and whether it sits on the right.
+        var listPlace: (line: Int, trailing: Bool)? {
+            switch binding {
+            case "headline": (0, false)
+            case "subheadline": (1, false)
+            case "footnote": (2, false)
+            case "status": (0, true)
+            case "substatus": (1, true)
+            default: nil
+            }
+        }
+    }
+
+    var columns: [Column] {
+        (window["columns"]?.arrayValue ?? []).map { column in
+            Column(
+                x: column["x"]?.intValue ?? 0,
+                width: column["width"]?.intValue ?? 0,
+                trailing: column["align"]?.stringValue == "trailing",
+                center: column["align"]?.stringValue == "center",
+                header: column["header"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                sticky: column["sticky"]?.boolValue == true,
+                binding: column["binding"]?.stringValue
+            )
+        }
+    }
+
+    var width: Int { window["viewport"]?["width"]?.intValue ?? 80 }
+
+    /// The header's lines.
+    var headerLines: [String] {
+        let columns = columns
+        let count = window["header"]?["height"]?.intValue ?? 1
+        return (0..<count).map { line in
+            var canvas = Canvas(width: width)
+            for column in Self.drawingOrder(columns) {
+                canvas.place(
+                    line < column.header.count ? column.header[line] : "",
+                    x: column.x,
+                    width: column.width,
+                    column
+                )
+            }
+            return canvas.text
+        }
+    }
+
+    /// Each row's lines (two for a tall row), with `marker(row)` in the left accessory.
+    func rowLines(marker: (JSONValue) -> String) -> [[String]] {
+        let columns = columns
+        let left = window["accessories"]?["left"]
+        let right = window["accessories"]?["right"]
+        return (window["rows"]?.arrayValue ?? []).map { row in
+            let height = max(1, row["height"]?.intValue ?? 1)
+            let cells = row["cells"]?.arrayValue?.map { $0.stringValue ?? "" } ?? []
+            return (0..<height).map { line in
+                var canvas = Canvas(width: width)
+                if line == 0, let left {
+                    canvas.write(marker(row), x: left["x"]?.intValue ?? 0, width: left["width"]?.intValue ?? 3)
+                }
+                if line == 0, let right, right["kind"]?.stringValue == "chevron" {
+                    canvas.write("›", x: right["x"]?.intValue ?? width - 1, width: right["width"]?.intValue ?? 1)
+                }
+                if window["mode"]?.stringValue == "list" {
+                    for (column, text) in zip(columns, cells) {
+                        guard let place = column.listPlace, place.line == line else { continue }
+                        var aligned = column
+                        aligned.trailing = place.trailing
+                        canvas.place(text, x: column.x, width: column.width, aligned)
+                    }
+                    return canvas.text
+                }
+                for (column, text) in Self.drawingOrder(zip(columns, cells)) {
+                    let parts = text.split(separator: "\n", omittingEmptySubsequences: false)
+                    canvas.place(
+                        line < parts.count ? String(parts[line]) : "",
+                        x: column.x,
+                        width: column.width,
+                        column
+                    )
+                }
+                return canvas.text
+            }
+        }
+    }
+
+    /// The whole window: header, rows, and a status line.
+    var lines: [String] {
+        let rows = rowLines { $0["selected"]?.boolValue == true ? "[x]" : "[ ]" }.flatMap { $0 }
+        return headerLines + rows + [status]
+    }
+
+    /// Scrolling columns first, then the sticky one over them.
+    static func drawingOrder(_ columns: [Column]) -> [Column] {
+        columns.filter { !$0.sticky } + columns.filter(\.sticky)
+    }
+
+    static func drawingOrder(_ pairs: Zip2Sequence<[Column], [String]>) -> [(Column, String)] {
+        pairs.filter { !$0.0.sticky } + pairs.filter { $0.0.sticky }
+    }
+
+    /// "rows 1–5 of 10 · 2 selected · 1 error".
+    var status: String {
+        let total = window["total"]?.intValue ?? 0
+        var parts: [String] = []
+        if let first = window["first"]?.intValue, let last = window["last"]?.intValue {
+            parts.append("rows \(first + 1)–\(last + 1) of \(total)")
+        } else {
+            parts.append("no rows of \(total)")
+        }
+        let selected = window["selected"]?.intValue ?? 0
+        if selected > 0 { parts.append("\(selected) selected") }
+        let errors = window["errors"]?.intValue ?? 0
+        if errors > 0 { parts.append("\(errors) error\(errors == 1 ? "" : "s")") }
+        let newAbove = window["newAbove"]?.intValue ?? 0
+        if newAbove > 0 { parts.append("\(newAbove) new row\(newAbove == 1 ? "" : "s") above") }
+        return parts.joined(separator: " · ")
+    }
+
+    /// One line of cells being filled in.
+    struct Canvas {
+        private var cells: [String]
+
+        init(width: Int) { cells = Array(repeating: " ", count: max(0, width)) }
+
+        /// `text` aligned in the column's width at its x; a sticky column first blanks its cells.
+        mutating func place(_ text: String, x: Int, width: Int, _ column: Column) {
+            if column.sticky { write(String(repeating: " ", count: max(0, width)), x: x, width: width) }
+            let used = DisplayWidth.cells(text)
+            let slack = max(0, width - used)
+            let offset = column.trailing ? slack : column.center ? slack / 2 : 0
+            write(text, x: x + offset, width: width - offset)
+        }
+
+        /// `text` from cell `x` on, at most `width` cells, never past the line's end. A wide
+        /// character takes its cell and blanks the next.
+        mutating func write(_ text: String, x: Int, width: Int) {
+            var position = x
+            let end = min(cells.count, x + width)
+            for character in text {
+                let size = DisplayWidth.cells(character)
+                if size == 0 {
+                    // A mark with no width of its own joins the character before it.
+                    if position > max(0, x) { cells[position - 1] += String(character) }
+                    continue
+                }
+                if position + size > end { break }
+                if position >= 0 {
+                    cells[position] = String(character)
+                    for extra in 1..<max(1, size) { cells[position + extra] = "" }
+                }
+                position += size
+            }
+        }
+
+        var text: String { cells.joined().trimmingTrailingSpaces() }
+    }
+}

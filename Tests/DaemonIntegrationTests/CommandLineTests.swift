@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import TextMeasure
+
+/// The `datatable` subcommands against the real daemon: text output, `--json`, exit codes.
+@Suite struct CommandLineTests {
+    let daemon: TestDaemon
+
+    init() throws { daemon = try TestDaemon(arguments: ["--demo"]) }
+
+    /// Runs `datatable ARGUMENTS --socket …`: exit status and combined output.
+    func datatable(_ arguments: String...) throws -> (status: Int32, output: String) {
+        try run(BuiltProducts.client, arguments + ["--socket", daemon.socketPath])
+    }
+
+    @Test func serverCommandsPrintText() throws {
+        #expect(try datatable("ping") == (0, "pong\n"))
+        let tables = try datatable("tables")
+        #expect(tables.status == 0)
+        #expect(tables.output.contains("stock") && tables.output.contains("10"))
+        let methods = try datatable("methods")
+        #expect(methods.output.contains("scroll") && methods.output.contains("subscribe"))
+        let stats = try datatable("stats")
+        #expect(stats.output.contains("connections:"))
+        let raw = try datatable("ping", "--json")
+        #expect(try object(raw.output.trimmingCharacters(in: .newlines))["result"] != nil)
+    }
+
+    /// A window drawn from the daemon's own cell layout: every column starts at the same
+    /// terminal column on every line, East Asian and emoji text included.
+    @Test func scrollDrawsAnAlignedWindow() throws {
+        #expect(try datatable("add", "stock", "--row", "item=재고 현황 😀", "rack=K9", "received=2030-01-01").status == 0)
+        let window = try datatable("scroll", "stock", "--width", "70", "--rows", "5")
+        #expect(window.status == 0, "\(window.output)")
+        let lines = window.output.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("Item") == true && lines.first?.contains("Rack") == true)
+        #expect(lines[1].contains("재고 현황 😀"))
+        #expect(lines.last == "rows 1–5 of 11")
+        // Where "Rack"'s values start, in cells: the same on the header and on every row.
+        let header = lines[0]
+        let rackColumn = DisplayWidth.cells(header[..<header.range(of: "Rack")!.lowerBound])
+        for (line, rack) in zip(lines[1...5], ["K9", "B2", "E2", "A2", "A1"]) {
+            let start = try #require(line.range(of: rack), "\(line)")
+            #expect(DisplayWidth.cells(line[..<start.lowerBound]) == rackColumn, "\(line)")
+        }
+        let deep = try datatable("scroll", "stock", "--width", "70", "--rows", "3", "--to", "8")
+        #expect(deep.output.split(separator: "\n").last == "rows 9–11 of 11")
+    }
+
+    @Test func rowCommandsChangeTheTable() throws {
+        let added = try datatable("add", "stock", "--row", "item=Gasket", "qty=4", "received=2030-02-02")
+        #expect(added == (0, "added row 11 at index 0 (11 rows)\n"))
+        #expect(try datatable("edit", "stock", "11", "qty", "12") == (0, "qty of row 11: 12\n"))
+        #expect(try datatable("undo", "stock") == (0, "qty of row 11: 4\n"))
+        #expect(try datatable("redo", "stock") == (0, "qty of row 11: 12\n"))
+        let refused = try datatable("edit", "stock", "11", "qty", "lots")
+        #expect(refused.status == 1)
+        #expect(refused.output.hasPrefix("datatable: ") && refused.output.contains("(invalid_value)"))
+        let rows = try datatable("get", "stock", "--count", "2")
+        #expect(rows.output.contains("lots ⚠"))
+        #expect(try datatable("revert", "stock").output == "cleared 1 drafts (0 left)\n")
+        #expect(try datatable("select", "stock", "11", "5").output == "2 selected (multiple)\n")
+        #expect(try datatable("selection", "stock").output == "11\n5\n")
+        #expect(try datatable("delete", "stock", "--selection").output == "deleted 2 rows (9 left)\n")
+        #expect(try datatable("sort", "stock", "qty:desc").output == "sorted by qty descending\n")
+        let sorted = try datatable("get", "stock", "--count", "1", "--column", "qty")
+        #expect(sorted.output.contains("8400"))
+    }
+
+    @Test func tablesComeAndGoFromFiles() throws {
+        let csv = daemon.scratch.file("parts.csv")
+        try "sku,item,qty\nP-1,Bolt,4\nP-2,Nut,9\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let loaded = try datatable("load", csv, "--key", "sku")
+        #expect(loaded == (0, "created parts; loaded 2 rows into parts (2 now)\n"))
+        let described = try datatable("describe", "parts")
+        #expect(described.output.contains("qty") && described.output.contains("number"))
+        let exported = try datatable("export", "parts")
+        #expect(exported.output == "sku,item,qty\nP-1,Bolt,4\nP-2,Nut,9\n")
+        #expect(
+            try datatable("create", "log", "--column", "day:date", "--column", "note", "--sort", "day:desc").status == 0
+        )
+        #expect(try datatable("drop", "parts") == (0, "dropped parts (2 rows)\n"))
+        let layout = try datatable("layout", "stock", "--width", "80")
+        #expect(layout.output.contains("omitted"))
+    }
+
+    @Test func failuresExitWithOneReadableLine() throws {
+        let missing = try datatable("describe", "nope")
+        #expect(missing.status == 1)
+        #expect(missing.output.split(separator: "\n").count == 1)
+        #expect(missing.output.contains("(no_such_table)"))
+        let unreachable = try run(BuiltProducts.client, ["ping", "--socket", daemon.scratch.file("none.sock")])
+        #expect(unreachable.status == 2)
+        #expect(unreachable.output.hasPrefix("datatable: cannot reach datatabled"))
+    }
+}

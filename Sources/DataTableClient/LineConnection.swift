@@ -7,8 +7,12 @@ import Foundation
 /// A blocking connection to the daemon for one request at a time: write a line, read the reply
 /// line. Suits scripts and measurements where each round trip should be timed on its own.
 public final class LineConnection {
-    private let descriptor: Int32
+    /// The socket, for `poll`.
+    public let descriptor: Int32
     private var pending: [UInt8] = []
+
+    /// Whether a whole line is already read and waiting (``nextLine()`` returns it at once).
+    public var hasBufferedLine: Bool { pending.contains(UInt8(ascii: "\n")) }
 
     /// Why the connection failed.
     public struct Failure: Error, CustomStringConvertible {

@@ -49,6 +49,10 @@ final class DaemonSession {
 
     private let connection: LineConnection
     private let printReplies: Bool
+
+    /// The socket, for `poll`; and whether a line is already read and waiting.
+    var descriptor: Int32 { connection.descriptor }
+    var hasBufferedLine: Bool { connection.hasBufferedLine }
     private var nextID = 1
 
     init(path: String, printReplies: Bool) throws {

@@ -52,6 +52,9 @@ struct DataTabledCommand: AsyncParsableCommand {
     @Flag(help: "Start with a demo table, \"Stock Summary\", to look at and play with.")
     var demo = false
 
+    @Option(help: "With --demo: fill the demo table up to this many rows with generated stock.")
+    var demoRows = 10
+
     func validate() throws {
         guard Self.parseMode(socketMode) != nil else {
             throw ValidationError("--socket-mode must be an octal permission like 0600 or 0660.")
@@ -59,6 +62,7 @@ struct DataTabledCommand: AsyncParsableCommand {
         for (name, value, most) in [
             ("--max-line-bytes", maxLineBytes, 1 << 30), ("--max-connections", maxConnections, 1_000_000),
             ("--max-batch-size", maxBatchSize, 10_000_000), ("--max-output-bytes", maxOutputBytes, 1 << 40),
+            ("--demo-rows", demoRows, 100_000_000),
         ] where !(1...most).contains(value) {
             throw ValidationError("\(name) must be from 1 to \(most).")
         }
@@ -91,7 +95,7 @@ struct DataTabledCommand: AsyncParsableCommand {
             configuration: .init(
                 listeners: listeners,
                 limits: limits,
-                catalog: demo ? DemoTables.catalog() : TableCatalog()
+                catalog: demo ? DemoTables.catalog(rows: demoRows) : TableCatalog()
             ),
             hooks: .init(
                 ready: { descriptions in

@@ -6,10 +6,12 @@ import Foundation
 /// that may wrap to two lines, sorted newest first. Its natural width is more than 1024 points,
 /// so a layout at that width truncates (or, scrolling sideways, scrolls).
 enum DemoTables {
-    static func catalog() -> TableCatalog {
+    static func catalog(rows: Int = 10) -> TableCatalog {
         var catalog = TableCatalog()
         do {
-            try catalog.insert(try stockSummary())
+            var table = try stockSummary()
+            try addGenerated(to: &table, upTo: rows)
+            try catalog.insert(table)
         } catch {
             preconditionFailure("the demo table is invalid: \(error)")
         }
@@ -81,5 +83,31 @@ enum DemoTables {
             now: 0
         )
         return table
+    }
+
+    /// Fills `table` up to `count` rows with generated stock: deterministic items, racks,
+    /// quantities, weights, dates (older than the hand-written rows), statuses and lead times.
+    static func addGenerated(to table: inout Table, upTo count: Int) throws {
+        let names = ["Bearing", "Bolt", "Valve", "Gasket", "Filter", "Belt", "Pump", "Gauge", "Seal", "Spring"]
+        let statuses = ["In Stock", "Low", "Reorder", "Discontinued"]
+        var next = table.rowCount
+        while next < count {
+            let batch = (next..<min(count, next + 100_000)).map { row in
+                let day = 1 + (row * 7919) % 28
+                let month = 1 + (row * 31) % 12
+                return RowInput(values: [
+                    "item": .text("\(names[row % names.count]) \(String(format: "%05d", row))"),
+                    "rack": .text("\(Character(UnicodeScalar(UInt8(65 + row % 26))))\(row % 100)"),
+                    "qty": .number(Double((row * 7) % 1000)),
+                    "weight": .number(Double((row * 13) % 5000) / 100),
+                    "received": .text(String(format: "%04d-%02d-%02d", 2023 - row % 20, month, day)),
+                    "status": .text(statuses[row % statuses.count]),
+                    "lead": .text("\(row % 9)h \(row % 60)m"),
+                    "notes": .text(row % 5 == 0 ? "Check before issuing" : ""),
+                ])
+            }
+            _ = try table.add(batch, now: 0)
+            next = table.rowCount
+        }
     }
 }

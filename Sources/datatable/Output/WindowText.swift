@@ -48,59 +48,65 @@ struct WindowText {
     var width: Int { window["viewport"]?["width"]?.intValue ?? 80 }
 
     /// The header's lines.
-    var headerLines: [String] {
+    var headerLines: [String] { headerCanvases().map(\.text) }
+
+    /// The header, one canvas a line.
+    func headerCanvases() -> [Canvas] {
         let columns = columns
         let count = window["header"]?["height"]?.intValue ?? 1
         return (0..<count).map { line in
             var canvas = Canvas(width: width)
             for column in Self.drawingOrder(columns) {
-                canvas.place(
-                    line < column.header.count ? column.header[line] : "",
-                    x: column.x,
-                    width: column.width,
-                    column
-                )
+                let label = line < column.header.count ? column.header[line] : ""
+                canvas.place(label, x: column.x, width: column.width, column)
             }
-            return canvas.text
+            drawAccessories(on: &canvas, left: "", right: "")
+            return canvas
         }
     }
 
+    /// The rows of the window.
+    var rows: [JSONValue] { window["rows"]?.arrayValue ?? [] }
+
     /// Each row's lines (two for a tall row), with `marker(row)` in the left accessory.
     func rowLines(marker: (JSONValue) -> String) -> [[String]] {
+        rows.map { row in rowCanvases(row, marker: marker(row)).map(\.text) }
+    }
+
+    /// One row, a canvas for each of its lines: the columns, then the accessories over
+    /// whatever scrolled under them.
+    func rowCanvases(_ row: JSONValue, marker: String) -> [Canvas] {
         let columns = columns
-        let left = window["accessories"]?["left"]
-        let right = window["accessories"]?["right"]
-        return (window["rows"]?.arrayValue ?? []).map { row in
-            let height = max(1, row["height"]?.intValue ?? 1)
-            let cells = row["cells"]?.arrayValue?.map { $0.stringValue ?? "" } ?? []
-            return (0..<height).map { line in
-                var canvas = Canvas(width: width)
-                if line == 0, let left {
-                    canvas.write(marker(row), x: left["x"]?.intValue ?? 0, width: left["width"]?.intValue ?? 3)
+        let chevron = window["accessories"]?["right"]?["kind"]?.stringValue == "chevron" ? "›" : ""
+        let height = max(1, row["height"]?.intValue ?? 1)
+        let cells = row["cells"]?.arrayValue?.map { $0.stringValue ?? "" } ?? []
+        return (0..<height).map { line in
+            var canvas = Canvas(width: width)
+            if window["mode"]?.stringValue == "list" {
+                for (column, text) in zip(columns, cells) {
+                    guard let place = column.listPlace, place.line == line else { continue }
+                    var aligned = column
+                    aligned.trailing = place.trailing
+                    canvas.place(text, x: column.x, width: column.width, aligned)
                 }
-                if line == 0, let right, right["kind"]?.stringValue == "chevron" {
-                    canvas.write("›", x: right["x"]?.intValue ?? width - 1, width: right["width"]?.intValue ?? 1)
-                }
-                if window["mode"]?.stringValue == "list" {
-                    for (column, text) in zip(columns, cells) {
-                        guard let place = column.listPlace, place.line == line else { continue }
-                        var aligned = column
-                        aligned.trailing = place.trailing
-                        canvas.place(text, x: column.x, width: column.width, aligned)
-                    }
-                    return canvas.text
-                }
-                for (column, text) in Self.drawingOrder(zip(columns, cells)) {
-                    let parts = text.split(separator: "\n", omittingEmptySubsequences: false)
-                    canvas.place(
-                        line < parts.count ? String(parts[line]) : "",
-                        x: column.x,
-                        width: column.width,
-                        column
-                    )
-                }
-                return canvas.text
+                return canvas
             }
+            for (column, text) in Self.drawingOrder(zip(columns, cells)) {
+                let parts = text.split(separator: "\n", omittingEmptySubsequences: false)
+                canvas.place(line < parts.count ? String(parts[line]) : "", x: column.x, width: column.width, column)
+            }
+            drawAccessories(on: &canvas, left: line == 0 ? marker : "", right: line == 0 ? chevron : "")
+            return canvas
+        }
+    }
+
+    /// `left` and `right` in the accessories, blanking what scrolled under them.
+    func drawAccessories(on canvas: inout Canvas, left: String, right: String) {
+        for (side, text) in [("left", left), ("right", right)] {
+            guard let accessory = window["accessories"]?[side], let x = accessory["x"]?.intValue,
+                let width = accessory["width"]?.intValue
+            else { continue }
+            canvas.write(TextTable.pad(text, to: width, .leading), x: x, width: width)
         }
     }
 
@@ -137,11 +143,34 @@ struct WindowText {
         return parts.joined(separator: " · ")
     }
 
-    /// One line of cells being filled in.
+    /// One line of cells being filled in, each cell with an optional style (SGR parameters).
     struct Canvas {
         private var cells: [String]
+        private var styles: [String?]
 
-        init(width: Int) { cells = Array(repeating: " ", count: max(0, width)) }
+        init(width: Int) {
+            cells = Array(repeating: " ", count: max(0, width))
+            styles = Array(repeating: nil, count: max(0, width))
+        }
+
+        /// Gives cells `x ..< x + width` the style `sgr` ("7" reverse, "1;31" bold red, …).
+        mutating func style(x: Int, width: Int, _ sgr: String) {
+            for cell in max(0, x)..<min(styles.count, max(0, x + width)) { styles[cell] = sgr }
+        }
+
+        /// The whole width with its styles as ANSI escapes, ending with the style reset.
+        var styledText: String {
+            var text = ""
+            var current: String?
+            for (cell, style) in zip(cells, styles) {
+                if style != current {
+                    text += "\u{1B}[0m" + (style.map { "\u{1B}[\($0)m" } ?? "")
+                    current = style
+                }
+                text += cell
+            }
+            return text + "\u{1B}[0m"
+        }
 
         /// `text` aligned in the column's width at its x; a sticky column first blanks its cells.
         mutating func place(_ text: String, x: Int, width: Int, _ column: Column) {

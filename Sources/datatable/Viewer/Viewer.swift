@@ -1,0 +1,347 @@
+import DataTableClient
+import DataTableProtocol
+import Foundation
+import TextMeasure
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `datatable view`: a full-screen terminal view of one table, drawn only from the daemon's
+/// `layout` and `scroll` replies (in terminal cells), kept fresh by the table's events.
+///
+/// Keys: arrows, PgUp/PgDn, Home/End move the cursor row and column (the daemon scrolls the view
+/// to keep it in sight); space selects the cursor row, `a` selects all (or none), `e` edits the
+/// cell under the cursor, `+` adds a row, `s` cycles the sort on the cursor's column, `q` quits.
+final class Viewer {
+    /// What the status line asks for while the user types.
+    private struct Prompt {
+        var label: String
+        var text: String
+        var submit: (Viewer, String) throws -> Void
+    }
+
+    /// How the next scroll places the view.
+    private enum Placement {
+        /// Where the daemon's anchor keeps it (after other clients' changes).
+        case anchored
+        /// As little as brings the cursor row into view.
+        case cursor
+    }
+
+    private let table: String
+    private let session: DaemonSession
+    private let events: DaemonSession
+    private let terminal: Terminal
+    private var window = WindowText(window: .null)
+    /// The layout with sideways scrolling: every column's place in the content.
+    private var plan: JSONValue = .null
+    private var planKey = ""
+    private var size = (columns: 80, rows: 24)
+    private var cursor = 0
+    private var cursorID: JSONValue?
+    private var column = 0
+    private var x = 0
+    private var newAbove = 0
+    private var message: (text: String, isError: Bool)?
+    private var prompt: Prompt?
+    private var running = true
+
+    init(table: String, socketPath: String, terminal: Terminal) throws {
+        self.table = table
+        self.terminal = terminal
+        session = try DaemonSession(path: socketPath, printReplies: false)
+        events = try DaemonSession(path: socketPath, printReplies: false)
+        try events.call("subscribe", ["table": .string(table)])
+    }
+
+    /// Runs until the user quits.
+    func run() throws {
+        try refresh(.cursor)
+        while running {
+            draw()
+            let waitMilliseconds: Int32 = window.rows.contains { $0["highlight"] != nil } ? 100 : 1000
+            var pollers = [
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: events.descriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = events.hasBufferedLine ? 1 : poll(&pollers, 2, waitMilliseconds)
+            var placement: Placement?
+            if ready > 0, pollers[0].revents != 0 {
+                terminal.fill()
+                // One key at a time, each seeing the window the one before left.
+                while running, let key = terminal.nextKey() {
+                    if let after = try handle(key) { try refresh(after) }
+                }
+            }
+            if pollers[1].revents != 0 || events.hasBufferedLine {
+                repeat {
+                    _ = try events.nextNotification()
+                } while events.hasBufferedLine
+                placement = placement ?? .anchored
+            }
+            let now = terminal.size
+            if now != size || window.rows.contains(where: { $0["highlight"] != nil }) {
+                placement = placement ?? .anchored
+            }
+            if let placement, running { try refresh(placement) }
+        }
+    }
+
+    // MARK: Keys
+
+    /// Acts on a key; returns how to scroll afterwards, if at all.
+    private func handle(_ key: Terminal.Key) throws -> Placement? {
+        if prompt != nil { return try handlePrompt(key) }
+        let total = window.window["total"]?.intValue ?? 0
+        let page = max(1, window.rows.count - 1)
+        switch key {
+        case .character("q"), .control(3), .escape:
+            running = false
+            return nil
+        case .up: cursor -= 1
+        case .down: cursor += 1
+        case .pageUp: cursor -= page
+        case .pageDown: cursor += page
+        case .home: cursor = 0
+        case .end: cursor = total - 1
+        case .left: moveColumn(by: -1)
+        case .right: moveColumn(by: 1)
+        case .character(" "):
+            if let id = cursorID { try act("select", ["action": "toggle", "ids": [id]]) }
+        case .character("a"):
+            let all = (window.window["selected"]?.intValue ?? 0) == total
+            try act("select", ["action": all ? "none" : "all"])
+        case .character("s"): try cycleSort()
+        case .character("e"): startEdit()
+        case .character("+"):
+            guard let first = columnKeys.first else { return nil }
+            prompt = Prompt(label: "new row — \(label(of: first))", text: "") { viewer, text in
+                let reply = try viewer.session.call(
+                    "add",
+                    ["table": .string(viewer.table), "row": .object([first: .cell(text)])]
+                )
+                if let index = reply["added"]?.arrayValue?.first?["index"]?.intValue { viewer.cursor = index }
+                viewer.message = ("added a row", false)
+            }
+        default: return nil
+        }
+        cursor = max(0, min(cursor, total - 1))
+        if cursor == 0 { newAbove = 0 }
+        return .cursor
+    }
+
+    private func handlePrompt(_ key: Terminal.Key) throws -> Placement? {
+        guard var current = prompt else { return nil }
+        switch key {
+        case .escape, .control(3):
+            prompt = nil
+        case .enter:
+            prompt = nil
+            do {
+                try current.submit(self, current.text)
+            } catch let refused as DaemonSession.Refused {
+                message = (refused.message, true)
+            }
+            return .cursor
+        case .backspace:
+            if !current.text.isEmpty { current.text.removeLast() }
+            prompt = current
+        case .character(let character):
+            current.text.append(character)
+            prompt = current
+        default: break
+        }
+        return nil
+    }
+
+    /// Calls `method` on the table with `params`; an error reply becomes the status message.
+    private func act(_ method: String, _ params: [String: JSONValue]) throws {
+        var params = params
+        params["table"] = .string(table)
+        do {
+            try session.call(method, params)
+            message = nil
+        } catch let refused as DaemonSession.Refused {
+            message = (refused.message, true)
+        }
+    }
+
+    private func startEdit() {
+        guard let id = cursorID, column < columnKeys.count else { return }
+        let key = columnKeys[column]
+        let shown = window.rows.first { $0["id"] == id }
+        let position = window.window["columns"]?.arrayValue?.firstIndex { $0["key"]?.stringValue == key }
+        let current =
+            shown?["drafts"]?[key]?["text"]?.stringValue
+            ?? position.flatMap { shown?["cells"]?.arrayValue?[$0].stringValue } ?? ""
+        prompt = Prompt(label: "edit \(label(of: key))", text: current) { viewer, text in
+            viewer.message = nil
+            try viewer.session.call(
+                "edit",
+                ["table": .string(viewer.table), "id": id, "column": .string(key), "value": .cell(text)]
+            )
+        }
+    }
+
+    /// Sort by the cursor's column ascending, then descending, then not at all.
+    private func cycleSort() throws {
+        guard column < columnKeys.count else { return }
+        let key = columnKeys[column]
+        let described = try session.call("describe", ["table": .string(table)])
+        let first = described["sort"]?.arrayValue?.first
+        var keys: [JSONValue] = [.object(["column": .string(key), "descending": false])]
+        if first?["column"]?.stringValue == key {
+            keys =
+                first?["descending"]?.boolValue == true ? [] : [.object(["column": .string(key), "descending": true])]
+        }
+        try act("sort", ["keys": .array(keys)])
+        message = (keys.isEmpty ? "in the table's own order" : "sorted by \(label(of: key))", false)
+    }
+
+    // MARK: Columns
+
+    /// The shown columns' keys, left to right.
+    private var columnKeys: [String] {
+        (plan["columns"]?.arrayValue ?? []).filter { $0["omitted"]?.boolValue != true }.compactMap {
+            $0["key"]?.stringValue
+        }
+    }
+
+    private func label(of key: String) -> String {
+        let column = plan["columns"]?.arrayValue?.first { $0["key"]?.stringValue == key }
+        return column?["header"]?.arrayValue?.compactMap(\.stringValue).joined(separator: " ") ?? key
+    }
+
+    /// Moves the cursor's column and scrolls sideways to keep it in sight (past the sticky
+    /// column, before the right edge).
+    private func moveColumn(by step: Int) {
+        let shown = (plan["columns"]?.arrayValue ?? []).filter { $0["omitted"]?.boolValue != true }
+        guard !shown.isEmpty else { return }
+        column = max(0, min(shown.count - 1, column + step))
+        guard plan["horizontalScroll"]?.boolValue == true, let left = shown[column]["x"]?.intValue else { return }
+        let width = shown[column]["width"]?.intValue ?? 0
+        let stickyKey = plan["sticky"]?["column"]?.stringValue
+        if shown[column]["key"]?.stringValue == stickyKey {
+            x = 0
+            return
+        }
+        let stickyEdge =
+            (plan["accessories"]?["left"]?["width"]?.intValue ?? 0) + (plan["sticky"]?["minWidth"]?.intValue ?? 0)
+        if left - x < stickyEdge { x = max(0, left - stickyEdge) }
+        if left + width - x > size.columns { x = left + width - size.columns }
+    }
+
+    // MARK: Scrolling and drawing
+
+    /// Asks the daemon for the window: the layout for the terminal's size, the view placed as
+    /// `placement` says.
+    private func refresh(_ placement: Placement) throws {
+        size = terminal.size
+        let compact = size.columns < 60
+        var params: [String: JSONValue] = [
+            "table": .string(table), "unit": "cell",
+            "sizeClass": compact ? "compact" : "regular", "horizontalScroll": .bool(!compact),
+        ]
+        let key = "\(size.columns)×\(size.rows) \(window.window["version"]?.text ?? "")"
+        if key != planKey {
+            var layout = params
+            layout["width"] = .integer(Int64(size.columns))
+            plan = try session.call("layout", layout)
+            planKey = key
+            column = min(column, max(0, columnKeys.count - 1))
+        }
+        var viewport: [String: JSONValue] = [
+            "width": .integer(Int64(size.columns)), "height": .integer(Int64(max(2, size.rows - 1))),
+            "x": .integer(Int64(x)),
+        ]
+        if placement == .anchored, cursorID == nil { viewport["y"] = 0 }
+        params["viewport"] = .object(viewport)
+        if placement == .cursor { params["to"] = .object(["index": .integer(Int64(cursor)), "align": "nearest"]) }
+        let reply: JSONValue
+        do {
+            reply = try session.call("scroll", params)
+        } catch let refused as DaemonSession.Refused where refused.field == "params.to.index" {
+            // The table shrank under the cursor: go to its end.
+            cursor = max(0, (try session.call("describe", ["table": .string(table)])["rows"]?.intValue ?? 1) - 1)
+            params["to"] = .object(["index": .integer(Int64(cursor)), "align": "nearest"])
+            reply = try session.call("scroll", params)
+        }
+        window = WindowText(window: reply)
+        x = reply["viewport"]?["x"]?.intValue ?? 0
+        newAbove += reply["newAbove"]?.intValue ?? 0
+        if placement == .anchored, let id = cursorID, let row = window.rows.first(where: { $0["id"] == id }) {
+            cursor = row["index"]?.intValue ?? cursor
+        } else if placement == .anchored {
+            cursor += reply["newAbove"]?.intValue ?? 0
+        }
+        let total = reply["total"]?.intValue ?? 0
+        cursor = max(0, min(cursor, total - 1))
+        if (reply["viewport"]?["y"]?.intValue ?? 0) == 0 { newAbove = 0 }
+        cursorID = window.rows.first { $0["index"]?.intValue == cursor }?["id"]
+    }
+
+    /// One frame: header (underlined once rows scrolled under it), rows (the cursor row in
+    /// reverse, drafts red and underlined, new rows bold), the status line.
+    private func draw() {
+        var lines: [String] = []
+        let cursorKey = column < columnKeys.count ? columnKeys[column] : nil
+        let columns = window.window["columns"]?.arrayValue ?? []
+        let shadow = window.window["header"]?["shadow"]?.boolValue == true
+        for var canvas in window.headerCanvases() {
+            canvas.style(x: 0, width: size.columns, shadow ? "1;4" : "1")
+            if let position = columns.firstIndex(where: { $0["key"]?.stringValue == cursorKey }) {
+                canvas.style(
+                    x: columns[position]["x"]?.intValue ?? 0,
+                    width: columns[position]["width"]?.intValue ?? 0,
+                    shadow ? "1;4;7" : "1;7"
+                )
+            }
+            lines.append(canvas.styledText)
+        }
+        for row in window.rows {
+            let isCursor = row["id"] == cursorID
+            let marker = row["selected"]?.boolValue == true ? "[x]" : "[ ]"
+            let y = row["y"]?.intValue ?? 0
+            for (line, var canvas) in window.rowCanvases(row, marker: marker).enumerated() {
+                guard y + line >= window.headerCanvases().count else { continue }
+                if row["highlight"] != nil { canvas.style(x: 0, width: size.columns, "1;33") }
+                if isCursor { canvas.style(x: 0, width: size.columns, "7") }
+                for key in (row["drafts"]?.objectValue ?? [:]).keys {
+                    guard let position = columns.firstIndex(where: { $0["key"]?.stringValue == key }) else { continue }
+                    canvas.style(
+                        x: columns[position]["x"]?.intValue ?? 0,
+                        width: columns[position]["width"]?.intValue ?? 0,
+                        isCursor ? "7;4;31" : "4;31"
+                    )
+                }
+                lines.append(canvas.styledText)
+            }
+        }
+        let height = max(2, size.rows - 1)
+        lines = Array(lines.prefix(height))
+        while lines.count < height { lines.append("") }
+        lines.append(statusLine())
+        terminal.write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n"))
+    }
+
+    /// The last line: the prompt while the user types, else the window's status, the new-rows
+    /// indicator and a message or the keys; cut to the terminal's width.
+    private func statusLine() -> String {
+        var canvas = WindowText.Canvas(width: size.columns)
+        if let prompt {
+            let label = prompt.label + ": "
+            canvas.write(label + prompt.text, x: 0, width: size.columns)
+            canvas.style(x: 0, width: DisplayWidth.cells(label), "1")
+            canvas.style(x: DisplayWidth.cells(label + prompt.text), width: 1, "7")
+            return canvas.styledText
+        }
+        var parts = [window.status]
+        if newAbove > 0 { parts.append("↑ \(newAbove) new row\(newAbove == 1 ? "" : "s") above") }
+        let status = parts.joined(separator: " · ") + " · "
+        let tail = message?.text ?? "space select · e edit · + add · s sort · q quit"
+        canvas.write(status + tail, x: 0, width: size.columns)
+        if message?.isError == true { canvas.style(x: DisplayWidth.cells(status), width: size.columns, "1;31") }
+        return canvas.styledText
+    }
+}

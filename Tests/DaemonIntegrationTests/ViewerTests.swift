@@ -1,0 +1,156 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `datatable view` in a real terminal: tmux runs it in a pane of a fixed size, keys are sent
+/// with `send-keys`, and the screen is read with `capture-pane`, as a person would see it.
+@Suite(.serialized) struct ViewerTests {
+    /// A tmux server of the test's own, one pane running the viewer.
+    final class Pane {
+        let tmux: String
+        let server: String
+        let daemon: TestDaemon
+
+        init(daemon: TestDaemon, columns: Int = 100, rows: Int = 30, table: String = "stock") throws {
+            tmux = try #require(which("tmux"), "tmux is needed (scripts/install-dependencies installs it)")
+            self.daemon = daemon
+            server = "dt-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let command = "\(BuiltProducts.client) view \(table) --socket \(daemon.socketPath); sleep 30"
+            let started = Self.spawn(
+                tmux,
+                ["-L", server, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command]
+            )
+            #expect(started == 0, "tmux new-session exited with \(started)")
+            _ = try screen(until: { lines in lines.contains { $0.hasPrefix("rows ") } })
+        }
+
+        deinit { _ = Self.spawn(tmux, ["-L", server, "kill-server"]) }
+
+        /// Runs `tool` with `arguments`, its input and output on /dev/null, and returns its exit
+        /// status. tmux's server, forked from the client, keeps every descriptor the client had:
+        /// a pipe (or anything else watching for the client's end) would never see it end.
+        static func spawn(_ tool: String, _ arguments: [String]) -> Int32 {
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            for descriptor: Int32 in [0, 1, 2] {
+                posix_spawn_file_actions_addopen(
+                    &actions,
+                    descriptor,
+                    "/dev/null",
+                    descriptor == 0 ? O_RDONLY : O_WRONLY,
+                    0
+                )
+            }
+            let argv: [UnsafeMutablePointer<CChar>?] =
+                ([tool] + arguments).map { $0.withCString { strdup($0) } } + [nil]
+            defer { for pointer in argv { free(pointer) } }
+            let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+            let environment: [UnsafeMutablePointer<CChar>?] =
+                ["TERM=xterm-256color", "PATH=\(path)"].map { $0.withCString { strdup($0) } } + [nil]
+            defer { for pointer in environment { free(pointer) } }
+            var pid: pid_t = 0
+            guard posix_spawn(&pid, tool, &actions, nil, argv, environment) == 0 else { return -1 }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            return (status >> 8) & 0xFF
+        }
+
+        /// Sends tmux key names ("Down", "End", "Space", "e") or text.
+        func keys(_ names: String...) throws {
+            _ = try run(tmux, ["-L", server, "send-keys", "-t", "0"] + names)
+        }
+
+        /// The screen's lines, once `ready` holds for them (or after 10 s).
+        func screen(until ready: ([String]) -> Bool = { _ in true }) throws -> [String] {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while true {
+                let captured = try run(tmux, ["-L", server, "capture-pane", "-p", "-t", "0"])
+                let lines = captured.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                if ready(lines) || ContinuousClock.now > deadline { return lines }
+                usleep(50_000)
+            }
+        }
+    }
+
+    static func demo(rows: Int) throws -> TestDaemon {
+        try TestDaemon(arguments: ["--demo", "--demo-rows", "\(rows)"])
+    }
+
+    /// Status line: the last line with text.
+    static func status(_ lines: [String]) -> String { lines.last { !$0.isEmpty } ?? "" }
+
+    @Test func endJumpsToTheLastRowsWithTheHeaderStillOnTop() throws {
+        let pane = try Pane(daemon: try Self.demo(rows: 5000))
+        let first = try pane.screen()
+        #expect(first[0].contains("Item") && first[0].contains("Rack") && first[0].contains("Qty"))
+        #expect(Self.status(first).hasPrefix("rows 1–"))
+        try pane.keys("End")
+        let end = try pane.screen(until: { Self.status($0).contains("of 5000") && Self.status($0).contains("–5000") })
+        #expect(end[0].contains("Item") && end[0].contains("Rack"))
+        #expect(Self.status(end).hasPrefix("rows 4973–5000 of 5000"), "\(Self.status(end))")
+        try pane.keys("PageUp", "PageUp")
+        let up = try pane.screen(until: { !Self.status($0).contains("–5000 ") })
+        #expect(up[0].contains("Item"))
+        #expect(Self.status(up).hasPrefix("rows 4946–4973 of 5000"), "\(Self.status(up))")
+    }
+
+    @Test func theFirstColumnStaysWhenScrollingRight() throws {
+        let pane = try Pane(daemon: try Self.demo(rows: 10), columns: 60, rows: 15)
+        let before = try pane.screen()
+        #expect(before[1].hasPrefix("[ ]"))
+        #expect(before[0].contains("Rack"))
+        try pane.keys("Right", "Right", "Right", "Right", "Right", "Right", "Right")
+        let after = try pane.screen(until: { !$0[0].contains("Rack") })
+        #expect(!after[0].contains("Rack"), "\(after[0])")
+        #expect(after[0].contains("Item"))
+        #expect(after.contains { $0.hasPrefix("[ ]Servo Motor") }, "\(after)")
+    }
+
+    @Test func spaceSelectsTheRowUnderTheCursor() throws {
+        let pane = try Pane(daemon: try Self.demo(rows: 10), rows: 15)
+        try pane.keys("Down", "Space")
+        let lines = try pane.screen(until: { Self.status($0).contains("1 selected") })
+        #expect(lines[2].hasPrefix("[x]Copper Pipe"), "\(lines[2])")
+        #expect(lines[1].hasPrefix("[ ]Servo Motor"))
+        try pane.keys("a")
+        let all = try pane.screen(until: { Self.status($0).contains("10 selected") })
+        #expect(all[1...10].allSatisfy { $0.hasPrefix("[x]") })
+    }
+
+    @Test func anInvalidEditShowsItsErrorAndTheDraft() throws {
+        let pane = try Pane(daemon: try Self.demo(rows: 10), rows: 15)
+        try pane.keys("Right", "Right", "e")
+        let prompt = try pane.screen(until: { Self.status($0).hasPrefix("edit Qty:") })
+        #expect(Self.status(prompt) == "edit Qty: 3")
+        try pane.keys("BSpace", "lots", "Enter")
+        let lines = try pane.screen(until: { Self.status($0).contains("1 error") })
+        #expect(Self.status(lines).contains("Enter a number"), "\(Self.status(lines))")
+        #expect(lines[1].contains("lots"))
+    }
+
+    @Test func rowsAddedAboveByAnotherClientAreCounted() throws {
+        let daemon = try Self.demo(rows: 200)
+        let pane = try Pane(daemon: daemon, rows: 15)
+        try pane.keys("PageDown", "PageDown")
+        let before = try pane.screen(until: { !Self.status($0).hasPrefix("rows 1–") })
+        let firstRow = before[1]
+        let other = try daemon.connect()
+        for day in 1...3 {
+            try other.call("add", #"{"table":"stock","row":{"item":"Fresh \#(day)","received":"2031-01-0\#(day)"}}"#)
+        }
+        let after = try pane.screen(until: { Self.status($0).contains("3 new rows above") })
+        #expect(Self.status(after).contains("↑ 3 new rows above"), "\(Self.status(after))")
+        #expect(after[1] == firstRow)
+        try pane.keys("Home")
+        let top = try pane.screen(until: { !Self.status($0).contains("new rows above") })
+        #expect(top[1].hasPrefix("[ ]Fresh 3"), "\(top[1])")
+    }
+
+    @Test func aNarrowTerminalShowsTheListReport() throws {
+        let pane = try Pane(daemon: try Self.demo(rows: 10), columns: 40, rows: 12)
+        let lines = try pane.screen()
+        #expect(lines[0].hasPrefix("Servo Motor SM-400"), "\(lines)")
+        #expect(lines[1].hasPrefix("B2"))
+    }
+}

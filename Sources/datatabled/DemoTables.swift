@@ -9,16 +9,16 @@ enum DemoTables {
     static func catalog(rows: Int = 10) -> TableCatalog {
         var catalog = TableCatalog()
         do {
-            var table = try stockSummary()
-            try addGenerated(to: &table, upTo: rows)
-            try catalog.insert(table)
+            try catalog.insert(try stockSummary(rows: rows))
         } catch {
             preconditionFailure("the demo table is invalid: \(error)")
         }
         return catalog
     }
 
-    static func stockSummary() throws -> Table {
+    /// The table with its ten rows, and generated ones up to `rows`; sorted newest first once
+    /// every row is in (one sort, not a sorted insert per row).
+    static func stockSummary(rows count: Int = 10) throws -> Table {
         var table = try Table(
             name: "stock",
             columns: [
@@ -54,7 +54,6 @@ enum DemoTables {
                 ),
             ]
         )
-        try table.sort(by: [SortKey(column: "received", descending: true)])
         let rows: [(String, String, Double, Double, String, String, String, String)] = [
             ("Ball Bearing 6204", "A1", 1_250, 0.11, "2024-05-02", "In Stock", "2h", "Sealed both sides"),
             ("Hex Bolt M8×40", "A2", 8_400, 0.02, "2024-05-06", "In Stock", "1h 30m", ""),
@@ -82,6 +81,8 @@ enum DemoTables {
             },
             now: 0
         )
+        try addGenerated(to: &table, upTo: count)
+        try table.sort(by: [SortKey(column: "received", descending: true)])
         return table
     }
 

@@ -1,3 +1,4 @@
+import DataTableProtocol
 import Foundation
 import Testing
 
@@ -103,6 +104,25 @@ import Testing
                     try JSONSerialization.jsonObject(with: Data(reply.utf8)) is [String: Any] || reply.hasPrefix("[")
                 )
             }
+        }
+    }
+
+    /// clients/README.md has a one-liner for every method the daemon has, and each of them, run
+    /// in order against the demo table, answers without an error.
+    @Test func everyMethodHasAWorkingOneLiner() throws {
+        let lines = try socatLines(inSection: "Every method")
+        let documented = Set(
+            (try socatLines(inSection: "One-liners") + lines).compactMap { line -> String? in
+                guard let start = line.range(of: #""method":""#) else { return nil }
+                return String(line[start.upperBound...].prefix { $0 != "\"" })
+            }
+        )
+        #expect(documented == Set(MethodRegistry.all.map { $0.method }))
+        let daemon = try TestDaemon(arguments: ["--demo"])
+        for line in lines {
+            let result = try shell(line, socket: daemon.socketPath)
+            #expect(result.status == 0, "\(line)")
+            #expect(!result.output.contains(#""error""#), "\(line): \(result.output)")
         }
     }
 }

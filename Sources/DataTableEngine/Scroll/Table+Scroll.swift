@@ -34,6 +34,7 @@ extension Table {
         let x = plan.horizontalScroll ? min(max(0, input.x ?? view.x), max(0, plan.contentWidth - options.width)) : 0
 
         let columns = windowColumns(plan, options: options, x: x)
+        let columnStores = columns.map { columnIndex[$0.key]! }
         var rows: [ScrollWindow.Row] = []
         var firstVisible: Int?
         var lastVisible: Int?
@@ -59,6 +60,7 @@ extension Table {
                         height: height,
                         tall: height != plan.heightRule.rowHeight,
                         columns: columns,
+                        stores: columnStores,
                         options: options,
                         now: input.now
                     )
@@ -262,23 +264,23 @@ extension Table {
         height: Int,
         tall: Bool,
         columns: [ScrollWindow.Column],
+        stores columnStores: [Int],
         options: LayoutOptions,
         now: Double
     ) -> ScrollWindow.Row {
         let padding = 2 * options.cellPadding
-        let rowDrafts = drafts[slot]
+        let rowDrafts = drafts.isEmpty ? nil : drafts[slot]
         var cells: [String] = []
         cells.reserveCapacity(columns.count)
         var cellDrafts: [(column: Int, draft: Draft)] = []
         var readOnly: [Int] = []
         for (position, column) in columns.enumerated() {
-            let store = columnIndex[column.key]!
-            let rules = self.columns[store].rules
+            let store = columnStores[position]
             let draft = rowDrafts?[store]
             if let draft { cellDrafts.append((position, draft)) }
             if isReadOnly(slot: slot, column: store) { readOnly.append(position) }
-            let text = draft?.text ?? rules.displayText(stores[store][slot])
-            guard rules.type != .image, !text.isEmpty, column.truncated || draft != nil else {
+            let text = draft?.text ?? self.columns[store].rules.displayText(stores[store][slot])
+            guard self.columns[store].rules.type != .image, !text.isEmpty, column.truncated || draft != nil else {
                 cells.append(text)
                 continue
             }

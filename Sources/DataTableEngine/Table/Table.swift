@@ -130,7 +130,7 @@ public struct Table: Sendable {
     /// column's, else the table's. A key column never changes (ids are stable).
     func isReadOnly(slot: UInt32, column: Int) -> Bool {
         if column == keyColumn { return true }
-        if let cell = cellReadOnly[slot]?[column] { return cell }
+        if !cellReadOnly.isEmpty, let cell = cellReadOnly[slot]?[column] { return cell }
         if let row = flags[Int(slot)].readOnly { return row }
         if let editable = columns[column].editable { return !editable }
         return readOnly

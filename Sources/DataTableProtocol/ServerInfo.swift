@@ -21,16 +21,24 @@ public struct ServerLimits: Codable, Hashable, Sendable {
     public var maxBatchSize: Int
     /// Most bytes of events a connection may leave unread; past that it is closed.
     public var maxOutputBytes: Int
+    /// Most tables the daemon holds; creating one more is refused.
+    public var maxTables: Int
+    /// Most rows one table holds; a change that would add more is refused whole.
+    public var maxRows: Int
 
     public init(
         maxLineBytes: Int = 1 << 20,
         maxConnections: Int = 1024,
         maxBatchSize: Int = 10_000,
-        maxOutputBytes: Int = 32 << 20
+        maxOutputBytes: Int = 32 << 20,
+        maxTables: Int = 1000,
+        maxRows: Int = 50_000_000
     ) {
         self.maxLineBytes = maxLineBytes
         self.maxConnections = maxConnections
         self.maxBatchSize = maxBatchSize
         self.maxOutputBytes = maxOutputBytes
+        self.maxTables = maxTables
+        self.maxRows = maxRows
     }
 }

@@ -26,17 +26,21 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         public var drainTimeout: Duration
         /// The tables to start with.
         public var catalog: TableCatalog
+        /// Which peers are served.
+        public var peers: PeerPolicy
 
         public init(
             listeners: [ListenerSource],
             limits: ServerLimits = ServerLimits(),
             drainTimeout: Duration = .seconds(10),
-            catalog: TableCatalog = TableCatalog()
+            catalog: TableCatalog = TableCatalog(),
+            peers: PeerPolicy = PeerPolicy()
         ) {
             self.listeners = listeners
             self.limits = limits
             self.drainTimeout = drainTimeout
             self.catalog = catalog
+            self.peers = peers
         }
     }
 
@@ -277,7 +281,9 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
                         // Admission happens here, in accept order, so the limit is fair.
                         let id = nextConnectionID.add(1, ordering: .relaxed).newValue
                         connections.claim(connection.channel.channel)
-                        if state.admitConnection() {
+                        if !configuration.peers.admits(connection.peer) {
+                            group.addTask { await self.refuseStranger(connection, id: id) }
+                        } else if state.admitConnection() {
                             let executor = EventLoopTaskExecutor(connection.channel.channel.eventLoop)
                             group.addTask(executorPreference: executor) { await self.serve(connection, id: id) }
                         } else {
@@ -325,6 +331,24 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
                 "The daemon already has \(limit) connections open, its limit.",
                 limit: "maxConnections",
                 value: limit
+            )
+        )
+    }
+
+    /// Tells a peer the allow-list leaves out why, and closes.
+    private func refuseStranger(_ accepted: AcceptedConnection, id: Int) async {
+        defer { connections.remove(accepted.channel.channel) }
+        connectionLogger(id: id, peer: accepted.peer).warning(
+            "connection refused: the peer is not among the allowed users and groups",
+            metadata: ["peer": "\(accepted.peer.map(\.description) ?? "unknown")"]
+        )
+        await ConnectionSession.refuse(
+            accepted.channel,
+            with: ResponseError(
+                code: .notPermitted,
+                kind: .notPermitted,
+                message: "This daemon serves only the users and groups it was told to allow; ask its administrator.",
+                details: [:]
             )
         )
     }

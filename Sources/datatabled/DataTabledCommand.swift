@@ -49,6 +49,18 @@ struct DataTabledCommand: AsyncParsableCommand {
     @Option(help: "Most bytes of events a subscriber may leave unread before its connection is closed.")
     var maxOutputBytes: Int = ServerLimits().maxOutputBytes
 
+    @Option(help: "Most tables held at once.")
+    var maxTables: Int = ServerLimits().maxTables
+
+    @Option(help: "Most rows in one table.")
+    var maxRows: Int = ServerLimits().maxRows
+
+    @Option(help: "Serve only peers with this user id (repeat; with --allow-group, either admits).")
+    var allowUid: [UInt32] = []
+
+    @Option(help: "Serve only peers in this group, by name or number (repeat).")
+    var allowGroup: [String] = []
+
     @Flag(help: "Start with a demo table, \"Stock Summary\", to look at and play with.")
     var demo = false
 
@@ -62,7 +74,8 @@ struct DataTabledCommand: AsyncParsableCommand {
         for (name, value, most) in [
             ("--max-line-bytes", maxLineBytes, 1 << 30), ("--max-connections", maxConnections, 1_000_000),
             ("--max-batch-size", maxBatchSize, 10_000_000), ("--max-output-bytes", maxOutputBytes, 1 << 40),
-            ("--demo-rows", demoRows, 100_000_000),
+            ("--demo-rows", demoRows, 100_000_000), ("--max-tables", maxTables, 1_000_000),
+            ("--max-rows", maxRows, 1_000_000_000),
         ] where !(1...most).contains(value) {
             throw ValidationError("\(name) must be from 1 to \(most).")
         }
@@ -85,17 +98,27 @@ struct DataTabledCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
 
+        let peers: PeerPolicy
+        do {
+            peers = PeerPolicy(uids: Set(allowUid), gids: Set(try allowGroup.map(Self.groupID)))
+        } catch {
+            logger.critical("cannot start: \(error)")
+            throw ExitCode.failure
+        }
         let limits = ServerLimits(
             maxLineBytes: maxLineBytes,
             maxConnections: maxConnections,
             maxBatchSize: maxBatchSize,
-            maxOutputBytes: maxOutputBytes
+            maxOutputBytes: maxOutputBytes,
+            maxTables: maxTables,
+            maxRows: maxRows
         )
         let server = DataTableServer(
             configuration: .init(
                 listeners: listeners,
                 limits: limits,
-                catalog: demo ? DemoTables.catalog(rows: demoRows) : TableCatalog()
+                catalog: demo ? DemoTables.catalog(rows: demoRows) : TableCatalog(),
+                peers: peers
             ),
             hooks: .init(
                 ready: { descriptions in

@@ -61,13 +61,20 @@ import Testing
             protocols: [1],
             server: "datatabled",
             version: "0.1.0",
-            limits: ServerLimits(maxLineBytes: 100, maxConnections: 2, maxBatchSize: 3, maxOutputBytes: 4),
+            limits: ServerLimits(
+                maxLineBytes: 100,
+                maxConnections: 2,
+                maxBatchSize: 3,
+                maxOutputBytes: 4,
+                maxTables: 5,
+                maxRows: 6
+            ),
             features: ["batch"]
         )
         try checkCoding(
             reply,
             json:
-                #"{"features":["batch"],"limits":{"maxBatchSize":3,"maxConnections":2,"maxLineBytes":100,"maxOutputBytes":4},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
+                #"{"features":["batch"],"limits":{"maxBatchSize":3,"maxConnections":2,"maxLineBytes":100,"maxOutputBytes":4,"maxRows":6,"maxTables":5},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
         )
     }
 

@@ -123,7 +123,14 @@ import Testing
 
     @Test func helloNegotiatesAndReportsLimits() async throws {
         var client = InProcessClient(
-            limits: ServerLimits(maxLineBytes: 4096, maxConnections: 8, maxBatchSize: 16, maxOutputBytes: 1024)
+            limits: ServerLimits(
+                maxLineBytes: 4096,
+                maxConnections: 8,
+                maxBatchSize: 16,
+                maxOutputBytes: 1024,
+                maxTables: 3,
+                maxRows: 9
+            )
         )
         let reply = try await client.reply(#"{"id":1,"method":"hello","params":{"version":99,"client":"test"}}"#)
         let result = try #require(reply["result"])
@@ -131,7 +138,10 @@ import Testing
         #expect(result["server"] == "datatabled")
         #expect(result["version"]?.stringValue == ServerInfo.version)
         #expect(
-            result["limits"] == ["maxLineBytes": 4096, "maxConnections": 8, "maxBatchSize": 16, "maxOutputBytes": 1024]
+            result["limits"] == [
+                "maxLineBytes": 4096, "maxConnections": 8, "maxBatchSize": 16, "maxOutputBytes": 1024, "maxTables": 3,
+                "maxRows": 9,
+            ]
         )
         #expect(result["features"]?.arrayValue?.contains("batch") == true)
         #expect(client.context.protocolVersion == 1)

@@ -51,7 +51,9 @@ extension MethodTable {
         defer { ProcessMemory.releaseFreedMemory() }
         return try server.catalog.withLock { catalog in
             var created = false
+            try server.checkRows((catalog[request.table]?.rowCount ?? 0) + loaded.count, table: request.table)
             if catalog[request.table] == nil {
+                try server.checkRoomForTable(catalog)
                 var table = try Table(name: request.table, columns: loaded.columns, key: request.key)
                 if let sort = request.sort { try table.sort(by: WireSchema.sortKeys(sort)) }
                 try catalog.insert(table)

@@ -130,7 +130,9 @@ extension MethodTable {
             _ = try table.add(inputs, now: 0)
         }
         let created = table
+        try server.checkRows(created.rowCount, table: created.name)
         try server.catalog.withLock { catalog in
+            try server.checkRoomForTable(catalog)
             try catalog.insert(created)
             server.publish(created, .schema, from: 0) { $0.change = "created" }
         }
@@ -161,6 +163,7 @@ extension MethodTable {
         var view = context.views[request.table]
         let reply = try server.update(request.table) { table in
             let before = table.version
+            try server.checkRows(table.rowCount + inputs.count, table: table.name)
             let added = try table.add(inputs, at: request.index, now: now)
             server.publish(table, .added, from: before) { $0.list(added.map(\.id)) }
             return AddRequest.Response(
@@ -417,5 +420,29 @@ extension ServerState {
     /// Runs `body` on the table called `name` without changing it.
     func read<Result: Sendable>(_ name: String, _ body: (Table) throws -> Result) throws -> Result {
         try catalog.withLock { catalog in try body(try catalog.table(name)) }
+    }
+}
+
+extension ServerState {
+    /// Refuses a new table when the daemon holds `maxTables` already.
+    func checkRoomForTable(_ catalog: TableCatalog) throws(ResponseError) {
+        guard catalog.tableCount < limits.maxTables else {
+            throw .limitExceeded(
+                "The daemon already holds \(limits.maxTables) tables, its limit; drop one first.",
+                limit: "maxTables",
+                value: limits.maxTables
+            )
+        }
+    }
+
+    /// Refuses a change that would leave `table` with more than `maxRows` rows.
+    func checkRows(_ rows: Int, table: String) throws(ResponseError) {
+        guard rows <= limits.maxRows else {
+            throw .limitExceeded(
+                "The table \(table) would hold \(rows) rows; a table holds at most \(limits.maxRows).",
+                limit: "maxRows",
+                value: limits.maxRows
+            )
+        }
     }
 }

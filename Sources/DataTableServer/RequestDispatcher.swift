@@ -30,6 +30,12 @@ public struct RequestDispatcher: Sendable {
         guard let first = line.first(where: { !Self.isWhitespace($0) }) else {
             return nil
         }
+        // JSON text is UTF-8; a line that is not is refused whole, even where the bad bytes sit
+        // in a member no method reads.
+        guard String(validating: line, as: UTF8.self) != nil else {
+            context.server.countRequests(1)
+            return ReplyEncoding.failure(id: .null, .parseError("The request is not valid UTF-8."))
+        }
         switch first {
         case UInt8(ascii: "{"):
             return await replyToSingle(line, context: &context)

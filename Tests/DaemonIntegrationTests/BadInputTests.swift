@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// Hostile and broken input over the socket: every line gets an error reply or the connection
+/// is closed cleanly, the daemon stays up, and other clients never notice.
+@Suite struct BadInputTests {
+    /// The reply to one raw line on a fresh connection.
+    static func reply(_ daemon: TestDaemon, _ bytes: [UInt8]) throws -> [String: Any] {
+        let client = try daemon.connect()
+        try client.send(bytes + [0x0A])
+        return try object(try client.readLine())
+    }
+
+    static func kind(_ reply: [String: Any]) -> String? {
+        ((reply["error"] as? [String: Any])?["data"] as? [String: Any])?["kind"] as? String
+    }
+
+    @Test func deeplyNestedJSONIsRefused() throws {
+        let daemon = try TestDaemon()
+        for depth in [1000, 100_000] {
+            let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            let line = #"{"method":"ping","params":{"x":\#(nested)}}"#
+            let answer = try Self.reply(daemon, Array(line.utf8))
+            #expect(answer["error"] != nil || answer["result"] != nil, "depth \(depth)")
+        }
+        let arrays = try Self.reply(daemon, Array((String(repeating: "[", count: 50_000)).utf8))
+        #expect(Self.kind(arrays) == "parse_error")
+        #expect(try object(daemon.request(#"{"method":"ping"}"#))["result"] != nil)
+    }
+
+    @Test func hugeNumbersInvalidUTF8AndNULBytesGetErrors() throws {
+        let daemon = try TestDaemon(arguments: ["--demo"])
+        let huge = #"{"method":"get","params":{"table":"stock","count":1e400}}"#
+        #expect(Self.kind(try Self.reply(daemon, Array(huge.utf8))) != nil)
+        let big = #"{"method":"get","params":{"table":"stock","from":99999999999999999999999}}"#
+        #expect(Self.kind(try Self.reply(daemon, Array(big.utf8))) != nil)
+        let edit = #"{"method":"edit","params":{"table":"stock","id":1,"column":"qty","value":1e308}}"#
+        #expect(try Self.reply(daemon, Array(edit.utf8))["result"] != nil)
+        let tooBig = #"{"method":"edit","params":{"table":"stock","id":1,"column":"qty","value":1e309}}"#
+        let refused = try Self.reply(daemon, Array(tooBig.utf8))
+        #expect(Self.kind(refused) == "invalid_params")
+        #expect(
+            (refused["error"] as? [String: Any])?["message"] as? String
+                == "params.value holds a number too large to read."
+        )
+        let invalid: [UInt8] = Array(#"{"method":"ping","params":{"x":""#.utf8) + [0xFF, 0xFE] + Array(#""}}"#.utf8)
+        #expect(Self.kind(try Self.reply(daemon, invalid)) == "parse_error")
+        let nul: [UInt8] = Array(#"{"method":"pi"#.utf8) + [0x00] + Array(#"ng"}"#.utf8)
+        #expect(Self.kind(try Self.reply(daemon, nul)) != nil)
+        let escapedNul = #"{"method":"add","params":{"table":"stock","row":{"item":"a\u0000b"}}}"#
+        let added = try Self.reply(daemon, Array(escapedNul.utf8))
+        #expect(added["result"] != nil || Self.kind(added) != nil)
+        #expect(try object(daemon.request(#"{"method":"ping"}"#))["result"] != nil)
+    }
+
+    /// A batch of 100,000 requests is over the batch limit: one error, nothing done.
+    @Test func aHugeBatchIsOneLimitError() throws {
+        let daemon = try TestDaemon(arguments: ["--max-line-bytes", "16000000"])
+        let batch = "[" + Array(repeating: #"{"method":"ping"}"#, count: 100_000).joined(separator: ",") + "]"
+        let answer = try Self.reply(daemon, Array(batch.utf8))
+        #expect(Self.kind(answer) == "limit_exceeded")
+        #expect(try object(daemon.request(#"{"method":"ping"}"#))["result"] != nil)
+    }
+
+    /// Random bytes on one connection until the daemon closes it (an over-long line) or they run
+    /// out; every reply is a JSON line, and another client is served all the while.
+    @Test(arguments: [1, 2, 3]) func randomBytesNeverHurtTheDaemon(seed: UInt64) throws {
+        let daemon = try TestDaemon(arguments: ["--max-line-bytes", "4096"])
+        let noise = try daemon.connect()
+        let bystander = try daemon.connect()
+        var state = seed &* 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt8 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        for round in 0..<20 {
+            // Mostly printable JSON-ish bytes, some newlines, now and then anything at all.
+            let alphabet = Array(#"{}[]":,0123456789.e-truefalsnl \"#.utf8)
+            let chunk = (0..<512).map { _ -> UInt8 in
+                let roll = next()
+                if roll < 8 { return 0x0A }
+                if roll < 40 { return next() }
+                return alphabet[Int(next()) % alphabet.count]
+            }
+            do {
+                try noise.send(chunk)
+            } catch {
+                break  // closed after an over-long line: that is a clean end
+            }
+            #expect(try bystander.call("ping")["pong"] as? Bool == true, "round \(round)")
+        }
+        noise.shutdownWrite()
+        while let line = try noise.readLine(timeout: .seconds(10)) {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line.prefix(200))")
+        }
+        #expect(try bystander.call("ping")["pong"] as? Bool == true)
+    }
+}

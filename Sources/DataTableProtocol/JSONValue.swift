@@ -69,7 +69,7 @@ extension JSONValue: Codable {
             self = .bool(value)
         } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
+        } else if let value = try Self.number(container) {
             self = .number(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
@@ -77,6 +77,24 @@ extension JSONValue: Codable {
             self = .array(value)
         } else {
             self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    /// The number in `container`; `nil` when it holds something else. A number too large for a
+    /// `Double` is an error of its own, not "something else".
+    private static func number(_ container: any SingleValueDecodingContainer) throws -> Double? {
+        do {
+            return try container.decode(Double.self)
+        } catch is DecodingError {
+            return nil
+        } catch {
+            // The decoder's own error for digits no Double holds (1e309).
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: container.codingPath,
+                    debugDescription: "the number is too large to read."
+                )
+            )
         }
     }
 

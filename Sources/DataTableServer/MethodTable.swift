@@ -78,10 +78,6 @@ extension ResponseError {
             return text.isEmpty ? "params" : text
         }
         switch error {
-        case .typeMismatch(let type, let context) where String(describing: type).contains("JSONValue"):
-            // Only text JSON cannot hold gets here: a number beyond ±1.8e308.
-            let field = path(context.codingPath)
-            self = .invalidParams("\(field) holds a number too large to read.", field: field)
         case .typeMismatch(let type, let context):
             let field = path(context.codingPath)
             self = .invalidParams("\(field) must be \(Self.describe(type)).", field: field)

@@ -41,7 +41,7 @@ import Testing
         #expect(Self.kind(refused) == "invalid_params")
         #expect(
             (refused["error"] as? [String: Any])?["message"] as? String
-                == "params.value holds a number too large to read."
+                == "params.value is not valid: the number is too large to read."
         )
         let invalid: [UInt8] = Array(#"{"method":"ping","params":{"x":""#.utf8) + [0xFF, 0xFE] + Array(#""}}"#.utf8)
         #expect(Self.kind(try Self.reply(daemon, invalid)) == "parse_error")

@@ -21,6 +21,9 @@ public struct ServerLimits: Codable, Hashable, Sendable {
     public var maxBatchSize: Int
     /// Most bytes of events a connection may leave unread; past that it is closed.
     public var maxOutputBytes: Int
+    /// Bytes of unread events a connection may have for at most ``softOutputSeconds``.
+    public var softOutputBytes: Int
+    public var softOutputSeconds: Int
     /// Most tables the daemon holds; creating one more is refused.
     public var maxTables: Int
     /// Most rows one table holds; a change that would add more is refused whole.
@@ -32,12 +35,16 @@ public struct ServerLimits: Codable, Hashable, Sendable {
         maxBatchSize: Int = 10_000,
         maxOutputBytes: Int = 32 << 20,
         maxTables: Int = 1000,
-        maxRows: Int = 50_000_000
+        maxRows: Int = 50_000_000,
+        softOutputBytes: Int = 8 << 20,
+        softOutputSeconds: Int = 60
     ) {
         self.maxLineBytes = maxLineBytes
         self.maxConnections = maxConnections
         self.maxBatchSize = maxBatchSize
         self.maxOutputBytes = maxOutputBytes
+        self.softOutputBytes = softOutputBytes
+        self.softOutputSeconds = softOutputSeconds
         self.maxTables = maxTables
         self.maxRows = maxRows
     }

@@ -23,9 +23,14 @@ struct ConnectionSession {
                 context.notify = { line in
                     channel.writeAndFlush(Self.frame(line, allocator: channel.allocator), promise: nil)
                 }
+                let limits = context.server.limits
                 context.outbox = EventOutbox(
                     channel: channel,
-                    maxOutputBytes: context.server.limits.maxOutputBytes,
+                    limits: .init(
+                        hard: limits.maxOutputBytes,
+                        soft: limits.softOutputBytes,
+                        grace: .seconds(limits.softOutputSeconds)
+                    ),
                     logger: logger
                 )
                 defer { context.server.events.unsubscribeAll(connection: context.connection.id) }

@@ -49,6 +49,12 @@ struct DataTabledCommand: AsyncParsableCommand {
     @Option(help: "Most bytes of events a subscriber may leave unread before its connection is closed.")
     var maxOutputBytes: Int = ServerLimits().maxOutputBytes
 
+    @Option(help: "Bytes of events a subscriber may leave unread for at most --soft-output-seconds.")
+    var softOutputBytes: Int = ServerLimits().softOutputBytes
+
+    @Option(help: "How long a subscriber may stay above --soft-output-bytes before it is closed.")
+    var softOutputSeconds: Int = ServerLimits().softOutputSeconds
+
     @Option(help: "Most tables held at once.")
     var maxTables: Int = ServerLimits().maxTables
 
@@ -75,7 +81,8 @@ struct DataTabledCommand: AsyncParsableCommand {
             ("--max-line-bytes", maxLineBytes, 1 << 30), ("--max-connections", maxConnections, 1_000_000),
             ("--max-batch-size", maxBatchSize, 10_000_000), ("--max-output-bytes", maxOutputBytes, 1 << 40),
             ("--demo-rows", demoRows, 100_000_000), ("--max-tables", maxTables, 1_000_000),
-            ("--max-rows", maxRows, 1_000_000_000),
+            ("--max-rows", maxRows, 1_000_000_000), ("--soft-output-bytes", softOutputBytes, 1 << 40),
+            ("--soft-output-seconds", softOutputSeconds, 86_400),
         ] where !(1...most).contains(value) {
             throw ValidationError("\(name) must be from 1 to \(most).")
         }
@@ -111,7 +118,9 @@ struct DataTabledCommand: AsyncParsableCommand {
             maxBatchSize: maxBatchSize,
             maxOutputBytes: maxOutputBytes,
             maxTables: maxTables,
-            maxRows: maxRows
+            maxRows: maxRows,
+            softOutputBytes: softOutputBytes,
+            softOutputSeconds: softOutputSeconds
         )
         let server = DataTableServer(
             configuration: .init(

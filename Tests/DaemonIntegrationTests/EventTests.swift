@@ -118,4 +118,25 @@ import Testing
         #expect(try object(try daemon.request(#"{"method":"tables"}"#))["result"] != nil)
         #expect(try writer.call("ping")["pong"] as? Bool == true)
     }
+
+    /// Under the hard limit but above the soft one for longer than its grace: cut off too.
+    @Test func aSubscriberAboveTheSoftLimitTooLongIsCutOff() throws {
+        let daemon = try TestDaemon(
+            arguments: [
+                "--max-output-bytes", "100000000", "--soft-output-bytes", "65536", "--soft-output-seconds", "1",
+            ]
+        )
+        let writer = try daemon.connect()
+        let sleeper = try daemon.connect()
+        try writer.call("create", #"{"table":"feed","columns":[{"key":"n","type":"number"}]}"#)
+        try sleeper.call("subscribe", #"{"table":"feed"}"#)
+        let rows = (0..<1000).map { #"{"n":\#($0)}"# }.joined(separator: ",")
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !daemon.process.output.contains("does not read its events"), ContinuousClock.now < deadline {
+            #expect(try writer.call("add", #"{"table":"feed","rows":[\#(rows)]}"#)["rows"] != nil)
+            usleep(100_000)
+        }
+        #expect(daemon.process.output.contains("for over 1"), "\(daemon.process.output.suffix(500))")
+        #expect(try writer.call("ping")["pong"] as? Bool == true)
+    }
 }

@@ -67,14 +67,16 @@ import Testing
                 maxBatchSize: 3,
                 maxOutputBytes: 4,
                 maxTables: 5,
-                maxRows: 6
+                maxRows: 6,
+                softOutputBytes: 7,
+                softOutputSeconds: 8
             ),
             features: ["batch"]
         )
         try checkCoding(
             reply,
             json:
-                #"{"features":["batch"],"limits":{"maxBatchSize":3,"maxConnections":2,"maxLineBytes":100,"maxOutputBytes":4,"maxRows":6,"maxTables":5},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
+                #"{"features":["batch"],"limits":{"maxBatchSize":3,"maxConnections":2,"maxLineBytes":100,"maxOutputBytes":4,"maxRows":6,"maxTables":5,"softOutputBytes":7,"softOutputSeconds":8},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
         )
     }
 

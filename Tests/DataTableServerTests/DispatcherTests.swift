@@ -129,7 +129,9 @@ import Testing
                 maxBatchSize: 16,
                 maxOutputBytes: 1024,
                 maxTables: 3,
-                maxRows: 9
+                maxRows: 9,
+                softOutputBytes: 10,
+                softOutputSeconds: 11
             )
         )
         let reply = try await client.reply(#"{"id":1,"method":"hello","params":{"version":99,"client":"test"}}"#)
@@ -140,7 +142,7 @@ import Testing
         #expect(
             result["limits"] == [
                 "maxLineBytes": 4096, "maxConnections": 8, "maxBatchSize": 16, "maxOutputBytes": 1024, "maxTables": 3,
-                "maxRows": 9,
+                "maxRows": 9, "softOutputBytes": 10, "softOutputSeconds": 11,
             ]
         )
         #expect(result["features"]?.arrayValue?.contains("batch") == true)

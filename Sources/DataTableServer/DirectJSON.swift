@@ -8,6 +8,8 @@ import Foundation
 /// either way; tests hold the two to the same JSON.
 struct JSONWriter {
     private(set) var bytes: [UInt8] = []
+    /// Per open object or array: whether a member is already in it (the next needs a comma).
+    private var filled: [Bool] = []
 
     init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
 
@@ -25,6 +27,98 @@ struct JSONWriter {
     }
 
     mutating func comma() { bytes.append(UInt8(ascii: ",")) }
+
+    // MARK: Objects and arrays, commas placed for the caller
+
+    mutating func beginObject() { open(UInt8(ascii: "{")) }
+    mutating func endObject() { close(UInt8(ascii: "}")) }
+    mutating func beginArray() { open(UInt8(ascii: "[")) }
+    mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    /// Starts the next member of the open object: `"key":`; its value comes next.
+    mutating func member(_ name: StaticString) {
+        separate()
+        key(name)
+    }
+
+    /// Starts the next element of the open array.
+    mutating func element() { separate() }
+
+    mutating func member(_ name: StaticString, _ value: Int) {
+        member(name)
+        int(value)
+    }
+
+    mutating func member(_ name: StaticString, _ value: String) {
+        member(name)
+        string(value)
+    }
+
+    mutating func member(_ name: StaticString, _ value: Bool) {
+        member(name)
+        bool(value)
+    }
+
+    mutating func member(_ name: StaticString, _ values: [String]) {
+        member(name)
+        strings(values)
+    }
+
+    /// A member only when there is a value.
+    mutating func member(_ name: StaticString, ifPresent value: Int?) {
+        if let value { member(name, value) }
+    }
+
+    mutating func member(_ name: StaticString, ifPresent value: String?) {
+        if let value { member(name, value) }
+    }
+
+    mutating func member(_ name: StaticString, ifPresent value: Bool?) {
+        if let value { member(name, value) }
+    }
+
+    mutating func member(_ name: StaticString, ifPresent values: [String]?) {
+        if let values { member(name, values) }
+    }
+
+    mutating func member(_ name: StaticString, ifPresent value: Double?) {
+        guard let value else { return }
+        member(name)
+        double(value)
+    }
+
+    /// Rejected drafts by column key: `{"qty":{"error":…,"text":…},…}`, keys sorted.
+    mutating func member(_ name: StaticString, ifPresent drafts: [String: DraftReply]?) {
+        guard let drafts else { return }
+        member(name)
+        beginObject()
+        for key in drafts.keys.sorted() {
+            separate()
+            string(key)
+            bytes.append(UInt8(ascii: ":"))
+            beginObject()
+            member("error", drafts[key]!.error)
+            member("text", drafts[key]!.text)
+            endObject()
+        }
+        endObject()
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        bytes.append(bracket)
+        filled.append(false)
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
+        filled.removeLast()
+    }
+
+    private mutating func separate() {
+        guard let last = filled.indices.last else { return }
+        if filled[last] { comma() }
+        filled[last] = true
+    }
 
     mutating func int(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
 
@@ -132,78 +226,30 @@ extension PingRequest.Response: DirectJSON {
 /// `get` of a row or a few is the table's small command: its reply writes itself too.
 extension GetRequest.Response: DirectJSON {
     func write(to writer: inout JSONWriter) {
-        writer.raw("{")
-        writer.key("errors")
-        writer.int(errors)
-        writer.raw(",")
-        writer.key("rows")
-        writer.raw("[")
-        for (index, row) in rows.enumerated() {
-            if index > 0 { writer.comma() }
-            Self.write(row, to: &writer)
+        writer.beginObject()
+        writer.member("errors", errors)
+        writer.member("rows")
+        writer.beginArray()
+        for row in rows {
+            writer.element()
+            writer.beginObject()
+            writer.member("display")
+            writer.value(.object(row.display.mapValues(JSONValue.string)))
+            writer.member("drafts", ifPresent: row.drafts)
+            writer.member("highlight", ifPresent: row.highlight)
+            writer.member("id")
+            writer.value(row.id)
+            writer.member("index", row.index)
+            writer.member("readOnly", ifPresent: row.readOnly)
+            writer.member("selected", row.selected)
+            writer.member("values")
+            writer.value(.object(row.values))
+            writer.endObject()
         }
-        writer.raw("],")
-        writer.key("table")
-        writer.string(table)
-        writer.raw(",")
-        writer.key("total")
-        writer.int(total)
-        writer.raw(",")
-        writer.key("version")
-        writer.int(version)
-        writer.raw("}")
-    }
-
-    private static func write(_ row: RowReply, to writer: inout JSONWriter) {
-        writer.raw("{")
-        writer.key("display")
-        writer.raw("{")
-        for (index, key) in row.display.keys.sorted().enumerated() {
-            if index > 0 { writer.comma() }
-            writer.string(key)
-            writer.raw(":")
-            writer.string(row.display[key]!)
-        }
-        writer.raw("}")
-        if let drafts = row.drafts {
-            writer.raw(",")
-            writer.key("drafts")
-            writer.raw("{")
-            for (index, key) in drafts.keys.sorted().enumerated() {
-                if index > 0 { writer.comma() }
-                writer.string(key)
-                writer.raw(":{")
-                writer.key("error")
-                writer.string(drafts[key]!.error)
-                writer.raw(",")
-                writer.key("text")
-                writer.string(drafts[key]!.text)
-                writer.raw("}")
-            }
-            writer.raw("}")
-        }
-        if let highlight = row.highlight {
-            writer.raw(",")
-            writer.key("highlight")
-            writer.double(highlight)
-        }
-        writer.raw(",")
-        writer.key("id")
-        writer.value(row.id)
-        writer.raw(",")
-        writer.key("index")
-        writer.int(row.index)
-        if let readOnly = row.readOnly {
-            writer.raw(",")
-            writer.key("readOnly")
-            writer.strings(readOnly)
-        }
-        writer.raw(",")
-        writer.key("selected")
-        writer.bool(row.selected)
-        writer.raw(",")
-        writer.key("values")
-        writer.value(.object(row.values))
-        writer.raw("}")
+        writer.endArray()
+        writer.member("table", table)
+        writer.member("total", total)
+        writer.member("version", version)
+        writer.endObject()
     }
 }

@@ -22,7 +22,18 @@ import Testing
                 outputPath: daemon.scratch.file(name + ".log")
             )
             try process.waitForFile(relay)
-            client = try UnixClient(path: relay)
+            // socat creates the file when it binds, a moment before it listens.
+            let deadline = ContinuousClock.now + .seconds(10)
+            var connected: UnixClient?
+            while connected == nil {
+                do {
+                    connected = try UnixClient(path: relay)
+                } catch {
+                    guard ContinuousClock.now < deadline else { throw error }
+                    usleep(20_000)
+                }
+            }
+            client = connected!
         }
     }
 

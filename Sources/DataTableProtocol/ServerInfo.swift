@@ -28,6 +28,9 @@ public struct ServerLimits: Codable, Hashable, Sendable {
     public var maxTables: Int
     /// Most rows one table holds; a change that would add more is refused whole.
     public var maxRows: Int
+    /// The memory budget: while the daemon's resident memory is above it, changes that add rows
+    /// or tables are refused; 0 means no budget.
+    public var maxMemoryBytes: Int
 
     public init(
         maxLineBytes: Int = 1 << 20,
@@ -37,7 +40,8 @@ public struct ServerLimits: Codable, Hashable, Sendable {
         maxTables: Int = 1000,
         maxRows: Int = 50_000_000,
         softOutputBytes: Int = 8 << 20,
-        softOutputSeconds: Int = 60
+        softOutputSeconds: Int = 60,
+        maxMemoryBytes: Int = 0
     ) {
         self.maxLineBytes = maxLineBytes
         self.maxConnections = maxConnections
@@ -45,6 +49,7 @@ public struct ServerLimits: Codable, Hashable, Sendable {
         self.maxOutputBytes = maxOutputBytes
         self.softOutputBytes = softOutputBytes
         self.softOutputSeconds = softOutputSeconds
+        self.maxMemoryBytes = maxMemoryBytes
         self.maxTables = maxTables
         self.maxRows = maxRows
     }

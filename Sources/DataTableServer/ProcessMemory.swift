@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The daemon's own memory use, read from `/proc/self/statm`.
 enum ProcessMemory {
@@ -18,5 +19,22 @@ extension ProcessMemory {
         typealias Trim = @convention(c) (Int) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
         _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+}
+
+/// The daemon's resident memory, read at most every tenth of a second: cheap enough to ask on
+/// every change that adds rows.
+final class MemoryGauge: Sendable {
+    private let reading = Mutex<(at: ContinuousClock.Instant, bytes: Int)?>(nil)
+
+    /// Resident bytes, at most 100 ms old.
+    var residentBytes: Int {
+        let now = ContinuousClock.now
+        return reading.withLock { reading in
+            if let last = reading, now - last.at < .milliseconds(100) { return last.bytes }
+            let bytes = ProcessMemory.residentBytes() ?? 0
+            reading = (now, bytes)
+            return bytes
+        }
     }
 }

@@ -15,6 +15,8 @@ public final class ServerState: Sendable {
     let fonts = FontLibrary()
     /// Subscriptions, and the delivery of table events.
     let events = EventHub()
+    /// Resident memory, for the memory budget.
+    let memory = MemoryGauge()
     private let counters = Mutex(Counters())
 
     /// Connection and request counts.

@@ -55,6 +55,9 @@ struct DataTabledCommand: AsyncParsableCommand {
     @Option(help: "How long a subscriber may stay above --soft-output-bytes before it is closed.")
     var softOutputSeconds: Int = ServerLimits().softOutputSeconds
 
+    @Option(help: "Refuse changes that add rows or tables while resident memory is above this (0: no budget).")
+    var maxMemoryBytes: Int = ServerLimits().maxMemoryBytes
+
     @Option(help: "Most tables held at once.")
     var maxTables: Int = ServerLimits().maxTables
 
@@ -120,7 +123,8 @@ struct DataTabledCommand: AsyncParsableCommand {
             maxTables: maxTables,
             maxRows: maxRows,
             softOutputBytes: softOutputBytes,
-            softOutputSeconds: softOutputSeconds
+            softOutputSeconds: softOutputSeconds,
+            maxMemoryBytes: maxMemoryBytes
         )
         let server = DataTableServer(
             configuration: .init(

@@ -34,6 +34,20 @@ import Testing
         #expect(try client.call("add", #"{"table":"feed","rows":[{"n":1},{"n":2}]}"#)["rows"] as? Int == 5)
     }
 
+    /// Over its memory budget the daemon refuses to grow, and still reads, edits and deletes.
+    @Test func overTheMemoryBudgetNothingGrows() throws {
+        let daemon = try TestDaemon(arguments: ["--demo", "--max-memory-bytes", "1000000"])
+        let client = try daemon.connect()
+        let refused = errorData(try client.call("add", #"{"table":"stock","row":{"item":"Bolt"}}"#))
+        #expect(refused["kind"] as? String == "limit_exceeded" && refused["limit"] as? String == "maxMemoryBytes")
+        #expect(
+            errorData(try client.call("create", numberedTable("more", count: 1)))["limit"] as? String
+                == "maxMemoryBytes"
+        )
+        #expect(try client.call("describe", #"{"table":"stock"}"#)["rows"] as? Int == 10)
+        #expect(try client.call("delete", #"{"table":"stock","ids":[1]}"#)["rows"] as? Int == 9)
+    }
+
     /// This test runs as some user; a daemon told to serve another refuses it with one line and
     /// says so in its log; told to serve this user (or its group), it serves.
     @Test func onlyAllowedPeersAreServed() throws {

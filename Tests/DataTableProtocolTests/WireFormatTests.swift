@@ -69,14 +69,15 @@ import Testing
                 maxTables: 5,
                 maxRows: 6,
                 softOutputBytes: 7,
-                softOutputSeconds: 8
+                softOutputSeconds: 8,
+                maxMemoryBytes: 9
             ),
             features: ["batch"]
         )
         try checkCoding(
             reply,
             json:
-                #"{"features":["batch"],"limits":{"maxBatchSize":3,"maxConnections":2,"maxLineBytes":100,"maxOutputBytes":4,"maxRows":6,"maxTables":5,"softOutputBytes":7,"softOutputSeconds":8},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
+                #"{"features":["batch"],"limits":{"maxBatchSize":3,"maxConnections":2,"maxLineBytes":100,"maxMemoryBytes":9,"maxOutputBytes":4,"maxRows":6,"maxTables":5,"softOutputBytes":7,"softOutputSeconds":8},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
         )
     }
 

@@ -131,7 +131,8 @@ import Testing
                 maxTables: 3,
                 maxRows: 9,
                 softOutputBytes: 10,
-                softOutputSeconds: 11
+                softOutputSeconds: 11,
+                maxMemoryBytes: 12
             )
         )
         let reply = try await client.reply(#"{"id":1,"method":"hello","params":{"version":99,"client":"test"}}"#)
@@ -142,7 +143,7 @@ import Testing
         #expect(
             result["limits"] == [
                 "maxLineBytes": 4096, "maxConnections": 8, "maxBatchSize": 16, "maxOutputBytes": 1024, "maxTables": 3,
-                "maxRows": 9, "softOutputBytes": 10, "softOutputSeconds": 11,
+                "maxRows": 9, "softOutputBytes": 10, "softOutputSeconds": 11, "maxMemoryBytes": 12,
             ]
         )
         #expect(result["features"]?.arrayValue?.contains("batch") == true)

@@ -38,6 +38,7 @@ extension MethodTable {
             )
         }
         if existing == nil { try TableCatalog.checkName(request.table) }
+        try server.checkMemory()
         let given =
             try existing
             ?? request.columns.map { definitions throws(ResponseError) in

@@ -130,6 +130,7 @@ extension MethodTable {
             _ = try table.add(inputs, now: 0)
         }
         let created = table
+        try server.checkMemory()
         try server.checkRows(created.rowCount, table: created.name)
         try server.catalog.withLock { catalog in
             try server.checkRoomForTable(catalog)
@@ -163,6 +164,7 @@ extension MethodTable {
         var view = context.views[request.table]
         let reply = try server.update(request.table) { table in
             let before = table.version
+            try server.checkMemory()
             try server.checkRows(table.rowCount + inputs.count, table: table.name)
             let added = try table.add(inputs, at: request.index, now: now)
             server.publish(table, .added, from: before) { $0.list(added.map(\.id)) }
@@ -424,6 +426,21 @@ extension ServerState {
 }
 
 extension ServerState {
+    /// Refuses a change that adds rows or tables while the daemon is over its memory budget.
+    func checkMemory() throws(ResponseError) {
+        let budget = limits.maxMemoryBytes
+        guard budget > 0 else { return }
+        let resident = memory.residentBytes
+        guard resident <= budget else {
+            throw .limitExceeded(
+                "The daemon uses \(resident / 1_000_000) MB, over its memory budget of \(budget / 1_000_000) MB; "
+                    + "drop tables or rows first.",
+                limit: "maxMemoryBytes",
+                value: budget
+            )
+        }
+    }
+
     /// Refuses a new table when the daemon holds `maxTables` already.
     func checkRoomForTable(_ catalog: TableCatalog) throws(ResponseError) {
         guard catalog.tableCount < limits.maxTables else {

@@ -162,6 +162,7 @@ let package = Package(
         .testTarget(
             name: "DaemonIntegrationTests",
             dependencies: [
+                "DataTableClient",
                 "DataTableProtocol",
                 "TextMeasure",
             ]

@@ -13,8 +13,8 @@ public struct ScrollRequest: DataTableRequest {
 
     /// The most rows of overscan one `scroll` accepts.
     public static let maximumOverscan = 1000
-    /// The tallest viewport accepted, in rows of the smallest height (cells: lines).
-    public static let maximumHeight = 100_000
+    /// The tallest viewport accepted, in layout units (points or lines).
+    public static let maximumHeight = 10_000_000
 
     public var table: String
     public var viewport: Viewport?

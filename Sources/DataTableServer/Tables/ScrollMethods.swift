@@ -53,9 +53,9 @@ extension MethodTable {
         guard height > 0 else {
             throw .invalidParams("The first scroll of a view gives viewport.height.", field: "params.viewport.height")
         }
-        guard height <= ScrollRequest.maximumHeight * 100 else {
+        guard height <= ScrollRequest.maximumHeight else {
             throw .invalidParams(
-                "viewport.height must be at most \(ScrollRequest.maximumHeight * 100).",
+                "viewport.height must be at most \(ScrollRequest.maximumHeight).",
                 field: "params.viewport.height"
             )
         }

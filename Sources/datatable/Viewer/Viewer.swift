@@ -288,7 +288,8 @@ final class Viewer {
         let cursorKey = column < columnKeys.count ? columnKeys[column] : nil
         let columns = window.window["columns"]?.arrayValue ?? []
         let shadow = window.window["header"]?["shadow"]?.boolValue == true
-        for var canvas in window.headerCanvases() {
+        let headers = window.headerCanvases()
+        for var canvas in headers {
             canvas.style(x: 0, width: size.columns, shadow ? "1;4" : "1")
             if let position = columns.firstIndex(where: { $0["key"]?.stringValue == cursorKey }) {
                 canvas.style(
@@ -304,7 +305,7 @@ final class Viewer {
             let marker = row["selected"]?.boolValue == true ? "[x]" : "[ ]"
             let y = row["y"]?.intValue ?? 0
             for (line, var canvas) in window.rowCanvases(row, marker: marker).enumerated() {
-                guard y + line >= window.headerCanvases().count else { continue }
+                guard y + line >= headers.count else { continue }
                 if row["highlight"] != nil { canvas.style(x: 0, width: size.columns, "1;33") }
                 if isCursor { canvas.style(x: 0, width: size.columns, "7") }
                 for key in (row["drafts"]?.objectValue ?? [:]).keys {

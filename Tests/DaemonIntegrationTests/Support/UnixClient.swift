@@ -1,3 +1,4 @@
+import DataTableClient
 import Foundation
 import Glibc
 
@@ -15,22 +16,13 @@ final class UnixClient {
         descriptor = try Self.connected(to: path)
     }
 
-    /// A descriptor connected to `path`; closed again on failure (before any object owns it).
+    /// A descriptor connected to `path`.
     private static func connected(to path: String) throws -> Int32 {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un.unix(path)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
+        do {
+            return try UnixSocket.connect(path)
+        } catch {
+            throw Failure(description: error.description)
         }
-        guard result == 0 else {
-            let message = String(cString: strerror(errno))
-            close(descriptor)
-            throw Failure(description: "connect \(path): \(message)")
-        }
-        return descriptor
     }
 
     deinit { close(descriptor) }

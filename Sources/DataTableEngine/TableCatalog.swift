@@ -26,6 +26,13 @@ public struct TableCatalog: Sendable {
         tableNames.append(table.name)
     }
 
+    /// Puts `table` in place of the table of its name, keeping that table's place in
+    /// ``tableNames``, or adds it when there is none.
+    public mutating func replace(_ table: Table) throws(CatalogError) {
+        guard tables[table.name] != nil else { return try insert(table) }
+        tables[table.name] = table
+    }
+
     /// Removes the table called `name`.
     @discardableResult
     public mutating func remove(_ name: String) throws(CatalogError) -> Table {

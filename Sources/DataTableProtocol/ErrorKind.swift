@@ -39,4 +39,7 @@ public struct ErrorKind: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let nothingToUndo = ErrorKind(rawValue: "nothing_to_undo")
     /// Code ``ErrorCode/notPermitted``.
     public static let notPermitted = ErrorKind(rawValue: "not_permitted")
+    /// Code ``ErrorCode/internalError``: the change was made in memory but could not be written
+    /// to the state directory, so it may not survive a restart.
+    public static let notSaved = ErrorKind(rawValue: "not_saved")
 }

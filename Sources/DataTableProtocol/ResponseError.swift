@@ -62,6 +62,15 @@ extension ResponseError {
         ResponseError(code: .internalError, kind: .internalError, message: message)
     }
 
+    /// The change was made but the state directory could not record it.
+    public static func notSaved(_ reason: String) -> ResponseError {
+        ResponseError(
+            code: .internalError,
+            kind: .notSaved,
+            message: "The change was made in memory but could not be saved, so it may not survive a restart: \(reason)"
+        )
+    }
+
     /// A configured limit refused the request. `limit` is the limit's name as `hello` reports it.
     public static func limitExceeded(_ message: String, limit: String, value: Int) -> ResponseError {
         ResponseError(

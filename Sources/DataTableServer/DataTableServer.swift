@@ -28,14 +28,18 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         public var catalog: TableCatalog
         /// Which peers are served.
         public var peers: PeerPolicy
+        /// Where changes are logged; `nil` keeps the tables in memory only.
+        public var journal: Journal?
 
         public init(
             listeners: [ListenerSource],
             limits: ServerLimits = ServerLimits(),
             drainTimeout: Duration = .seconds(10),
             catalog: TableCatalog = TableCatalog(),
-            peers: PeerPolicy = PeerPolicy()
+            peers: PeerPolicy = PeerPolicy(),
+            journal: Journal? = nil
         ) {
+            self.journal = journal
             self.listeners = listeners
             self.limits = limits
             self.drainTimeout = drainTimeout
@@ -97,7 +101,7 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.configuration = configuration
-        self.state = ServerState(limits: configuration.limits, catalog: configuration.catalog)
+        self.state = ServerState(limits: configuration.limits, catalog: configuration.catalog, journal: configuration.journal)
         self.dispatcher = RequestDispatcher(methods: methods, limits: configuration.limits)
         self.hooks = hooks
         self.logger = logger

@@ -25,6 +25,8 @@ public struct RequestContext: Sendable {
     var views: [String: TableView] = [:]
     /// Where this connection's events are queued; `nil` where nobody listens.
     var outbox: EventOutbox?
+    /// Whether the request is a logged change replayed at start-up: rows it adds are not news.
+    var isReplay = false
 
     public init(connection: ConnectionInfo, server: ServerState, logger: Logger) {
         self.connection = connection

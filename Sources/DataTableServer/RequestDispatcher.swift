@@ -171,26 +171,37 @@ public struct RequestDispatcher: Sendable {
 
         let started = ContinuousClock.now
         context.requestID = id
+        let recording = context.server.journal.map { _ in ChangeRecording(line: line) }
+        let reply: Data
         do {
-            let result = try await handler(line, &context)
+            let result = try await ChangeRecording.$current.withValue(recording) { try await handler(line, &context) }
             context.logger.debug(
                 "request",
                 metadata: ["method": "\(method)", "id": "\(id)", "elapsed": "\(ContinuousClock.now - started)"]
             )
-            return ReplyEncoding.success(id: id, result)
+            reply = ReplyEncoding.success(id: id, result)
         } catch let error as ResponseError {
-            return refused(error, method: method, id: id, context: context)
+            reply = refused(error, method: method, id: id, context: context)
         } catch let error as TableError {
-            return refused(ResponseError(error), method: method, id: id, context: context)
+            reply = refused(ResponseError(error), method: method, id: id, context: context)
         } catch let error as CatalogError {
-            return refused(ResponseError(error), method: method, id: id, context: context)
+            reply = refused(ResponseError(error), method: method, id: id, context: context)
         } catch {
             context.logger.error(
                 "request failed",
                 metadata: ["method": "\(method)", "id": "\(id)", "error": "\(error)"]
             )
-            return ReplyEncoding.failure(id: id, .internalError())
+            reply = ReplyEncoding.failure(id: id, .internalError())
         }
+        // Under --fsync always, the reply waits until the change is on disk.
+        if let journal = context.server.journal, let sequence = recording?.recorded {
+            do {
+                try await journal.waitUntilDurable(sequence)
+            } catch {
+                return ReplyEncoding.failure(id: id, .notSaved("\(error)"))
+            }
+        }
+        return reply
     }
 
     private func refused(_ error: ResponseError, method: String, id: RequestID, context: RequestContext) -> Data {

@@ -17,6 +17,8 @@ public final class ServerState: Sendable {
     let events = EventHub()
     /// Resident memory, for the memory budget.
     let memory = MemoryGauge()
+    /// The log of changes in the state directory; `nil` when the tables live in memory only.
+    public let journal: Journal?
     private let counters = Mutex(Counters())
 
     /// Connection and request counts.
@@ -27,8 +29,9 @@ public final class ServerState: Sendable {
         public var requests = 0
     }
 
-    public init(limits: ServerLimits, catalog: TableCatalog = TableCatalog()) {
+    public init(limits: ServerLimits, catalog: TableCatalog = TableCatalog(), journal: Journal? = nil) {
         self.limits = limits
+        self.journal = journal
         self.startedAt = .now
         self.catalog = Mutex(catalog)
     }

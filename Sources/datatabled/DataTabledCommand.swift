@@ -70,6 +70,15 @@ struct DataTabledCommand: AsyncParsableCommand {
     @Option(help: "Serve only peers in this group, by name or number (repeat).")
     var allowGroup: [String] = []
 
+    @Option(help: "Keep every table in this directory and restore them at start (without it, nothing survives a restart).")
+    var stateDir: String?
+
+    @Option(help: "When changes reach the disk: always (before the reply), everysec, or no (the kernel decides).")
+    var fsync: FsyncOption = .everysec
+
+    @Option(help: "Write a snapshot and drop the logs once the logs since the last snapshot pass this many bytes.")
+    var compactAfterBytes: Int = 64 << 20
+
     @Flag(help: "Start with a demo table, \"Stock Summary\", to look at and play with.")
     var demo = false
 
@@ -85,7 +94,7 @@ struct DataTabledCommand: AsyncParsableCommand {
             ("--max-batch-size", maxBatchSize, 10_000_000), ("--max-output-bytes", maxOutputBytes, 1 << 40),
             ("--demo-rows", demoRows, 100_000_000), ("--max-tables", maxTables, 1_000_000),
             ("--max-rows", maxRows, 1_000_000_000), ("--soft-output-bytes", softOutputBytes, 1 << 40),
-            ("--soft-output-seconds", softOutputSeconds, 86_400),
+            ("--soft-output-seconds", softOutputSeconds, 86_400), ("--compact-after-bytes", compactAfterBytes, 1 << 50),
         ] where !(1...most).contains(value) {
             throw ValidationError("\(name) must be from 1 to \(most).")
         }
@@ -126,12 +135,17 @@ struct DataTabledCommand: AsyncParsableCommand {
             softOutputSeconds: softOutputSeconds,
             maxMemoryBytes: maxMemoryBytes
         )
+        let (catalog, store) = try await restoreTables(notifier: notifier, logger: logger)
+        let keeping =
+            store.map { "tables are kept in \($0.directory) (fsync \(fsync.rawValue))" }
+            ?? "tables are kept in memory only: nothing survives a restart"
         let server = DataTableServer(
             configuration: .init(
                 listeners: listeners,
                 limits: limits,
-                catalog: demo ? DemoTables.catalog(rows: demoRows) : TableCatalog(),
-                peers: peers
+                catalog: catalog,
+                peers: peers,
+                journal: store?.journal
             ),
             hooks: .init(
                 ready: { descriptions in
@@ -139,7 +153,7 @@ struct DataTabledCommand: AsyncParsableCommand {
                     logger.notice(
                         """
                         \(ServerInfo.name) \(ServerInfo.version) listening on \(places) (pid \(getpid())); \
-                        tables are kept in memory only: nothing survives a restart
+                        \(keeping)
                         """
                     )
                     notifier.ready(status: "Listening on \(places)")
@@ -163,12 +177,55 @@ struct DataTabledCommand: AsyncParsableCommand {
                 logger: logger
             )
         )
+        store?.attach(server.state)
+        defer { store?.close() }
         do {
             try await group.run()
         } catch {
             logger.critical("cannot run: \(error)")
             throw ExitCode.failure
         }
+    }
+
+    /// The tables to start with: those in --state-dir, and with --demo the demo table when they
+    /// do not have it. Runs before the daemon reports ready.
+    private func restoreTables(notifier: SystemdNotifier, logger: Logger) async throws -> (TableCatalog, StateStore?) {
+        var catalog = TableCatalog()
+        var store: StateStore?
+        if let stateDir {
+            notifier.status("Restoring tables from \(stateDir)")
+            let started = ContinuousClock.now
+            do {
+                let (opened, restored) = try await StateStore.open(
+                    directory: stateDir,
+                    policy: fsync.policy,
+                    compactAfterBytes: compactAfterBytes,
+                    logger: logger,
+                    progress: { notifier.status($0) }
+                )
+                store = opened
+                catalog = restored.catalog
+                logger.notice(
+                    """
+                    restored \(catalog.tableCount) tables (\(catalog.rowCount) rows) from \(stateDir): \
+                    \(restored.fromSnapshot ? "a snapshot and " : "")\(restored.replayed) logged changes \
+                    in \(ContinuousClock.now - started)
+                    """
+                )
+            } catch {
+                logger.critical("cannot start: \(error)")
+                throw ExitCode.failure
+            }
+        }
+        if demo, catalog[DemoTables.stockSummaryName] == nil {
+            let demoTables = DemoTables.catalog(rows: demoRows)
+            for name in demoTables.tableNames {
+                let table = demoTables[name]!
+                try catalog.insert(table)
+                store?.recordWhole(table)
+            }
+        }
+        return (catalog, store)
     }
 
     /// The sockets to serve: those systemd handed over, else the stand-alone path.

@@ -6,6 +6,9 @@ import Foundation
 /// that may wrap to two lines, sorted newest first. Its natural width is more than 1024 points,
 /// so a layout at that width truncates (or, scrolling sideways, scrolls).
 enum DemoTables {
+    /// The demo table's name.
+    static let stockSummaryName = "stock"
+
     static func catalog(rows: Int = 10) -> TableCatalog {
         var catalog = TableCatalog()
         do {
@@ -20,7 +23,7 @@ enum DemoTables {
     /// every row is in (one sort, not a sorted insert per row).
     static func stockSummary(rows count: Int = 10) throws -> Table {
         var table = try Table(
-            name: "stock",
+            name: stockSummaryName,
             columns: [
                 Column(
                     key: "item",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DataTableServer
 import DataTableSystemd
 import Logging
 
@@ -21,4 +22,11 @@ enum LogTargetOption: String, ExpressibleByArgument, CaseIterable {
         case .stderr: .stderr
         }
     }
+}
+
+/// `--fsync`.
+enum FsyncOption: String, ExpressibleByArgument, CaseIterable {
+    case always, everysec, no
+
+    var policy: FsyncPolicy { FsyncPolicy(rawValue: rawValue)! }
 }

@@ -5,10 +5,11 @@
 /// with the type's minimum for empty. No cell is boxed.
 struct ColumnStore: Sendable {
     let type: ColumnType
-    private var strings: [String] = []
-    private var doubles: [Double] = []
-    private var int32s: [Int32] = []
-    private var int64s: [Int64] = []
+    // Only the array of the store's type is used; the others stay empty.
+    var strings: [String] = []
+    var numbers: [Double] = []
+    var smallIntegers: [Int32] = []
+    var largeIntegers: [Int64] = []
 
     init(type: ColumnType) { self.type = type }
 
@@ -16,9 +17,9 @@ struct ColumnStore: Sendable {
     var count: Int {
         switch type {
         case .text, .image: strings.count
-        case .number: doubles.count
-        case .date, .time, .picker: int32s.count
-        case .duration: int64s.count
+        case .number: numbers.count
+        case .date, .time, .picker: smallIntegers.count
+        case .duration: largeIntegers.count
         }
     }
 
@@ -33,19 +34,19 @@ struct ColumnStore: Sendable {
                 let text = strings[index]
                 return text.isEmpty ? .empty : .image(text)
             case .number:
-                let number = doubles[index]
+                let number = numbers[index]
                 return number.isNaN ? .empty : .number(number)
             case .date:
-                let days = int32s[index]
+                let days = smallIntegers[index]
                 return days == .min ? .empty : .date(days: days)
             case .time:
-                let seconds = int32s[index]
+                let seconds = smallIntegers[index]
                 return seconds == .min ? .empty : .time(seconds: seconds)
             case .picker:
-                let option = int32s[index]
+                let option = smallIntegers[index]
                 return option == .min ? .empty : .picker(option: option)
             case .duration:
-                let seconds = int64s[index]
+                let seconds = largeIntegers[index]
                 return seconds == .min ? .empty : .duration(seconds: seconds)
             }
         }
@@ -54,13 +55,13 @@ struct ColumnStore: Sendable {
             switch (type, newValue) {
             case (.text, .text(let text)), (.image, .image(let text)): strings[index] = text
             case (.text, _), (.image, _): strings[index] = ""
-            case (.number, .number(let number)): doubles[index] = number
-            case (.number, _): doubles[index] = .nan
+            case (.number, .number(let number)): numbers[index] = number
+            case (.number, _): numbers[index] = .nan
             case (.date, .date(let value)), (.time, .time(let value)), (.picker, .picker(let value)):
-                int32s[index] = value
-            case (.date, _), (.time, _), (.picker, _): int32s[index] = .min
-            case (.duration, .duration(let seconds)): int64s[index] = seconds
-            case (.duration, _): int64s[index] = .min
+                smallIntegers[index] = value
+            case (.date, _), (.time, _), (.picker, _): smallIntegers[index] = .min
+            case (.duration, .duration(let seconds)): largeIntegers[index] = seconds
+            case (.duration, _): largeIntegers[index] = .min
             }
         }
     }
@@ -69,9 +70,9 @@ struct ColumnStore: Sendable {
     mutating func appendEmpty() {
         switch type {
         case .text, .image: strings.append("")
-        case .number: doubles.append(.nan)
-        case .date, .time, .picker: int32s.append(.min)
-        case .duration: int64s.append(.min)
+        case .number: numbers.append(.nan)
+        case .date, .time, .picker: smallIntegers.append(.min)
+        case .duration: largeIntegers.append(.min)
         }
     }
 
@@ -79,18 +80,18 @@ struct ColumnStore: Sendable {
     mutating func append(contentsOf other: ColumnStore) {
         precondition(other.type == type, "appending a \(other.type) store to a \(type) one")
         strings += other.strings
-        doubles += other.doubles
-        int32s += other.int32s
-        int64s += other.int64s
+        numbers += other.numbers
+        smallIntegers += other.smallIntegers
+        largeIntegers += other.largeIntegers
     }
 
     /// Makes room for `capacity` slots without growing again.
     mutating func reserve(_ capacity: Int) {
         switch type {
         case .text, .image: strings.reserveCapacity(capacity)
-        case .number: doubles.reserveCapacity(capacity)
-        case .date, .time, .picker: int32s.reserveCapacity(capacity)
-        case .duration: int64s.reserveCapacity(capacity)
+        case .number: numbers.reserveCapacity(capacity)
+        case .date, .time, .picker: smallIntegers.reserveCapacity(capacity)
+        case .duration: largeIntegers.reserveCapacity(capacity)
         }
     }
 
@@ -106,16 +107,16 @@ struct ColumnStore: Sendable {
         case .text, .image:
             return TextKey.prefix(strings[index])
         case .number:
-            let number = doubles[index]
+            let number = numbers[index]
             if number.isNaN { return 0 }
             let bits = (number == 0 ? 0.0 : number).bitPattern
             let ordered = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
             return max(ordered, 1)
         case .date, .time, .picker:
-            let value = int32s[index]
+            let value = smallIntegers[index]
             return value == .min ? 0 : UInt64(Int64(value) - Int64(Int32.min))
         case .duration:
-            let value = int64s[index]
+            let value = largeIntegers[index]
             return value == .min ? 0 : UInt64(bitPattern: value) ^ (1 << 63)
         }
     }

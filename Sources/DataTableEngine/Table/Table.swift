@@ -208,7 +208,12 @@ public struct Table: Sendable {
 
 /// Per-row state packed in one byte: selected, and the row's own read-only setting.
 struct RowFlags: Sendable {
-    private var bits: UInt8 = 0
+    /// Bit 0: selected; bit 1: the row has its own read-only setting; bit 2: that setting.
+    var bits: UInt8 = 0
+
+    init() {}
+
+    init(bits: UInt8) { self.bits = bits & 7 }
 
     var selected: Bool {
         get { bits & 1 != 0 }

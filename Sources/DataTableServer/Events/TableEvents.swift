@@ -5,12 +5,16 @@ extension ServerState {
     /// Publishes a `kind` event of `table`, which was at version `previous` before the change;
     /// `fill` adds the details. Call it while holding the catalog lock, so events leave in
     /// version order. Costs nothing but a look-up when nobody subscribed.
+    ///
+    /// Every change publishes an event, so this is also where the change is recorded in the
+    /// state directory's log (``recordChange()``).
     func publish(
         _ table: Table,
         _ kind: TableEvent.Kind,
         from previous: UInt64,
         _ fill: (inout TableEvent) -> Void = { _ in }
     ) {
+        recordChange()
         events.publish(table.name, kind) {
             var event = TableEvent(
                 table: table.name,

@@ -71,6 +71,8 @@ extension MethodTable {
                 return (try table.append(loaded), before)
             }
             let table = catalog[request.table]!
+            // The file may change or go; the log keeps the table as the load left it.
+            server.recordWhole(table)
             if created { server.publish(table, .schema, from: 0) { $0.change = "created" } }
             server.publish(table, .added, from: before) { $0.count = added }
             return LoadRequest.Response(

@@ -160,7 +160,8 @@ extension MethodTable {
                 value: server.limits.maxBatchSize
             )
         }
-        let now = Date().timeIntervalSince1970
+        // Rows a replay brings back are not news: no highlight.
+        let now = context.isReplay ? 0 : Date().timeIntervalSince1970
         var view = context.views[request.table]
         let reply = try server.update(request.table) { table in
             let before = table.version

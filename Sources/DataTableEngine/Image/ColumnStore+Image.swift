@@ -1,0 +1,37 @@
+extension ColumnStore {
+    /// Writes the values of `slots`, in that order: text as length-prefixed UTF-8, everything
+    /// else as its fixed-width number.
+    func writeImage(of slots: [UInt32], to writer: inout ByteWriter) {
+        switch type {
+        case .text, .image:
+            for slot in slots { writer.write(text(at: slot)) }
+        case .number:
+            writer.writeMemory(of: slots.map { numbers[Int($0)] })
+        case .date, .time, .picker:
+            writer.writeMemory(of: slots.map { smallIntegers[Int($0)] })
+        case .duration:
+            writer.writeMemory(of: slots.map { largeIntegers[Int($0)] })
+        }
+    }
+
+    /// Reads `count` values written by ``writeImage(of:to:)`` into a store of `type`.
+    static func readImage(type: ColumnType, count: Int, from reader: inout ByteReader) throws(TableImageError)
+        -> ColumnStore
+    {
+        var store = ColumnStore(type: type)
+        switch type {
+        case .text, .image:
+            var strings: [String] = []
+            strings.reserveCapacity(count)
+            for _ in 0..<count { strings.append(try reader.readString()) }
+            store.strings = strings
+        case .number:
+            store.numbers = try reader.readMemory(Double.self, count: count)
+        case .date, .time, .picker:
+            store.smallIntegers = try reader.readMemory(Int32.self, count: count)
+        case .duration:
+            store.largeIntegers = try reader.readMemory(Int64.self, count: count)
+        }
+        return store
+    }
+}

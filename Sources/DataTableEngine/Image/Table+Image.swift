@@ -1,0 +1,236 @@
+extension Table {
+    /// The binary form of the image's layout; bumped whenever the layout changes.
+    static let imageFormat: UInt32 = 1
+
+    /// The table's rows and row state in binary: every cell in the table's own order, ids,
+    /// selection and read-only flags, the sorted order, drafts and the undo and redo steps.
+    ///
+    /// The schema, name, sort keys and version are not in it: whoever stores the image keeps
+    /// them beside it and hands them back to ``init(restoring:name:columns:key:readOnly:selectionMode:sortKeys:version:)``.
+    /// Rows get new slots in their natural order; nothing observable depends on slots. Caches
+    /// (content widths, row heights) and the highlight of recent additions are not kept.
+    public func imageBody() -> [UInt8] {
+        let slots = natural.allSlots
+        var writer = ByteWriter(capacity: slots.count * (columns.count * 8 + 2) + 64)
+        writer.write(Self.imageFormat)
+        writer.write(UInt64(slots.count))
+        for store in stores { store.writeImage(of: slots, to: &writer) }
+        writer.write(raw: slots.lazy.map { self.flags[Int($0)].bits })
+        var positionOfSlot: [UInt32: UInt32] = [:]
+        func position(_ slot: UInt32) -> UInt32 {
+            positionOfSlot[slot] ?? UInt32(natural.position(of: slot)!)
+        }
+        if keyColumn == nil {
+            writer.write(UInt64(slotOfGeneratedID.count))
+            writer.writeMemory(of: slots.map { generatedIDs[Int($0)] })
+        }
+        if let sorted {
+            writer.write(true)
+            var positions = [UInt32](repeating: 0, count: slotCount)
+            for (index, slot) in slots.enumerated() { positions[Int(slot)] = UInt32(index) }
+            writer.writeMemory(of: sorted.allSlots.map { positions[Int($0)] })
+            // Reuse the slot → position map for the sparse sections below.
+            if !cellReadOnly.isEmpty || !drafts.isEmpty {
+                for slot in cellReadOnly.keys { positionOfSlot[slot] = positions[Int(slot)] }
+                for slot in drafts.keys { positionOfSlot[slot] = positions[Int(slot)] }
+            }
+        } else {
+            writer.write(false)
+        }
+        writer.write(UInt64(cellReadOnly.values.reduce(0) { $0 + $1.count }))
+        for (slot, cells) in cellReadOnly {
+            for (column, readOnly) in cells {
+                writer.write(position(slot))
+                writer.write(UInt32(column))
+                writer.write(readOnly)
+            }
+        }
+        writer.write(UInt64(drafts.values.reduce(0) { $0 + $1.count }))
+        for (slot, cells) in drafts {
+            for (column, draft) in cells {
+                writer.write(position(slot))
+                writer.write(UInt32(column))
+                writer.write(draft.text)
+                writer.write(draft.message)
+            }
+        }
+        for steps in [undoSteps, redoSteps] {
+            writer.write(UInt64(steps.count))
+            for step in steps {
+                writer.write(UInt64(step.changes.count))
+                for change in step.changes {
+                    Self.write(change.id, to: &writer)
+                    writer.write(UInt32(change.column))
+                    Self.write(change.old, to: &writer)
+                    Self.write(change.new, to: &writer)
+                }
+            }
+        }
+        return writer.bytes
+    }
+
+    /// A table rebuilt from an image: the schema and settings it was stored with, and the body
+    /// ``imageBody()`` wrote. Throws when the body is damaged or does not fit the schema.
+    public init(
+        restoring body: [UInt8],
+        name: String,
+        columns: [Column],
+        key: String?,
+        readOnly: Bool,
+        selectionMode: SelectionMode,
+        sortKeys: [SortKey],
+        version: UInt64
+    ) throws(TableImageError) {
+        do {
+            try self.init(name: name, columns: columns, key: key, readOnly: readOnly, selectionMode: selectionMode)
+        } catch {
+            throw TableImageError("its schema is not valid: \(error)")
+        }
+        var reader = ByteReader(body)
+        let format = try reader.read(UInt32.self)
+        guard format == Self.imageFormat else {
+            throw TableImageError("it is in format \(format); this daemon reads format \(Self.imageFormat)")
+        }
+        let count = try reader.readCount()
+        guard count < Int(UInt32.max) else { throw TableImageError("it holds too many rows (\(count))") }
+        for column in stores.indices {
+            stores[column] = try ColumnStore.readImage(type: columns[column].type, count: count, from: &reader)
+        }
+        slotCount = count
+        flags = try (0..<count).map { _ throws(TableImageError) in RowFlags(bits: try reader.readByte()) }
+        selectedCount = flags.reduce(0) { $0 + ($1.selected ? 1 : 0) }
+        let slots = (0..<UInt32(count)).map { $0 }
+        if let keyColumn {
+            keyIndex.reserve(count, idOf: keyReader())
+            let reader = keyReader()
+            for slot in slots {
+                let id = reader(slot)
+                guard keyIndex.find(id, idOf: reader) == nil else {
+                    throw TableImageError("two rows have the id \(id) in its key column \(columns[keyColumn].key)")
+                }
+                keyIndex.insert(slot, id: id, idOf: reader)
+            }
+        } else {
+            let issued = try reader.readCount()
+            generatedIDs = try reader.readMemory(Int64.self, count: count)
+            slotOfGeneratedID = [UInt32](repeating: .max, count: issued)
+            for (slot, id) in generatedIDs.enumerated() {
+                guard id >= 1, id <= issued, slotOfGeneratedID[Int(id - 1)] == .max else {
+                    throw TableImageError("the row id \(id) is out of range or given twice")
+                }
+                slotOfGeneratedID[Int(id - 1)] = UInt32(slot)
+            }
+        }
+        natural = RowOrder(slots)
+        if try reader.readBool() {
+            let positions = try reader.readMemory(UInt32.self, count: count)
+            var seen = [Bool](repeating: false, count: count)
+            for position in positions {
+                guard position < count, !seen[Int(position)] else {
+                    throw TableImageError("its sorted order is not an order of its rows")
+                }
+                seen[Int(position)] = true
+            }
+            sorted = RowOrder(positions)
+        }
+        self.sortKeys = sortKeys
+        guard resolvedSortKeys.count == sortKeys.count, (sorted != nil) == !sortKeys.isEmpty else {
+            throw TableImageError("its sort keys do not fit its columns and order")
+        }
+        func cell(_ reader: inout ByteReader) throws(TableImageError) -> (slot: UInt32, column: Int) {
+            let slot = try reader.read(UInt32.self)
+            let column = Int(try reader.read(UInt32.self))
+            guard slot < count, column < columns.count else {
+                throw TableImageError("a cell (row \(slot), column \(column)) is outside the table")
+            }
+            return (slot, column)
+        }
+        for _ in 0..<(try reader.readCount(bytesEach: 9)) {
+            let (slot, column) = try cell(&reader)
+            cellReadOnly[slot, default: [:]][column] = try reader.readBool()
+        }
+        for _ in 0..<(try reader.readCount(bytesEach: 16)) {
+            let (slot, column) = try cell(&reader)
+            let draft = Draft(text: try reader.readString(), message: try reader.readString())
+            if drafts[slot, default: [:]].updateValue(draft, forKey: column) == nil { errorCount += 1 }
+        }
+        for redo in [false, true] {
+            var steps: [EditStep] = []
+            for _ in 0..<(try reader.readCount(bytesEach: 8)) {
+                var changes: [EditStep.Change] = []
+                for _ in 0..<(try reader.readCount(bytesEach: 8)) {
+                    let id = try Self.readRowID(&reader)
+                    let column = Int(try reader.read(UInt32.self))
+                    guard column < columns.count else { throw TableImageError("an undo step names column \(column)") }
+                    changes.append(
+                        .init(id: id, column: column, old: try Self.readCell(&reader), new: try Self.readCell(&reader))
+                    )
+                }
+                steps.append(EditStep(changes: changes))
+            }
+            if redo { redoSteps = steps } else { undoSteps = steps }
+        }
+        guard reader.isAtEnd else { throw TableImageError("it has bytes after its end") }
+        self.version = version
+    }
+
+    private static func write(_ id: RowID, to writer: inout ByteWriter) {
+        switch id {
+        case .number(let number):
+            writer.write(UInt8(0))
+            writer.write(number)
+        case .text(let text):
+            writer.write(UInt8(1))
+            writer.write(text)
+        }
+    }
+
+    private static func readRowID(_ reader: inout ByteReader) throws(TableImageError) -> RowID {
+        switch try reader.readByte() {
+        case 0: return .number(try reader.read(Int64.self))
+        case 1: return .text(try reader.readString())
+        case let tag: throw TableImageError("a row id has the unknown tag \(tag)")
+        }
+    }
+
+    private static func write(_ value: CellValue, to writer: inout ByteWriter) {
+        switch value {
+        case .empty: writer.write(UInt8(0))
+        case .text(let text):
+            writer.write(UInt8(1))
+            writer.write(text)
+        case .number(let number):
+            writer.write(UInt8(2))
+            writer.write(number)
+        case .date(let days):
+            writer.write(UInt8(3))
+            writer.write(days)
+        case .time(let seconds):
+            writer.write(UInt8(4))
+            writer.write(seconds)
+        case .duration(let seconds):
+            writer.write(UInt8(5))
+            writer.write(seconds)
+        case .picker(let option):
+            writer.write(UInt8(6))
+            writer.write(option)
+        case .image(let text):
+            writer.write(UInt8(7))
+            writer.write(text)
+        }
+    }
+
+    private static func readCell(_ reader: inout ByteReader) throws(TableImageError) -> CellValue {
+        switch try reader.readByte() {
+        case 0: return .empty
+        case 1: return .text(try reader.readString())
+        case 2: return .number(try reader.readDouble())
+        case 3: return .date(days: try reader.read(Int32.self))
+        case 4: return .time(seconds: try reader.read(Int32.self))
+        case 5: return .duration(seconds: try reader.read(Int64.self))
+        case 6: return .picker(option: try reader.read(Int32.self))
+        case 7: return .image(try reader.readString())
+        case let tag: throw TableImageError("a cell value has the unknown tag \(tag)")
+        }
+    }
+}

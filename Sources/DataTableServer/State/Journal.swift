@@ -1,0 +1,251 @@
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// The append-only log of acknowledged changes, written by a thread of its own.
+///
+/// ``append(_:)`` is called while the catalog lock is held, so records reach the log in the
+/// order the changes were made; it only queues the framed bytes and wakes the writer. The writer
+/// takes everything queued at once, writes it with one call and, under ``FsyncPolicy/always``,
+/// forces it to disk with one fsync before it lets the waiting replies go: requests that arrive
+/// while an fsync runs share the next one.
+///
+/// Logs are files `log.N` in the state directory; ``rotate()`` starts the next generation so a
+/// snapshot can cover everything before it.
+public final class Journal: Sendable {
+    public let policy: FsyncPolicy
+    let directory: String
+    private let logger: Logger
+    private let state: Mutex<State>
+    private let wake = DispatchSemaphore(value: 0)
+    private let stopped = DispatchSemaphore(value: 0)
+
+    private enum Item {
+        case records([UInt8], through: UInt64)
+        case rotate(to: UInt64)
+    }
+
+    private struct State {
+        var queue: [Item] = []
+        /// The sequence number of the last record appended.
+        var appended: UInt64 = 0
+        /// Every record up to this one is on disk as the policy asks.
+        var durable: UInt64 = 0
+        var waiters: [(sequence: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+        /// Why writing failed, once it has.
+        var failure: String?
+        var closing = false
+        /// The generation records appended now go to.
+        var generation: UInt64
+        /// Bytes in logs since the last snapshot, for ``compactionDue``.
+        var bytesSinceSnapshot: Int
+        var compactionDue: (@Sendable () -> Void)?
+        /// Whether ``compactionDue`` was called since the last rotation.
+        var compactionRequested = false
+        var compactAfterBytes: Int
+    }
+
+    /// Opens (creating) `log.<generation>` in `directory` for appending and starts the writer.
+    /// `bytesSinceSnapshot` counts what earlier logs already hold.
+    init(
+        directory: String,
+        generation: UInt64,
+        policy: FsyncPolicy,
+        bytesSinceSnapshot: Int,
+        compactAfterBytes: Int,
+        logger: Logger
+    ) throws(StateDirectoryError) {
+        self.directory = directory
+        self.policy = policy
+        self.logger = logger
+        self.state = Mutex(
+            State(generation: generation, bytesSinceSnapshot: bytesSinceSnapshot, compactAfterBytes: compactAfterBytes)
+        )
+        let descriptor = try Self.openLog(directory: directory, generation: generation)
+        let thread = Thread { [self] in self.writeLoop(descriptor: descriptor) }
+        thread.name = "datatabled journal"
+        thread.start()
+    }
+
+    /// The path of log generation `generation`.
+    static func logPath(directory: String, generation: UInt64) -> String {
+        "\(directory)/log.\(generation)"
+    }
+
+    private static func openLog(directory: String, generation: UInt64) throws(StateDirectoryError) -> Int32 {
+        let path = logPath(directory: directory, generation: generation)
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .system("cannot open \(path)", errno) }
+        StateFiles.syncDirectory(directory)
+        return descriptor
+    }
+
+    /// Queues `record`; returns its sequence number, for ``waitUntilDurable(_:)``.
+    @discardableResult
+    func append(_ record: StateRecord) -> UInt64 {
+        let bytes = record.framed()
+        let sequence = state.withLock { state in
+            state.appended += 1
+            if case .records(var queued, _) = state.queue.last {
+                state.queue.removeLast()
+                queued.append(contentsOf: bytes)
+                state.queue.append(.records(queued, through: state.appended))
+            } else {
+                state.queue.append(.records(bytes, through: state.appended))
+            }
+            return state.appended
+        }
+        wake.signal()
+        return sequence
+    }
+
+    /// Starts the next log generation: records appended after this call go to it. Returns its
+    /// number. Call it while holding the catalog lock, so the cut is between two changes.
+    func rotate() -> UInt64 {
+        let generation = state.withLock { state in
+            state.generation += 1
+            state.bytesSinceSnapshot = 0
+            state.compactionRequested = false
+            state.queue.append(.rotate(to: state.generation))
+            return state.generation
+        }
+        wake.signal()
+        return generation
+    }
+
+    /// Returns once record `sequence` is on disk, at once unless the policy is
+    /// ``FsyncPolicy/always``; throws ``StateDirectoryError`` when the log cannot be written.
+    func waitUntilDurable(_ sequence: UInt64) async throws {
+        guard policy == .always else { return }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let outcome: Result<Void, StateDirectoryError>? = state.withLock { state in
+                if let failure = state.failure { return .failure(.notSaved(failure)) }
+                if state.durable >= sequence { return .success(()) }
+                state.waiters.append((sequence, continuation))
+                return nil
+            }
+            if let outcome { continuation.resume(with: outcome) }
+        }
+    }
+
+    /// Calls `body` (off the writer thread's lock) whenever the logs since the last snapshot
+    /// have grown past the compaction threshold.
+    func onCompactionDue(_ body: @escaping @Sendable () -> Void) {
+        state.withLock { $0.compactionDue = body }
+    }
+
+    /// Writes and forces to disk everything queued, then stops the writer.
+    func close() {
+        state.withLock { $0.closing = true }
+        wake.signal()
+        stopped.wait()
+    }
+
+    // MARK: The writer thread
+
+    private func writeLoop(descriptor: Int32) {
+        var descriptor = descriptor
+        var written: UInt64 = 0
+        var unsynced = false
+        var lastSync = ContinuousClock.now
+        while true {
+            _ = wake.wait(timeout: .now() + .milliseconds(policy == .everysec ? 250 : 1000))
+            let (items, closing) = state.withLock { state in
+                defer { state.queue.removeAll(keepingCapacity: true) }
+                return (state.queue, state.closing)
+            }
+            var wroteBytes = 0
+            for item in items {
+                switch item {
+                case .records(let bytes, let through):
+                    if let problem = Self.writeAll(descriptor, bytes) {
+                        fail("cannot write \(currentLogPath): \(problem)")
+                    } else {
+                        wroteBytes += bytes.count
+                    }
+                    written = through
+                    unsynced = true
+                case .rotate(let generation):
+                    if fsync(descriptor) != 0 { fail("cannot fsync \(currentLogPath): \(String(cString: strerror(errno)))") }
+                    Foundation.close(descriptor)
+                    do {
+                        descriptor = try Self.openLog(directory: directory, generation: generation)
+                    } catch {
+                        fail("\(error)")
+                        descriptor = open("/dev/null", O_WRONLY | O_CLOEXEC)
+                    }
+                    unsynced = false
+                }
+            }
+            let now = ContinuousClock.now
+            if unsynced, closing || policy == .always || (policy == .everysec && now - lastSync >= .seconds(1)) {
+                if fsync(descriptor) != 0 { fail("cannot fsync \(currentLogPath): \(String(cString: strerror(errno)))") }
+                lastSync = now
+                unsynced = false
+            }
+            let (ready, compaction) = state.withLock { state in
+                if state.failure == nil, policy != .always || !unsynced { state.durable = max(state.durable, written) }
+                state.bytesSinceSnapshot += wroteBytes
+                let durable = state.durable
+                let failed = state.failure != nil
+                var ready: [(CheckedContinuation<Void, any Error>, Bool)] = []
+                state.waiters.removeAll { waiter in
+                    guard failed || waiter.sequence <= durable else { return false }
+                    ready.append((waiter.continuation, failed))
+                    return true
+                }
+                var compaction: (@Sendable () -> Void)?
+                if state.bytesSinceSnapshot > state.compactAfterBytes, !state.closing, !state.compactionRequested {
+                    compaction = state.compactionDue
+                    state.compactionRequested = compaction != nil
+                }
+                return (ready, compaction)
+            }
+            let failure = state.withLock { $0.failure }
+            for (continuation, failed) in ready {
+                if failed { continuation.resume(throwing: StateDirectoryError.notSaved(failure ?? "")) }
+                else { continuation.resume() }
+            }
+            compaction?()
+            if closing {
+                let empty = state.withLock { $0.queue.isEmpty }
+                if empty {
+                    Foundation.close(descriptor)
+                    stopped.signal()
+                    return
+                }
+            }
+        }
+    }
+
+    private var currentLogPath: String {
+        Self.logPath(directory: directory, generation: state.withLock { $0.generation })
+    }
+
+    private func fail(_ message: String) {
+        let first = state.withLock { state in
+            defer { if state.failure == nil { state.failure = message } }
+            return state.failure == nil
+        }
+        if first {
+            logger.critical("the state directory cannot be written; changes are kept in memory only: \(message)")
+        }
+    }
+
+    /// Writes all of `bytes`; the error in words, or `nil`.
+    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return String(cString: strerror(errno))
+                }
+                offset += count
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// File operations of the state directory, each done the crash-safe way.
+enum StateFiles {
+    /// The snapshot's file name, and the name it is written under before it replaces the last one.
+    static let snapshotName = "snapshot"
+    static let snapshotStagingName = "snapshot.new"
+    /// The file a running daemon holds locked, so two never share a directory.
+    static let lockName = "lock"
+
+    /// Forces the directory's entries (a new, renamed or removed file) to disk.
+    static func syncDirectory(_ directory: String) {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    /// The whole file at `path`, or `nil` when there is none.
+    static func read(_ path: String) throws(StateDirectoryError) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw .system("cannot open \(path)", errno)
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .system("cannot read \(path)", errno) }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                Foundation.read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                if count == 0 { break }
+                throw .system("cannot read \(path)", errno)
+            }
+            offset += count
+        }
+        return Array(bytes.prefix(offset))
+    }
+
+    /// Replaces the file at `path` with `chunks` atomically: written to a staging file, forced to
+    /// disk, renamed over `path`, and the directory forced to disk.
+    static func replace(_ path: String, staging: String, with chunks: [[UInt8]]) throws(StateDirectoryError) {
+        let descriptor = open(staging, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .system("cannot create \(staging)", errno) }
+        var failure: Int32?
+        for chunk in chunks where failure == nil {
+            chunk.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    offset += count
+                }
+            }
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = errno }
+        close(descriptor)
+        if let failure {
+            unlink(staging)
+            throw .system("cannot write \(staging)", failure)
+        }
+        guard rename(staging, path) == 0 else {
+            let error = errno
+            unlink(staging)
+            throw .system("cannot rename \(staging) to \(path)", error)
+        }
+        syncDirectory((path as NSString).deletingLastPathComponent)
+    }
+
+    /// The log generations in `directory`, smallest first.
+    static func logGenerations(in directory: String) throws(StateDirectoryError) -> [UInt64] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw .system("cannot list \(directory)", errno)
+        }
+        return names.compactMap { name in
+            name.hasPrefix("log.") ? UInt64(name.dropFirst(4)) : nil
+        }.sorted()
+    }
+}
+
+/// Why the state directory could not be used.
+public enum StateDirectoryError: Error, Sendable, CustomStringConvertible {
+    /// A system call failed.
+    case system(String, Int32)
+    /// A file holds something it should not; the daemon refuses to start rather than lose it.
+    case damaged(String)
+    /// Another daemon holds the directory.
+    case inUse(String)
+    /// A change was made but could not be written.
+    case notSaved(String)
+
+    public var description: String {
+        switch self {
+        case .system(let what, let error): "\(what): \(String(cString: strerror(error)))"
+        case .damaged(let message), .inUse(let message): message
+        case .notSaved(let message): "the change could not be saved: \(message)"
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import DataTableEngine
+import Foundation
+
+/// One record of the state directory: in a log, each acknowledged change; in a snapshot, its
+/// header, every table and an end mark.
+///
+/// On disk a record is framed as an 8-byte little-endian payload length, a 4-byte CRC-32C of
+/// the payload, then the payload: a kind byte and the kind's bytes.
+enum StateRecord: Equatable {
+    /// A request line that changed the tables, replayed through its method at start-up.
+    case request(Data)
+    /// A whole table, replacing any table of its name (what a `load` leaves in the log, and what
+    /// a snapshot holds).
+    case table([UInt8])
+    /// The first record of a snapshot: its format and the first log generation it does not cover.
+    case snapshotHeader(SnapshotHeader)
+    /// The last record of a snapshot; a snapshot without it was cut short.
+    case snapshotEnd(tables: Int)
+
+    /// The bytes in front of every payload: its length and checksum.
+    static let frameBytes = 12
+
+    private enum Kind: UInt8 {
+        case request = 1, table = 2, snapshotHeader = 3, snapshotEnd = 4
+    }
+
+    /// The record framed for a file.
+    func framed() -> [UInt8] {
+        var payload: [UInt8]
+        switch self {
+        case .request(let line):
+            payload = [Kind.request.rawValue]
+            payload.append(contentsOf: line)
+        case .table(let bytes):
+            payload = [Kind.table.rawValue]
+            payload.append(contentsOf: bytes)
+        case .snapshotHeader(let header):
+            payload = [Kind.snapshotHeader.rawValue]
+            payload.append(contentsOf: try! JSONEncoder().encode(header))
+        case .snapshotEnd(let tables):
+            var writer = ByteWriter()
+            writer.write(Kind.snapshotEnd.rawValue)
+            writer.write(UInt64(tables))
+            payload = writer.bytes
+        }
+        var writer = ByteWriter(capacity: payload.count + Self.frameBytes)
+        writer.write(UInt64(payload.count))
+        writer.write(CRC32C.checksum(payload))
+        writer.write(raw: payload)
+        return writer.bytes
+    }
+
+    /// Reads a payload (a record without its frame).
+    init(payload: ArraySlice<UInt8>) throws(StateRecordError) {
+        guard let kind = payload.first.flatMap(Kind.init(rawValue:)) else {
+            throw .unknownKind(payload.first)
+        }
+        let body = payload.dropFirst()
+        switch kind {
+        case .request: self = .request(Data(body))
+        case .table: self = .table(Array(body))
+        case .snapshotHeader:
+            guard let header = try? JSONDecoder().decode(SnapshotHeader.self, from: Data(body)) else {
+                throw .unreadableHeader
+            }
+            self = .snapshotHeader(header)
+        case .snapshotEnd:
+            var reader = ByteReader(Array(body))
+            guard let tables = try? reader.read(UInt64.self), reader.isAtEnd else { throw .unreadableHeader }
+            self = .snapshotEnd(tables: Int(tables))
+        }
+    }
+}
+
+/// What a snapshot says about itself.
+struct SnapshotHeader: Codable, Equatable {
+    /// The layout of snapshots and table images.
+    var format: Int
+    /// Logs from this generation on hold the changes made after the snapshot was taken.
+    var generation: UInt64
+    /// How many tables follow.
+    var tables: Int
+}
+
+/// Why a record could not be read.
+enum StateRecordError: Error, Equatable {
+    case unknownKind(UInt8?)
+    case unreadableHeader
+}
+
+/// The records of one file, split at their frames and checked against their checksums.
+struct RecordScan {
+    /// Each good record's payload, and where its frame starts in the file.
+    var records: [(offset: Int, payload: ArraySlice<UInt8>)] = []
+    /// Where the good records end: the file's length, unless it ends in a damaged record.
+    var goodLength = 0
+    /// Why the bytes from `goodLength` on are not a record, when they are not.
+    var damage: String?
+    /// Whether the damage is only a last record cut short or half written (what a crash in the
+    /// middle of a write leaves), rather than damage with more records after it.
+    var damageIsTorn = false
+
+    /// Splits `bytes` into records. Stops at the first record that is cut short or fails its
+    /// checksum.
+    init(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            guard bytes.count - offset >= StateRecord.frameBytes else {
+                damage = "its last record is cut short (\(bytes.count - offset) bytes of a frame)"
+                damageIsTorn = true
+                break
+            }
+            var reader = ByteReader(Array(bytes[offset..<offset + StateRecord.frameBytes]))
+            let length = try! reader.read(UInt64.self)
+            let checksum = try! reader.read(UInt32.self)
+            let start = offset + StateRecord.frameBytes
+            guard length <= UInt64(bytes.count - start) else {
+                damage = "its record at byte \(offset) is cut short (\(bytes.count - start) of \(length) bytes)"
+                damageIsTorn = true
+                break
+            }
+            let payload = bytes[start..<start + Int(length)]
+            guard payload.withUnsafeBytes({ CRC32C.checksum($0) }) == checksum else {
+                damage = "its record at byte \(offset) fails its checksum"
+                damageIsTorn = start + Int(length) == bytes.count
+                break
+            }
+            records.append((offset, payload))
+            offset = start + Int(length)
+        }
+        goodLength = offset
+    }
+}

@@ -1,0 +1,261 @@
+import DataTableEngine
+import DataTableProtocol
+import Foundation
+import Logging
+import Synchronization
+
+/// The state directory (`--state-dir`): a snapshot of every table and the logs of the changes
+/// made since, from which start-up restores the tables.
+///
+/// Files: `snapshot` (a header, one record per table, an end mark), `log.N` (one record per
+/// acknowledged change, generation N), `lock` (held while a daemon uses the directory).
+/// Compaction writes a new snapshot once the logs since the last one pass a size, then removes
+/// the logs it covers.
+public final class StateStore: Sendable {
+    public let directory: String
+    public let journal: Journal
+    private let logger: Logger
+    private let lockDescriptor: Int32
+    private let compacting = Atomic(false)
+    private let server = Mutex<ServerState?>(nil)
+
+    /// What start-up found.
+    public struct Restored: Sendable {
+        public var catalog: TableCatalog
+        /// Changes replayed from the logs.
+        public var replayed: Int
+        /// Whether a snapshot was read.
+        public var fromSnapshot: Bool
+        /// Why the end of the last log was dropped, when it was.
+        public var droppedTail: String?
+    }
+
+    private init(directory: String, journal: Journal, lockDescriptor: Int32, logger: Logger) {
+        self.directory = directory
+        self.journal = journal
+        self.lockDescriptor = lockDescriptor
+        self.logger = logger
+    }
+
+    /// Opens `directory` (creating it), restores the tables it holds and starts the log.
+    /// `progress` hears what is being read, for systemd's STATUS=. Throws when the directory is
+    /// in use or damaged; never starts empty in place of state it could not read.
+    public static func open(
+        directory: String,
+        policy: FsyncPolicy,
+        compactAfterBytes: Int,
+        logger: Logger,
+        progress: @Sendable (String) -> Void = { _ in }
+    ) async throws(StateDirectoryError) -> (StateStore, Restored) {
+        if mkdir(directory, 0o700) != 0, errno != EEXIST { throw .system("cannot create \(directory)", errno) }
+        let lockPath = "\(directory)/\(StateFiles.lockName)"
+        let lock = Foundation.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw .system("cannot open \(lockPath)", errno) }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            Foundation.close(lock)
+            throw .inUse("another datatabled uses the state directory \(directory)")
+        }
+        do {
+            let (restored, generation, logBytes) = try await restore(directory: directory, logger: logger, progress: progress)
+            let journal = try Journal(
+                directory: directory,
+                generation: generation,
+                policy: policy,
+                bytesSinceSnapshot: logBytes,
+                compactAfterBytes: compactAfterBytes,
+                logger: logger
+            )
+            return (StateStore(directory: directory, journal: journal, lockDescriptor: lock, logger: logger), restored)
+        } catch {
+            Foundation.close(lock)
+            throw error
+        }
+    }
+
+    /// Lets compaction read `server`'s tables; call once the server exists.
+    public func attach(_ server: ServerState) {
+        self.server.withLock { $0 = server }
+        journal.onCompactionDue { [self] in
+            Task.detached { self.compact() }
+        }
+    }
+
+    /// Writes a snapshot of every table now and removes the logs it covers. Does nothing while
+    /// another compaction runs. Returns whether a snapshot was written.
+    @discardableResult
+    public func compact() -> Bool {
+        guard let server = server.withLock({ $0 }) else { return false }
+        guard compacting.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+            return false
+        }
+        defer { compacting.store(false, ordering: .releasing) }
+        let started = ContinuousClock.now
+        // The cut: every change before it is in the copy and in logs before `generation`.
+        let (catalog, generation) = server.catalog.withLock { catalog in (catalog, journal.rotate()) }
+        var chunks: [[UInt8]] = [
+            StateRecord.snapshotHeader(.init(format: 1, generation: generation, tables: catalog.tableCount)).framed()
+        ]
+        var rows = 0
+        for name in catalog.tableNames {
+            let table = catalog[name]!
+            rows += table.rowCount
+            chunks.append(StateRecord.table(TableImageCoding.encode(table)).framed())
+        }
+        chunks.append(StateRecord.snapshotEnd(tables: catalog.tableCount).framed())
+        do {
+            try StateFiles.replace(
+                "\(directory)/\(StateFiles.snapshotName)",
+                staging: "\(directory)/\(StateFiles.snapshotStagingName)",
+                with: chunks
+            )
+        } catch {
+            logger.error("cannot write a snapshot; the logs are kept: \(error)")
+            return false
+        }
+        let removed = removeLogs(before: generation)
+        logger.info(
+            "snapshot written",
+            metadata: [
+                "tables": "\(catalog.tableCount)", "rows": "\(rows)",
+                "bytes": "\(chunks.reduce(0) { $0 + $1.count })", "logs_removed": "\(removed)",
+                "elapsed": "\(ContinuousClock.now - started)",
+            ]
+        )
+        return true
+    }
+
+    /// Forces every change to disk and stops the log.
+    public func close() {
+        journal.close()
+        Foundation.close(lockDescriptor)
+    }
+
+    private func removeLogs(before generation: UInt64) -> Int {
+        let old = ((try? StateFiles.logGenerations(in: directory)) ?? []).filter { $0 < generation }
+        for old in old { unlink(Journal.logPath(directory: directory, generation: old)) }
+        if !old.isEmpty { StateFiles.syncDirectory(directory) }
+        return old.count
+    }
+
+    // MARK: Restoring
+
+    /// Reads the snapshot and replays the logs after it. Returns the tables, the generation to
+    /// append to and the bytes the logs since the snapshot hold.
+    private static func restore(
+        directory: String,
+        logger: Logger,
+        progress: @Sendable (String) -> Void
+    ) async throws(StateDirectoryError) -> (Restored, UInt64, Int) {
+        unlink("\(directory)/\(StateFiles.snapshotStagingName)")
+        var catalog = TableCatalog()
+        var firstGeneration: UInt64 = 1
+        let snapshotPath = "\(directory)/\(StateFiles.snapshotName)"
+        let snapshot = try StateFiles.read(snapshotPath)
+        if let snapshot {
+            progress("Reading the snapshot (\(snapshot.count / 1_000_000) MB)")
+            (catalog, firstGeneration) = try readSnapshot(snapshot, path: snapshotPath)
+        }
+        var generations = try StateFiles.logGenerations(in: directory)
+        for stale in generations where stale < firstGeneration {
+            // Covered by the snapshot; left by a compaction that stopped before removing it.
+            unlink(Journal.logPath(directory: directory, generation: stale))
+        }
+        generations.removeAll { $0 < firstGeneration }
+        if let first = generations.first, first != firstGeneration {
+            throw .damaged(
+                snapshot == nil
+                    ? "the state directory \(directory) has log.\(first) but neither a snapshot nor log.1 before it"
+                    : "the state directory \(directory) has no log.\(firstGeneration), which its snapshot needs"
+            )
+        }
+        for (previous, next) in zip(generations, generations.dropFirst()) where next != previous + 1 {
+            throw .damaged("the state directory \(directory) has log.\(previous) and log.\(next) but nothing between")
+        }
+        let replay = Replayer(catalog: catalog)
+        var droppedTail: String?
+        var logBytes = 0
+        for (index, generation) in generations.enumerated() {
+            let path = Journal.logPath(directory: directory, generation: generation)
+            guard let bytes = try StateFiles.read(path) else { continue }
+            progress("Replaying \(path) (\(bytes.count / 1_000_000) MB)")
+            let scan = RecordScan(bytes)
+            if let damage = scan.damage {
+                guard index == generations.count - 1, scan.damageIsTorn else {
+                    throw .damaged(
+                        "the log \(path) is damaged: \(damage); the daemon does not start without the changes after it. "
+                            + "Move the state directory aside to start empty, or truncate the log at byte "
+                            + "\(scan.goodLength) to keep what comes before"
+                    )
+                }
+                // A write cut off by a crash: it was never acknowledged under --fsync always.
+                logger.warning(
+                    "dropping the end of the last log: \(damage) (a write cut off by a crash)",
+                    metadata: ["path": "\(path)", "bytes": "\(bytes.count - scan.goodLength)"]
+                )
+                droppedTail = damage
+                guard truncate(path, off_t(scan.goodLength)) == 0 else { throw .system("cannot truncate \(path)", errno) }
+            }
+            logBytes += scan.goodLength
+            for (offset, payload) in scan.records {
+                let record: StateRecord
+                do {
+                    record = try StateRecord(payload: payload)
+                } catch {
+                    throw .damaged("the log \(path) holds a record it cannot read at byte \(offset): \(error)")
+                }
+                do {
+                    try await replay.apply(record)
+                } catch {
+                    throw .damaged("the log \(path) holds a change that cannot be applied at byte \(offset): \(error)")
+                }
+            }
+        }
+        let restored = Restored(
+            catalog: replay.catalog,
+            replayed: replay.count,
+            fromSnapshot: snapshot != nil,
+            droppedTail: droppedTail
+        )
+        return (restored, generations.last ?? firstGeneration, logBytes)
+    }
+
+    /// The tables in a snapshot, and the first log generation after it.
+    private static func readSnapshot(_ bytes: [UInt8], path: String) throws(StateDirectoryError) -> (TableCatalog, UInt64) {
+        func damaged(_ reason: String) -> StateDirectoryError {
+            .damaged(
+                "the snapshot \(path) is damaged (\(reason)); the daemon does not start without the tables in it. "
+                    + "Restore it from a backup, or move the state directory aside to start empty"
+            )
+        }
+        let scan = RecordScan(bytes)
+        if let damage = scan.damage { throw damaged(damage) }
+        var records = scan.records.makeIterator()
+        guard let first = records.next(), case .snapshotHeader(let header)? = try? StateRecord(payload: first.payload)
+        else { throw damaged("it does not start with a snapshot header") }
+        guard header.format == 1 else { throw damaged("it is in format \(header.format); this daemon reads format 1") }
+        var catalog = TableCatalog()
+        for index in 0..<header.tables {
+            guard let next = records.next(), case .table(let image)? = try? StateRecord(payload: next.payload) else {
+                throw damaged("table \(index + 1) of \(header.tables) is missing")
+            }
+            do {
+                try catalog.insert(try TableImageCoding.decode(image))
+            } catch let error as TableImageError {
+                throw damaged("table \(index + 1): \(error)")
+            } catch {
+                throw damaged("table \(index + 1): \(error)")
+            }
+        }
+        guard let last = records.next(), case .snapshotEnd(header.tables)? = try? StateRecord(payload: last.payload),
+            records.next() == nil
+        else { throw damaged("it does not end where its header says") }
+        return (catalog, header.generation)
+    }
+}
+
+extension StateStore {
+    /// Records `table` whole in the log (a table the daemon starts with, not made by a request).
+    public func recordWhole(_ table: Table) {
+        journal.append(.table(TableImageCoding.encode(table)))
+    }
+}

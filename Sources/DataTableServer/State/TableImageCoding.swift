@@ -1,0 +1,76 @@
+import DataTableEngine
+import DataTableProtocol
+import Foundation
+
+/// A table as the state directory stores it: a JSON header with the schema and settings, in the
+/// protocol's own words (`describe`'s column definitions), then the engine's binary body.
+///
+/// Layout: a 4-byte little-endian header length, the header, the body.
+enum TableImageCoding {
+    /// The header: everything about the table but its rows.
+    struct Header: Codable {
+        var name: String
+        var columns: [ColumnDefinition]
+        var key: String?
+        var readOnly: Bool
+        var selection: String
+        var sort: [SortKeyParam]
+        var version: UInt64
+        var rows: Int
+    }
+
+    static func encode(_ table: Table) -> [UInt8] {
+        let header = Header(
+            name: table.name,
+            columns: table.columns.map(WireSchema.definition),
+            key: table.keyColumn.map { table.columns[$0].key },
+            readOnly: table.readOnly,
+            selection: table.selectionMode.rawValue,
+            sort: WireSchema.sortParams(table.sortKeys),
+            version: table.version,
+            rows: table.rowCount
+        )
+        let json = try! JSONEncoder().encode(header)
+        var writer = ByteWriter()
+        writer.write(UInt32(json.count))
+        writer.write(raw: json)
+        var bytes = writer.bytes
+        bytes.append(contentsOf: table.imageBody())
+        return bytes
+    }
+
+    /// The table in `bytes`; throws ``TableImageError`` naming what is wrong.
+    static func decode(_ bytes: [UInt8]) throws(TableImageError) -> Table {
+        var reader = ByteReader(bytes)
+        let length = Int(try reader.read(UInt32.self))
+        guard length <= bytes.count - 4 else { throw TableImageError("its header is cut short") }
+        let header: Header
+        do {
+            header = try JSONDecoder().decode(Header.self, from: Data(bytes[4..<4 + length]))
+        } catch {
+            throw TableImageError("its header cannot be read: \(error)")
+        }
+        let columns: [Column]
+        let selection: SelectionMode
+        do {
+            columns = try WireSchema.columns(header.columns)
+            selection = try WireSchema.selectionMode(header.selection, field: "selection") ?? .multiple
+        } catch {
+            throw TableImageError("the header of \(header.name) is not valid: \(error.message)")
+        }
+        do {
+            return try Table(
+                restoring: Array(bytes[(4 + length)...]),
+                name: header.name,
+                columns: columns,
+                key: header.key,
+                readOnly: header.readOnly,
+                selectionMode: selection,
+                sortKeys: WireSchema.sortKeys(header.sort),
+                version: header.version
+            )
+        } catch {
+            throw TableImageError("the table \(header.name) cannot be read: \(error)")
+        }
+    }
+}

@@ -101,7 +101,11 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.configuration = configuration
-        self.state = ServerState(limits: configuration.limits, catalog: configuration.catalog, journal: configuration.journal)
+        self.state = ServerState(
+            limits: configuration.limits,
+            catalog: configuration.catalog,
+            journal: configuration.journal
+        )
         self.dispatcher = RequestDispatcher(methods: methods, limits: configuration.limits)
         self.hooks = hooks
         self.logger = logger

@@ -70,7 +70,9 @@ struct DataTabledCommand: AsyncParsableCommand {
     @Option(help: "Serve only peers in this group, by name or number (repeat).")
     var allowGroup: [String] = []
 
-    @Option(help: "Keep every table in this directory and restore them at start (without it, nothing survives a restart).")
+    @Option(
+        help: "Keep every table in this directory and restore them at start (without it, nothing survives a restart)."
+    )
     var stateDir: String?
 
     @Option(help: "When changes reach the disk: always (before the reply), everysec, or no (the kernel decides).")

@@ -12,12 +12,13 @@ struct InProcessClient {
 
     init(
         limits: ServerLimits = ServerLimits(),
-        logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+        server: ServerState? = nil
     ) {
         dispatcher = RequestDispatcher(methods: .builtin(), limits: limits)
         context = RequestContext(
             connection: ConnectionInfo(id: 1, peer: PeerCredentials(pid: 42, uid: 1000, gid: 1000)),
-            server: ServerState(limits: limits),
+            server: server ?? ServerState(limits: limits),
             logger: logger
         )
     }

@@ -167,7 +167,9 @@ public final class Journal: Sendable {
                     written = through
                     unsynced = true
                 case .rotate(let generation):
-                    if fsync(descriptor) != 0 { fail("cannot fsync \(currentLogPath): \(String(cString: strerror(errno)))") }
+                    if fsync(descriptor) != 0 {
+                        fail("cannot fsync \(currentLogPath): \(String(cString: strerror(errno)))")
+                    }
                     Foundation.close(descriptor)
                     do {
                         descriptor = try Self.openLog(directory: directory, generation: generation)
@@ -180,7 +182,9 @@ public final class Journal: Sendable {
             }
             let now = ContinuousClock.now
             if unsynced, closing || policy == .always || (policy == .everysec && now - lastSync >= .seconds(1)) {
-                if fsync(descriptor) != 0 { fail("cannot fsync \(currentLogPath): \(String(cString: strerror(errno)))") }
+                if fsync(descriptor) != 0 {
+                    fail("cannot fsync \(currentLogPath): \(String(cString: strerror(errno)))")
+                }
                 lastSync = now
                 unsynced = false
             }
@@ -204,8 +208,11 @@ public final class Journal: Sendable {
             }
             let failure = state.withLock { $0.failure }
             for (continuation, failed) in ready {
-                if failed { continuation.resume(throwing: StateDirectoryError.notSaved(failure ?? "")) }
-                else { continuation.resume() }
+                if failed {
+                    continuation.resume(throwing: StateDirectoryError.notSaved(failure ?? ""))
+                } else {
+                    continuation.resume()
+                }
             }
             compaction?()
             if closing {

@@ -56,7 +56,11 @@ public final class StateStore: Sendable {
             throw .inUse("another datatabled uses the state directory \(directory)")
         }
         do {
-            let (restored, generation, logBytes) = try await restore(directory: directory, logger: logger, progress: progress)
+            let (restored, generation, logBytes) = try await restore(
+                directory: directory,
+                logger: logger,
+                progress: progress
+            )
             let journal = try Journal(
                 directory: directory,
                 generation: generation,
@@ -193,7 +197,9 @@ public final class StateStore: Sendable {
                     metadata: ["path": "\(path)", "bytes": "\(bytes.count - scan.goodLength)"]
                 )
                 droppedTail = damage
-                guard truncate(path, off_t(scan.goodLength)) == 0 else { throw .system("cannot truncate \(path)", errno) }
+                guard truncate(path, off_t(scan.goodLength)) == 0 else {
+                    throw .system("cannot truncate \(path)", errno)
+                }
             }
             logBytes += scan.goodLength
             for (offset, payload) in scan.records {
@@ -220,7 +226,9 @@ public final class StateStore: Sendable {
     }
 
     /// The tables in a snapshot, and the first log generation after it.
-    private static func readSnapshot(_ bytes: [UInt8], path: String) throws(StateDirectoryError) -> (TableCatalog, UInt64) {
+    private static func readSnapshot(_ bytes: [UInt8], path: String) throws(StateDirectoryError) -> (
+        TableCatalog, UInt64
+    ) {
         func damaged(_ reason: String) -> StateDirectoryError {
             .damaged(
                 "the snapshot \(path) is damaged (\(reason)); the daemon does not start without the tables in it. "

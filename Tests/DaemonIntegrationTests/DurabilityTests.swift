@@ -1,0 +1,261 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// `--state-dir`: what was acknowledged comes back after `kill -9`, a restart restores every
+/// table as it was, a torn last record is dropped with a warning and a damaged snapshot stops
+/// the start with a clear message.
+@Suite struct DurabilityTests {
+    /// Rounds of: writers add rows as fast as the daemon acknowledges them, the daemon is killed
+    /// with SIGKILL at a random moment, restarted on the same directory, and every row is read
+    /// back. A small compaction threshold makes snapshots happen during the load, so some kills
+    /// land in the middle of one.
+    @Test(arguments: ["always", "everysec"])
+    func acknowledgedRowsSurviveKill9(fsync: String) throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        let arguments = ["--state-dir", state.path, "--fsync", fsync, "--compact-after-bytes", "200000"]
+        var acknowledged: [String: ContinuousClock.Instant] = [:]
+        var sentInAll: Set<String> = []
+        do {
+            let daemon = try TestDaemon(arguments: arguments)
+            let created = try daemon.connect().call(
+                "create",
+                #"{"table":"feed","key":"k","columns":[{"key":"k"},{"key":"n","type":"number"},{"key":"note"}]}"#
+            )
+            try #require(created["version"] as? Int == 1)
+        }
+        for round in 1...3 {
+            let daemon = try TestDaemon(arguments: arguments)
+            let (acked, sent, killedAt) = try Self.writeUntilKilled(daemon, round: round)
+            acknowledged.merge(acked) { first, _ in first }
+            sentInAll.formUnion(sent)
+            let restarted = try TestDaemon(arguments: arguments)
+            let recovered = try Self.keys(in: "feed", of: restarted)
+            let lost = acknowledged.keys.filter { !recovered.contains($0) }
+            let invented = recovered.subtracting(sentInAll)
+            print(
+                """
+                kill -9 (--fsync \(fsync)) round \(round): \(acked.count) acknowledged this round, \
+                \(acknowledged.count) in all; recovered \(recovered.count) rows; lost \(lost.count)
+                """
+            )
+            #expect(invented.isEmpty, "rows nobody sent: \(Array(invented.prefix(5)))")
+            if fsync == "always" {
+                #expect(lost.isEmpty, "acknowledged rows lost: \(Array(lost.prefix(5)))")
+            } else {
+                // Only what was acknowledged in the last moments before the kill may be missing.
+                let late = acknowledged.filter { $0.value > killedAt - .seconds(2) }.count
+                #expect(lost.count <= late, "\(lost.count) lost, more than the \(late) of the last two seconds")
+            }
+            _ = restarted.process.stop(signal: SIGKILL)
+        }
+    }
+
+    /// Four connections add rows until the daemon dies, at a random moment up to 0.9 s after the
+    /// first rows were acknowledged.
+    /// Returns each acknowledged key with when it was acknowledged, every key sent, and when
+    /// the kill came.
+    private static func writeUntilKilled(_ daemon: TestDaemon, round: Int) throws -> (
+        acknowledged: [String: ContinuousClock.Instant], sent: Set<String>, killedAt: ContinuousClock.Instant
+    ) {
+        let acknowledged = Mutex<[String: ContinuousClock.Instant]>([:])
+        let sent = Mutex<Set<String>>([])
+        let clients = try (0..<4).map { _ in try daemon.connect() }
+        let writers = DispatchGroup()
+        for (writer, client) in clients.enumerated() {
+            let client = UncheckedClient(client)
+            DispatchQueue.global().async(group: writers) {
+                var batch = 0
+                while true {
+                    batch += 1
+                    let keys = (0..<3).map { "r\(round)-w\(writer)-b\(batch)-\($0)" }
+                    let rows = keys.map { #"{"k":"\#($0)","n":\#(batch),"note":"written in round \#(round)"}"# }
+                    sent.withLock { $0.formUnion(keys) }
+                    let line =
+                        #"{"id":\#(batch),"method":"add","params":{"table":"feed","rows":[\#(rows.joined(separator: ","))]}}"#
+                    guard (try? client.value.send(line + "\n")) != nil,
+                        let reply = try? client.value.readLine(), reply.contains(#""result""#)
+                    else { return }
+                    let now = ContinuousClock.now
+                    acknowledged.withLock { acked in for key in keys { acked[key] = now } }
+                }
+            }
+        }
+        // Once the load is under way, at a random moment.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while acknowledged.withLock({ $0.count }) < 60, ContinuousClock.now < deadline { usleep(5_000) }
+        usleep(UInt32.random(in: 0...900_000))
+        let killedAt = ContinuousClock.now
+        #expect(daemon.process.stop(signal: SIGKILL) == 128 + SIGKILL)
+        writers.wait()
+        return (acknowledged.withLock { $0 }, sent.withLock { $0 }, killedAt)
+    }
+
+    /// Every key of `table`, read in pages.
+    private static func keys(in table: String, of daemon: TestDaemon) throws -> Set<String> {
+        let client = try daemon.connect()
+        var keys: Set<String> = []
+        while true {
+            let page = try client.call("get", #"{"table":"\#(table)","from":\#(keys.count),"count":10000}"#)
+            let rows = try #require(page["rows"] as? [[String: Any]], "get failed: \(page)")
+            for row in rows { keys.insert(try #require(row["id"] as? String)) }
+            if rows.count < 10000 { return keys }
+        }
+    }
+
+    /// Rows, order, selection, drafts, undo, versions and loaded tables: the same after a
+    /// restart as before, whether they came back from the logs or from a snapshot.
+    @Test(arguments: ["67108864", "1"])
+    func restartRestoresEveryTableAsItWas(compactAfterBytes: String) throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        let arguments = ["--state-dir", state.path, "--compact-after-bytes", compactAfterBytes, "--demo"]
+        let questions: [(String, String)] = [
+            ("tables", "{}"),
+            ("describe", #"{"table":"pets"}"#),
+            ("get", #"{"table":"pets"}"#),
+            ("selection", #"{"table":"pets"}"#),
+            ("describe", #"{"table":"csv"}"#),
+            ("get", #"{"table":"csv"}"#),
+            ("get", #"{"table":"stock","count":3}"#),
+        ]
+        var before: [String] = []
+        do {
+            let daemon = try TestDaemon(arguments: arguments)
+            let client = try daemon.connect()
+            try client.call(
+                "create",
+                #"""
+                {"table":"pets","columns":[{"key":"name"},{"key":"age","type":"number","min":0},\#
+                {"key":"born","type":"date"}],"rows":[{"name":"Rex","age":3},{"name":"Tom","age":7}]}
+                """#
+            )
+            try client.call("add", #"{"table":"pets","rows":[{"name":"Ada","age":1},{"name":"Bo","age":12}]}"#)
+            try client.call("delete", #"{"table":"pets","ids":[2]}"#)
+            try client.call("add", #"{"table":"pets","row":{"name":"Cy","age":5},"index":0}"#)
+            try client.call("sort", #"{"table":"pets","keys":[{"column":"age","descending":true}]}"#)
+            try client.call("select", #"{"table":"pets","ids":[1,4]}"#)
+            try client.call("edit", #"{"table":"pets","id":3,"column":"age","value":"2"}"#)
+            try client.call("edit", #"{"table":"pets","id":4,"column":"age","value":"-4"}"#)
+            try client.call("edit", #"{"table":"pets","id":1,"column":"born","value":"2020-02-30"}"#)
+            try client.call(
+                "load",
+                #"{"table":"csv","format":"csv","text":"city,people\nOslo,709000\nBergen,291000\n"}"#
+            )
+            try client.call("create", numberedTable("gone", count: 2))
+            try client.call("drop", #"{"table":"gone"}"#)
+            try client.call("edit", #"{"table":"stock","id":1,"column":"qty","value":"99"}"#)
+            before = try questions.map { method, params in try Self.stable(client.call(method, params)) }
+            #expect(try client.call("describe", #"{"table":"pets"}"#)["canUndo"] as? Bool == true)
+            #expect(daemon.process.stop(signal: SIGKILL) == 128 + SIGKILL)
+        }
+        let restarted = try TestDaemon(arguments: arguments)
+        let client = try restarted.connect()
+        let after = try questions.map { method, params in try Self.stable(client.call(method, params)) }
+        for (index, (question, answer)) in zip(questions, after).enumerated() {
+            #expect(answer == before[index], "\(question.0) \(question.1)")
+        }
+        #expect(restarted.process.output.contains("restored 3 tables"))
+        // The undo history came back too: the last edit of age is taken back.
+        let undone = try client.call("undo", #"{"table":"pets"}"#)
+        #expect((undone["cells"] as? [[String: Any]])?.first?["value"] as? Int == 1)
+        if compactAfterBytes == "1" {
+            #expect(FileManager.default.fileExists(atPath: state.file("snapshot")))
+        }
+    }
+
+    /// A reply as sorted JSON text, without the highlight of newly added rows (it fades with time).
+    private static func stable(_ reply: [String: Any]) throws -> String {
+        func strip(_ value: Any) -> Any {
+            if let object = value as? [String: Any] {
+                return object.filter { $0.key != "highlight" }.mapValues(strip)
+            }
+            if let array = value as? [Any] { return array.map(strip) }
+            return value
+        }
+        let data = try JSONSerialization.data(withJSONObject: strip(reply), options: [.sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A crash in the middle of a write leaves half a record at the end of the log: the next
+    /// start drops it, says so, and keeps everything before it.
+    @Test func aTornLastRecordIsDroppedWithAWarning() throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        let arguments = ["--state-dir", state.path, "--fsync", "always"]
+        do {
+            let daemon = try TestDaemon(arguments: arguments)
+            try daemon.connect().call("create", numberedTable("kept", count: 3))
+            _ = daemon.process.stop(signal: SIGKILL)
+        }
+        let log = try #require(FileHandle(forWritingAtPath: state.file("log.1")))
+        log.seekToEndOfFile()
+        // A frame that promises 400 bytes and brings 5.
+        log.write(Data([0x90, 0x01, 0, 0, 0, 0, 0, 0, 0xAA, 0xBB, 0xCC, 0xDD, 1, 0x7B, 0x22, 0x6D, 0x65]))
+        try log.close()
+        let restarted = try TestDaemon(arguments: arguments)
+        #expect(restarted.process.waitForOutput(containing: "dropping the end of the last log"))
+        #expect(try restarted.connect().call("describe", #"{"table":"kept"}"#)["rows"] as? Int == 3)
+        try restarted.connect().call("add", #"{"table":"kept","row":{"n":9}}"#)
+        _ = restarted.process.stop(signal: SIGKILL)
+        // The log was cut back to its good records, so the record written after is read too.
+        let again = try TestDaemon(arguments: arguments)
+        #expect(try again.connect().call("describe", #"{"table":"kept"}"#)["rows"] as? Int == 4)
+        #expect(!again.process.output.contains("dropping"))
+    }
+
+    /// A snapshot that fails its checksum stops the start with a message saying which file and
+    /// what to do, rather than starting empty.
+    @Test func aDamagedSnapshotIsRefused() throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        let arguments = ["--state-dir", state.path, "--compact-after-bytes", "1"]
+        do {
+            let daemon = try TestDaemon(arguments: arguments)
+            try daemon.connect().call("create", numberedTable("precious", count: 50))
+            try daemon.process.waitForFile(state.file("snapshot"))
+            #expect(daemon.process.waitForOutput(containing: "snapshot written"))
+            #expect(daemon.process.stop() == 0)
+        }
+        var bytes = try #require(FileManager.default.contents(atPath: state.file("snapshot")))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: state.file("snapshot")))
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let refused = try RunningProcess(
+            BuiltProducts.daemon,
+            ["--socket", scratch.file("d.sock"), "--log-target", "stderr"] + arguments,
+            outputPath: scratch.file("output.log")
+        )
+        #expect(refused.waitForExit() == 1)
+        #expect(refused.output.contains("the snapshot \(state.file("snapshot")) is damaged"))
+        #expect(refused.output.contains("fails its checksum"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("d.sock")))
+    }
+
+    /// Two daemons never share a state directory; without one, the daemon says nothing survives.
+    @Test func aStateDirectoryHasOneDaemon() throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        let first = try TestDaemon(arguments: ["--state-dir", state.path])
+        #expect(first.process.waitForOutput(containing: "tables are kept in \(state.path) (fsync everysec)"))
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let second = try RunningProcess(
+            BuiltProducts.daemon,
+            ["--socket", scratch.file("d.sock"), "--log-target", "stderr", "--state-dir", state.path],
+            outputPath: scratch.file("output.log")
+        )
+        #expect(second.waitForExit() == 1)
+        #expect(second.output.contains("another datatabled uses the state directory"))
+        let memoryOnly = try TestDaemon()
+        #expect(memoryOnly.process.waitForOutput(containing: "nothing survives a restart"))
+    }
+}
+
+/// A client handed to one writer thread, which alone uses it.
+private struct UncheckedClient: @unchecked Sendable {
+    let value: UnixClient
+    init(_ value: UnixClient) { self.value = value }
+}

@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "datatable", targets: ["datatable"]),
         .executable(name: "datatable-bench", targets: ["datatable-bench"]),
         .executable(name: "datatabled", targets: ["datatabled"]),
+        .executable(name: "datatabled-fuzz", targets: ["datatabled-fuzz"]),
         .library(name: "DataTableClient", targets: ["DataTableClient"]),
         .library(name: "DataTableEngine", targets: ["DataTableEngine"]),
         .library(name: "DataTableProtocol", targets: ["DataTableProtocol"]),
@@ -83,6 +84,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        // The fuzz target: the request path under libFuzzer (scripts/fuzz), or replaying saved inputs.
+        .executableTarget(
+            name: "datatabled-fuzz",
+            dependencies: [
+                "DataTableEngine",
+                "DataTableProtocol",
+                "DataTableServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
 

@@ -95,4 +95,30 @@ import Testing
         }
         #expect(try bystander.call("ping")["pong"] as? Bool == true)
     }
+
+    /// A load from a device is refused: /dev/zero never ends.
+    @Test func aLoadReadsOnlyRegularFiles() throws {
+        let daemon = try TestDaemon()
+        let reply = try Self.reply(daemon, Array(#"{"method":"load","params":{"table":"z","path":"/dev/zero"}}"#.utf8))
+        #expect(Self.kind(reply) == "invalid_value")
+        #expect("\(reply)".contains("not a regular file"))
+    }
+
+    /// The fuzzer's seeds and every input it ever failed on, replayed through the same harness
+    /// built without libFuzzer: each is answered (fuzz/README.md).
+    @Test func fuzzSeedsAndRegressionsAreAnswered() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("fuzz")
+        var inputs: [String] = []
+        for folder in ["seeds", "regressions"] {
+            let directory = root.appendingPathComponent(folder).path
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory) where !name.hasPrefix(".") {
+                inputs.append(directory + "/" + name)
+            }
+        }
+        #expect(inputs.count >= 9)
+        let (status, output) = try run(BuiltProducts.directory + "/datatabled-fuzz", inputs.sorted())
+        #expect(status == 0, "\(output.suffix(2000))")
+        #expect(output.components(separatedBy: ": answered").count - 1 == inputs.count)
+    }
 }

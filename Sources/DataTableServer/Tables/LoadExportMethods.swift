@@ -13,6 +13,11 @@ extension MethodTable {
         }
         let text: String
         if let path = request.path {
+            // A device or a pipe could be read forever (/dev/zero); only files have an end.
+            var status = stat()
+            if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+                throw ResponseError.invalidValue("\(path) is not a regular file.", field: "params.path")
+            }
             let data: Data
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: path))

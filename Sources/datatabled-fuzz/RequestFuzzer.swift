@@ -1,0 +1,90 @@
+import DataTableEngine
+import DataTableProtocol
+import DataTableServer
+import Dispatch
+import Foundation
+import Logging
+import NIOCore
+import NIOEmbedded
+
+/// Feeds one input through the daemon's whole request path, as a connection would: the line
+/// framing (``JSONLineDecoder``), then for each line the dispatcher (envelope, JSON, params,
+/// methods) against a few tables. Every line must get nothing or one JSON object or array
+/// back; anything else, or a crash, is a finding.
+///
+/// Each input starts from the same tables, so a finding replays alone.
+final class RequestFuzzer: Sendable {
+    static let shared = RequestFuzzer()
+
+    private let limits = ServerLimits(maxLineBytes: 16_384, maxBatchSize: 64, maxTables: 16, maxRows: 10_000)
+    private let dispatcher: RequestDispatcher
+    private let tables: TableCatalog
+
+    private init() {
+        dispatcher = RequestDispatcher(methods: .builtin(), limits: limits)
+        let server = ServerState(limits: limits)
+        let dispatcher = dispatcher
+        Self.wait {
+            var context = Self.context(server)
+            for line in Self.setUp { _ = await dispatcher.reply(to: Data(line.utf8), context: &context) }
+        }
+        tables = server.catalog.withLock { $0 }
+        precondition(tables.tableCount == Self.setUp.count, "the fuzzer's tables could not be set up")
+    }
+
+    /// The tables every input starts with: those protocol.md's examples name.
+    static let setUp = [
+        #"{"method":"create","params":{"table":"stock","key":"item","columns":[{"key":"item","required":true},{"key":"qty","type":"number","min":0,"decimals":0},{"key":"received","type":"date"},{"key":"at","type":"time"},{"key":"lead","type":"duration"},{"key":"status","type":"picker","options":["In Stock","Reorder"]},{"key":"photo","type":"image"}],"sort":[{"column":"received","descending":true}],"rows":[{"item":"Hex Bolt","qty":40,"received":"2024-05-06"},{"item":"Washer","qty":3,"status":"Reorder","lead":"2h"},{"item":"Nut","received":"2024-01-02","at":"09:30"}]}}"#,
+        #"{"method":"create","params":{"table":"parts","columns":[{"key":"name","label":"Name"},{"key":"notes","wrap":true,"maxLines":2},{"key":"price","type":"number","decimals":2}],"rows":[{"name":"Servo","notes":"Order the new cable kit with every motor","price":12.5},{"name":"Gear"}]}}"#,
+        #"{"method":"load","params":{"table":"inventory","text":"item,qty,received\nBolt,40,2024-05-06\n"}}"#,
+    ]
+
+    /// Runs one input.
+    func run(_ bytes: [UInt8]) {
+        let channel = EmbeddedChannel(
+            handler: ByteToMessageHandler(JSONLineDecoder(maximumLineBytes: limits.maxLineBytes))
+        )
+        var lines: [ByteBuffer] = []
+        do {
+            try channel.writeInbound(channel.allocator.buffer(bytes: bytes))
+            while let line: ByteBuffer = try channel.readInbound() { lines.append(line) }
+            _ = try channel.finish()
+        } catch is LineTooLongError {
+            // The connection would be answered once and closed; the lines before still count.
+        } catch {
+            fatalError("the line decoder failed with \(error)")
+        }
+        let requests = lines.map { Data($0.readableBytesView) }
+        let server = ServerState(limits: limits, catalog: tables)
+        let dispatcher = dispatcher
+        Self.wait {
+            var context = Self.context(server)
+            for request in requests {
+                guard let reply = await dispatcher.reply(to: request, context: &context) else { continue }
+                guard let parsed = try? JSONSerialization.jsonObject(with: reply, options: [.fragmentsAllowed]),
+                    parsed is [String: Any] || parsed is [Any]
+                else {
+                    fatalError("the reply to \(String(decoding: request, as: UTF8.self)) is not a JSON object or array")
+                }
+            }
+        }
+    }
+
+    private static func context(_ server: ServerState) -> RequestContext {
+        RequestContext(
+            connection: ConnectionInfo(id: 1),
+            server: server,
+            logger: Logger(label: "fuzz", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+    }
+
+    /// Runs `body` to its end on the concurrency runtime, from this synchronous caller.
+    private static func wait(_ body: @escaping @Sendable () async -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await body()
+            done.signal()
+        }
+        done.wait()
+    }
+}

@@ -32,6 +32,9 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
     ],
     targets: [
+        // libFuzzer's driver, declared for the fuzz target (linked only under -sanitize=fuzzer).
+        .target(name: "CLibFuzzer"),
+
         // C bridge to fontconfig, which finds font files by family and style.
         .systemLibrary(
             name: "CFontconfig",
@@ -91,6 +94,7 @@ let package = Package(
         .executableTarget(
             name: "datatabled-fuzz",
             dependencies: [
+                "CLibFuzzer",
                 "DataTableEngine",
                 "DataTableProtocol",
                 "DataTableServer",
@@ -184,6 +188,6 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CLibFuzzer" {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
 }

@@ -108,7 +108,34 @@ struct BenchCommand: ParsableCommand {
         let ping = (0..<samples).map { _ in (try? client.timed(#"{"id":4,"method":"ping"}"#)) ?? .nan }
         report.add("ping round trip, p50 / p99 (for scale)", BenchReport.percentiles(ping), target: "")
         _ = try client.timed(#"{"id":5,"method":"drop","params":{"table":"\#(table)"}}"#)
+        if socket == nil { try measureRestore(csvPath: csvPath, scratch: scratch, into: &report) }
         report.print()
+    }
+
+    /// A daemon with a state directory loads the CSV (the log keeps the table whole), stops, and
+    /// starts again: the time until it listens is the time to restore every row.
+    private func measureRestore(csvPath: String, scratch: URL, into report: inout BenchReport) throws {
+        let directory = scratch.appendingPathComponent("restore")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let arguments = ["--state-dir", directory.appendingPathComponent("state").path]
+        let first = try BenchDaemon(directory: directory, arguments: arguments)
+        let client = BenchClient(connection: try LineConnection(path: first.socketPath))
+        let load = try client.timed(
+            #"{"id":1,"method":"load","params":{"table":"stock","path":"\#(csvPath)","key":"sku"}}"#
+        )
+        report.add("load CSV with --state-dir (logged whole)", BenchReport.duration(load), target: "")
+        first.stop()
+        let started = ContinuousClock.now
+        let second = try BenchDaemon(directory: directory, arguments: arguments)
+        let restored = ContinuousClock.now - started
+        defer { second.stop() }
+        let rowsBack = try BenchClient(connection: try LineConnection(path: second.socketPath)).residentBytes()
+        _ = rowsBack
+        report.add(
+            "restart: restore \(rows) rows from --state-dir",
+            BenchReport.duration(Double(restored.components.seconds) + Double(restored.components.attoseconds) / 1e18),
+            target: "< 2 s"
+        )
     }
 
     private func sort(_ table: String, _ column: String, descending: Bool = false) -> String {

@@ -6,7 +6,8 @@ final class BenchDaemon {
     let socketPath: String
     private let process = Process()
 
-    init(directory: URL) throws {
+    /// Starts `datatabled` with a socket in `directory` and `arguments`; returns once it listens.
+    init(directory: URL, arguments: [String] = []) throws {
         socketPath = directory.appendingPathComponent("d.sock").path
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         let binary = here.appendingPathComponent("datatabled")
@@ -16,9 +17,9 @@ final class BenchDaemon {
             )
         }
         process.executableURL = binary
-        process.arguments = ["--socket", socketPath, "--log-target", "stderr", "--log-level", "warning"]
+        process.arguments = ["--socket", socketPath, "--log-target", "stderr", "--log-level", "warning"] + arguments
         try process.run()
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while !FileManager.default.fileExists(atPath: socketPath) {
             guard Date() < deadline, process.isRunning else {
                 throw BenchClient.Refused(description: "datatabled did not start")

@@ -415,9 +415,15 @@ extension MethodTable {
 }
 
 extension ServerState {
-    /// Runs `body` on the table called `name`, in place, holding the catalog lock.
+    /// Runs `body` on the table called `name`, in place, holding the catalog lock. A change
+    /// (a new version) is recorded in the state directory's log even if `body` published no
+    /// event for it.
     func update<Result: Sendable>(_ name: String, _ body: (inout Table) throws -> Result) throws -> Result {
-        try catalog.withLock { catalog in try catalog.update(name, body) }
+        try catalog.withLock { catalog in
+            let before = catalog[name]?.version
+            defer { if catalog[name]?.version != before { recordChange() } }
+            return try catalog.update(name, body)
+        }
     }
 
     /// Runs `body` on the table called `name` without changing it.

@@ -1,12 +1,15 @@
 /// When the log of changes is forced to disk (`--fsync`), as with Redis' `appendfsync`.
+///
+/// Under every policy a reply is sent only once its change is written to the log, so a crash
+/// of the daemon (`kill -9`) loses nothing acknowledged; the policy says what a crash of the
+/// machine may lose.
 public enum FsyncPolicy: String, Sendable, CaseIterable {
-    /// A change is on disk before its reply is sent. Replies waiting at the same moment share one
-    /// fsync (group commit).
+    /// A change is forced to disk before its reply is sent. Replies waiting at the same moment
+    /// share one fsync (group commit). A crash of the machine loses nothing acknowledged.
     case always
-    /// Changes are written at once and forced to disk once a second: a crash of the machine
-    /// loses at most about the last second; a crash of the daemon alone loses only changes not
-    /// yet handed to the kernel.
+    /// The log is forced to disk once a second: a crash of the machine loses at most about the
+    /// last second.
     case everysec
-    /// Changes are written at once and the kernel decides when they reach the disk.
+    /// The kernel decides when the log reaches the disk.
     case no
 }

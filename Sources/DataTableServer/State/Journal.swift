@@ -9,7 +9,7 @@ import Synchronization
 /// order the changes were made; it only queues the framed bytes and wakes the writer. The writer
 /// takes everything queued at once, writes it with one call and, under ``FsyncPolicy/always``,
 /// forces it to disk with one fsync before it lets the waiting replies go: requests that arrive
-/// while an fsync runs share the next one.
+/// while a write or an fsync runs share the next one (group commit).
 ///
 /// Logs are files `log.N` in the state directory; ``rotate()`` starts the next generation so a
 /// snapshot can cover everything before it.
@@ -30,7 +30,7 @@ public final class Journal: Sendable {
         var queue: [Item] = []
         /// The sequence number of the last record appended.
         var appended: UInt64 = 0
-        /// Every record up to this one is on disk as the policy asks.
+        /// Every record up to this one is written, and under ``FsyncPolicy/always`` forced to disk.
         var durable: UInt64 = 0
         var waiters: [(sequence: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
         /// Why writing failed, once it has.
@@ -114,10 +114,13 @@ public final class Journal: Sendable {
         return generation
     }
 
-    /// Returns once record `sequence` is on disk, at once unless the policy is
-    /// ``FsyncPolicy/always``; throws ``StateDirectoryError`` when the log cannot be written.
+    /// Returns once record `sequence` is written to the log, and under ``FsyncPolicy/always``
+    /// forced to disk; throws ``StateDirectoryError`` when the log cannot be written.
+    ///
+    /// Replies wait for the write under every policy, as Redis writes its append-only file
+    /// before it answers: once acknowledged, a change survives a crash of the daemon; the
+    /// policy decides what a crash of the machine may take.
     func waitUntilDurable(_ sequence: UInt64) async throws {
-        guard policy == .always else { return }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let outcome: Result<Void, StateDirectoryError>? = state.withLock { state in
                 if let failure = state.failure { return .failure(.notSaved(failure)) }

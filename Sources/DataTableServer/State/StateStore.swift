@@ -191,7 +191,7 @@ public final class StateStore: Sendable {
                             + "\(scan.goodLength) to keep what comes before"
                     )
                 }
-                // A write cut off by a crash: it was never acknowledged under --fsync always.
+                // A write cut off by a crash: its reply was never sent.
                 logger.warning(
                     "dropping the end of the last log: \(damage) (a write cut off by a crash)",
                     metadata: ["path": "\(path)", "bytes": "\(bytes.count - scan.goodLength)"]

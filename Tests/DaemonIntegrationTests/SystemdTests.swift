@@ -56,13 +56,13 @@ import Testing
         let socketPath: String
         let process: RunningProcess
 
-        init(environment: [String: String] = [:]) throws {
+        init(environment: [String: String] = [:], arguments: [String] = []) throws {
             scratch = try Scratch()
             notify = try NotifySocket(path: scratch.file("notify"))
             socketPath = scratch.file("d.sock")
             process = try RunningProcess(
                 BuiltProducts.daemon,
-                ["--socket", socketPath, "--log-target", "stderr"],
+                ["--socket", socketPath, "--log-target", "stderr"] + arguments,
                 environment: environment.merging(["NOTIFY_SOCKET": notify.path], uniquingKeysWith: { $1 }),
                 outputPath: scratch.file("output.log")
             )
@@ -85,6 +85,24 @@ import Testing
         let untilStopping = try #require(notify.receive(until: "STOPPING=1"), "no STOPPING=1:\n\(daemon.output)")
         #expect(untilStopping.last?.contains("STATUS=") == true)
         #expect(daemon.waitForExit() == 0, "\(daemon.output)")
+    }
+
+    /// With a state directory, the tables are restored before READY=1, and STATUS= says so.
+    @Test func tablesAreRestoredBeforeReady() throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        do {
+            let first = try TestDaemon(arguments: ["--state-dir", state.path])
+            try first.connect().call("create", numberedTable("kept", count: 5))
+            #expect(first.process.stop() == 0)
+        }
+        let notified = try NotifiedDaemon(arguments: ["--state-dir", state.path])
+        let untilReady = try #require(notified.notify.receive(until: "READY=1"), "\(notified.process.output)")
+        #expect(untilReady.first?.contains("STATUS=Restoring tables from \(state.path)") == true)
+        #expect(untilReady.contains { $0.contains("STATUS=Replaying") })
+        // The moment READY arrives, the tables are there.
+        let client = try UnixClient(path: notified.socketPath)
+        #expect(try client.call("describe", #"{"table":"kept"}"#)["rows"] as? Int == 5)
     }
 
     @Test func theWatchdogIsFedAtHalfItsInterval() throws {

@@ -160,6 +160,8 @@ public final class Journal: Sendable {
             }
             var wroteBytes = 0
             for item in items {
+                // After a failed write the log has a gap; nothing after it may be written either.
+                if state.withLock({ $0.failure != nil }) { break }
                 switch item {
                 case .records(let bytes, let through):
                     if let problem = Self.writeAll(descriptor, bytes) {

@@ -80,7 +80,8 @@ public final class StateStore: Sendable {
     public func attach(_ server: ServerState) {
         self.server.withLock { $0 = server }
         journal.onCompactionDue { [self] in
-            Task.detached { self.compact() }
+            // A thread of its own: encoding and fsyncing a large snapshot blocks for a while.
+            Thread.detachNewThread { self.compact() }
         }
     }
 

@@ -81,7 +81,8 @@ extension MethodTable {
             requests: counters.requests,
             tables: tables,
             rows: rows,
-            memory: .init(residentBytes: ProcessMemory.residentBytes() ?? 0)
+            memory: .init(residentBytes: ProcessMemory.residentBytes() ?? 0),
+            durability: server.journal?.status
         )
     }
 }

@@ -209,9 +209,9 @@ struct DataTabledCommand: AsyncParsableCommand {
                 catalog = restored.catalog
                 logger.notice(
                     """
-                    restored \(catalog.tableCount) tables (\(catalog.rowCount) rows) from \(stateDir): \
-                    \(restored.fromSnapshot ? "a snapshot and " : "")\(restored.replayed) logged changes \
-                    in \(ContinuousClock.now - started)
+                    restored \(Self.count(catalog.tableCount, "table")) (\(Self.count(catalog.rowCount, "row"))) \
+                    from \(stateDir): \(restored.fromSnapshot ? "a snapshot and " : "")\
+                    \(Self.count(restored.replayed, "logged change")) in \(ContinuousClock.now - started)
                     """
                 )
             } catch {
@@ -282,6 +282,11 @@ struct DataTabledCommand: AsyncParsableCommand {
                 "--max-connections \(connections) is close to the open-file limit \(limit.rlim_cur); raise LimitNOFILE"
             )
         }
+    }
+
+    /// "1 table", "2 tables".
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
     static func parseMode(_ text: String) -> mode_t? {

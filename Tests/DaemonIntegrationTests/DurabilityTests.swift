@@ -162,6 +162,9 @@ import Testing
             #expect(answer == before[index], "\(question.0) \(question.1)")
         }
         #expect(restarted.process.output.contains("restored 3 tables"))
+        let durability = try #require(try client.call("stats")["durability"] as? [String: Any])
+        #expect(durability["stateDir"] as? String == state.path && durability["fsync"] as? String == "everysec")
+        #expect(durability["failure"] == nil)
         // The undo history came back too: the last edit of age is taken back.
         let undone = try client.call("undo", #"{"table":"pets"}"#)
         #expect((undone["cells"] as? [[String: Any]])?.first?["value"] as? Int == 1)

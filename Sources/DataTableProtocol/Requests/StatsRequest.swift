@@ -20,6 +20,8 @@ public struct StatsRequest: ParameterlessRequest {
         /// Rows across all tables.
         public var rows: Int
         public var memory: Memory
+        /// The state directory; absent when the tables live in memory only.
+        public var durability: Durability?
 
         public init(
             version: String,
@@ -29,7 +31,8 @@ public struct StatsRequest: ParameterlessRequest {
             requests: Int,
             tables: Int,
             rows: Int,
-            memory: Memory
+            memory: Memory,
+            durability: Durability? = nil
         ) {
             self.version = version
             self.pid = pid
@@ -39,6 +42,39 @@ public struct StatsRequest: ParameterlessRequest {
             self.tables = tables
             self.rows = rows
             self.memory = memory
+            self.durability = durability
+        }
+    }
+
+    /// Where changes are logged (`--state-dir`) and how the log is doing.
+    public struct Durability: Codable, Hashable, Sendable {
+        public var stateDir: String
+        /// `always`, `everysec` or `no`.
+        public var fsync: String
+        /// Changes logged since the daemon started.
+        public var changesLogged: Int
+        /// The log generation being written (`log.N`).
+        public var logGeneration: Int
+        /// Bytes in the logs since the last snapshot (a snapshot is written past
+        /// `--compact-after-bytes`).
+        public var logBytes: Int
+        /// Why the log cannot be written, once it cannot; changes are then kept in memory only.
+        public var failure: String?
+
+        public init(
+            stateDir: String,
+            fsync: String,
+            changesLogged: Int,
+            logGeneration: Int,
+            logBytes: Int,
+            failure: String? = nil
+        ) {
+            self.stateDir = stateDir
+            self.fsync = fsync
+            self.changesLogged = changesLogged
+            self.logGeneration = logGeneration
+            self.logBytes = logBytes
+            self.failure = failure
         }
     }
 

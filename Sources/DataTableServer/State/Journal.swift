@@ -1,3 +1,4 @@
+import DataTableProtocol
 import Dispatch
 import Foundation
 import Logging
@@ -129,6 +130,20 @@ public final class Journal: Sendable {
                 return nil
             }
             if let outcome { continuation.resume(with: outcome) }
+        }
+    }
+
+    /// How the log is doing, for `stats`.
+    var status: StatsRequest.Durability {
+        state.withLock { state in
+            StatsRequest.Durability(
+                stateDir: directory,
+                fsync: policy.rawValue,
+                changesLogged: Int(state.appended),
+                logGeneration: Int(state.generation),
+                logBytes: state.bytesSinceSnapshot,
+                failure: state.failure
+            )
         }
     }
 

@@ -124,6 +124,13 @@ struct BenchCommand: ParsableCommand {
             #"{"id":1,"method":"load","params":{"table":"stock","path":"\#(csvPath)","key":"sku"}}"#
         )
         report.add("load CSV with --state-dir (logged whole)", BenchReport.duration(load), target: "")
+        // Each reply waits until its change is written to the log.
+        let adds = try (0..<min(samples, 5_000)).map { sample in
+            try client.timed(
+                #"{"id":2,"method":"add","params":{"table":"stock","row":\#(BenchData.rowJSON(rows + sample))}}"#
+            )
+        }
+        report.add("add with --state-dir (fsync everysec), p50 / p99", BenchReport.percentiles(adds), target: "")
         first.stop()
         let started = ContinuousClock.now
         let second = try BenchDaemon(directory: directory, arguments: arguments)

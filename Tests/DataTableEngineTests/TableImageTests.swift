@@ -36,9 +36,9 @@ import Testing
         return table
     }
 
-    static func restored(_ table: Table) throws -> Table {
+    static func restored(_ table: Table, body: [UInt8]? = nil) throws(TableImageError) -> Table {
         try Table(
-            restoring: table.imageBody(),
+            restoring: body ?? table.imageBody(),
             name: table.name,
             columns: table.columns,
             key: table.keyColumn.map { table.columns[$0].key },
@@ -91,44 +91,13 @@ import Testing
         let table = try Self.worked()
         let body = table.imageBody()
         for length in stride(from: 0, to: body.count, by: max(1, body.count / 200)) {
-            #expect(throws: TableImageError.self) {
-                try Table(
-                    restoring: Array(body.prefix(length)),
-                    name: "stock",
-                    columns: table.columns,
-                    key: nil,
-                    readOnly: false,
-                    selectionMode: .multiple,
-                    sortKeys: table.sortKeys,
-                    version: 1
-                )
-            }
+            #expect(throws: TableImageError.self) { try Self.restored(table, body: Array(body.prefix(length))) }
         }
-        #expect(throws: TableImageError.self) {
-            try Table(
-                restoring: body + [0],
-                name: "stock",
-                columns: table.columns,
-                key: nil,
-                readOnly: false,
-                selectionMode: .multiple,
-                sortKeys: table.sortKeys,
-                version: 1
-            )
-        }
+        #expect(throws: TableImageError.self) { try Self.restored(table, body: body + [0]) }
         for position in stride(from: 0, to: body.count, by: 7) {
             var damaged = body
             damaged[position] ^= 0xA5
-            _ = try? Table(
-                restoring: damaged,
-                name: "stock",
-                columns: table.columns,
-                key: nil,
-                readOnly: false,
-                selectionMode: .multiple,
-                sortKeys: table.sortKeys,
-                version: 1
-            )
+            _ = try? Self.restored(table, body: damaged)
         }
     }
 }

@@ -77,15 +77,21 @@ import Testing
         #expect(again.catalog["u"]?.rowCount == 2)
     }
 
-    @Test func aSnapshotCoversTheLogsItReplaces() async throws {
-        let directory = Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (store, _) = try await Self.open(directory)
+    /// A store in `directory` with one table "t", and a snapshot of it written.
+    static func snapshotOfOneTable(in directory: String) async throws -> (StateStore, InProcessClient) {
+        let (store, _) = try await open(directory)
         let server = ServerState(limits: ServerLimits(), journal: store.journal)
         store.attach(server)
         var client = InProcessClient(server: server)
         _ = try await client.reply(#"{"method":"create","params":{"table":"t","columns":[{"key":"a"}]}}"#)
         #expect(store.compact())
+        return (store, client)
+    }
+
+    @Test func aSnapshotCoversTheLogsItReplaces() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var (store, client) = try await Self.snapshotOfOneTable(in: directory)
         _ = try await client.reply(#"{"method":"add","params":{"table":"t","row":{"a":"after"}}}"#)
         store.close()
         #expect(try StateFiles.logGenerations(in: directory) == [2])
@@ -99,12 +105,7 @@ import Testing
     @Test func aMissingLogIsDamageNotAFreshStart() async throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (store, _) = try await Self.open(directory)
-        let server = ServerState(limits: ServerLimits(), journal: store.journal)
-        store.attach(server)
-        var client = InProcessClient(server: server)
-        _ = try await client.reply(#"{"method":"create","params":{"table":"t","columns":[{"key":"a"}]}}"#)
-        #expect(store.compact())
+        let (store, _) = try await Self.snapshotOfOneTable(in: directory)
         store.close()
         unlink(Journal.logPath(directory: directory, generation: 2))
         _ = FileManager.default.createFile(atPath: Journal.logPath(directory: directory, generation: 3), contents: nil)

@@ -179,8 +179,8 @@ public final class Journal: Sendable {
                 if state.withLock({ $0.failure != nil }) { break }
                 switch item {
                 case .records(let bytes, let through):
-                    if let problem = Self.writeAll(descriptor, bytes) {
-                        fail("cannot write \(currentLogPath): \(problem)")
+                    if let error = StateFiles.writeAll(descriptor, bytes) {
+                        fail("cannot write \(currentLogPath): \(String(cString: strerror(error)))")
                     } else {
                         wroteBytes += bytes.count
                     }
@@ -260,19 +260,4 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Writes all of `bytes`; the error in words, or `nil`.
-    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> String? {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                offset += count
-            }
-            return nil
-        }
-    }
 }

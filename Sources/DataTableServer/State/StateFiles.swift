@@ -48,20 +48,7 @@ enum StateFiles {
         let descriptor = open(staging, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .system("cannot create \(staging)", errno) }
         var failure: Int32?
-        for chunk in chunks where failure == nil {
-            chunk.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        failure = errno
-                        return
-                    }
-                    offset += count
-                }
-            }
-        }
+        for chunk in chunks where failure == nil { failure = writeAll(descriptor, chunk) }
         if failure == nil, fsync(descriptor) != 0 { failure = errno }
         close(descriptor)
         if let failure {
@@ -74,6 +61,22 @@ enum StateFiles {
             throw .system("cannot rename \(staging) to \(path)", error)
         }
         syncDirectory((path as NSString).deletingLastPathComponent)
+    }
+
+    /// Writes all of `bytes` to `descriptor`; the `errno` of a failed write, or `nil`.
+    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32? {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += count
+            }
+            return nil
+        }
     }
 
     /// The log generations in `directory`, smallest first.

@@ -3,8 +3,9 @@ import Foundation
 import Logging
 import NIOCore
 
-/// Serves one connection: reads request lines in order, writes each reply before reading the
-/// next, and answers an over-long line once before closing.
+/// Serves one connection: reads request lines in order, writes the replies in the same order
+/// (a reply waiting for the state directory's log lets the next requests be read meanwhile, see
+/// ``OrderedReplies``), and answers an over-long line once before closing.
 struct ConnectionSession {
     typealias Connection = NIOAsyncChannel<ByteBuffer, ByteBuffer>
 
@@ -34,13 +35,20 @@ struct ConnectionSession {
                     logger: logger
                 )
                 defer { context.server.events.unsubscribeAll(connection: context.connection.id) }
+                var replies = OrderedReplies(
+                    journal: context.server.journal,
+                    executor: EventLoopTaskExecutor(channel.eventLoop)
+                ) { reply in
+                    try await outbound.write(Self.frame(reply, allocator: channel.allocator))
+                }
                 do {
                     for try await line in inbound {
-                        guard let reply = await dispatcher.reply(to: Data(line.readableBytesView), context: &context)
-                        else { continue }
-                        try await outbound.write(Self.frame(reply, allocator: channel.allocator))
+                        let reply = await dispatcher.pendingReply(to: Data(line.readableBytesView), context: &context)
+                        try await replies.send(reply)
                     }
+                    await replies.drain()
                 } catch let error as LineTooLongError {
+                    await replies.drain()
                     context.server.countRequests(1)
                     logger.debug("line too long; closing the connection")
                     let reply = ReplyEncoding.failure(

@@ -25,31 +25,42 @@ public struct RequestDispatcher: Sendable {
         self.limits = limits
     }
 
-    /// The reply to `line` (without its newline), or `nil` when nothing is to be sent.
+    /// The reply to `line` (without its newline), or `nil` when nothing is to be sent. When the
+    /// request made a change and the daemon keeps a state directory, this returns once the
+    /// change is in the log (see ``pendingReply(to:context:)``).
     public func reply(to line: Data, context: inout RequestContext) async -> Data? {
+        await pendingReply(to: line, context: &context).settled(by: context.server.journal)
+    }
+
+    /// The reply to `line`, which may still have to wait for the log record of the change it
+    /// acknowledges: a connection carries on reading while it waits, so pipelined changes share
+    /// one write (and one fsync).
+    public func pendingReply(to line: Data, context: inout RequestContext) async -> PendingReply {
         guard let first = line.first(where: { !Self.isWhitespace($0) }) else {
-            return nil
+            return PendingReply(parts: [])
         }
         // JSON text is UTF-8; a line that is not is refused whole, even where the bad bytes sit
         // in a member no method reads. An all-ASCII line (most of them) needs no closer look.
         guard !line.contains(where: { $0 >= 0x80 }) || String(validating: line, as: UTF8.self) != nil else {
             context.server.countRequests(1)
-            return ReplyEncoding.failure(id: .null, .parseError("The request is not valid UTF-8."))
+            return PendingReply(ReplyEncoding.failure(id: .null, .parseError("The request is not valid UTF-8.")))
         }
         switch first {
         case UInt8(ascii: "{"):
-            return await replyToSingle(line, context: &context)
+            return PendingReply(parts: await replyToSingle(line, context: &context).map { [$0] } ?? [])
         case UInt8(ascii: "["):
             return await replyToBatch(line, context: &context)
         default:
             context.server.countRequests(1)
             if (try? JSONDecoder().decode(JSONValue.self, from: line)) != nil {
-                return ReplyEncoding.failure(
-                    id: .null,
-                    .invalidRequest("A request must be a JSON object (or an array of them for a batch).")
+                return PendingReply(
+                    ReplyEncoding.failure(
+                        id: .null,
+                        .invalidRequest("A request must be a JSON object (or an array of them for a batch).")
+                    )
                 )
             }
-            return ReplyEncoding.failure(id: .null, Self.parseError)
+            return PendingReply(ReplyEncoding.failure(id: .null, Self.parseError))
         }
     }
 
@@ -60,68 +71,74 @@ public struct RequestDispatcher: Sendable {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
-    private func replyToBatch(_ line: Data, context: inout RequestContext) async -> Data? {
+    private func replyToBatch(_ line: Data, context: inout RequestContext) async -> PendingReply {
         let elements: [JSONValue]
         do {
             elements = try JSONDecoder().decode([JSONValue].self, from: line)
         } catch {
             context.server.countRequests(1)
-            return ReplyEncoding.failure(id: .null, Self.parseError)
+            return PendingReply(ReplyEncoding.failure(id: .null, Self.parseError))
         }
         guard !elements.isEmpty else {
             context.server.countRequests(1)
-            return ReplyEncoding.failure(id: .null, .invalidRequest("A batch must hold at least one request."))
+            return PendingReply(
+                ReplyEncoding.failure(id: .null, .invalidRequest("A batch must hold at least one request."))
+            )
         }
         guard elements.count <= limits.maxBatchSize else {
             context.server.countRequests(1)
-            return ReplyEncoding.failure(
-                id: .null,
-                .limitExceeded(
-                    "A batch may hold at most \(limits.maxBatchSize) requests; this one holds \(elements.count).",
-                    limit: "maxBatchSize",
-                    value: limits.maxBatchSize
+            return PendingReply(
+                ReplyEncoding.failure(
+                    id: .null,
+                    .limitExceeded(
+                        "A batch may hold at most \(limits.maxBatchSize) requests; this one holds \(elements.count).",
+                        limit: "maxBatchSize",
+                        value: limits.maxBatchSize
+                    )
                 )
             )
         }
-        var replies: [Data] = []
+        var replies: [PendingReply.Part] = []
         let encoder = JSONEncoder()
         for element in elements {
-            let reply: Data?
+            let reply: PendingReply.Part?
             if case .object = element, let data = try? encoder.encode(element) {
                 reply = await replyToSingle(data, context: &context)
             } else {
                 context.server.countRequests(1)
-                reply = ReplyEncoding.failure(
-                    id: .null,
-                    .invalidRequest("Each member of a batch must be a request object.")
+                reply = PendingReply.Part(
+                    line: ReplyEncoding.failure(
+                        id: .null,
+                        .invalidRequest("Each member of a batch must be a request object.")
+                    ),
+                    id: .null
                 )
             }
             if let reply { replies.append(reply) }
         }
-        guard !replies.isEmpty else { return nil }
-        var joined = Data("[".utf8)
-        for (index, reply) in replies.enumerated() {
-            if index > 0 { joined.append(UInt8(ascii: ",")) }
-            joined.append(reply)
-        }
-        joined.append(UInt8(ascii: "]"))
-        return joined
+        return PendingReply(parts: replies, isBatch: true)
     }
 
-    private func replyToSingle(_ line: Data, context: inout RequestContext) async -> Data? {
+    private func replyToSingle(_ line: Data, context: inout RequestContext) async -> PendingReply.Part? {
         context.server.countRequests(1)
         let header: RequestHeader
         do {
             header = try JSONDecoder().decode(RequestHeader.self, from: line)
         } catch {
-            return ReplyEncoding.failure(id: .null, Self.parseError)
+            return .init(line: ReplyEncoding.failure(id: .null, Self.parseError), id: .null)
         }
 
         // The id first, so that every later error can echo it.
         var id = RequestID.null
         if let rawID = header.id {
             guard let valid = RequestID(rawID) else {
-                return ReplyEncoding.failure(id: .null, .invalidRequest("The id must be a string, a number or null."))
+                return .init(
+                    line: ReplyEncoding.failure(
+                        id: .null,
+                        .invalidRequest("The id must be a string, a number or null.")
+                    ),
+                    id: .null
+                )
             }
             id = valid
         }
@@ -133,9 +150,12 @@ public struct RequestDispatcher: Sendable {
             strict = true
         case let other?:
             let sent = other.stringValue.map { "\"\($0)\"" } ?? other.typeName
-            return ReplyEncoding.failure(
-                id: id,
-                .invalidRequest("\"jsonrpc\" must be \"2.0\" (or left out), not \(sent).")
+            return .init(
+                line: ReplyEncoding.failure(
+                    id: id,
+                    .invalidRequest("\"jsonrpc\" must be \"2.0\" (or left out), not \(sent).")
+                ),
+                id: id
             )
         }
         // Only a well-formed request can be a notification; JSON-RPC answers a malformed one
@@ -143,29 +163,36 @@ public struct RequestDispatcher: Sendable {
         let isNotification = strict && !header.hasID && header.method?.stringValue != nil
 
         let reply = await answer(header, id: id, line: line, context: &context)
-        return isNotification ? nil : reply
+        return isNotification ? nil : PendingReply.Part(line: reply.line, record: reply.record, id: id)
     }
 
+    /// The reply to a well-formed request, and the log record of its change.
     private func answer(_ header: RequestHeader, id: RequestID, line: Data, context: inout RequestContext) async
-        -> Data
+        -> (line: Data, record: UInt64?)
     {
         guard let methodValue = header.method else {
-            return ReplyEncoding.failure(id: id, .invalidRequest("The request has no \"method\"."))
+            return (ReplyEncoding.failure(id: id, .invalidRequest("The request has no \"method\".")), nil)
         }
         guard let method = methodValue.stringValue else {
-            return ReplyEncoding.failure(
-                id: id,
-                .invalidRequest("\"method\" must be a string, not \(methodValue.typeName).")
+            return (
+                ReplyEncoding.failure(
+                    id: id,
+                    .invalidRequest("\"method\" must be a string, not \(methodValue.typeName).")
+                ),
+                nil
             )
         }
         guard let handler = methods.handler(for: method) else {
             context.logger.debug("unknown method", metadata: ["method": "\(method)"])
-            return ReplyEncoding.failure(id: id, .unknownMethod(method))
+            return (ReplyEncoding.failure(id: id, .unknownMethod(method)), nil)
         }
         if case .other(let shape) = header.params {
-            return ReplyEncoding.failure(
-                id: id,
-                .invalidParams("params must be an object, not \(shape).", field: "params")
+            return (
+                ReplyEncoding.failure(
+                    id: id,
+                    .invalidParams("params must be an object, not \(shape).", field: "params")
+                ),
+                nil
             )
         }
 
@@ -193,15 +220,7 @@ public struct RequestDispatcher: Sendable {
             )
             reply = ReplyEncoding.failure(id: id, .internalError())
         }
-        // Under --fsync always, the reply waits until the change is on disk.
-        if let journal = context.server.journal, let sequence = recording?.recorded {
-            do {
-                try await journal.waitUntilDurable(sequence)
-            } catch {
-                return ReplyEncoding.failure(id: id, .notSaved("\(error)"))
-            }
-        }
-        return reply
+        return (reply, recording?.recorded)
     }
 
     private func refused(_ error: ResponseError, method: String, id: RequestID, context: RequestContext) -> Data {

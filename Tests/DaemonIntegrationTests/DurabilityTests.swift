@@ -173,6 +173,40 @@ import Testing
         }
     }
 
+    /// Pipelined changes under `--fsync always`: the replies come back in request order, reads
+    /// in between see every change before them, and each change is on disk when acknowledged.
+    @Test func pipelinedChangesAreAnsweredInOrder() throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        let arguments = ["--state-dir", state.path, "--fsync", "always"]
+        let daemon = try TestDaemon(arguments: arguments)
+        let client = try daemon.connect()
+        try client.call("create", #"{"table":"p","columns":[{"key":"n","type":"number"}]}"#)
+        var lines = ""
+        for index in 1...300 {
+            lines += #"{"id":\#(index),"method":"add","params":{"table":"p","row":{"n":\#(index)}}}"# + "\n"
+            if index % 50 == 0 {
+                lines += #"{"id":"count \#(index)","method":"describe","params":{"table":"p"}}"# + "\n"
+            }
+        }
+        try client.send(lines)
+        var expected = 1
+        for _ in 0..<306 {
+            let reply = try object(try client.readLine())
+            if let id = reply["id"] as? Int {
+                #expect(id == expected && (reply["result"] as? [String: Any])?["rows"] as? Int == id)
+                expected += 1
+            } else {
+                let counted = try #require(reply["id"] as? String)
+                #expect(counted == "count \(expected - 1)")
+                #expect((reply["result"] as? [String: Any])?["rows"] as? Int == expected - 1)
+            }
+        }
+        #expect(daemon.process.stop(signal: SIGKILL) == 128 + SIGKILL)
+        let restarted = try TestDaemon(arguments: arguments)
+        #expect(try restarted.connect().call("describe", #"{"table":"p"}"#)["rows"] as? Int == 300)
+    }
+
     /// A reply as sorted JSON text, without the highlight of newly added rows (it fades with time).
     private static func stable(_ reply: [String: Any]) throws -> String {
         func strip(_ value: Any) -> Any {

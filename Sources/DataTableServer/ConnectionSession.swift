@@ -5,7 +5,8 @@ import NIOCore
 
 /// Serves one connection: reads request lines in order, writes the replies in the same order
 /// (a reply waiting for the state directory's log lets the next requests be read meanwhile, see
-/// ``OrderedReplies``), and answers an over-long line once before closing.
+/// ``OrderedReplies``; replies written in one pass of the event loop share a flush, see
+/// ``ReplyFlusher``), and answers an over-long line once before closing.
 struct ConnectionSession {
     typealias Connection = NIOAsyncChannel<ByteBuffer, ByteBuffer>
 
@@ -35,11 +36,12 @@ struct ConnectionSession {
                     logger: logger
                 )
                 defer { context.server.events.unsubscribeAll(connection: context.connection.id) }
+                let flusher = ReplyFlusher(channel: channel, outbound: outbound)
                 var replies = OrderedReplies(
                     journal: context.server.journal,
                     executor: EventLoopTaskExecutor(channel.eventLoop)
                 ) { reply in
-                    try await outbound.write(Self.frame(reply, allocator: channel.allocator))
+                    try await flusher.write(Self.frame(reply, allocator: channel.allocator))
                 }
                 do {
                     for try await line in inbound {

@@ -212,6 +212,10 @@ import Testing
         #expect(bad.data["line"] as? Int == 3)
         #expect(try stock.call("get", #"{"table":"stock"}"#)["total"] as? Int == 2)
         #expect(try stock.failure("load", #"{"table":"stock","path":"/nonexistent.csv"}"#).kind == "invalid_value")
+        // A load that would create a table and fails leaves no table behind.
+        let duplicateKeys = try stock.failure("load", #"{"table":"keyed","key":"k","text":"k,v\nA,1\nA,2\n"}"#)
+        #expect(duplicateKeys.kind == "invalid_value")
+        #expect(try stock.failure("describe", #"{"table":"keyed"}"#).kind == "no_such_table")
         #expect(try stock.failure("load", #"{"table":"stock","text":"a","format":"xml"}"#).kind == "invalid_value")
         let exported = try stock.call("export", #"{"table":"stock"}"#)
         #expect(

@@ -58,22 +58,29 @@ extension MethodTable {
         return try server.catalog.withLock { catalog in
             var created = false
             try server.checkRows((catalog[request.table]?.rowCount ?? 0) + loaded.count, table: request.table)
+            let added: Int
+            let before: UInt64
             if catalog[request.table] == nil {
+                // A new table goes in only once every row is in it: a load that fails leaves no
+                // empty table behind.
                 try server.checkRoomForTable(catalog)
                 var table = try Table(name: request.table, columns: loaded.columns, key: request.key)
                 if let sort = request.sort { try table.sort(by: WireSchema.sortKeys(sort)) }
+                before = table.version
+                added = try table.append(loaded)
                 try catalog.insert(table)
                 created = true
-            }
-            let (added, before) = try catalog.update(request.table) { table in
-                let before = table.version
-                guard table.columns.map(\.key) == loaded.columns.map(\.key) else {
-                    throw ResponseError.invalidValue(
-                        "The table \(request.table) changed while the file was read; load again.",
-                        field: "params.table"
-                    )
+            } else {
+                (added, before) = try catalog.update(request.table) { table in
+                    let before = table.version
+                    guard table.columns.map(\.key) == loaded.columns.map(\.key) else {
+                        throw ResponseError.invalidValue(
+                            "The table \(request.table) changed while the file was read; load again.",
+                            field: "params.table"
+                        )
+                    }
+                    return (try table.append(loaded), before)
                 }
-                return (try table.append(loaded), before)
             }
             let table = catalog[request.table]!
             // The file may change or go; the log keeps the table as the load left it.

@@ -214,6 +214,14 @@ struct DataTabledCommand: AsyncParsableCommand {
                     \(Self.count(restored.replayed, "logged change")) in \(ContinuousClock.now - started)
                     """
                 )
+                if restored.diverged > 0 {
+                    logger.error(
+                        """
+                        \(Self.count(restored.diverged, "replayed change")) did not come out as the first time \
+                        (see the errors above); the tables are as the replay left them
+                        """
+                    )
+                }
             } catch {
                 logger.critical("cannot start: \(error)")
                 throw ExitCode.failure

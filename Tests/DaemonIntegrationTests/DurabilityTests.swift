@@ -32,6 +32,7 @@ import Testing
             sentInAll.formUnion(sent)
             let restarted = try TestDaemon(arguments: arguments)
             let recovered = try Self.keys(in: "feed", of: restarted)
+            #expect(!restarted.process.output.contains("did not come out"), "\(restarted.process.output)")
             let lost = acknowledged.subtracting(recovered)
             print(
                 """
@@ -162,6 +163,7 @@ import Testing
             #expect(answer == before[index], "\(question.0) \(question.1)")
         }
         #expect(restarted.process.output.contains("restored 3 tables"))
+        #expect(!restarted.process.output.contains("did not come out"), "\(restarted.process.output)")
         let durability = try #require(try client.call("stats")["durability"] as? [String: Any])
         #expect(durability["stateDir"] as? String == state.path && durability["fsync"] as? String == "everysec")
         #expect(durability["failure"] == nil)

@@ -29,7 +29,7 @@ import Testing
 
     @Test func recordsSplitAtTheirFramesAndATornEndIsToldApart() throws {
         let records: [StateRecord] = [
-            .request(Data(#"{"method":"ping"}"#.utf8)),
+            .request(Data(#"{"method":"ping"}"#.utf8), table: "t", version: 7),
             .table([1, 2, 3, 4, 5]),
             .snapshotEnd(tables: 2),
         ]
@@ -75,6 +75,29 @@ import Testing
         var fresh = InProcessClient(server: ServerState(limits: ServerLimits(), catalog: again.catalog))
         #expect(try await fresh.reply(#"{"method":"describe","params":{"table":"t"}}"#) == described)
         #expect(again.catalog["u"]?.rowCount == 2)
+    }
+
+    /// A change whose replay does not end at the version it had the first time is counted and
+    /// logged, not taken silently.
+    @Test func aReplayThatDivergesIsCounted() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = mkdir(directory, 0o700)
+        let create = #"{"method":"create","params":{"table":"t","columns":[{"key":"a"}]}}"#
+        let add = #"{"method":"add","params":{"table":"t","row":{"a":"x"}}}"#
+        let records: [StateRecord] = [
+            .request(Data(create.utf8), table: "t", version: 1),
+            .request(Data(add.utf8), table: "t", version: 2),
+            .request(Data(add.utf8), table: "t", version: 9),
+        ]
+        _ = FileManager.default.createFile(
+            atPath: Journal.logPath(directory: directory, generation: 1),
+            contents: Data(records.flatMap { $0.framed() })
+        )
+        let (store, restored) = try await Self.open(directory)
+        defer { store.close() }
+        #expect(restored.replayed == 3 && restored.diverged == 1)
+        #expect(restored.catalog["t"]?.rowCount == 2)
     }
 
     /// A store in `directory` with one table "t", and a snapshot of it written.

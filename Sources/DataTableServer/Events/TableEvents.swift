@@ -7,14 +7,14 @@ extension ServerState {
     /// version order. Costs nothing but a look-up when nobody subscribed.
     ///
     /// Every change publishes an event, so this is also where the change is recorded in the
-    /// state directory's log (``recordChange()``).
+    /// state directory's log (``recordChange(of:)``).
     func publish(
         _ table: Table,
         _ kind: TableEvent.Kind,
         from previous: UInt64,
         _ fill: (inout TableEvent) -> Void = { _ in }
     ) {
-        recordChange()
+        recordChange(of: table)
         events.publish(table.name, kind) {
             var event = TableEvent(
                 table: table.name,

@@ -22,21 +22,21 @@ final class ChangeRecording: Sendable {
     /// The log record of this request's change, once it made one.
     var recorded: UInt64? { sequence.withLock { $0 } }
 
-    /// Appends `record` (by default the request line) unless this request was recorded already.
-    func record(in journal: Journal, _ record: @autoclosure () -> StateRecord? = nil) {
+    /// Appends `record` unless this request was recorded already.
+    func record(in journal: Journal, _ record: @autoclosure () -> StateRecord) {
         sequence.withLock { sequence in
             guard sequence == nil else { return }
-            sequence = journal.append(record() ?? .request(line))
+            sequence = journal.append(record())
         }
     }
 }
 
 extension ServerState {
-    /// Records the current request's change in the log, if there is a log. Call it while
-    /// holding the catalog lock, right where the change is made.
-    func recordChange() {
-        guard let journal else { return }
-        ChangeRecording.current?.record(in: journal)
+    /// Records the current request's change to `table` (as it is after the change) in the log,
+    /// if there is a log. Call it while holding the catalog lock, right where the change is made.
+    func recordChange(of table: Table) {
+        guard let journal, let recording = ChangeRecording.current else { return }
+        recording.record(in: journal, .request(recording.line, table: table.name, version: table.version))
     }
 
     /// Records `table` whole in the log in place of the current request: for changes whose

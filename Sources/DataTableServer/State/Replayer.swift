@@ -14,8 +14,12 @@ final class Replayer {
     private var context: RequestContext
     /// Records applied.
     private(set) var count = 0
+    /// Requests whose replay left their table at another version than the first time.
+    private(set) var diverged = 0
+    private let logger: Logger
 
-    init(catalog: TableCatalog) {
+    init(catalog: TableCatalog, logger: Logger) {
+        self.logger = logger
         let unbounded = ServerLimits(
             maxLineBytes: .max,
             maxConnections: .max,
@@ -41,12 +45,22 @@ final class Replayer {
     func apply(_ record: StateRecord) async throws {
         count += 1
         switch record {
-        case .request(let line):
+        case .request(let line, let table, let version):
             let header = try JSONDecoder().decode(RequestHeader.self, from: line)
             guard let method = header.method?.stringValue, let handler = methods.handler(for: method) else {
                 throw StateDirectoryError.damaged("a change names no known method")
             }
             _ = try? await handler(line, &context)
+            // A dropped table is gone after its replay; any other must be where it was.
+            if let now = server.catalog.withLock({ $0[table]?.version }), now != version {
+                diverged += 1
+                logger.error(
+                    "a replayed change left its table at another version than when it was made",
+                    metadata: [
+                        "table": "\(table)", "method": "\(method)", "logged": "\(version)", "replayed": "\(now)",
+                    ]
+                )
+            }
         case .table(let image):
             let table = try TableImageCoding.decode(image)
             try server.catalog.withLock { catalog in try catalog.replace(table) }

@@ -7,8 +7,9 @@ import Foundation
 /// On disk a record is framed as an 8-byte little-endian payload length, a 4-byte CRC-32C of
 /// the payload, then the payload: a kind byte and the kind's bytes.
 enum StateRecord: Equatable {
-    /// A request line that changed the tables, replayed through its method at start-up.
-    case request(Data)
+    /// A request line that changed a table, replayed through its method at start-up, with the
+    /// table's name and version right after the change, to check the replay against.
+    case request(Data, table: String, version: UInt64)
     /// A whole table, replacing any table of its name (what a `load` leaves in the log, and what
     /// a snapshot holds).
     case table([UInt8])
@@ -28,9 +29,13 @@ enum StateRecord: Equatable {
     func framed() -> [UInt8] {
         var payload: [UInt8]
         switch self {
-        case .request(let line):
-            payload = [Kind.request.rawValue]
-            payload.append(contentsOf: line)
+        case .request(let line, let table, let version):
+            var writer = ByteWriter(capacity: line.count + table.utf8.count + 16)
+            writer.write(Kind.request.rawValue)
+            writer.write(version)
+            writer.write(table)
+            writer.write(raw: line)
+            payload = writer.bytes
         case .table(let bytes):
             payload = [Kind.table.rawValue]
             payload.append(contentsOf: bytes)
@@ -57,7 +62,12 @@ enum StateRecord: Equatable {
         }
         let body = payload.dropFirst()
         switch kind {
-        case .request: self = .request(Data(body))
+        case .request:
+            var reader = ByteReader(Array(body))
+            guard let version = try? reader.read(UInt64.self), let table = try? reader.readString() else {
+                throw .unreadableHeader
+            }
+            self = .request(Data(body.dropFirst(reader.offset)), table: table, version: version)
         case .table: self = .table(Array(body))
         case .snapshotHeader:
             guard let header = try? JSONDecoder().decode(SnapshotHeader.self, from: Data(body)) else {

@@ -24,6 +24,9 @@ public final class StateStore: Sendable {
         public var catalog: TableCatalog
         /// Changes replayed from the logs.
         public var replayed: Int
+        /// Replayed changes that left their table at another version than the first time (each
+        /// logged as an error); 0 unless something is wrong.
+        public var diverged: Int
         /// Whether a snapshot was read.
         public var fromSnapshot: Bool
         /// Why the end of the last log was dropped, when it was.
@@ -176,7 +179,7 @@ public final class StateStore: Sendable {
         for (previous, next) in zip(generations, generations.dropFirst()) where next != previous + 1 {
             throw .damaged("the state directory \(directory) has log.\(previous) and log.\(next) but nothing between")
         }
-        let replay = Replayer(catalog: catalog)
+        let replay = Replayer(catalog: catalog, logger: logger)
         var droppedTail: String?
         var logBytes = 0
         for (index, generation) in generations.enumerated() {
@@ -220,6 +223,7 @@ public final class StateStore: Sendable {
         let restored = Restored(
             catalog: replay.catalog,
             replayed: replay.count,
+            diverged: replay.diverged,
             fromSnapshot: snapshot != nil,
             droppedTail: droppedTail
         )

@@ -421,7 +421,9 @@ extension ServerState {
     func update<Result: Sendable>(_ name: String, _ body: (inout Table) throws -> Result) throws -> Result {
         try catalog.withLock { catalog in
             let before = catalog[name]?.version
-            defer { if catalog[name]?.version != before { recordChange() } }
+            defer {
+                if let table = catalog[name], table.version != before { recordChange(of: table) }
+            }
             return try catalog.update(name, body)
         }
     }

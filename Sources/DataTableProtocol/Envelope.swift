@@ -7,7 +7,7 @@ public let jsonRPCVersion = "2.0"
 ///
 /// Every member is kept as raw JSON so that a wrong type becomes a precise error instead of a
 /// decoding failure, and absence is told apart from `null` (an absent `id` makes a notification).
-public struct RequestHeader: Decodable, Sendable {
+public struct RequestHeader: Decodable, Sendable, Equatable {
     /// `"jsonrpc"` as sent; absent means the shell-friendly mode that always replies.
     public var jsonrpc: JSONValue?
     public var id: JSONValue?
@@ -24,6 +24,14 @@ public struct RequestHeader: Decodable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case jsonrpc, id, method, params
+    }
+
+    public init(jsonrpc: JSONValue?, id: JSONValue?, hasID: Bool, method: JSONValue?, params: ParamsShape) {
+        self.jsonrpc = jsonrpc
+        self.id = id
+        self.hasID = hasID
+        self.method = method
+        self.params = params
     }
 
     private struct Shape: Decodable {
@@ -52,7 +60,9 @@ public struct RequestHeader: Decodable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         jsonrpc = try container.decodeIfPresent(JSONValue.self, forKey: .jsonrpc)
         hasID = container.contains(.id)
-        id = hasID ? try container.decode(JSONValue.self, forKey: .id) : nil
+        // `JSONValue?.none`, not `nil`: JSONValue is ExpressibleByNilLiteral, and a bare `nil`
+        // here would read as `.null`.
+        id = hasID ? try container.decode(JSONValue.self, forKey: .id) : JSONValue?.none
         method = try container.decodeIfPresent(JSONValue.self, forKey: .method)
         params = try container.decodeIfPresent(Shape.self, forKey: .params)?.shape ?? .absent
     }

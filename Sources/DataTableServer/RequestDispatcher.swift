@@ -123,7 +123,7 @@ public struct RequestDispatcher: Sendable {
         context.server.countRequests(1)
         let header: RequestHeader
         do {
-            header = try JSONDecoder().decode(RequestHeader.self, from: line)
+            header = try EnvelopeScanner.header(line) ?? JSONDecoder().decode(RequestHeader.self, from: line)
         } catch {
             return .init(line: ReplyEncoding.failure(id: .null, Self.parseError), id: .null)
         }

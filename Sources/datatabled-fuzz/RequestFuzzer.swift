@@ -10,7 +10,8 @@ import NIOEmbedded
 /// Feeds one input through the daemon's whole request path, as a connection would: the line
 /// framing (``JSONLineDecoder``), then for each line the dispatcher (envelope, JSON, params,
 /// methods) against a few tables. Every line must get nothing or one JSON object or array
-/// back; anything else, or a crash, is a finding.
+/// back, and a header the ``EnvelopeScanner`` reads must be the one `JSONDecoder` reads;
+/// anything else, or a crash, is a finding.
 ///
 /// Each input starts from the same tables, so a finding replays alone.
 final class RequestFuzzer: Sendable {
@@ -60,6 +61,12 @@ final class RequestFuzzer: Sendable {
         Self.wait {
             var context = Self.context(server)
             for request in requests {
+                // The scanner reads what the decoder reads, or leaves the line to it.
+                if let scanned = EnvelopeScanner.header(request),
+                    scanned != (try? JSONDecoder().decode(RequestHeader.self, from: request))
+                {
+                    fatalError("the envelope scanner reads \(String(decoding: request, as: UTF8.self)) otherwise")
+                }
                 guard let reply = await dispatcher.reply(to: request, context: &context) else { continue }
                 guard let parsed = try? JSONSerialization.jsonObject(with: reply, options: [.fragmentsAllowed]),
                     parsed is [String: Any] || parsed is [Any]

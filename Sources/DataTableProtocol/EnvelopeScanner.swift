@@ -1,0 +1,289 @@
+import Foundation
+
+/// Reads the envelope of a request line in one pass over its bytes, without a JSON decoder, for
+/// the lines nearly every client sends: an object whose `jsonrpc`, `id` and `method` are plain
+/// strings, whole numbers, booleans or null.
+///
+/// It checks the whole line against the JSON grammar on the way (RFC 8259, strictly) and only
+/// ever accepts: anything it does not read with certainty — an escape in an envelope member or
+/// a `\u` escape anywhere, a fractional or very long id, an envelope member given twice, nesting
+/// deeper than ``maximumDepth``, any syntax error — makes it return `nil`, and the caller decodes
+/// the line with `JSONDecoder`, which decides. So a header it returns is the header
+/// `JSONDecoder` would have read; the test suite and the fuzzer check that.
+public enum EnvelopeScanner {
+    /// Deeper values are left to `JSONDecoder` (and its own limit).
+    public static let maximumDepth = 64
+
+    /// The header of `line`, or `nil` when the line is not in the form read here.
+    public static func header(_ line: Data) -> RequestHeader? {
+        line.withUnsafeBytes { raw in
+            var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
+            return scanner.header()
+        }
+    }
+
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var position = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+        }
+
+        private enum Member {
+            case jsonrpc, id, method, params, other
+        }
+
+        mutating func header() -> RequestHeader? {
+            skipWhitespace()
+            guard take(UInt8(ascii: "{")) else { return nil }
+            var jsonrpc: JSONValue?
+            var id: JSONValue?
+            var hasID = false
+            var method: JSONValue?
+            var params = RequestHeader.ParamsShape.absent
+            var seen: (jsonrpc: Bool, method: Bool, params: Bool) = (false, false, false)
+            skipWhitespace()
+            if !take(UInt8(ascii: "}")) {
+                while true {
+                    skipWhitespace()
+                    guard let member = memberName() else { return nil }
+                    skipWhitespace()
+                    guard take(UInt8(ascii: ":")) else { return nil }
+                    skipWhitespace()
+                    switch member {
+                    case .jsonrpc:
+                        guard !seen.jsonrpc, let value = plainValue() else { return nil }
+                        seen.jsonrpc = true
+                        // As `decodeIfPresent` reads it, null is absent (and `JSONValue?.none`,
+                        // since a bare `nil` would be JSONValue's own `.null`).
+                        jsonrpc = value == .null ? JSONValue?.none : value
+                    case .id:
+                        guard !hasID, let value = plainValue() else { return nil }
+                        hasID = true
+                        id = value
+                    case .method:
+                        guard !seen.method, let value = plainValue() else { return nil }
+                        seen.method = true
+                        method = value == .null ? JSONValue?.none : value
+                    case .params:
+                        guard !seen.params, let first = peek() else { return nil }
+                        seen.params = true
+                        switch first {
+                        case UInt8(ascii: "{"): params = .object
+                        case UInt8(ascii: "["): params = .other("an array")
+                        case UInt8(ascii: "\""): params = .other("a string")
+                        case UInt8(ascii: "t"), UInt8(ascii: "f"): params = .other("a boolean")
+                        case UInt8(ascii: "n"): params = .absent
+                        default: params = .other("a number")
+                        }
+                        guard skipValue(depth: 1) else { return nil }
+                    case .other:
+                        guard skipValue(depth: 1) else { return nil }
+                    }
+                    skipWhitespace()
+                    if take(UInt8(ascii: ",")) { continue }
+                    guard take(UInt8(ascii: "}")) else { return nil }
+                    break
+                }
+            }
+            skipWhitespace()
+            guard position == bytes.count else { return nil }
+            return RequestHeader(jsonrpc: jsonrpc, id: id, hasID: hasID, method: method, params: params)
+        }
+
+        // MARK: Pieces
+
+        private func peek() -> UInt8? {
+            position < bytes.count ? bytes[position] : nil
+        }
+
+        private mutating func take(_ byte: UInt8) -> Bool {
+            guard position < bytes.count, bytes[position] == byte else { return false }
+            position += 1
+            return true
+        }
+
+        private mutating func skipWhitespace() {
+            while position < bytes.count {
+                switch bytes[position] {
+                case 0x20, 0x09, 0x0A, 0x0D: position += 1
+                default: return
+                }
+            }
+        }
+
+        /// A member name, as one of the envelope's or `.other`.
+        private mutating func memberName() -> Member? {
+            guard let range = string(), let plain = range.plain else { return nil }
+            guard plain else { return .other }
+            switch range.count {
+            case 2 where matches(range.start, "id"): return .id
+            case 6 where matches(range.start, "method"): return .method
+            case 6 where matches(range.start, "params"): return .params
+            case 7 where matches(range.start, "jsonrpc"): return .jsonrpc
+            default: return .other
+            }
+        }
+
+        private func matches(_ start: Int, _ name: StaticString) -> Bool {
+            name.withUTF8Buffer { name in
+                for index in 0..<name.count where bytes[start + index] != name[index] { return false }
+                return true
+            }
+        }
+
+        /// A value of the envelope: a string without escapes, a whole number of at most 18
+        /// digits, `true`, `false` or `null`.
+        private mutating func plainValue() -> JSONValue? {
+            guard let first = peek() else { return nil }
+            switch first {
+            case UInt8(ascii: "\""):
+                let start = position + 1
+                guard let range = string(), range.plain == true else { return nil }
+                return .string(
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + range.count]), as: UTF8.self)
+                )
+            case UInt8(ascii: "t"):
+                return literal("true") ? .bool(true) : nil
+            case UInt8(ascii: "f"):
+                return literal("false") ? .bool(false) : nil
+            case UInt8(ascii: "n"):
+                return literal("null") ? .null : nil
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let start = position
+                guard number(), position - start <= 18 else { return nil }
+                var value: Int64 = 0
+                var negative = false
+                for byte in bytes[start..<position] {
+                    switch byte {
+                    case UInt8(ascii: "-"): negative = true
+                    case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+                    default: return nil  // a fraction or an exponent
+                    }
+                }
+                // "-0" reads as 0 either way, but leave that oddity to the decoder.
+                guard !(negative && value == 0) else { return nil }
+                return .integer(negative ? -value : value)
+            default:
+                return nil
+            }
+        }
+
+        private mutating func literal(_ word: StaticString) -> Bool {
+            let matched = word.withUTF8Buffer { word in
+                guard bytes.count - position >= word.count else { return false }
+                for index in 0..<word.count where bytes[position + index] != word[index] { return false }
+                return true
+            }
+            if matched { position += word.utf8CodeUnitCount }
+            return matched
+        }
+
+        /// Skips a string starting at the quote. Returns where its content starts, how many
+        /// bytes it has, and whether it is plain (no escapes); `plain` is `nil` when the string
+        /// has an escape this scanner leaves to the decoder (`\u`). `nil` when it is not a string.
+        private mutating func string() -> (start: Int, count: Int, plain: Bool?)? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = position
+            var plain: Bool? = true
+            while position < bytes.count {
+                let byte = bytes[position]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    position += 1
+                    return (start, position - 1 - start, plain)
+                case UInt8(ascii: "\\"):
+                    guard position + 1 < bytes.count else { return nil }
+                    switch bytes[position + 1] {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                        UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        if plain == true { plain = false }
+                    case UInt8(ascii: "u"):
+                        plain = nil
+                    default:
+                        return nil
+                    }
+                    position += 2
+                case 0x00..<0x20:
+                    return nil
+                default:
+                    position += 1
+                }
+            }
+            return nil
+        }
+
+        /// Skips a number, checking the JSON grammar.
+        private mutating func number() -> Bool {
+            _ = take(UInt8(ascii: "-"))
+            guard let first = peek() else { return false }
+            if first == UInt8(ascii: "0") {
+                position += 1
+            } else if (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(first) {
+                skipDigits()
+            } else {
+                return false
+            }
+            if take(UInt8(ascii: ".")) {
+                guard skipDigits() else { return false }
+            }
+            if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
+                if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
+                guard skipDigits() else { return false }
+            }
+            return true
+        }
+
+        /// Skips digits; whether there was at least one.
+        @discardableResult
+        private mutating func skipDigits() -> Bool {
+            let start = position
+            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+                position += 1
+            }
+            return position > start
+        }
+
+        /// Skips any value, checking the JSON grammar; `false` on an error or anything left to
+        /// the decoder.
+        private mutating func skipValue(depth: Int) -> Bool {
+            guard depth <= EnvelopeScanner.maximumDepth, let first = peek() else { return false }
+            switch first {
+            case UInt8(ascii: "{"):
+                position += 1
+                skipWhitespace()
+                if take(UInt8(ascii: "}")) { return true }
+                while true {
+                    skipWhitespace()
+                    guard let key = string(), key.plain != nil else { return false }
+                    skipWhitespace()
+                    guard take(UInt8(ascii: ":")) else { return false }
+                    skipWhitespace()
+                    guard skipValue(depth: depth + 1) else { return false }
+                    skipWhitespace()
+                    if take(UInt8(ascii: ",")) { continue }
+                    return take(UInt8(ascii: "}"))
+                }
+            case UInt8(ascii: "["):
+                position += 1
+                skipWhitespace()
+                if take(UInt8(ascii: "]")) { return true }
+                while true {
+                    skipWhitespace()
+                    guard skipValue(depth: depth + 1) else { return false }
+                    skipWhitespace()
+                    if take(UInt8(ascii: ",")) { continue }
+                    return take(UInt8(ascii: "]"))
+                }
+            case UInt8(ascii: "\""):
+                guard let text = string() else { return false }
+                return text.plain != nil
+            case UInt8(ascii: "t"): return literal("true")
+            case UInt8(ascii: "f"): return literal("false")
+            case UInt8(ascii: "n"): return literal("null")
+            default: return number()
+            }
+        }
+    }
+}

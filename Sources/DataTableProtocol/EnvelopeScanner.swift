@@ -14,7 +14,8 @@ public enum EnvelopeScanner {
     /// Deeper values are left to `JSONDecoder` (and its own limit).
     public static let maximumDepth = 64
 
-    /// The header of `line`, or `nil` when the line is not in the form read here.
+    /// The header of `line`, or `nil` when the line is not in the form read here. The line must
+    /// be UTF-8 (the dispatcher refuses any other first); the scanner does not check that.
     public static func header(_ line: Data) -> RequestHeader? {
         line.withUnsafeBytes { raw in
             var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))

@@ -62,17 +62,19 @@ public enum JSONValue: Hashable, Sendable {
 
 extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {
+        // Each type is tried in turn and every miss throws, which costs far more than a hit:
+        // strings (ids, cell values) come first, then numbers, then the rarer kinds.
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
         } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
         } else if let value = try Self.number(container) {
             self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
         } else {

@@ -147,3 +147,15 @@ import Testing
         #expect(SocketLocation.defaultPath(environment: environment, uid: uid) == expected)
     }
 }
+
+/// Each JSON kind decodes as its own JSONValue case, whatever order the cases are tried in.
+@Test(
+    arguments: [
+        ("null", JSONValue.null), ("true", .bool(true)), ("false", .bool(false)), ("7", .integer(7)),
+        ("-12", .integer(-12)), ("7.5", .number(7.5)), (#""7""#, .string("7")), (#""true""#, .string("true")),
+        ("[1,\"a\",null]", .array([.integer(1), .string("a"), .null])), (#"{"a":false}"#, .object(["a": .bool(false)])),
+    ] as [(String, JSONValue)]
+)
+func jsonValuesKeepTheirKind(json: String, expected: JSONValue) throws {
+    #expect(try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)) == expected)
+}

@@ -7,13 +7,16 @@ public let jsonRPCVersion = "2.0"
 ///
 /// Every member is kept as raw JSON so that a wrong type becomes a precise error instead of a
 /// decoding failure, and absence is told apart from `null` (an absent `id` makes a notification).
-public struct RequestHeader: Decodable, Sendable, Equatable {
+public struct RequestHeader: Decodable, Sendable {
     /// `"jsonrpc"` as sent; absent means the shell-friendly mode that always replies.
     public var jsonrpc: JSONValue?
     public var id: JSONValue?
     public var hasID: Bool
     public var method: JSONValue?
     public var params: ParamsShape
+    /// Where the `params` object sits in the line (byte offsets from the line's start), when
+    /// the ``EnvelopeScanner`` read it; the params can then be decoded from just those bytes.
+    public var paramsRange: Range<Int>?
 
     /// What kind of JSON the `params` member held, without decoding it.
     public enum ParamsShape: Sendable, Equatable {
@@ -26,12 +29,20 @@ public struct RequestHeader: Decodable, Sendable, Equatable {
         case jsonrpc, id, method, params
     }
 
-    public init(jsonrpc: JSONValue?, id: JSONValue?, hasID: Bool, method: JSONValue?, params: ParamsShape) {
+    public init(
+        jsonrpc: JSONValue?,
+        id: JSONValue?,
+        hasID: Bool,
+        method: JSONValue?,
+        params: ParamsShape,
+        paramsRange: Range<Int>? = nil
+    ) {
         self.jsonrpc = jsonrpc
         self.id = id
         self.hasID = hasID
         self.method = method
         self.params = params
+        self.paramsRange = paramsRange
     }
 
     private struct Shape: Decodable {
@@ -65,6 +76,14 @@ public struct RequestHeader: Decodable, Sendable, Equatable {
         id = hasID ? try container.decode(JSONValue.self, forKey: .id) : JSONValue?.none
         method = try container.decodeIfPresent(JSONValue.self, forKey: .method)
         params = try container.decodeIfPresent(Shape.self, forKey: .params)?.shape ?? .absent
+    }
+}
+
+extension RequestHeader: Equatable {
+    /// Equal envelopes: the same members; where the params sit is not part of it.
+    public static func == (left: RequestHeader, right: RequestHeader) -> Bool {
+        left.jsonrpc == right.jsonrpc && left.id == right.id && left.hasID == right.hasID
+            && left.method == right.method && left.params == right.params
     }
 }
 

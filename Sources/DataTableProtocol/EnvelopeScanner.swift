@@ -43,6 +43,7 @@ public enum EnvelopeScanner {
             var hasID = false
             var method: JSONValue?
             var params = RequestHeader.ParamsShape.absent
+            var paramsRange: Range<Int>?
             var seen: (jsonrpc: Bool, method: Bool, params: Bool) = (false, false, false)
             skipWhitespace()
             if !take(UInt8(ascii: "}")) {
@@ -78,7 +79,9 @@ public enum EnvelopeScanner {
                         case UInt8(ascii: "n"): params = .absent
                         default: params = .other("a number")
                         }
+                        let start = position
                         guard skipValue(depth: 1) else { return nil }
+                        if params == .object { paramsRange = start..<position }
                     case .other:
                         guard skipValue(depth: 1) else { return nil }
                     }
@@ -90,7 +93,14 @@ public enum EnvelopeScanner {
             }
             skipWhitespace()
             guard position == bytes.count else { return nil }
-            return RequestHeader(jsonrpc: jsonrpc, id: id, hasID: hasID, method: method, params: params)
+            return RequestHeader(
+                jsonrpc: jsonrpc,
+                id: id,
+                hasID: hasID,
+                method: method,
+                params: params,
+                paramsRange: paramsRange
+            )
         }
 
         // MARK: Pieces

@@ -201,7 +201,9 @@ public struct RequestDispatcher: Sendable {
         let recording = context.server.journal.map { _ in ChangeRecording(line: line) }
         let reply: Data
         do {
-            let result = try await ChangeRecording.$current.withValue(recording) { try await handler(line, &context) }
+            let result = try await ChangeRecording.$current.withValue(recording) {
+                try await handler(line, header.paramsRange, &context)
+            }
             context.logger.debug(
                 "request",
                 metadata: ["method": "\(method)", "id": "\(id)", "elapsed": "\(ContinuousClock.now - started)"]

@@ -5,6 +5,23 @@ import Logging
 import Testing
 
 @Suite struct DispatcherTests {
+    /// Params decoded from the bytes the envelope scanner found, or from the whole line when
+    /// the decoder read the envelope (a `\u` escape sends it there): the same replies, the same
+    /// error fields.
+    @Test(arguments: [
+        #""params":{"version":"one"}"#,
+        #""params":{"version":1,"client":7}"#,
+        #""params":{"version":1}"#,
+        #""params":{}"#,
+        #""params":null"#,
+    ])
+    func paramsReadTheSameEitherWay(params: String) async throws {
+        var client = InProcessClient()
+        let scanned = try #require(await client.send(#"{"id":1,"method":"hello",\#(params)}"#))
+        let decoded = try #require(await client.send(#"{"id":1,"method":"hello","note":"\u00e9",\#(params)}"#))
+        #expect(scanned == decoded)
+    }
+
     @Test func anIDIsEchoedExactly() async throws {
         var client = InProcessClient()
         #expect(

@@ -46,11 +46,11 @@ final class Replayer {
         count += 1
         switch record {
         case .request(let line, let table, let version):
-            let header = try JSONDecoder().decode(RequestHeader.self, from: line)
+            let header = try EnvelopeScanner.header(line) ?? JSONDecoder().decode(RequestHeader.self, from: line)
             guard let method = header.method?.stringValue, let handler = methods.handler(for: method) else {
                 throw StateDirectoryError.damaged("a change names no known method")
             }
-            _ = try? await handler(line, &context)
+            _ = try? await handler(line, header.paramsRange, &context)
             // A dropped table is gone after its replay; any other must be where it was.
             if let now = server.catalog.withLock({ $0[table]?.version }), now != version {
                 diverged += 1

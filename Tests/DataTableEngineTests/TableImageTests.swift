@@ -38,7 +38,7 @@ import Testing
 
     static func restored(_ table: Table, body: [UInt8]? = nil) throws(TableImageError) -> Table {
         try Table(
-            restoring: body ?? table.imageBody(),
+            restoring: (body ?? table.imageBody())[...],
             name: table.name,
             columns: table.columns,
             key: table.keyColumn.map { table.columns[$0].key },

@@ -48,13 +48,18 @@ public struct ByteWriter: Sendable {
 /// Reads what a ``ByteWriter`` wrote; any read past the end, or text that is not UTF-8, throws
 /// ``TableImageError``.
 public struct ByteReader: Sendable {
-    private let bytes: [UInt8]
-    /// Where the next read starts.
+    /// What is read, without a copy: a whole array or a part of one.
+    private let bytes: ArraySlice<UInt8>
+    /// Where the next read starts, counted from the start of `bytes`.
     public private(set) var offset: Int
 
-    public init(_ bytes: [UInt8], offset: Int = 0) {
+    public init(_ bytes: ArraySlice<UInt8>, offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
+    }
+
+    public init(_ bytes: [UInt8], offset: Int = 0) {
+        self.init(bytes[...], offset: offset)
     }
 
     /// Whether every byte has been read.
@@ -69,7 +74,7 @@ public struct ByteReader: Sendable {
     }
 
     public mutating func readByte() throws(TableImageError) -> UInt8 {
-        bytes[try take(1).lowerBound]
+        bytes[bytes.startIndex + (try take(1).lowerBound)]
     }
 
     public mutating func read<Integer: FixedWidthInteger>(_: Integer.Type) throws(TableImageError) -> Integer {
@@ -94,7 +99,9 @@ public struct ByteReader: Sendable {
     public mutating func readString() throws(TableImageError) -> String {
         let count = Int(try read(UInt32.self))
         let range = try take(count)
-        guard let text = String(validating: bytes[range], as: UTF8.self) else {
+        let start = bytes.startIndex
+        guard let text = String(validating: bytes[start + range.lowerBound..<start + range.upperBound], as: UTF8.self)
+        else {
             throw TableImageError("text at byte \(range.lowerBound) is not UTF-8")
         }
         return text

@@ -10,8 +10,14 @@ extension Table {
     /// Rows get new slots in their natural order; nothing observable depends on slots. Caches
     /// (content widths, row heights) and the highlight of recent additions are not kept.
     public func imageBody() -> [UInt8] {
+        var writer = ByteWriter(capacity: rowCount * (columns.count * 8 + 2) + 64)
+        writeImageBody(to: &writer)
+        return writer.bytes
+    }
+
+    /// Appends ``imageBody()`` to `writer`, for a caller that frames it without a copy.
+    public func writeImageBody(to writer: inout ByteWriter) {
         let slots = natural.allSlots
-        var writer = ByteWriter(capacity: slots.count * (columns.count * 8 + 2) + 64)
         writer.write(Self.imageFormat)
         writer.write(UInt64(slots.count))
         for store in stores { store.writeImage(of: slots, to: &writer) }
@@ -66,13 +72,12 @@ extension Table {
                 }
             }
         }
-        return writer.bytes
     }
 
     /// A table rebuilt from an image: the schema and settings it was stored with, and the body
     /// ``imageBody()`` wrote. Throws when the body is damaged or does not fit the schema.
     public init(
-        restoring body: [UInt8],
+        restoring body: ArraySlice<UInt8>,
         name: String,
         columns: [Column],
         key: String?,

@@ -43,6 +43,6 @@ extension ServerState {
     /// request could not be replayed (a `load` reads a file that may change).
     func recordWhole(_ table: Table) {
         guard let journal else { return }
-        ChangeRecording.current?.record(in: journal, .table(TableImageCoding.encode(table)))
+        ChangeRecording.current?.record(in: journal, .table(TableImageCoding.encode(table)[...]))
     }
 }

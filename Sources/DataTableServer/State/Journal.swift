@@ -64,7 +64,7 @@ public final class Journal: Sendable {
             State(generation: generation, bytesSinceSnapshot: bytesSinceSnapshot, compactAfterBytes: compactAfterBytes)
         )
         let descriptor = try Self.openLog(directory: directory, generation: generation)
-        let thread = Thread { [self] in self.writeLoop(descriptor: descriptor) }
+        let thread = Thread { [self] in self.writeLoop(descriptor: descriptor, generation: generation) }
         thread.name = "datatabled journal"
         thread.start()
     }
@@ -162,11 +162,19 @@ public final class Journal: Sendable {
 
     // MARK: The writer thread
 
-    private func writeLoop(descriptor: Int32) {
+    /// Writes what is queued to `log.<generation>` (open as `descriptor`), rotating when told.
+    private func writeLoop(descriptor: Int32, generation: UInt64) {
         var descriptor = descriptor
+        var path = Self.logPath(directory: directory, generation: generation)
         var written: UInt64 = 0
         var unsynced = false
         var lastSync = ContinuousClock.now
+        // After a failed write the log has a gap; nothing after it may be written either.
+        var failed = false
+        func fail(_ what: String, _ error: Int32) {
+            self.fail("cannot \(what) \(path): \(String(cString: strerror(error)))")
+            failed = true
+        }
         while true {
             _ = wake.wait(timeout: .now() + .milliseconds(policy == .everysec ? 250 : 1000))
             let (items, closing) = state.withLock { state in
@@ -174,27 +182,25 @@ public final class Journal: Sendable {
                 return (state.queue, state.closing)
             }
             var wroteBytes = 0
-            for item in items {
-                // After a failed write the log has a gap; nothing after it may be written either.
-                if state.withLock({ $0.failure != nil }) { break }
+            for item in items where !failed {
                 switch item {
                 case .records(let bytes, let through):
                     if let error = StateFiles.writeAll(descriptor, bytes) {
-                        fail("cannot write \(currentLogPath): \(String(cString: strerror(error)))")
+                        fail("write", error)
                     } else {
                         wroteBytes += bytes.count
                     }
                     written = through
                     unsynced = true
                 case .rotate(let generation):
-                    if fsync(descriptor) != 0 {
-                        fail("cannot fsync \(currentLogPath): \(String(cString: strerror(errno)))")
-                    }
+                    if fsync(descriptor) != 0 { fail("fsync", errno) }
                     Foundation.close(descriptor)
+                    path = Self.logPath(directory: directory, generation: generation)
                     do {
                         descriptor = try Self.openLog(directory: directory, generation: generation)
                     } catch {
-                        fail("\(error)")
+                        self.fail("\(error)")
+                        failed = true
                         descriptor = open("/dev/null", O_WRONLY | O_CLOEXEC)
                     }
                     unsynced = false
@@ -202,21 +208,18 @@ public final class Journal: Sendable {
             }
             let now = ContinuousClock.now
             if unsynced, closing || policy == .always || (policy == .everysec && now - lastSync >= .seconds(1)) {
-                if fsync(descriptor) != 0 {
-                    fail("cannot fsync \(currentLogPath): \(String(cString: strerror(errno)))")
-                }
+                if fsync(descriptor) != 0 { fail("fsync", errno) }
                 lastSync = now
                 unsynced = false
             }
-            let (ready, compaction) = state.withLock { state in
+            let (ready, failure, compaction) = state.withLock { state in
                 if state.failure == nil, policy != .always || !unsynced { state.durable = max(state.durable, written) }
                 state.bytesSinceSnapshot += wroteBytes
-                let durable = state.durable
-                let failed = state.failure != nil
-                var ready: [(CheckedContinuation<Void, any Error>, Bool)] = []
+                let (durable, failure) = (state.durable, state.failure)
+                var ready: [CheckedContinuation<Void, any Error>] = []
                 state.waiters.removeAll { waiter in
-                    guard failed || waiter.sequence <= durable else { return false }
-                    ready.append((waiter.continuation, failed))
+                    guard failure != nil || waiter.sequence <= durable else { return false }
+                    ready.append(waiter.continuation)
                     return true
                 }
                 var compaction: (@Sendable () -> Void)?
@@ -224,30 +227,22 @@ public final class Journal: Sendable {
                     compaction = state.compactionDue
                     state.compactionRequested = compaction != nil
                 }
-                return (ready, compaction)
+                return (ready, failure, compaction)
             }
-            let failure = state.withLock { $0.failure }
-            for (continuation, failed) in ready {
-                if failed {
-                    continuation.resume(throwing: StateDirectoryError.notSaved(failure ?? ""))
+            for continuation in ready {
+                if let failure {
+                    continuation.resume(throwing: StateDirectoryError.notSaved(failure))
                 } else {
                     continuation.resume()
                 }
             }
             compaction?()
-            if closing {
-                let empty = state.withLock { $0.queue.isEmpty }
-                if empty {
-                    Foundation.close(descriptor)
-                    stopped.signal()
-                    return
-                }
+            if closing, state.withLock({ $0.queue.isEmpty }) {
+                Foundation.close(descriptor)
+                stopped.signal()
+                return
             }
         }
-    }
-
-    private var currentLogPath: String {
-        Self.logPath(directory: directory, generation: state.withLock { $0.generation })
     }
 
     private func fail(_ message: String) {

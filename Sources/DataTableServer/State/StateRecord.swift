@@ -12,7 +12,7 @@ enum StateRecord: Equatable {
     case request(Data, table: String, version: UInt64)
     /// A whole table, replacing any table of its name (what a `load` leaves in the log, and what
     /// a snapshot holds).
-    case table([UInt8])
+    case table(ArraySlice<UInt8>)
     /// The first record of a snapshot: its format and the first log generation it does not cover.
     case snapshotHeader(SnapshotHeader)
     /// The last record of a snapshot; a snapshot without it was cut short.
@@ -25,34 +25,43 @@ enum StateRecord: Equatable {
         case request = 1, table = 2, snapshotHeader = 3, snapshotEnd = 4
     }
 
-    /// The record framed for a file.
+    /// The record framed for a file. The payload is written once, straight into the frame.
     func framed() -> [UInt8] {
-        var payload: [UInt8]
+        var writer = ByteWriter(capacity: Self.frameBytes + 1 + contentSize)
+        writer.write(UInt64(0))  // the payload's length and checksum, filled in below
+        writer.write(UInt32(0))
         switch self {
         case .request(let line, let table, let version):
-            var writer = ByteWriter(capacity: line.count + table.utf8.count + 16)
             writer.write(Kind.request.rawValue)
             writer.write(version)
             writer.write(table)
             writer.write(raw: line)
-            payload = writer.bytes
         case .table(let bytes):
-            payload = [Kind.table.rawValue]
-            payload.append(contentsOf: bytes)
+            writer.write(Kind.table.rawValue)
+            writer.write(raw: bytes)
         case .snapshotHeader(let header):
-            payload = [Kind.snapshotHeader.rawValue]
-            payload.append(contentsOf: try! JSONEncoder().encode(header))
+            writer.write(Kind.snapshotHeader.rawValue)
+            writer.write(raw: try! JSONEncoder().encode(header))
         case .snapshotEnd(let tables):
-            var writer = ByteWriter()
             writer.write(Kind.snapshotEnd.rawValue)
             writer.write(UInt64(tables))
-            payload = writer.bytes
         }
-        var writer = ByteWriter(capacity: payload.count + Self.frameBytes)
-        writer.write(UInt64(payload.count))
-        writer.write(CRC32C.checksum(payload))
-        writer.write(raw: payload)
-        return writer.bytes
+        var bytes = writer.bytes
+        let payload = bytes[Self.frameBytes...]
+        let checksum = payload.withUnsafeBytes { CRC32C.checksum($0) }
+        withUnsafeBytes(of: UInt64(payload.count).littleEndian) { bytes.replaceSubrange(0..<8, with: $0) }
+        withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(8..<12, with: $0) }
+        return bytes
+    }
+
+    /// Bytes of the payload after its kind, roughly, to size the frame once.
+    private var contentSize: Int {
+        switch self {
+        case .request(let line, let table, _): line.count + table.utf8.count + 12
+        case .table(let bytes): bytes.count
+        case .snapshotHeader: 128
+        case .snapshotEnd: 8
+        }
     }
 
     /// Reads a payload (a record without its frame).
@@ -68,7 +77,7 @@ enum StateRecord: Equatable {
                 throw .unreadableHeader
             }
             self = .request(Data(body.dropFirst(reader.offset)), table: table, version: version)
-        case .table: self = .table(Array(body))
+        case .table: self = .table(body)
         case .snapshotHeader:
             guard let header = try? JSONDecoder().decode(SnapshotHeader.self, from: Data(body)) else {
                 throw .unreadableHeader

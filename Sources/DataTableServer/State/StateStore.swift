@@ -107,7 +107,7 @@ public final class StateStore: Sendable {
         for name in catalog.tableNames {
             let table = catalog[name]!
             rows += table.rowCount
-            chunks.append(StateRecord.table(TableImageCoding.encode(table)).framed())
+            chunks.append(StateRecord.table(TableImageCoding.encode(table)[...]).framed())
         }
         chunks.append(StateRecord.snapshotEnd(tables: catalog.tableCount).framed())
         do {
@@ -269,6 +269,6 @@ public final class StateStore: Sendable {
 extension StateStore {
     /// Records `table` whole in the log (a table the daemon starts with, not made by a request).
     public func recordWhole(_ table: Table) {
-        journal.append(.table(TableImageCoding.encode(table)))
+        journal.append(.table(TableImageCoding.encode(table)[...]))
     }
 }

@@ -31,22 +31,22 @@ enum TableImageCoding {
             rows: table.rowCount
         )
         let json = try! JSONEncoder().encode(header)
-        var writer = ByteWriter()
+        var writer = ByteWriter(capacity: json.count + table.rowCount * (table.columns.count * 8 + 2) + 64)
         writer.write(UInt32(json.count))
         writer.write(raw: json)
-        var bytes = writer.bytes
-        bytes.append(contentsOf: table.imageBody())
-        return bytes
+        table.writeImageBody(to: &writer)
+        return writer.bytes
     }
 
     /// The table in `bytes`; throws ``TableImageError`` naming what is wrong.
-    static func decode(_ bytes: [UInt8]) throws(TableImageError) -> Table {
+    static func decode(_ bytes: ArraySlice<UInt8>) throws(TableImageError) -> Table {
         var reader = ByteReader(bytes)
         let length = Int(try reader.read(UInt32.self))
         guard length <= bytes.count - 4 else { throw TableImageError("its header is cut short") }
+        let bodyStart = bytes.startIndex + 4 + length
         let header: Header
         do {
-            header = try JSONDecoder().decode(Header.self, from: Data(bytes[4..<4 + length]))
+            header = try JSONDecoder().decode(Header.self, from: Data(bytes[bytes.startIndex + 4..<bodyStart]))
         } catch {
             throw TableImageError("its header cannot be read: \(error)")
         }
@@ -60,7 +60,7 @@ enum TableImageCoding {
         }
         do {
             return try Table(
-                restoring: Array(bytes[(4 + length)...]),
+                restoring: bytes[bodyStart...],
                 name: header.name,
                 columns: columns,
                 key: header.key,

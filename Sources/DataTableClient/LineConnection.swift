@@ -31,13 +31,31 @@ public final class LineConnection {
     deinit { close(descriptor) }
 
     /// Sends `line` (a newline is added) and returns the next line that is a reply, skipping
-    /// notifications (lines without an `id` member) such as `progress`.
+    /// notifications such as `progress` and `chunk`.
     public func request(_ line: String) throws -> String {
         try send(line + "\n")
+        return try nextReply()
+    }
+
+    /// Whether `line` is a reply rather than a notification. The daemon writes members in
+    /// sorted order, so a reply starts with its `error` or `id` (a batch's with `[`), and a
+    /// notification, which has neither, with `jsonrpc`; text inside a notification's params
+    /// cannot be mistaken for an id.
+    public static func isReply(_ line: String) -> Bool {
+        line.hasPrefix("[") || line.hasPrefix(#"{"id":"#) || line.hasPrefix(#"{"error":"#)
+    }
+
+    /// The next reply, skipping notifications.
+    public func nextReply() throws -> String {
         while true {
-            let reply = try nextLine()
-            if reply.contains("\"id\":") { return reply }
+            let line = try nextLine()
+            if Self.isReply(line) { return line }
         }
+    }
+
+    /// Sends `line` (a newline is added) without waiting for anything.
+    public func send(line: String) throws {
+        try send(line + "\n")
     }
 
     private func send(_ text: String) throws {

@@ -67,7 +67,7 @@ extension MethodTable {
 
     private static func stats(_ server: ServerState) -> StatsRequest.Response {
         let counters = server.snapshot
-        let (tables, rows) = server.catalog.withLock { ($0.tableCount, $0.rowCount) }
+        let (tables, rows) = (server.tables.count, server.tables.rowCount)
         let uptime = ContinuousClock.now - server.startedAt
         return StatsRequest.Response(
             version: ServerInfo.version,

@@ -25,6 +25,9 @@ struct ConnectionSession {
                 context.notify = { line in
                     channel.writeAndFlush(Self.frame(line, allocator: channel.allocator), promise: nil)
                 }
+                context.deliver = { line in
+                    channel.writeAndFlush(Self.frame(line, allocator: channel.allocator))
+                }
                 let limits = context.server.limits
                 context.outbox = EventOutbox(
                     channel: channel,

@@ -8,10 +8,10 @@ import Foundation
 /// dispatcher can call it with the raw request line.
 public struct MethodTable: Sendable {
     /// Decodes the params from the request line (from just the bytes at `params` when the
-    /// envelope scanner found them), runs the handler and encodes the `result` member's value.
+    /// envelope scanner found them), runs the handler and encodes its successful reply line
+    /// (where the handler ran: a large reply is encoded off the event loop).
     typealias ErasedHandler =
-        @Sendable (_ line: Data, _ params: Range<Int>?, _ context: inout RequestContext) async throws -> any Encodable
-        & Sendable
+        @Sendable (_ line: Data, _ params: Range<Int>?, _ context: inout RequestContext) async throws -> Data
 
     private var handlers: [String: ErasedHandler] = [:]
 
@@ -57,9 +57,9 @@ public struct MethodTable: Sendable {
                     throw ResponseError(decoding: error)
                 }
             }
-            if inline { return try await body(params, &context) }
+            if inline { return ReplyEncoding.success(id: context.requestID, try await body(params, &context)) }
             return try await withTaskExecutorPreference(globalConcurrentExecutor) {
-                try await body(params, &context)
+                ReplyEncoding.success(id: context.requestID, try await body(params, &context))
             }
         }
     }

@@ -1,6 +1,7 @@
 import DataTableProtocol
 import Foundation
 import Logging
+import NIOCore
 
 /// What a method handler knows about the request it answers: the connection it came on, the
 /// protocol version that connection speaks, and the daemon's shared state.
@@ -21,6 +22,10 @@ public struct RequestContext: Sendable {
     /// Sends a notification line to this connection ahead of the reply (progress of a long
     /// request); `nil` where nobody listens.
     public var notify: (@Sendable (Data) -> Void)?
+    /// Sends a notification line and tells when it has left for the socket, for a long stream
+    /// of notifications that must not outrun the client (a streamed `export`); `nil` where
+    /// nobody listens. Wait on the future only off the event loop.
+    public var deliver: (@Sendable (Data) -> EventLoopFuture<Void>)?
     /// This connection's views, by table name (`scroll`).
     var views: [String: TableView] = [:]
     /// Where this connection's events are queued; `nil` where nobody listens.

@@ -201,14 +201,13 @@ public struct RequestDispatcher: Sendable {
         let recording = context.server.journal.map { _ in ChangeRecording(line: line) }
         let reply: Data
         do {
-            let result = try await ChangeRecording.$current.withValue(recording) {
+            reply = try await ChangeRecording.$current.withValue(recording) {
                 try await handler(line, header.paramsRange, &context)
             }
             context.logger.debug(
                 "request",
                 metadata: ["method": "\(method)", "id": "\(id)", "elapsed": "\(ContinuousClock.now - started)"]
             )
-            reply = ReplyEncoding.success(id: id, result)
         } catch let error as ResponseError {
             reply = refused(error, method: method, id: id, context: context)
         } catch let error as TableError {

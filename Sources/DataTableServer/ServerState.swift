@@ -9,8 +9,10 @@ public final class ServerState: Sendable {
     public let limits: ServerLimits
     /// When the daemon started, for `stats`' uptime.
     public let startedAt: ContinuousClock.Instant
-    /// The tables.
-    public let catalog: Mutex<TableCatalog>
+    /// The tables, each behind its own lock.
+    public let tables: LiveTables
+    /// Where long work on a table runs (see ``updateOffLock(_:work:install:)``).
+    let heavyWork = HeavyWork.shared
     /// Fonts opened for layouts in points, kept for the next.
     let fonts = FontLibrary()
     /// Subscriptions, and the delivery of table events.
@@ -33,7 +35,7 @@ public final class ServerState: Sendable {
         self.limits = limits
         self.journal = journal
         self.startedAt = .now
-        self.catalog = Mutex(catalog)
+        self.tables = LiveTables(catalog)
     }
 
     public var snapshot: Counters { counters.withLock { $0 } }

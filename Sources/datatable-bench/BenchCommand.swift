@@ -70,6 +70,13 @@ struct BenchCommand: ParsableCommand {
             scratch: scratch,
             csvPath: csvPath
         ).measure(into: &report)
+        try measureStalls(
+            socketPath: socket ?? daemon!.socketPath,
+            table: table,
+            csvPath: csvPath,
+            scratch: scratch,
+            into: &report
+        )
         _ = try client.timed(sort(table, "received", descending: true))
 
         var adds: [Double] = []
@@ -143,6 +150,60 @@ struct BenchCommand: ParsableCommand {
             BenchReport.duration(Double(restored.components.seconds) + Double(restored.components.attoseconds) / 1e18),
             target: "< 2 s"
         )
+    }
+
+    /// Long work on the large table while a second client scrolls a small one: the stall that
+    /// client sees, and how long the exports take in each form.
+    private func measureStalls(
+        socketPath: String,
+        table: String,
+        csvPath: String,
+        scratch: URL,
+        into report: inout BenchReport
+    ) throws {
+        let stall = StallMeasurement(socketPath: socketPath, smallTable: "\(table)-small")
+        try stall.setUp()
+        let target = "p99 < 5 ms, worst < 20 ms"
+        func add(_ what: String, _ figures: StallMeasurement.Figures) {
+            report.add(
+                "stall: scroll of a 100-row table while \(what) (\(BenchReport.duration(figures.seconds)))",
+                StallMeasurement.describe(figures.latencies),
+                target: target
+            )
+        }
+        add("sorting by text", try stall.measure(sort(table, "item")))
+        let export = try stall.measure(#"{"id":9,"method":"export","params":{"table":"\#(table)"}}"#)
+        add("exporting", export)
+        report.add("export \(rows) rows as CSV, in the reply", BenchReport.duration(export.seconds), target: "< 1 s")
+        let file = scratch.appendingPathComponent("export.csv").path
+        let toFile = try stall.measure(#"{"id":9,"method":"export","params":{"table":"\#(table)","path":"\#(file)"}}"#)
+        report.add("export \(rows) rows as CSV, to a file", BenchReport.duration(toFile.seconds), target: "< 1 s")
+        var chunks = 0
+        let streamed = try stall.measure(#"{"id":9,"method":"export","params":{"table":"\#(table)","stream":true}}"#) {
+            connection in
+            while !LineConnection.isReply(try connection.nextLine()) { chunks += 1 }
+        }
+        report.add(
+            "export \(rows) rows as CSV, streamed (\(chunks) notifications)",
+            BenchReport.duration(streamed.seconds),
+            target: "< 1 s"
+        )
+        add(
+            "laying out in a new font",
+            try stall.measure(
+                #"{"id":9,"method":"layout","params":{"table":"\#(table)","width":1440,"unit":"pt","font":{"family":"DejaVu Serif"}}}"#
+            )
+        )
+        let copy = "\(table)-copy"
+        add(
+            "loading \(rows) rows",
+            try stall.measure(
+                #"{"id":9,"method":"load","params":{"table":"\#(copy)","path":"\#(csvPath)","key":"sku"}}"#
+            )
+        )
+        let client = BenchClient(connection: try LineConnection(path: stall.socketPath))
+        _ = try client.timed(#"{"id":5,"method":"drop","params":{"table":"\#(copy)"}}"#)
+        _ = try client.timed(#"{"id":5,"method":"drop","params":{"table":"\#(stall.smallTable)"}}"#)
     }
 
     private func sort(_ table: String, _ column: String, descending: Bool = false) -> String {

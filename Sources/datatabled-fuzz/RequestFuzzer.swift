@@ -29,7 +29,7 @@ final class RequestFuzzer: Sendable {
             var context = Self.context(server)
             for line in Self.setUp { _ = await dispatcher.reply(to: Data(line.utf8), context: &context) }
         }
-        tables = server.catalog.withLock { $0 }
+        tables = server.tables.catalog()
         precondition(tables.tableCount == Self.setUp.count, "the fuzzer's tables could not be set up")
     }
 

@@ -97,6 +97,24 @@ import Testing
         #expect(Self.written(PingRequest.Response()) == (try Self.encoded(PingRequest.Response())))
     }
 
+    @Test func anExportReplyWritesWhatTheEncoderWould() throws {
+        var reply = ExportRequest.Response(
+            table: "stock",
+            version: 3,
+            format: "csv",
+            rows: 2,
+            text: "item,notes\n\"Bolt, hex\",\"say \"\"hi\"\"\"\n\u{7}é/✓,\\\n"
+        )
+        #expect(Self.written(reply) == (try Self.encoded(reply)))
+        reply.text = nil
+        reply.path = "/tmp/out.csv"
+        reply.bytes = 1234
+        #expect(Self.written(reply) == (try Self.encoded(reply)))
+        reply.path = nil
+        reply.chunks = 7
+        #expect(Self.written(reply) == (try Self.encoded(reply)))
+    }
+
     @Test func aGetReplyWritesWhatTheEncoderWould() throws {
         let reply = GetRequest.Response(
             table: "stock",

@@ -1,64 +1,234 @@
-import CSV
 import Foundation
 
 extension Table {
     /// The rows (or only the selected ones) in the current order, as CSV with a header of
     /// column keys, or as NDJSON objects; values are written as a person would type them, so
     /// the text loads back unchanged. Returns the text and how many rows it holds.
+    ///
+    /// CSV: one line per row after the header, each ended by `\n`; a field is quoted when it
+    /// holds `"`, `,`, CR or LF, with quotes doubled. NDJSON: one object per row and line, keys
+    /// sorted, empty cells `null`, numbers and durations (in seconds) as JSON numbers, other
+    /// values as their display text.
     public func export(_ format: DataFormat, selectedOnly: Bool = false) -> (text: String, rows: Int) {
-        switch format {
-        case .csv: exportCSV(selectedOnly: selectedOnly)
-        case .ndjson: exportNDJSON(selectedOnly: selectedOnly)
-        }
-    }
-
-    private func exportCSV(selectedOnly: Bool) -> (text: String, rows: Int) {
-        let stream = OutputStream(toMemory: ())
-        stream.open()
-        var rows = 0
-        do {
-            let writer = try CSVWriter(stream: stream)
-            try writer.write(row: columns.map(\.key))
-            var failure: (any Error)?
-            forEachRow(selectedOnly: selectedOnly) { _, values in
-                guard failure == nil else { return }
-                do {
-                    try writer.write(row: zip(columns, values).map { $0.rules.displayText($1) })
-                    rows += 1
-                } catch {
-                    failure = error
-                }
-            }
-            writer.stream.close()
-        } catch {
-            return ("", 0)
-        }
-        let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
-        return (String(decoding: data, as: UTF8.self) + "\n", rows)
-    }
-
-    private func exportNDJSON(selectedOnly: Bool) -> (text: String, rows: Int) {
         var text = ""
-        var rows = 0
-        forEachRow(selectedOnly: selectedOnly) { _, values in
-            var object: [String: Any] = [:]
-            for (column, value) in zip(columns, values) {
-                switch value {
-                case .empty: object[column.key] = NSNull()
-                case .number(let number): object[column.key] = number
-                case .duration(let seconds): object[column.key] = seconds
-                default: object[column.key] = column.rules.displayText(value)
-                }
-            }
-            if let line = try? JSONSerialization.data(
-                withJSONObject: object,
-                options: [.sortedKeys, .withoutEscapingSlashes]
-            ) {
-                text += String(decoding: line, as: UTF8.self)
-                text += "\n"
-                rows += 1
-            }
+        let rows = export(format, selectedOnly: selectedOnly, chunkBytes: .max) { chunk, _ in
+            text += String(decoding: chunk, as: UTF8.self)
         }
         return (text, rows)
+    }
+
+    /// The same bytes as ``export(_:selectedOnly:)``, handed to `emit` in pieces as they are
+    /// written, for streaming a reply or writing a file without holding the whole text.
+    ///
+    /// A chunk is handed on once it holds `chunkBytes` bytes or more, always at the end of a
+    /// line (so it may exceed `chunkBytes` by up to a line), and once at the end with what is
+    /// left; chunks are never empty. `rowsSoFar` counts the rows written up to the end of the
+    /// chunk. Chunks are written into one buffer that is emptied and reused after each `emit`;
+    /// keeping a chunk is safe (it is a value) but makes the next one start in a new buffer.
+    /// An error from `emit` ends the export. Returns how many rows were written.
+    public func export(
+        _ format: DataFormat,
+        selectedOnly: Bool = false,
+        chunkBytes: Int,
+        _ emit: (_ chunk: [UInt8], _ rowsSoFar: Int) throws -> Void
+    ) rethrows -> Int {
+        let cells = columns.indices.map { ExportCells(column: columns[$0], store: stores[$0]) }
+        // NDJSON writes the columns in key order, each after its key.
+        let jsonCells = format == .ndjson ? jsonKeyOrder().map { cells[$0] } : []
+        for (position, cell) in jsonCells.enumerated() { cell.makeJSONPrefix(first: position == 0) }
+        var writer = ExportWriter(capacity: min(chunkBytes, 1 << 20) + 4096)
+        if format == .csv {
+            for (index, column) in columns.enumerated() {
+                if index > 0 { writer.append(UInt8(ascii: ",")) }
+                writer.appendCSVField(column.key)
+            }
+            writer.append(UInt8(ascii: "\n"))
+            if writer.count >= chunkBytes {
+                try emit(writer.bytes, 0)
+                writer.removeAll()
+            }
+        }
+
+        var rows = 0
+        let order = self.order
+        var position = 0
+        while position < order.count {
+            // A batch of rows at a time: `emit` can be called (and throw) between rows, and
+            // each column's values are gathered before the rows are written.
+            var slots = order.slots(from: position, limit: 4096)
+            position += slots.count
+            if selectedOnly { slots.removeAll { !flags[Int($0)].selected } }
+            for cell in cells { cell.gather(slots) }
+            for row in slots.indices {
+                switch format {
+                case .csv:
+                    for (index, cell) in cells.enumerated() {
+                        if index > 0 { writer.append(UInt8(ascii: ",")) }
+                        cell.writeCSV(row: row, to: &writer)
+                    }
+                case .ndjson:
+                    writer.append(UInt8(ascii: "{"))
+                    for cell in jsonCells { cell.writeJSON(row: row, to: &writer) }
+                    writer.append(UInt8(ascii: "}"))
+                }
+                writer.append(UInt8(ascii: "\n"))
+                rows += 1
+                if writer.count >= chunkBytes {
+                    try emit(writer.bytes, rows)
+                    writer.removeAll()
+                }
+            }
+        }
+        if writer.count > 0 { try emit(writer.bytes, rows) }
+        return rows
+    }
+
+    /// The column indices in the order NDJSON lists keys.
+    ///
+    /// `JSONSerialization`'s `.sortedKeys` on Linux sorts with
+    /// `compare(_:options: [.numeric, .caseInsensitive, .forcedOrdering], locale: .system)`, so
+    /// this does too (`"a2"` before `"A10"` before `"b"`). That comparison is a total order on
+    /// ASCII keys; for some mixes of non-ASCII keys (`ß` against `ss`, digits of other scripts)
+    /// it is not, and the old output then depended on hash seeds and changed from one process
+    /// to the next, so no one order could match it.
+    private func jsonKeyOrder() -> [Int] {
+        columns.indices.sorted { left, right in
+            let a = columns[left].key
+            let b = columns[right].key
+            let options: NSString.CompareOptions = [.numeric, .caseInsensitive, .forcedOrdering]
+            return a.compare(b, options: options, range: a.startIndex..<a.endIndex, locale: NSLocale.system)
+                == .orderedAscending
+        }
+    }
+}
+
+/// One column's values for an export, read straight from its store: no ``CellValue`` and, for
+/// every type but text, no string per cell. A class, so the row loop does not copy its arrays.
+private final class ExportCells {
+    let key: String
+    let rules: ColumnRules
+    let store: ColumnStore
+    /// NDJSON: what goes before the value, `"key":` (after a comma but in the first column).
+    private var jsonPrefix: [UInt8] = []
+    // The values of the batch being written, in row order; only the array of the store's type
+    // is used.
+    private var strings: [String] = []
+    private var numbers: [Double] = []
+    private var smallIntegers: [Int32] = []
+    private var largeIntegers: [Int64] = []
+
+    init(column: Column, store: ColumnStore) {
+        key = column.key
+        rules = column.rules
+        self.store = store
+    }
+
+    func makeJSONPrefix(first: Bool) {
+        var writer = ExportWriter(capacity: key.utf8.count + 4)
+        if !first { writer.append(UInt8(ascii: ",")) }
+        writer.appendJSONString(key)
+        writer.append(UInt8(ascii: ":"))
+        jsonPrefix = writer.bytes
+    }
+
+    /// Copies the values in `slots` out of the store, in order, for the next rows. The rows of
+    /// a sorted table lie all over the store; reading one column in a tight loop lets those
+    /// scattered reads overlap, where reading them row by row between the writing waits for
+    /// each in turn.
+    func gather(_ slots: [UInt32]) {
+        switch store.type {
+        case .text, .image:
+            let source = store.strings
+            strings = slots.map { source[Int($0)] }
+        case .number:
+            let source = store.numbers
+            numbers = slots.map { source[Int($0)] }
+        case .date, .time, .picker:
+            let source = store.smallIntegers
+            smallIntegers = slots.map { source[Int($0)] }
+        case .duration:
+            let source = store.largeIntegers
+            largeIntegers = slots.map { source[Int($0)] }
+        }
+    }
+
+    /// The cell as ``ColumnRules/displayText(_:)`` shows it, as a CSV field; empty cells are
+    /// empty fields. Only text, image and picker values can hold a character that needs quotes
+    /// (a decimal comma in a number would be quoted too); dates, times, durations and plain
+    /// numbers are digits, signs, `.` `:` `e` `+`, unit letters and spaces.
+    func writeCSV(row: Int, to writer: inout ExportWriter) {
+        switch store.type {
+        case .text, .image:
+            let text = strings[row]
+            if !text.isEmpty { writer.appendCSVField(text) }
+        case .number:
+            let number = numbers[row]
+            guard !number.isNaN else { return }
+            if let decimals = rules.decimals {
+                writer.appendFixedNumberField(number, decimals: decimals)
+            } else {
+                writer.appendPlainNumber(number)
+            }
+        case .date:
+            let days = smallIntegers[row]
+            if days != .min { writer.appendDate(days) }
+        case .time:
+            let seconds = smallIntegers[row]
+            if seconds != .min { writer.appendTime(seconds) }
+        case .duration:
+            let seconds = largeIntegers[row]
+            if seconds != .min { writer.appendDuration(seconds) }
+        case .picker:
+            let option = smallIntegers[row]
+            if option != .min, let text = pickerText(option) { writer.appendCSVField(text) }
+        }
+    }
+
+    /// The cell as an NDJSON member (after its key): `null` when empty, numbers (whatever
+    /// their `decimals`) and durations (seconds) as JSON numbers, everything else as its
+    /// display text in a JSON string (a picker choice outside the options as `""`).
+    func writeJSON(row: Int, to writer: inout ExportWriter) {
+        writer.append(jsonPrefix)
+        switch store.type {
+        case .text, .image:
+            let text = strings[row]
+            if text.isEmpty { writer.appendNull() } else { writer.appendJSONString(text) }
+        case .number:
+            let number = numbers[row]
+            if number.isNaN { writer.appendNull() } else { writer.appendJSONNumber(number) }
+        case .date:
+            let days = smallIntegers[row]
+            guard days != .min else {
+                writer.appendNull()
+                return
+            }
+            // Digits and `-` only: nothing to escape.
+            writer.append(UInt8(ascii: "\""))
+            writer.appendDate(days)
+            writer.append(UInt8(ascii: "\""))
+        case .time:
+            let seconds = smallIntegers[row]
+            guard seconds != .min else {
+                writer.appendNull()
+                return
+            }
+            writer.append(UInt8(ascii: "\""))
+            writer.appendTime(seconds)
+            writer.append(UInt8(ascii: "\""))
+        case .duration:
+            let seconds = largeIntegers[row]
+            if seconds == .min { writer.appendNull() } else { writer.appendInteger(seconds) }
+        case .picker:
+            let option = smallIntegers[row]
+            guard option != .min else {
+                writer.appendNull()
+                return
+            }
+            writer.appendJSONString(pickerText(option) ?? "")
+        }
+    }
+
+    private func pickerText(_ option: Int32) -> String? {
+        rules.options.indices.contains(Int(option)) ? rules.options[Int(option)] : nil
     }
 }

@@ -1,18 +1,28 @@
-/// `export`: the rows (or only the selected ones) as CSV or NDJSON, in the current order.
+/// `export`: the rows (or only the selected ones) as CSV or NDJSON, in the current order; in the
+/// reply, to a file, or streamed in `chunk` notifications.
 public struct ExportRequest: DataTableRequest {
     public static let method = "export"
-    public static let summary = "Export all or the selected rows as CSV or NDJSON text, in the current order."
+    public static let summary =
+        "Export all or the selected rows as CSV or NDJSON, in the current order: in the reply, to a file, or streamed."
 
     public var table: String
     /// `csv` (the default) or `ndjson`.
     public var format: String?
     /// Only the selected rows.
     public var selection: Bool?
+    /// Write the text to this file (an absolute path) instead of the reply: a new file of mode
+    /// 0600 that takes the name's place whole, or not at all.
+    public var path: String?
+    /// Send the text in `chunk` notifications ahead of the reply instead of in it.
+    public var stream: Bool?
 
-    public init(table: String, format: String? = nil, selection: Bool? = nil) {
+    public init(table: String, format: String? = nil, selection: Bool? = nil, path: String? = nil, stream: Bool? = nil)
+    {
         self.table = table
         self.format = format
         self.selection = selection
+        self.path = path
+        self.stream = stream
     }
 
     public struct Response: Codable, Hashable, Sendable {
@@ -20,14 +30,53 @@ public struct ExportRequest: DataTableRequest {
         public var version: Int
         public var format: String
         public var rows: Int
-        public var text: String
+        /// The exported text, when it is neither written to a file nor streamed.
+        public var text: String?
+        /// The file written, for `path`.
+        public var path: String?
+        /// Bytes written to the file or streamed, for `path` and `stream`.
+        public var bytes: Int?
+        /// `chunk` notifications sent, for `stream`.
+        public var chunks: Int?
 
-        public init(table: String, version: Int, format: String, rows: Int, text: String) {
+        public init(
+            table: String,
+            version: Int,
+            format: String,
+            rows: Int,
+            text: String? = nil,
+            path: String? = nil,
+            bytes: Int? = nil,
+            chunks: Int? = nil
+        ) {
             self.table = table
             self.version = version
             self.format = format
             self.rows = rows
             self.text = text
+            self.path = path
+            self.bytes = bytes
+            self.chunks = chunks
         }
+    }
+}
+
+/// A piece of a streamed `export`, sent as a `chunk` notification ahead of the reply. The texts
+/// of every chunk, in order, are the export; each ends at the end of a row.
+public struct ExportChunk: Codable, Hashable, Sendable {
+    /// The `id` of the `export` request.
+    public var request: RequestID?
+    public var table: String
+    /// Rows written so far (this chunk's included) and in all.
+    public var done: Int
+    public var total: Int
+    public var text: String
+
+    public init(request: RequestID?, table: String, done: Int, total: Int, text: String) {
+        self.request = request
+        self.table = table
+        self.done = done
+        self.total = total
+        self.text = text
     }
 }

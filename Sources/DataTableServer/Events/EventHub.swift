@@ -3,7 +3,7 @@ import Synchronization
 
 /// Who subscribed to which table, and the delivery of each table's events to them.
 ///
-/// Handlers publish while they still hold the catalog lock, so events of one table are queued
+/// Handlers publish while they still hold the table's lock, so events of one table are queued
 /// in version order; queuing only appends to each subscriber's ``EventOutbox``.
 final class EventHub: Sendable {
     private struct Subscription {

@@ -25,7 +25,7 @@ extension MethodTable {
             }
             let connection = context.connection.id
             let chosen = kinds
-            // Subscribing under the catalog lock: no event of the table is published meanwhile,
+            // Subscribing under the table's lock: no event of the table is published meanwhile,
             // so events continue exactly from the version in the reply.
             return try context.server.read(request.table) { table in
                 context.server.events.subscribe(table.name, connection: connection, outbox: outbox, kinds: chosen)

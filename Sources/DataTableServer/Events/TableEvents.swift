@@ -3,7 +3,7 @@ import DataTableProtocol
 
 extension ServerState {
     /// Publishes a `kind` event of `table`, which was at version `previous` before the change;
-    /// `fill` adds the details. Call it while holding the catalog lock, so events leave in
+    /// `fill` adds the details. Call it while holding the table's lock, so its events leave in
     /// version order. Costs nothing but a look-up when nobody subscribed.
     ///
     /// Every change publishes an event, so this is also where the change is recorded in the

@@ -6,7 +6,7 @@ import Synchronization
 /// request when the daemon keeps a state directory.
 ///
 /// The first change a request makes (its first event, see ``ServerState/publish(_:_:from:_:)``)
-/// appends the request line to the log, inside the catalog lock, so the log holds changes in
+/// appends the request line to the log, inside the table's lock, so the log holds each table's changes in
 /// the order they were made; the dispatcher then waits for that record before it replies.
 final class ChangeRecording: Sendable {
     /// The request being answered on this task, if its changes are to be recorded.
@@ -33,16 +33,9 @@ final class ChangeRecording: Sendable {
 
 extension ServerState {
     /// Records the current request's change to `table` (as it is after the change) in the log,
-    /// if there is a log. Call it while holding the catalog lock, right where the change is made.
+    /// if there is a log. Call it while holding the table's lock, right where the change is made.
     func recordChange(of table: Table) {
         guard let journal, let recording = ChangeRecording.current else { return }
         recording.record(in: journal, .request(recording.line, table: table.name, version: table.version))
-    }
-
-    /// Records `table` whole in the log in place of the current request: for changes whose
-    /// request could not be replayed (a `load` reads a file that may change).
-    func recordWhole(_ table: Table) {
-        guard let journal else { return }
-        ChangeRecording.current?.record(in: journal, .table(TableImageCoding.encode(table)[...]))
     }
 }

@@ -6,7 +6,7 @@ import Synchronization
 
 /// The append-only log of acknowledged changes, written by a thread of its own.
 ///
-/// ``append(_:)`` is called while the catalog lock is held, so records reach the log in the
+/// ``append(_:)`` is called while the changed table's lock is held, so each table's records reach the log in the
 /// order the changes were made; it only queues the framed bytes and wakes the writer. The writer
 /// takes everything queued at once, writes it with one call and, under ``FsyncPolicy/always``,
 /// forces it to disk with one fsync before it lets the waiting replies go: requests that arrive
@@ -102,7 +102,8 @@ public final class Journal: Sendable {
     }
 
     /// Starts the next log generation: records appended after this call go to it. Returns its
-    /// number. Call it while holding the catalog lock, so the cut is between two changes.
+    /// number. Call it while holding every table's lock (``LiveTables/consistentCopy(_:)``), so the cut
+    /// is between two changes of each table.
     func rotate() -> UInt64 {
         let generation = state.withLock { state in
             state.generation += 1

@@ -38,7 +38,7 @@ final class Replayer {
     }
 
     /// The tables as replayed so far.
-    var catalog: TableCatalog { server.catalog.withLock { $0 } }
+    var catalog: TableCatalog { server.tables.catalog() }
 
     /// Applies `record`. A request its method refuses is fine (a refused edit still leaves its
     /// drafts, the first time and now); a request no method answers is damage.
@@ -52,7 +52,7 @@ final class Replayer {
             }
             _ = try? await handler(line, header.paramsRange, &context)
             // A dropped table is gone after its replay; any other must be where it was.
-            if let now = server.catalog.withLock({ $0[table]?.version }), now != version {
+            if let now = try? server.read(table, \.version), now != version {
                 diverged += 1
                 logger.error(
                     "a replayed change left its table at another version than when it was made",
@@ -63,7 +63,7 @@ final class Replayer {
             }
         case .table(let image):
             let table = try TableImageCoding.decode(image)
-            try server.catalog.withLock { catalog in try catalog.replace(table) }
+            server.tables.replace(table)
         case .snapshotHeader, .snapshotEnd:
             throw StateDirectoryError.damaged("a log holds a snapshot record")
         }

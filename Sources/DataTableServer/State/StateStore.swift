@@ -99,7 +99,7 @@ public final class StateStore: Sendable {
         defer { compacting.store(false, ordering: .releasing) }
         let started = ContinuousClock.now
         // The cut: every change before it is in the copy and in logs before `generation`.
-        let (catalog, generation) = server.catalog.withLock { catalog in (catalog, journal.rotate()) }
+        let (catalog, generation) = server.tables.consistentCopy { journal.rotate() }
         var chunks: [[UInt8]] = [
             StateRecord.snapshotHeader(.init(format: 1, generation: generation, tables: catalog.tableCount)).framed()
         ]

@@ -5,10 +5,10 @@ import Foundation
 extension MethodTable {
     /// `scroll` (protocol.md, "Scroll and views").
     mutating func registerScrollMethods() {
-        register(ScrollRequest.self) { request, context in try Self.scroll(request, &context) }
+        register(ScrollRequest.self) { request, context in try await Self.scroll(request, &context) }
     }
 
-    private static func scroll(_ request: ScrollRequest, _ context: inout RequestContext) throws
+    private static func scroll(_ request: ScrollRequest, _ context: inout RequestContext) async throws
         -> ScrollRequest.Response
     {
         var view = context.views[request.table] ?? TableView(table: request.table)
@@ -32,6 +32,9 @@ extension MethodTable {
         let input = try scrollInput(request, view: view)
         let options = view.resolved!.options
         var state = view.state
+        // A view's first scroll in a font measures every row: on a copy, off the lock and the
+        // event loop.
+        try await context.server.measure(request.table, for: options)
         let reply = try context.server.update(request.table) { table in
             ScrollReply.response(try table.scroll(options, input, view: &state), table: table)
         }

@@ -7,18 +7,16 @@ extension MethodTable {
     mutating func registerTableMethods() {
         register(CreateRequest.self) { request, context in try Self.create(request, context.server) }
         register(DropRequest.self) { request, context in
-            let table = try context.server.catalog.withLock { catalog in
-                let table = try catalog.remove(request.table)
+            let table = try context.server.tables.remove(request.table) { table in
                 context.server.publish(table, .schema, from: table.version) { $0.change = "dropped" }
-                return table
             }
             return DropRequest.Response(table: request.table, dropped: true, rows: table.rowCount)
         }
         register(TablesRequest.self) { _, context in
-            context.server.catalog.withLock { catalog in
-                TablesRequest.Response(
-                    tables: catalog.tableNames.compactMap { catalog[$0] }.map { table in
-                        .init(
+            TablesRequest.Response(
+                tables: context.server.tables.all.map { entry in
+                    entry.read { table in
+                        TablesRequest.Summary(
                             name: table.name,
                             rows: table.rowCount,
                             columns: table.columns.count,
@@ -27,8 +25,8 @@ extension MethodTable {
                             errors: table.errorCount
                         )
                     }
-                )
-            }
+                }
+            )
         }
         register(DescribeRequest.self) { request, context in
             try context.server.read(request.table) { table in
@@ -80,16 +78,15 @@ extension MethodTable {
             }
         }
         register(SortRequest.self) { request, context in
-            try context.server.update(request.table) { table in
-                let before = table.version
-                try table.sort(by: WireSchema.sortKeys(request.keys ?? []))
+            let keys = WireSchema.sortKeys(request.keys ?? [])
+            let server = context.server
+            // A million rows take most of a second to sort: on a copy, off the lock.
+            return try await server.updateOffLock(request.table) { table in
+                try table.sort(by: keys)
+            } install: { table, _, before in
                 let keys = WireSchema.sortParams(table.sortKeys)
-                context.server.publish(table, .sort, from: before) { $0.keys = keys }
-                return SortRequest.Response(
-                    table: table.name,
-                    version: Int(table.version),
-                    keys: WireSchema.sortParams(table.sortKeys)
-                )
+                server.publish(table, .sort, from: before) { $0.keys = keys }
+                return SortRequest.Response(table: table.name, version: Int(table.version), keys: keys)
             }
         }
         register(UndoRequest.self) { request, context in
@@ -109,7 +106,7 @@ extension MethodTable {
             }
         }
         register(LoadRequest.self) { request, context in try await Self.load(request, &context) }
-        register(ExportRequest.self) { request, context in try Self.export(request, context.server) }
+        register(ExportRequest.self) { request, context in try await Self.export(request, context) }
     }
 
     private static func create(_ request: CreateRequest, _ server: ServerState) throws -> CreateRequest.Response {
@@ -132,9 +129,7 @@ extension MethodTable {
         let created = table
         try server.checkMemory()
         try server.checkRows(created.rowCount, table: created.name)
-        try server.catalog.withLock { catalog in
-            try server.checkRoomForTable(catalog)
-            try catalog.insert(created)
+        try server.tables.insert(created, check: server.checkRoomForTable) { created in
             server.publish(created, .schema, from: 0) { $0.change = "created" }
         }
         return TableVersion(table: created.name, version: Int(created.version), rows: created.rowCount)
@@ -415,26 +410,6 @@ extension MethodTable {
 }
 
 extension ServerState {
-    /// Runs `body` on the table called `name`, in place, holding the catalog lock. A change
-    /// (a new version) is recorded in the state directory's log even if `body` published no
-    /// event for it.
-    func update<Result: Sendable>(_ name: String, _ body: (inout Table) throws -> Result) throws -> Result {
-        try catalog.withLock { catalog in
-            let before = catalog[name]?.version
-            defer {
-                if let table = catalog[name], table.version != before { recordChange(of: table) }
-            }
-            return try catalog.update(name, body)
-        }
-    }
-
-    /// Runs `body` on the table called `name` without changing it.
-    func read<Result: Sendable>(_ name: String, _ body: (Table) throws -> Result) throws -> Result {
-        try catalog.withLock { catalog in try body(try catalog.table(name)) }
-    }
-}
-
-extension ServerState {
     /// Refuses a change that adds rows or tables while the daemon is over its memory budget.
     func checkMemory() throws(ResponseError) {
         let budget = limits.maxMemoryBytes
@@ -450,9 +425,9 @@ extension ServerState {
         }
     }
 
-    /// Refuses a new table when the daemon holds `maxTables` already.
-    func checkRoomForTable(_ catalog: TableCatalog) throws(ResponseError) {
-        guard catalog.tableCount < limits.maxTables else {
+    /// Refuses a new table when the daemon holds `maxTables` (`tableCount`) already.
+    func checkRoomForTable(_ tableCount: Int) throws(ResponseError) {
+        guard tableCount < limits.maxTables else {
             throw .limitExceeded(
                 "The daemon already holds \(limits.maxTables) tables, its limit; drop one first.",
                 limit: "maxTables",

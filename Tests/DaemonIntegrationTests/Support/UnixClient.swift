@@ -67,6 +67,13 @@ final class UnixClient {
         }
     }
 
+    /// Whether something can be read now without waiting (a reply, or the end of the stream).
+    var hasInput: Bool {
+        if pending.contains(0x0A) { return true }
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) > 0
+    }
+
     /// Every remaining line until the daemon closes.
     func readAll(timeout: Duration = .seconds(10)) throws -> [String] {
         var lines: [String] = []

@@ -35,7 +35,7 @@ extension MethodTable {
             text = request.text!
         }
         let server = context.server
-        let existing = server.catalog.withLock { catalog in catalog[request.table]?.columns }
+        let existing = try? server.read(request.table) { $0.columns }
         if existing != nil, request.columns != nil || request.key != nil {
             throw ResponseError.invalidParams(
                 "The table \(request.table) exists; columns and key only apply when load creates it.",
@@ -50,69 +50,79 @@ extension MethodTable {
                 try WireSchema.columns(definitions)
             }
         let progress = progressReporter(table: request.table, context: context)
-        // Off the connection's event loop (see MethodTable.inline): the reply, written back on
-        // the loop, queues behind the progress notifications sent meanwhile.
-        let loaded = try TableLoader.parse(text, format: format, columns: given, progress: progress)
+        // Off the event loop and every lock: the reply, written back on the loop, queues behind
+        // the progress notifications sent meanwhile.
+        let loaded = try await server.heavyWork.run {
+            try TableLoader.parse(text, format: format, columns: given, progress: progress)
+        }
         // Parsing leaves much freed memory behind; hand it back to the system once the rows are in.
         defer { ProcessMemory.releaseFreedMemory() }
-        return try server.catalog.withLock { catalog in
-            var created = false
-            try server.checkRows((catalog[request.table]?.rowCount ?? 0) + loaded.count, table: request.table)
-            let added: Int
-            let before: UInt64
-            if catalog[request.table] == nil {
-                // A new table goes in only once every row is in it: a load that fails leaves no
-                // empty table behind.
-                try server.checkRoomForTable(catalog)
-                var table = try Table(name: request.table, columns: loaded.columns, key: request.key)
-                if let sort = request.sort { try table.sort(by: WireSchema.sortKeys(sort)) }
-                before = table.version
-                added = try table.append(loaded)
-                try catalog.insert(table)
-                created = true
-            } else {
-                (added, before) = try catalog.update(request.table) { table in
-                    let before = table.version
-                    guard table.columns.map(\.key) == loaded.columns.map(\.key) else {
-                        throw ResponseError.invalidValue(
-                            "The table \(request.table) changed while the file was read; load again.",
-                            field: "params.table"
-                        )
-                    }
-                    return (try table.append(loaded), before)
-                }
+        let logsWhole = server.journal != nil
+        if existing == nil {
+            return try await loadNew(request, loaded, server: server, logsWhole: logsWhole)
+        }
+        let keys = loaded.columns.map(\.key)
+        let name = request.table
+        return try await server.updateOffLock(request.table) { table in
+            guard table.columns.map(\.key) == keys else {
+                throw ResponseError.invalidValue(
+                    "The table \(name) changed while the file was read; load again.",
+                    field: "params.table"
+                )
             }
-            let table = catalog[request.table]!
-            // The file may change or go; the log keeps the table as the load left it.
-            server.recordWhole(table)
-            if created { server.publish(table, .schema, from: 0) { $0.change = "created" } }
-            server.publish(table, .added, from: before) { $0.count = added }
+            try server.checkRows(table.rowCount + loaded.count, table: name)
+            let added = try table.append(loaded)
+            // The file may change or go: the log keeps the table as the load left it, encoded
+            // here rather than under the lock.
+            return (added: added, image: logsWhole ? TableImageCoding.encode(table) : nil)
+        } install: { table, outcome, before in
+            if let image = outcome.image { server.recordWhole(image: image) }
+            server.publish(table, .added, from: before) { $0.count = outcome.added }
             return LoadRequest.Response(
                 table: table.name,
                 version: Int(table.version),
-                created: created,
-                added: added,
+                created: false,
+                added: outcome.added,
                 rows: table.rowCount,
                 columns: table.columns.map(WireSchema.definition)
             )
         }
     }
 
-    static func export(_ request: ExportRequest, _ server: ServerState) throws -> ExportRequest.Response {
-        let format = try dataFormat(request.format, path: nil)
-        return try server.read(request.table) { table in
-            let (text, rows) = table.export(format, selectedOnly: request.selection ?? false)
-            return ExportRequest.Response(
-                table: table.name,
-                version: Int(table.version),
-                format: format.rawValue,
-                rows: rows,
-                text: text
-            )
+    /// A load that creates its table: the table is built whole off every lock, then goes in at
+    /// once; a load that fails leaves no empty table behind.
+    private static func loadNew(
+        _ request: LoadRequest,
+        _ loaded: LoadedRows,
+        server: ServerState,
+        logsWhole: Bool
+    ) async throws -> LoadRequest.Response {
+        try server.checkRows(loaded.count, table: request.table)
+        let sort = request.sort.map { WireSchema.sortKeys($0) }
+        let (name, key) = (request.table, request.key)
+        let (table, before, added, image) = try await server.heavyWork.run {
+            var table = try Table(name: name, columns: loaded.columns, key: key)
+            if let sort { try table.sort(by: sort) }
+            let before = table.version
+            let added = try table.append(loaded)
+            return (table, before, added, logsWhole ? TableImageCoding.encode(table) : nil)
         }
+        try server.tables.insert(table, check: server.checkRoomForTable) { table in
+            if let image { server.recordWhole(image: image) }
+            server.publish(table, .schema, from: 0) { $0.change = "created" }
+            server.publish(table, .added, from: before) { $0.count = added }
+        }
+        return LoadRequest.Response(
+            table: table.name,
+            version: Int(table.version),
+            created: true,
+            added: added,
+            rows: table.rowCount,
+            columns: table.columns.map(WireSchema.definition)
+        )
     }
 
-    private static func dataFormat(_ name: String?, path: String?) throws(ResponseError) -> DataFormat {
+    static func dataFormat(_ name: String?, path: String?) throws(ResponseError) -> DataFormat {
         if let name {
             guard let format = DataFormat(rawValue: name.lowercased()) else {
                 throw .invalidValue("format must be csv or ndjson.", field: "params.format")

@@ -1,0 +1,274 @@
+import Foundation
+
+/// The bytes of an export, appended straight to one reusable buffer: CSV fields, JSON strings
+/// and numbers, and the display forms of dates, times and durations.
+///
+/// Every method writes exactly the bytes the export wrote when it was built on CSV.swift's
+/// `CSVWriter` and Foundation's `JSONSerialization` (text already exported must not change);
+/// the comments say where that takes care.
+struct ExportWriter {
+    /// What has been written since the last ``removeAll()``.
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    var count: Int { bytes.count }
+
+    /// Empties the buffer, keeping its memory for what comes next.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    mutating func append(_ byte: UInt8) {
+        bytes.append(byte)
+    }
+
+    mutating func append(_ raw: [UInt8]) {
+        bytes.append(contentsOf: raw)
+    }
+
+    /// The text's UTF-8 as it is.
+    mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    // MARK: CSV
+
+    /// A CSV field as `CSVWriter` writes it: in double quotes, with each quote doubled, when it
+    /// holds a quote, a comma, a carriage return or a line feed; otherwise as it is.
+    mutating func appendCSVField(_ text: String) {
+        var text = text
+        let written = text.withUTF8 { appendCSVField(utf8: $0) }
+        if !written { appendCSVFieldAsCSVWriter(text) }
+    }
+
+    /// The bytes of a field that a byte scan can settle: one with none of `"` `,` CR LF is
+    /// written as it is, and an ASCII one is quoted by the bytes. Returns `false`, writing
+    /// nothing, for non-ASCII text with one of those bytes (see
+    /// ``appendCSVFieldAsCSVWriter(_:)``).
+    ///
+    /// `CSVWriter` also checks for CR LF, which in ASCII text always holds a CR.
+    private mutating func appendCSVField(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var special = false
+        var ascii = true
+        for byte in utf8 {
+            if byte >= 0x80 {
+                ascii = false
+            } else if byte == .quote || byte == .comma || byte == .carriageReturn || byte == .lineFeed {
+                special = true
+            }
+        }
+        if !special {
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        guard ascii else { return false }
+        bytes.append(.quote)
+        for byte in utf8 {
+            if byte == .quote { bytes.append(.quote) }
+            bytes.append(byte)
+        }
+        bytes.append(.quote)
+        return true
+    }
+
+    /// `CSVWriter`'s own test and escaping, for non-ASCII text holding `"` `,` CR or LF.
+    ///
+    /// It uses Foundation's `StringProtocol.contains(_:)` and `replacingOccurrences(of:with:)`,
+    /// which do not match a `"` or `,` that a following combining mark joins (`"\u{301}` holds
+    /// no quote for them) but do match one after a prepended mark such as U+0600. A byte scan
+    /// would quote (and double) differently there, so such fields are written through the very
+    /// same calls. ASCII text never differs, so it never comes here.
+    private mutating func appendCSVFieldAsCSVWriter(_ text: String) {
+        let quote = "\""
+        let delimiter = ","
+        let needsQuotes =
+            text.contains(quote) || text.contains(delimiter) || text.contains("\r") || text.contains("\n")
+            || text.contains("\r\n")
+        guard needsQuotes else {
+            append(text)
+            return
+        }
+        bytes.append(.quote)
+        append(text.replacingOccurrences(of: quote, with: quote + quote))
+        bytes.append(.quote)
+    }
+
+    // MARK: JSON
+
+    /// A JSON string as `JSONSerialization` writes it with `.withoutEscapingSlashes`: `"` and
+    /// `\` escaped with a backslash; backspace, form feed, line feed, carriage return and tab as
+    /// `\b` `\f` `\n` `\r` `\t`; other controls below U+0020 as `\u00XX` in lower-case hex;
+    /// everything else (`/`, DEL, U+2028, all non-ASCII) as it is.
+    mutating func appendJSONString(_ text: String) {
+        var text = text
+        bytes.append(.quote)
+        text.withUTF8 { utf8 in
+            var start = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == .quote || byte == .backslash {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                appendJSONEscape(byte)
+                start = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        }
+        bytes.append(.quote)
+    }
+
+    private mutating func appendJSONEscape(_ byte: UInt8) {
+        bytes.append(.backslash)
+        switch byte {
+        case .quote, .backslash: bytes.append(byte)
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case .lineFeed: bytes.append(UInt8(ascii: "n"))
+        case .carriageReturn: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        default:
+            bytes.append(contentsOf: "u00".utf8)
+            bytes.append(Self.hexDigits[Int(byte >> 4)])
+            bytes.append(Self.hexDigits[Int(byte & 0xF)])
+        }
+    }
+
+    /// JSON's `null`, for an empty cell.
+    mutating func appendNull() {
+        bytes.append(contentsOf: "null".utf8)
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// A finite number as `JSONSerialization` writes a `Double`: its `description` without a
+    /// trailing `.0` (`3`, `-0`, `0.1`, `1e+16`, `1e-07`).
+    mutating func appendJSONNumber(_ number: Double) {
+        // Below 2^53 a whole number's description is its digits and ".0"; write those digits
+        // without making the string.
+        if number == number.rounded(), abs(number) < 0x1p53 {
+            if number == 0, number.sign == .minus { bytes.append(.minus) }
+            appendInteger(Int64(number))
+            return
+        }
+        var text = number.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        append(text)
+    }
+
+    // MARK: Display text
+
+    /// ``NumberText/plain(_:)``: the digits of a whole number below 10^15, else the
+    /// number's `description`.
+    mutating func appendPlainNumber(_ number: Double) {
+        if number == number.rounded(), abs(number) < 1e15 {
+            appendInteger(Int64(number))
+        } else {
+            append(number.description)
+        }
+    }
+
+    /// ``NumberText/fixed(_:decimals:)`` (`decimals` in 0...12) as a CSV field. That is
+    /// `String(format: "%.Nf")`, which formats with the C library's `printf`; this calls
+    /// `vsnprintf` with the same format, with no string in between.
+    mutating func appendFixedNumberField(_ number: Double, decimals: Int) {
+        // A double has at most 309 integer digits; with a sign, a point and 12 decimals that
+        // is 323 bytes.
+        let capacity = 400
+        let format = Self.fixedFormats[decimals]
+        let written = withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
+            let length = withVaList([number]) { vsnprintf(buffer.baseAddress!, capacity, format, $0) }
+            guard length >= 0, length < capacity else { return false }
+            // The text is ASCII unless a locale with another decimal point is in force; then it
+            // is quoted like any other text.
+            return buffer.withMemoryRebound(to: UInt8.self) { text in
+                appendCSVField(utf8: UnsafeBufferPointer(rebasing: text[..<Int(length)]))
+            }
+        }
+        if !written { appendCSVField(NumberText.fixed(number, decimals: decimals)) }
+    }
+
+    /// `printf` formats for 0 to 12 decimals.
+    private static let fixedFormats = (0...12).map { "%.\($0)f" }
+
+    /// ``ValueSyntax/dateText(_:)``: `YYYY-MM-DD`.
+    mutating func appendDate(_ days: Int32) {
+        let (year, month, day) = CivilDate.components(days: days)
+        appendPadded(year, width: 4)
+        bytes.append(.minus)
+        appendPadded(month, width: 2)
+        bytes.append(.minus)
+        appendPadded(day, width: 2)
+    }
+
+    /// ``ValueSyntax/timeText(_:)``: `HH:MM`, and `:SS` when there are seconds.
+    mutating func appendTime(_ seconds: Int32) {
+        let value = Int(seconds)
+        appendPadded(value / 3600, width: 2)
+        bytes.append(.colon)
+        appendPadded(value / 60 % 60, width: 2)
+        guard value % 60 != 0 else { return }
+        bytes.append(.colon)
+        appendPadded(value % 60, width: 2)
+    }
+
+    /// ``ValueSyntax/durationText(_:)``: `1h 30m`, leaving out parts that are zero; `0m` for
+    /// none.
+    mutating func appendDuration(_ seconds: Int64) {
+        guard seconds > 0 else {
+            bytes.append(contentsOf: "0m".utf8)
+            return
+        }
+        var first = true
+        func part(_ value: Int64, _ unit: Unicode.Scalar) {
+            if !first { bytes.append(.space) }
+            first = false
+            appendInteger(value)
+            bytes.append(UInt8(ascii: unit))
+        }
+        if seconds >= 3600 { part(seconds / 3600, "h") }
+        if seconds / 60 % 60 > 0 { part(seconds / 60 % 60, "m") }
+        if seconds % 60 > 0 { part(seconds % 60, "s") }
+    }
+
+    // MARK: Integers
+
+    /// The decimal digits of `value`, with `-` in front when it is negative.
+    mutating func appendInteger(_ value: Int64) {
+        if value < 0 { bytes.append(.minus) }
+        // Digits come out last first: fill a small stack buffer from its end.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            var rest = value.magnitude
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    /// `value` as `String(value)` with zeros in front up to `width` characters, the way the
+    /// display forms pad (`-5` to width 4 is `00-5`: the zeros go before the sign).
+    private mutating func appendPadded(_ value: Int, width: Int) {
+        var length = value < 0 ? 2 : 1
+        var rest = value.magnitude / 10
+        while rest > 0 {
+            length += 1
+            rest /= 10
+        }
+        for _ in length..<max(length, width) { bytes.append(UInt8(ascii: "0")) }
+        appendInteger(Int64(value))
+    }
+}
+
+extension UInt8 {
+    fileprivate static let quote = UInt8(ascii: "\"")
+    fileprivate static let comma = UInt8(ascii: ",")
+    fileprivate static let carriageReturn = UInt8(ascii: "\r")
+    fileprivate static let lineFeed = UInt8(ascii: "\n")
+    fileprivate static let backslash = UInt8(ascii: "\\")
+    fileprivate static let minus = UInt8(ascii: "-")
+    fileprivate static let colon = UInt8(ascii: ":")
+    fileprivate static let space = UInt8(ascii: " ")
+}

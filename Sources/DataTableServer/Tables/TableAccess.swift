@@ -1,0 +1,106 @@
+import DataTableEngine
+import DataTableProtocol
+
+extension ServerState {
+    /// Runs `body` on the table called `name`, in place, holding that table's lock (and no
+    /// other). A change (a new version) is recorded in the state directory's log even if `body`
+    /// published no event for it.
+    func update<Result: Sendable>(_ name: String, _ body: (inout Table) throws -> Result) throws -> Result {
+        try tables.entry(name).update { table in try recording(&table, body) }
+    }
+
+    /// Runs `body` on the table called `name` without changing it, holding its lock.
+    func read<Result: Sendable>(_ name: String, _ body: (Table) throws -> Result) throws -> Result {
+        try tables.entry(name).update { table in try body(table) }
+    }
+
+    /// A copy of the table called `name` as it is now, taken in O(1) under its lock: for reading
+    /// at length (an export) without holding anyone up.
+    func snapshot(_ name: String) throws -> Table {
+        try tables.entry(name).copy()
+    }
+
+    /// Long work on the table called `name` that holds no lock while it runs.
+    ///
+    /// `work` changes a copy of the table on a thread of ``HeavyWork`` (the copy shares the
+    /// table's storage until it writes, so the O(n) copying happens there too). Then, under the
+    /// table's lock and only if the table is still at the version the copy was taken at, the
+    /// copy takes the table's place and `install` publishes the result (events, the log record,
+    /// the reply) in O(1). When other changes landed meanwhile the work is done again on a new
+    /// copy; after ``optimisticAttempts`` tries it runs under the lock, so it always ends.
+    ///
+    /// The result is exactly what running `work` under the lock would have given: the table it
+    /// ran on was the table at the moment it is installed.
+    func updateOffLock<Outcome: Sendable, Result: Sendable>(
+        _ name: String,
+        work: @escaping @Sendable (inout Table) throws -> Outcome,
+        install: (inout Table, Outcome, _ before: UInt64) throws -> Result
+    ) async throws -> Result {
+        let entry = try tables.entry(name)
+        let rows = try entry.update { $0.rowCount }
+        for _ in 0..<(rows < Self.offLockRows ? 0 : Self.optimisticAttempts) {
+            let original = try entry.copy()
+            let (changed, outcome) = try await heavyWork.run {
+                var copy = original
+                let outcome = try work(&copy)
+                return (copy, outcome)
+            }
+            let installed: Result? = try entry.update { table in
+                guard table.version == original.version else { return nil }
+                return try recording(&table) { table in
+                    let before = table.version
+                    table = changed
+                    return try install(&table, outcome, before)
+                }
+            }
+            // `original` goes here, after the lock: storage only it still holds is freed off the lock.
+            if let installed { return installed }
+        }
+        return try update(name) { table in
+            let before = table.version
+            let outcome = try work(&table)
+            return try install(&table, outcome, before)
+        }
+    }
+
+    /// How many times ``updateOffLock(_:work:install:)`` works on a copy before it works under
+    /// the lock.
+    static let optimisticAttempts = 3
+
+    /// Tables smaller than this are worked on under their lock: the work is shorter than
+    /// handing it to another thread.
+    static let offLockRows = 20_000
+
+    /// Makes sure a layout or scroll of the table called `name` in `options` finds every row
+    /// measured, measuring on a copy off the lock when it does not: the request itself then
+    /// answers from kept widths under the lock, in microseconds.
+    func measure(_ name: String, for options: LayoutOptions) async throws {
+        let entry = try tables.entry(name)
+        // Asked under the lock, without a copy: a copy held while someone writes makes the
+        // writer copy the table's storage.
+        guard try !entry.update({ $0.isMeasured(for: options) || $0.rowCount < Self.offLockRows }) else { return }
+        let original = try entry.copy()
+        let measured = try await heavyWork.run {
+            var copy = original
+            // Options the layout refuses are refused by the request itself, with its error.
+            try? copy.measure(for: options)
+            return copy
+        }
+        _ = try entry.update { table in table.adoptMeasures(of: measured) }
+    }
+
+    /// Records a whole table (its image encoded off the lock) in the log in place of the current
+    /// request: for changes whose request could not be replayed (a `load` reads a file that may
+    /// change). Call it under the table's lock (or the directory's, for a new table).
+    func recordWhole(image: [UInt8]) {
+        guard let journal else { return }
+        ChangeRecording.current?.record(in: journal, .table(image[...]))
+    }
+
+    /// Runs `body` on `table` and records a change it made in the log.
+    private func recording<Result>(_ table: inout Table, _ body: (inout Table) throws -> Result) rethrows -> Result {
+        let before = table.version
+        defer { if table.version != before { recordChange(of: table) } }
+        return try body(&table)
+    }
+}

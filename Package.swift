@@ -124,7 +124,15 @@ let package = Package(
                 .product(name: "Collections", package: "swift-collections"),
             ]
         ),
-        .testTarget(name: "DataTableEngineTests", dependencies: ["DataTableEngine", "TextMeasure"]),
+        .testTarget(
+            name: "DataTableEngineTests",
+            dependencies: [
+                "DataTableEngine",
+                "TextMeasure",
+                // The export tests compare with the CSV writer the export once used.
+                .product(name: "CSV", package: "CSV.swift"),
+            ]
+        ),
 
         // Wire types: the JSON-RPC envelope, error codes and kinds, one type per method.
         .target(name: "DataTableProtocol"),

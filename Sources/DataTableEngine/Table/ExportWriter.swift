@@ -16,9 +16,12 @@ struct ExportWriter {
 
     var count: Int { bytes.count }
 
-    /// Empties the buffer, keeping its memory for what comes next.
+    /// Empties the buffer, keeping its memory for what comes next (or, when the bytes were
+    /// kept elsewhere, starting a new buffer as large).
     mutating func removeAll() {
+        let capacity = bytes.capacity
         bytes.removeAll(keepingCapacity: true)
+        if bytes.capacity < capacity { bytes.reserveCapacity(capacity) }
     }
 
     mutating func append(_ byte: UInt8) {
@@ -140,8 +143,9 @@ struct ExportWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// A finite number as `JSONSerialization` writes a `Double`: its `description` without a
-    /// trailing `.0` (`3`, `-0`, `0.1`, `1e+16`, `1e-07`).
+    /// A number as `JSONSerialization` writes a `Double`: its `description` without a
+    /// trailing `.0` (`3`, `-0`, `0.1`, `1e+16`, `1e-07`). Stored numbers are finite (a store
+    /// holds NaN only to mark an empty cell, and parsing refuses infinities).
     mutating func appendJSONNumber(_ number: Double) {
         // Below 2^53 a whole number's description is its digits and ".0"; write those digits
         // without making the string.

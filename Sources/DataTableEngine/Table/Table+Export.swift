@@ -10,9 +10,17 @@ extension Table {
     /// sorted, empty cells `null`, numbers and durations (in seconds) as JSON numbers, other
     /// values as their display text.
     public func export(_ format: DataFormat, selectedOnly: Bool = false) -> (text: String, rows: Int) {
-        var text = ""
-        let rows = export(format, selectedOnly: selectedOnly, chunkBytes: .max) { chunk, _ in
-            text += String(decoding: chunk, as: UTF8.self)
+        // Chunks kept as they come and copied once into the text: no buffer grows by copying.
+        var chunks: [[UInt8]] = []
+        let rows = export(format, selectedOnly: selectedOnly, chunkBytes: 1 << 22) { chunk, _ in
+            chunks.append(chunk)
+        }
+        let text = String(unsafeUninitializedCapacity: chunks.reduce(0) { $0 + $1.count }) { text in
+            var written = 0
+            for chunk in chunks {
+                written += UnsafeMutableBufferPointer(rebasing: text[written...]).initialize(fromContentsOf: chunk)
+            }
+            return written
         }
         return (text, rows)
     }
@@ -33,16 +41,15 @@ extension Table {
         _ emit: (_ chunk: [UInt8], _ rowsSoFar: Int) throws -> Void
     ) rethrows -> Int {
         let cells = columns.indices.map { ExportCells(column: columns[$0], store: stores[$0]) }
-        // NDJSON writes the columns in key order, each after its key.
-        let jsonCells = format == .ndjson ? jsonKeyOrder().map { cells[$0] } : []
-        for (position, cell) in jsonCells.enumerated() { cell.makeJSONPrefix(first: position == 0) }
-        var writer = ExportWriter(capacity: min(chunkBytes, 1 << 20) + 4096)
+        // The cells in the order a row lists them: NDJSON's in key order, each after its key.
+        var rowCells = cells
+        if format == .ndjson {
+            rowCells = jsonKeyOrder().map { cells[$0] }
+            for (position, cell) in rowCells.enumerated() { cell.makeJSONPrefix(first: position == 0) }
+        }
+        var writer = ExportWriter(capacity: max(0, min(chunkBytes, 1 << 20)) + 4096)
         if format == .csv {
-            for (index, column) in columns.enumerated() {
-                if index > 0 { writer.append(UInt8(ascii: ",")) }
-                writer.appendCSVField(column.key)
-            }
-            writer.append(UInt8(ascii: "\n"))
+            writeCSVHeader(to: &writer)
             if writer.count >= chunkBytes {
                 try emit(writer.bytes, 0)
                 writer.removeAll()
@@ -61,17 +68,9 @@ extension Table {
             for cell in cells { cell.gather(slots) }
             for row in slots.indices {
                 switch format {
-                case .csv:
-                    for (index, cell) in cells.enumerated() {
-                        if index > 0 { writer.append(UInt8(ascii: ",")) }
-                        cell.writeCSV(row: row, to: &writer)
-                    }
-                case .ndjson:
-                    writer.append(UInt8(ascii: "{"))
-                    for cell in jsonCells { cell.writeJSON(row: row, to: &writer) }
-                    writer.append(UInt8(ascii: "}"))
+                case .csv: Self.writeCSVRow(row, of: rowCells, to: &writer)
+                case .ndjson: Self.writeJSONRow(row, of: rowCells, to: &writer)
                 }
-                writer.append(UInt8(ascii: "\n"))
                 rows += 1
                 if writer.count >= chunkBytes {
                     try emit(writer.bytes, rows)
@@ -81,6 +80,32 @@ extension Table {
         }
         if writer.count > 0 { try emit(writer.bytes, rows) }
         return rows
+    }
+
+    /// The CSV header: the column keys as fields, then `\n`.
+    private func writeCSVHeader(to writer: inout ExportWriter) {
+        for (index, column) in columns.enumerated() {
+            if index > 0 { writer.append(UInt8(ascii: ",")) }
+            writer.appendCSVField(column.key)
+        }
+        writer.append(UInt8(ascii: "\n"))
+    }
+
+    /// A CSV line: the batch's `row` of each column, separated by commas, then `\n`.
+    private static func writeCSVRow(_ row: Int, of cells: [ExportCells], to writer: inout ExportWriter) {
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { writer.append(UInt8(ascii: ",")) }
+            cell.writeCSV(row: row, to: &writer)
+        }
+        writer.append(UInt8(ascii: "\n"))
+    }
+
+    /// An NDJSON line: the batch's `row` of each column after its key, in braces, then `\n`.
+    private static func writeJSONRow(_ row: Int, of cells: [ExportCells], to writer: inout ExportWriter) {
+        writer.append(UInt8(ascii: "{"))
+        for cell in cells { cell.writeJSON(row: row, to: &writer) }
+        writer.append(UInt8(ascii: "}"))
+        writer.append(UInt8(ascii: "\n"))
     }
 
     /// The column indices in the order NDJSON lists keys.

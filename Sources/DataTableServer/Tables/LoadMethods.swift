@@ -7,6 +7,15 @@ extension MethodTable {
     /// `load`: reads the text (from the file or the request), parses it without holding the
     /// tables, then adds the rows (creating the table when it does not exist) in one change.
     static func load(_ request: LoadRequest, _ context: inout RequestContext) async throws -> LoadRequest.Response {
+        // Reading and parsing leave much freed memory behind: once the rows are in and the text
+        // and parsed rows are gone with `loadRows`' frame, hand it back to the system.
+        defer { ProcessMemory.releaseFreedMemory() }
+        return try await loadRows(request, context)
+    }
+
+    private static func loadRows(_ request: LoadRequest, _ context: RequestContext) async throws
+        -> LoadRequest.Response
+    {
         let format = try dataFormat(request.format, path: request.path)
         guard (request.path == nil) != (request.text == nil) else {
             throw ResponseError.invalidParams("Give path or text (one of them).", field: "params.path")
@@ -55,8 +64,6 @@ extension MethodTable {
         let loaded = try await server.heavyWork.run {
             try TableLoader.parse(text, format: format, columns: given, progress: progress)
         }
-        // Parsing leaves much freed memory behind; hand it back to the system once the rows are in.
-        defer { ProcessMemory.releaseFreedMemory() }
         let logsWhole = server.journal != nil
         if existing == nil {
             return try await loadNew(request, loaded, server: server, logsWhole: logsWhole)

@@ -37,14 +37,31 @@ final class HeavyWork: Sendable {
     func run<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
         await acquire()
         defer { release() }
+        let job = Job(body)
         return try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
                 Self.lowerPriority()
-                continuation.resume(with: Swift.Result { try body() })
+                // The job lets go of `body` (and all it holds, a load's parsed rows say) before
+                // the caller resumes, not when the thread object goes.
+                let result = job.run()
+                continuation.resume(with: result)
             }
             thread.name = "datatabled-work"
             thread.stackSize = 8 << 20
             thread.start()
+        }
+    }
+
+    /// A job's body, dropped as soon as it has run.
+    private final class Job<Result: Sendable>: @unchecked Sendable {
+        // Set once, taken once, by the job's own thread only.
+        private var body: (@Sendable () throws -> Result)?
+
+        init(_ body: @escaping @Sendable () throws -> Result) { self.body = body }
+
+        func run() -> Swift.Result<Result, any Error> {
+            let body = self.body.take()!
+            return Swift.Result { try body() }
         }
     }
 

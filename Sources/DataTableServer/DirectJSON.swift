@@ -13,6 +13,10 @@ struct JSONWriter {
 
     init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
 
+    /// Makes room for `count` more bytes at once (a large string about to be written), so the
+    /// buffer is not copied again and again as it grows.
+    mutating func reserve(_ count: Int) { bytes.reserveCapacity(bytes.count + count) }
+
     /// Text that is already JSON.
     mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }

@@ -2,21 +2,9 @@ import Testing
 
 @testable import DataTableEngine
 
-/// A small deterministic generator (SplitMix64), so a failing sequence can be replayed.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A row height: mostly from a small set (zero, tiny, the usual line heights), sometimes any
 /// size up to the largest a row may have.
-private func randomHeight(using random: inout SplitMix64) -> Int {
+private func randomHeight(using random: inout SeededGenerator) -> Int {
     switch Int.random(in: 0..<100, using: &random) {
     case 0..<70: [0, 1, 2, 44, 71].randomElement(using: &random)!
     case 70..<98: Int.random(in: 0...100_000, using: &random)
@@ -26,7 +14,7 @@ private func randomHeight(using random: inout SplitMix64) -> Int {
 
 /// The first difference between `index` and the plain array `model` (whose offsets are summed
 /// in a loop), probing random positions and offsets; nil when they agree.
-private func mismatch(_ index: OffsetIndex, _ model: [Int], using random: inout SplitMix64) -> String? {
+private func mismatch(_ index: OffsetIndex, _ model: [Int], using random: inout SeededGenerator) -> String? {
     if let problem = index.checkInvariants() { return problem }
     var prefix = [0]
     for height in model { prefix.append(prefix[prefix.count - 1] + height) }
@@ -64,7 +52,7 @@ private func mismatch(_ index: OffsetIndex, _ model: [Int], using random: inout 
     /// Random inserts, removes, height changes and bulk builds, checked against a plain array.
     @Test(arguments: [UInt64(1), 2, 3])
     func behavesLikePrefixSums(seed: UInt64) {
-        var random = SplitMix64(state: seed)
+        var random = SeededGenerator(state: seed)
         var index = OffsetIndex()
         var model: [Int] = []
         /// One random change to both: `insert` and `remove` are chances in percent, the rest sets a

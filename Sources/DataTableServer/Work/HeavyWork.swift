@@ -46,7 +46,6 @@ final class HeavyWork: Sendable {
                 let result = job.run()
                 continuation.resume(with: result)
             }
-            thread.name = "datatabled-work"
             thread.stackSize = 8 << 20
             thread.start()
         }

@@ -209,6 +209,19 @@ private final class ExportCells {
         }
     }
 
+    /// A date or time as a JSON string (digits, `-` and `:` only: nothing to escape), or `null`
+    /// when empty.
+    private static func writeQuoted(
+        _ value: Int32,
+        to writer: inout ExportWriter,
+        _ write: (inout ExportWriter, Int32) -> Void
+    ) {
+        guard value != .min else { return writer.appendNull() }
+        writer.append(UInt8(ascii: "\""))
+        write(&writer, value)
+        writer.append(UInt8(ascii: "\""))
+    }
+
     /// The cell as an NDJSON member (after its key): `null` when empty, numbers (whatever
     /// their `decimals`) and durations (seconds) as JSON numbers, everything else as its
     /// display text in a JSON string (a picker choice outside the options as `""`).
@@ -221,25 +234,8 @@ private final class ExportCells {
         case .number:
             let number = numbers[row]
             if number.isNaN { writer.appendNull() } else { writer.appendJSONNumber(number) }
-        case .date:
-            let days = smallIntegers[row]
-            guard days != .min else {
-                writer.appendNull()
-                return
-            }
-            // Digits and `-` only: nothing to escape.
-            writer.append(UInt8(ascii: "\""))
-            writer.appendDate(days)
-            writer.append(UInt8(ascii: "\""))
-        case .time:
-            let seconds = smallIntegers[row]
-            guard seconds != .min else {
-                writer.appendNull()
-                return
-            }
-            writer.append(UInt8(ascii: "\""))
-            writer.appendTime(seconds)
-            writer.append(UInt8(ascii: "\""))
+        case .date: Self.writeQuoted(smallIntegers[row], to: &writer) { $0.appendDate($1) }
+        case .time: Self.writeQuoted(smallIntegers[row], to: &writer) { $0.appendTime($1) }
         case .duration:
             let seconds = largeIntegers[row]
             if seconds == .min { writer.appendNull() } else { writer.appendInteger(seconds) }

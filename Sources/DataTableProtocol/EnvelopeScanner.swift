@@ -17,10 +17,13 @@ public enum EnvelopeScanner {
     /// The header of `line`, or `nil` when the line is not in the form read here. The line must
     /// be UTF-8 (the dispatcher refuses any other first); the scanner does not check that.
     public static func header(_ line: Data) -> RequestHeader? {
-        line.withUnsafeBytes { raw in
-            var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
-            return scanner.header()
-        }
+        line.withUnsafeBytes { header($0) }
+    }
+
+    /// The header of the line in `bytes`, as ``header(_:)-(Data)`` reads it.
+    public static func header(_ bytes: UnsafeRawBufferPointer) -> RequestHeader? {
+        var scanner = Scanner(bytes: bytes.bindMemory(to: UInt8.self))
+        return scanner.header()
     }
 
     private struct Scanner {

@@ -5,12 +5,12 @@ extension MethodTable {
     /// The methods every daemon answers: `ping`, `hello`, `help`, `stats`.
     public static func builtin() -> MethodTable {
         var table = MethodTable()
-        table.register(PingRequest.self) { _, _ in
+        table.registerImmediate(PingRequest.self) { _, _ in
             PingRequest.Response()
         }
-        table.register(HelloRequest.self, hello)
-        table.register(HelpRequest.self, help)
-        table.register(StatsRequest.self) { _, context in
+        table.registerImmediate(HelloRequest.self, hello)
+        table.registerImmediate(HelpRequest.self, help)
+        table.registerImmediate(StatsRequest.self) { _, context in
             stats(context.server)
         }
         table.registerTableMethods()

@@ -71,14 +71,15 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         case finished
     }
 
-    private typealias Connection = NIOAsyncChannel<ByteBuffer, ByteBuffer>
     private typealias Listener = NIOAsyncChannel<AcceptedConnection, Never>
 
     /// A connection as the accept loop gets it, with who is on the other end, asked of the
     /// kernel right at accept time.
     private struct AcceptedConnection: Sendable {
-        var channel: Connection
+        var channel: any Channel
         var peer: PeerCredentials?
+        /// A number unique among this daemon's connections, for logs.
+        var id: Int
     }
 
     public let configuration: Configuration
@@ -207,7 +208,7 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             try? await eventLoop.submit {}.get()
         }
         for accepted in connections.takeUnclaimed() {
-            try? await accepted.channel.executeThenClose { _, _ in }
+            try? await accepted.channel.close()
         }
     }
 
@@ -234,6 +235,7 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
     private func bind(_ source: ListenerSource) async throws -> Listener {
         let limits = configuration.limits
         let isShuttingDown: @Sendable () -> Bool = { self.isDraining }
+        let dispatcher = self.dispatcher
         let bootstrap = ServerBootstrap(group: eventLoopGroup)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
@@ -245,10 +247,21 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
                         maximumBufferSize: limits.maxLineBytes + 2
                     )
                 )
-                let accepted = AcceptedConnection(
-                    channel: try Connection(wrappingChannelSynchronously: channel),
-                    peer: peer
+                let id = self.nextConnectionID.add(1, ordering: .relaxed).newValue
+                // The connection's handler is there from the start, so nothing it sends is lost
+                // (NIO reads what a peer sent before closing its side even while reads wait); it
+                // answers once the accept loop admits the connection.
+                try channel.pipeline.syncOperations.addHandler(
+                    ConnectionHandler(
+                        dispatcher: dispatcher,
+                        context: RequestContext(
+                            connection: ConnectionInfo(id: id, peer: peer),
+                            server: self.state,
+                            logger: self.connectionLogger(id: id, peer: peer)
+                        )
+                    )
                 )
+                let accepted = AcceptedConnection(channel: channel, peer: peer, id: id)
                 self.connections.park(accepted, channel: channel)
                 return accepted
             }
@@ -287,13 +300,12 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
                 try await listener.executeThenClose { inbound in
                     for try await connection in inbound {
                         // Admission happens here, in accept order, so the limit is fair.
-                        let id = nextConnectionID.add(1, ordering: .relaxed).newValue
-                        connections.claim(connection.channel.channel)
+                        let id = connection.id
+                        connections.claim(connection.channel)
                         if !configuration.peers.admits(connection.peer) {
                             group.addTask { await self.refuseStranger(connection, id: id) }
                         } else if state.admitConnection() {
-                            let executor = EventLoopTaskExecutor(connection.channel.channel.eventLoop)
-                            group.addTask(executorPreference: executor) { await self.serve(connection, id: id) }
+                            group.addTask { await self.serve(connection, id: id) }
                         } else {
                             group.addTask { await self.refuse(connection, id: id) }
                         }
@@ -310,30 +322,29 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
     // MARK: Connections
 
     private func serve(_ accepted: AcceptedConnection, id: Int) async {
-        let channel = accepted.channel.channel
+        let channel = accepted.channel
         defer {
+            state.events.unsubscribeAll(connection: id)
             connections.remove(channel)
             state.connectionClosed()
         }
-        if isDraining { Self.stopReading(channel) }
-        var session = ConnectionSession(
-            connection: accepted.channel,
-            dispatcher: dispatcher,
-            context: RequestContext(
-                connection: ConnectionInfo(id: id, peer: accepted.peer),
-                server: state,
-                logger: connectionLogger(id: id, peer: accepted.peer)
-            )
-        )
-        await session.run()
+        do {
+            try await channel.eventLoop.submit {
+                try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self).admit()
+            }.get()
+            if isDraining { Self.stopReading(channel) }
+        } catch {
+            channel.close(promise: nil)
+        }
+        try? await channel.closeFuture.get()
     }
 
     /// Tells a connection over the limit why, and closes it.
     private func refuse(_ accepted: AcceptedConnection, id: Int) async {
-        defer { connections.remove(accepted.channel.channel) }
+        defer { connections.remove(accepted.channel) }
         let limit = configuration.limits.maxConnections
         connectionLogger(id: id, peer: accepted.peer).warning("connection refused: the connection limit is reached")
-        await ConnectionSession.refuse(
+        await ConnectionHandler.refuse(
             accepted.channel,
             with: .limitExceeded(
                 "The daemon already has \(limit) connections open, its limit.",
@@ -345,12 +356,12 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
 
     /// Tells a peer the allow-list leaves out why, and closes.
     private func refuseStranger(_ accepted: AcceptedConnection, id: Int) async {
-        defer { connections.remove(accepted.channel.channel) }
+        defer { connections.remove(accepted.channel) }
         connectionLogger(id: id, peer: accepted.peer).warning(
             "connection refused: the peer is not among the allowed users and groups",
             metadata: ["peer": "\(accepted.peer.map(\.description) ?? "unknown")"]
         )
-        await ConnectionSession.refuse(
+        await ConnectionHandler.refuse(
             accepted.channel,
             with: ResponseError(
                 code: .notPermitted,

@@ -6,6 +6,16 @@ import Foundation
 /// A handler is written against its typed params and reply
 /// (`register(PingRequest.self) { request, context in … }`); the table erases the types so the
 /// dispatcher can call it with the raw request line.
+///
+/// Each method is classified for where it runs:
+/// - **immediate** (``registerImmediate(_:when:_:)``): small, bounded work answered right where
+///   the request was read, on the connection's event loop, in one pass from bytes to reply
+///   (`ping`, `get` of a few rows, `edit` of a cell, `scroll` of a measured view). A request of
+///   such a method that is not small (a bulk edit, a `get` of thousands of rows) runs off the
+///   loop instead: the method's `when` says which.
+/// - **off the loop** (``register(_:_:)``): everything else (a sort, a load, an export) runs
+///   as a task on the global concurrent executor, so it never holds up the other connections
+///   that loop serves; the connection answers its later requests once it is done, in order.
 public struct MethodTable: Sendable {
     /// Decodes the params from the request line (from just the bytes at `params` when the
     /// envelope scanner found them), runs the handler and encodes its successful reply line
@@ -13,53 +23,96 @@ public struct MethodTable: Sendable {
     typealias ErasedHandler =
         @Sendable (_ line: Data, _ params: Range<Int>?, _ context: inout RequestContext) async throws -> Data
 
-    private var handlers: [String: ErasedHandler] = [:]
+    /// Answers right away from the bytes of the request line, or returns `nil` (having changed
+    /// nothing) when the request must go to the ``ErasedHandler`` instead.
+    typealias ImmediateHandler =
+        @Sendable (_ line: UnsafeRawBufferPointer, _ params: Range<Int>?, _ context: inout RequestContext) throws
+        -> Data?
+
+    struct Handlers: Sendable {
+        var immediate: ImmediateHandler?
+        var full: ErasedHandler
+    }
+
+    private var handlers: [String: Handlers] = [:]
 
     public init() {}
 
-    /// Methods whose work is small and bounded, answered right on the connection's event loop.
-    /// Every other method (a sort, a load, a bulk change of a million rows) runs on the global
-    /// concurrent executor, so it never holds up the other connections that loop serves.
-    static let inline: Set<String> = [
-        PingRequest.method, HelloRequest.method, HelpRequest.method, StatsRequest.method, TablesRequest.method,
-        DescribeRequest.method, GetRequest.method, AddRequest.method, EditRequest.method, RevertRequest.method,
-        UndoRequest.method, RedoRequest.method, ScrollRequest.method, SubscribeRequest.method,
-        UnsubscribeRequest.method,
-    ]
-
-    /// Answers `Request.method` with `body`.
+    /// Answers `Request.method` with `body`, off the event loop.
     public mutating func register<Request: DataTableRequest>(
         _ request: Request.Type,
         _ body: @escaping @Sendable (Request, inout RequestContext) async throws -> Request.Response
     ) {
-        let parameterless = Request.self as? any ParameterlessRequest.Type
-        let inline = Self.inline.contains(Request.method)
-        handlers[Request.method] = { line, range, context in
-            let params: Request
-            if let parameterless {
-                // Nothing to read (the dispatcher checked that params, if any, is an object).
-                params = parameterless.init() as! Request
-            } else if let range {
-                // The params object alone: the decoder reads a third of the bytes or less.
-                let start = line.startIndex
-                do {
-                    params = try JSONDecoder().decode(
-                        Request.self,
-                        from: line[start + range.lowerBound..<start + range.upperBound]
-                    )
-                } catch let error as DecodingError {
-                    throw ResponseError(decoding: error, within: "params")
-                }
-            } else {
-                do {
-                    params = try JSONDecoder().decode(RequestParams<Request>.self, from: line).params
-                } catch let error as DecodingError {
-                    throw ResponseError(decoding: error)
-                }
-            }
-            if inline { return ReplyEncoding.success(id: context.requestID, try await body(params, &context)) }
+        handlers[Request.method] = Handlers(immediate: nil, full: Self.erased(Request.self, body))
+    }
+
+    /// Answers `Request.method` with `body`, right on the event loop when `when` says the
+    /// request is small (and off the loop when it is not).
+    public mutating func registerImmediate<Request: DataTableRequest>(
+        _ request: Request.Type,
+        when isSmall: @escaping @Sendable (Request) -> Bool = { _ in true },
+        _ body: @escaping @Sendable (Request, inout RequestContext) throws -> Request.Response
+    ) {
+        register(Request.self) { request, context in
+            isSmall(request) ? try body(request, &context) : nil
+        } otherwise: { request, context in
+            try body(request, &context)
+        }
+    }
+
+    /// Answers `Request.method` with `immediate` on the event loop; where it returns `nil`
+    /// (having changed nothing), with `body` off the loop.
+    public mutating func register<Request: DataTableRequest>(
+        _ request: Request.Type,
+        immediate: @escaping @Sendable (Request, inout RequestContext) throws -> Request.Response?,
+        otherwise body: @escaping @Sendable (Request, inout RequestContext) async throws -> Request.Response
+    ) {
+        let decode = Self.decoder(Request.self)
+        handlers[Request.method] = Handlers(
+            immediate: { line, range, context in
+                let params = try decode(line, range)
+                guard let response = try immediate(params, &context) else { return nil }
+                return ReplyEncoding.success(id: context.requestID, response)
+            },
+            full: Self.erased(Request.self, body)
+        )
+    }
+
+    private static func erased<Request: DataTableRequest>(
+        _: Request.Type,
+        _ body: @escaping @Sendable (Request, inout RequestContext) async throws -> Request.Response
+    ) -> ErasedHandler {
+        let decode = decoder(Request.self)
+        return { line, range, context in
+            let params = try line.withUnsafeBytes { try decode($0, range) }
             return try await withTaskExecutorPreference(globalConcurrentExecutor) {
                 ReplyEncoding.success(id: context.requestID, try await body(params, &context))
+            }
+        }
+    }
+
+    /// How `Request`'s params are read from a request line: straight from the bytes where
+    /// ``ReadableParams`` can, else with `JSONDecoder` (from just the params object when the
+    /// envelope scanner found it).
+    private static func decoder<Request: DataTableRequest>(
+        _: Request.Type
+    ) -> @Sendable (UnsafeRawBufferPointer, Range<Int>?) throws -> Request {
+        let parameterless = Request.self as? any ParameterlessRequest.Type
+        let readable = Request.self as? any ReadableParams.Type
+        return { line, range in
+            if let parameterless {
+                // Nothing to read (the dispatcher checked that params, if any, is an object).
+                return parameterless.init() as! Request
+            }
+            if let range, let readable, let read = readable.read(UnsafeRawBufferPointer(rebasing: line[range])) {
+                return read as! Request
+            }
+            let bytes = Data(range.map { UnsafeRawBufferPointer(rebasing: line[$0]) } ?? line)
+            do {
+                if range != nil { return try JSONDecoder().decode(Request.self, from: bytes) }
+                return try JSONDecoder().decode(RequestParams<Request>.self, from: bytes).params
+            } catch let error as DecodingError {
+                throw ResponseError(decoding: error, within: range != nil ? "params" : nil)
             }
         }
     }
@@ -69,7 +122,7 @@ public struct MethodTable: Sendable {
         handlers[method] != nil
     }
 
-    func handler(for method: String) -> ErasedHandler? {
+    func handlers(for method: String) -> Handlers? {
         handlers[method]
     }
 }

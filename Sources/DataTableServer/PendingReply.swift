@@ -35,15 +35,24 @@ public struct PendingReply: Sendable {
     /// The line to send once every change it acknowledges is in the log (`journal`), or `nil`
     /// when nothing is to be sent.
     public func settled(by journal: Journal?) async -> Data? {
+        guard let journal, let record else { return line(unsaved: nil) }
+        do {
+            try await journal.waitUntilDurable(record)
+            return line(unsaved: nil)
+        } catch {
+            return line(unsaved: error)
+        }
+    }
+
+    /// The line to send (`nil` when nothing is to be sent), once the log holds every change it
+    /// acknowledges or, with `unsaved`, once the log failed: then the parts that made a change
+    /// become `not_saved` errors.
+    func line(unsaved: (any Error)?) -> Data? {
         guard !parts.isEmpty else { return nil }
         var parts = parts
-        if let journal, let record {
-            do {
-                try await journal.waitUntilDurable(record)
-            } catch {
-                for index in parts.indices where parts[index].record != nil {
-                    parts[index].line = ReplyEncoding.failure(id: parts[index].id, .notSaved("\(error)"))
-                }
+        if let unsaved {
+            for index in parts.indices where parts[index].record != nil {
+                parts[index].line = ReplyEncoding.failure(id: parts[index].id, .notSaved("\(unsaved)"))
             }
         }
         guard isBatch else { return parts[0].line }

@@ -127,17 +127,89 @@ public struct RequestDispatcher: Sendable {
         } catch {
             return .init(line: ReplyEncoding.failure(id: .null, Self.parseError), id: .null)
         }
+        let call: Call
+        switch self.call(header, context: context) {
+        case .success(let found): call = found
+        case .failure(let refusal): return refusal.part
+        }
+        let reply = await answer(call, line: line, context: &context)
+        return call.isNotification ? nil : PendingReply.Part(line: reply.line, record: reply.record, id: call.id)
+    }
 
+    /// The reply to `line` when it is answered right here, synchronously: a request (not a
+    /// batch) in the form the envelope scanner reads, to a method that answers immediately (see
+    /// ``MethodTable``). `nil`, having done nothing, when it must go to
+    /// ``pendingReply(to:context:)``.
+    public func immediateReply(to line: UnsafeRawBufferPointer, context: inout RequestContext) -> PendingReply? {
+        var start = 0
+        while start < line.count, Self.isWhitespace(line[start]) { start += 1 }
+        // An empty line is ignored.
+        guard start < line.count else { return PendingReply(parts: []) }
+        guard line[start] == UInt8(ascii: "{") else { return nil }
+        // An all-ASCII line (most of them) needs no closer look at its UTF-8.
+        var ascii = true
+        for byte in line where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        guard ascii || String(validating: line.bindMemory(to: UInt8.self), as: UTF8.self) != nil,
+            let header = EnvelopeScanner.header(line)
+        else { return nil }
+        guard let method = header.method?.stringValue, let immediate = methods.handlers(for: method)?.immediate
+        else { return nil }
+        switch call(header, context: context) {
+        case .failure(let refusal):
+            context.server.countRequests(1)
+            return PendingReply(parts: refusal.part.map { [$0] } ?? [])
+        case .success(let call):
+            let started = ContinuousClock.now
+            context.requestID = call.id
+            let recording = context.server.journal.map { _ in ChangeRecording(line: Data(line)) }
+            let reply: Data
+            do {
+                guard
+                    let answered = try ChangeRecording.$current.withValue(
+                        recording,
+                        operation: { try immediate(line, header.paramsRange, &context) }
+                    )
+                else { return nil }
+                reply = answered
+                log(call, started: started, context: context)
+            } catch {
+                reply = failure(error, call, context: context)
+            }
+            context.server.countRequests(1)
+            guard !call.isNotification else { return PendingReply(parts: []) }
+            return PendingReply(parts: [.init(line: reply, record: recording?.recorded, id: call.id)])
+        }
+    }
+
+    /// A request whose envelope is in order: its method, id, and whether it is a notification.
+    private struct Call {
+        var method: String
+        var handlers: MethodTable.Handlers
+        var id: RequestID
+        var isNotification: Bool
+        var paramsRange: Range<Int>?
+    }
+
+    /// The call `header` makes, or the reply that refuses it (none for a well-formed
+    /// notification, which gets no reply even when it fails).
+    private func call(_ header: RequestHeader, context: RequestContext) -> Result<Call, Refusal> {
         // The id first, so that every later error can echo it.
         var id = RequestID.null
         if let rawID = header.id {
             guard let valid = RequestID(rawID) else {
-                return .init(
-                    line: ReplyEncoding.failure(
-                        id: .null,
-                        .invalidRequest("The id must be a string, a number or null.")
-                    ),
-                    id: .null
+                return .failure(
+                    Refusal(
+                        .init(
+                            line: ReplyEncoding.failure(
+                                id: .null,
+                                .invalidRequest("The id must be a string, a number or null.")
+                            ),
+                            id: .null
+                        )
+                    )
                 )
             }
             id = valid
@@ -150,78 +222,97 @@ public struct RequestDispatcher: Sendable {
             strict = true
         case let other?:
             let sent = other.stringValue.map { "\"\($0)\"" } ?? other.typeName
-            return .init(
-                line: ReplyEncoding.failure(
-                    id: id,
-                    .invalidRequest("\"jsonrpc\" must be \"2.0\" (or left out), not \(sent).")
-                ),
-                id: id
+            return .failure(
+                Refusal(
+                    .init(
+                        line: ReplyEncoding.failure(
+                            id: id,
+                            .invalidRequest("\"jsonrpc\" must be \"2.0\" (or left out), not \(sent).")
+                        ),
+                        id: id
+                    )
+                )
             )
         }
         // Only a well-formed request can be a notification; JSON-RPC answers a malformed one
         // with `invalid_request` and a null id even without an id.
         let isNotification = strict && !header.hasID && header.method?.stringValue != nil
+        func refuse(_ error: ResponseError) -> Result<Call, Refusal> {
+            .failure(Refusal(isNotification ? nil : .init(line: ReplyEncoding.failure(id: id, error), id: id)))
+        }
+        guard let methodValue = header.method else {
+            return refuse(.invalidRequest("The request has no \"method\"."))
+        }
+        guard let method = methodValue.stringValue else {
+            return refuse(.invalidRequest("\"method\" must be a string, not \(methodValue.typeName)."))
+        }
+        guard let handlers = methods.handlers(for: method) else {
+            context.logger.debug("unknown method", metadata: ["method": "\(method)"])
+            return refuse(.unknownMethod(method))
+        }
+        if case .other(let shape) = header.params {
+            return refuse(.invalidParams("params must be an object, not \(shape).", field: "params"))
+        }
+        return .success(
+            Call(
+                method: method,
+                handlers: handlers,
+                id: id,
+                isNotification: isNotification,
+                paramsRange: header.paramsRange
+            )
+        )
+    }
 
-        let reply = await answer(header, id: id, line: line, context: &context)
-        return isNotification ? nil : PendingReply.Part(line: reply.line, record: reply.record, id: id)
+    /// The reply that refuses a request, `nil` when nothing is sent (a notification).
+    private struct Refusal: Error {
+        var part: PendingReply.Part?
+        init(_ part: PendingReply.Part?) { self.part = part }
     }
 
     /// The reply to a well-formed request, and the log record of its change.
-    private func answer(_ header: RequestHeader, id: RequestID, line: Data, context: inout RequestContext) async
-        -> (line: Data, record: UInt64?)
+    private func answer(_ call: Call, line: Data, context: inout RequestContext) async -> (line: Data, record: UInt64?)
     {
-        guard let methodValue = header.method else {
-            return (ReplyEncoding.failure(id: id, .invalidRequest("The request has no \"method\".")), nil)
-        }
-        guard let method = methodValue.stringValue else {
-            return (
-                ReplyEncoding.failure(
-                    id: id,
-                    .invalidRequest("\"method\" must be a string, not \(methodValue.typeName).")
-                ),
-                nil
-            )
-        }
-        guard let handler = methods.handler(for: method) else {
-            context.logger.debug("unknown method", metadata: ["method": "\(method)"])
-            return (ReplyEncoding.failure(id: id, .unknownMethod(method)), nil)
-        }
-        if case .other(let shape) = header.params {
-            return (
-                ReplyEncoding.failure(
-                    id: id,
-                    .invalidParams("params must be an object, not \(shape).", field: "params")
-                ),
-                nil
-            )
-        }
-
         let started = ContinuousClock.now
-        context.requestID = id
+        context.requestID = call.id
         let recording = context.server.journal.map { _ in ChangeRecording(line: line) }
         let reply: Data
         do {
             reply = try await ChangeRecording.$current.withValue(recording) {
-                try await handler(line, header.paramsRange, &context)
+                try await call.handlers.full(line, call.paramsRange, &context)
             }
-            context.logger.debug(
-                "request",
-                metadata: ["method": "\(method)", "id": "\(id)", "elapsed": "\(ContinuousClock.now - started)"]
-            )
-        } catch let error as ResponseError {
-            reply = refused(error, method: method, id: id, context: context)
-        } catch let error as TableError {
-            reply = refused(ResponseError(error), method: method, id: id, context: context)
-        } catch let error as CatalogError {
-            reply = refused(ResponseError(error), method: method, id: id, context: context)
+            log(call, started: started, context: context)
         } catch {
-            context.logger.error(
-                "request failed",
-                metadata: ["method": "\(method)", "id": "\(id)", "error": "\(error)"]
-            )
-            reply = ReplyEncoding.failure(id: id, .internalError())
+            reply = failure(error, call, context: context)
         }
         return (reply, recording?.recorded)
+    }
+
+    private func log(_ call: Call, started: ContinuousClock.Instant, context: RequestContext) {
+        context.logger.debug(
+            "request",
+            metadata: [
+                "method": "\(call.method)", "id": "\(call.id)", "elapsed": "\(ContinuousClock.now - started)",
+            ]
+        )
+    }
+
+    /// The error reply for a handler's error.
+    private func failure(_ error: any Error, _ call: Call, context: RequestContext) -> Data {
+        switch error {
+        case let error as ResponseError: refused(error, method: call.method, id: call.id, context: context)
+        case let error as TableError: refused(ResponseError(error), method: call.method, id: call.id, context: context)
+        case let error as CatalogError:
+            refused(ResponseError(error), method: call.method, id: call.id, context: context)
+        default:
+            {
+                context.logger.error(
+                    "request failed",
+                    metadata: ["method": "\(call.method)", "id": "\(call.id)", "error": "\(error)"]
+                )
+                return ReplyEncoding.failure(id: call.id, .internalError())
+            }()
+        }
     }
 
     private func refused(_ error: ResponseError, method: String, id: RequestID, context: RequestContext) -> Data {

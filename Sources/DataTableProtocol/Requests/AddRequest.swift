@@ -53,3 +53,23 @@ public struct AddRequest: DataTableRequest {
         }
     }
 }
+
+extension AddRequest: ReadableParams {
+    public init?(reading reader: inout ParamsReader) {
+        var table: String?
+        var row: JSONValue?
+        var rows: [JSONValue]?
+        var index: Int?
+        let read = reader.object { reader, key in
+            switch key {
+            case "table": reader.first(0) && reader.optional(&table) { $0.string() }
+            case "row": reader.first(1) && reader.optional(&row) { $0.value() }
+            case "rows": reader.first(2) && reader.optional(&rows) { $0.array { $0.value() } }
+            case "index": reader.first(3) && reader.optional(&index) { $0.int() }
+            default: false
+            }
+        }
+        guard read, let table else { return nil }
+        self.init(table: table, row: row, rows: rows, index: index)
+    }
+}

@@ -89,3 +89,48 @@ public struct EditRequest: DataTableRequest {
         }
     }
 }
+
+extension EditRequest: ReadableParams {
+    public init?(reading reader: inout ParamsReader) {
+        var table: String?
+        var id: JSONValue?
+        var column: String?
+        var value: JSONValue?
+        var edits: [Change]?
+        var selection: Bool?
+        let read = reader.object { reader, key in
+            switch key {
+            case "table": reader.first(0) && reader.optional(&table) { $0.string() }
+            case "id": reader.first(1) && reader.optional(&id) { $0.value() }
+            case "column": reader.first(2) && reader.optional(&column) { $0.string() }
+            // A present `null` is a value (empty the cell).
+            case "value": reader.first(3) && reader.assign(&value) { $0.value() }
+            case "edits": reader.first(4) && reader.optional(&edits) { $0.array { Change(reading: &$0) } }
+            case "selection": reader.first(5) && reader.optional(&selection) { $0.bool() }
+            default: false
+            }
+        }
+        guard read, let table else { return nil }
+        self.init(table: table, id: id, column: column, value: value, edits: edits, selection: selection)
+    }
+}
+
+extension EditRequest.Change {
+    /// One change of a batch, read as its decoding reads it; `nil` as ``ParamsReader`` says.
+    init?(reading reader: inout ParamsReader) {
+        var id: JSONValue?
+        var column: String?
+        var value: JSONValue?
+        let read = reader.object { reader, key in
+            switch key {
+            // A null id is left to the decoder.
+            case "id": reader.first(0) && !reader.null() && reader.optional(&id) { $0.value() }
+            case "column": reader.first(1) && reader.optional(&column) { $0.string() }
+            case "value": reader.first(2) && reader.assign(&value) { $0.value() }
+            default: false
+            }
+        }
+        guard read, let id, let column else { return nil }
+        self.init(id: id, column: column, value: value ?? .null)
+    }
+}

@@ -48,3 +48,25 @@ public struct GetRequest: DataTableRequest {
         }
     }
 }
+
+extension GetRequest: ReadableParams {
+    public init?(reading reader: inout ParamsReader) {
+        var table: String?
+        var ids: [JSONValue]?
+        var from: Int?
+        var count: Int?
+        var columns: [String]?
+        let read = reader.object { reader, key in
+            switch key {
+            case "table": reader.first(0) && reader.optional(&table) { $0.string() }
+            case "ids": reader.first(1) && reader.optional(&ids) { $0.array { $0.value() } }
+            case "from": reader.first(2) && reader.optional(&from) { $0.int() }
+            case "count": reader.first(3) && reader.optional(&count) { $0.int() }
+            case "columns": reader.first(4) && reader.optional(&columns) { $0.strings() }
+            default: false
+            }
+        }
+        guard read, let table else { return nil }
+        self.init(table: table, ids: ids, from: from, count: count, columns: columns)
+    }
+}

@@ -255,3 +255,62 @@ public struct ScrollRequest: DataTableRequest {
         }
     }
 }
+
+/// The members a scroll sends each time (table, viewport, target, overscan, follow, unit) are
+/// read directly; a scroll that also changes the view's layout is decoded.
+extension ScrollRequest: ReadableParams {
+    public init?(reading reader: inout ParamsReader) {
+        var table: String?
+        var viewport: Viewport?
+        var to: Target?
+        var overscan: Int?
+        var follow: String?
+        var unit: String?
+        let read = reader.object { reader, key in
+            switch key {
+            case "table": reader.first(0) && reader.optional(&table) { $0.string() }
+            case "viewport": reader.first(1) && reader.optional(&viewport) { Viewport(reading: &$0) }
+            case "to": reader.first(2) && reader.optional(&to) { Target(reading: &$0) }
+            case "overscan": reader.first(3) && reader.optional(&overscan) { $0.int() }
+            case "follow": reader.first(4) && reader.optional(&follow) { $0.string() }
+            case "unit": reader.first(5) && reader.optional(&unit) { $0.string() }
+            default: false
+            }
+        }
+        guard read, let table else { return nil }
+        self.init(table: table, viewport: viewport, to: to, overscan: overscan, follow: follow, unit: unit)
+    }
+}
+
+extension ScrollRequest.Viewport {
+    init?(reading reader: inout ParamsReader) {
+        var viewport = Self()
+        let read = reader.object { reader, key in
+            switch key {
+            case "x": reader.first(0) && reader.optional(&viewport.x) { $0.double() }
+            case "y": reader.first(1) && reader.optional(&viewport.y) { $0.double() }
+            case "width": reader.first(2) && reader.optional(&viewport.width) { $0.double() }
+            case "height": reader.first(3) && reader.optional(&viewport.height) { $0.double() }
+            default: false
+            }
+        }
+        guard read else { return nil }
+        self = viewport
+    }
+}
+
+extension ScrollRequest.Target {
+    init?(reading reader: inout ParamsReader) {
+        var target = Self()
+        let read = reader.object { reader, key in
+            switch key {
+            case "id": reader.first(0) && reader.optional(&target.id) { $0.value() }
+            case "index": reader.first(1) && reader.optional(&target.index) { $0.int() }
+            case "align": reader.first(2) && reader.optional(&target.align) { $0.string() }
+            default: false
+            }
+        }
+        guard read else { return nil }
+        self = target
+    }
+}

@@ -45,3 +45,27 @@ public struct SelectRequest: DataTableRequest {
         }
     }
 }
+
+extension SelectRequest: ReadableParams {
+    public init?(reading reader: inout ParamsReader) {
+        var table: String?
+        var action: String?
+        var ids: [JSONValue]?
+        var from: Int?
+        var count: Int?
+        var mode: String?
+        let read = reader.object { reader, key in
+            switch key {
+            case "table": reader.first(0) && reader.optional(&table) { $0.string() }
+            case "action": reader.first(1) && reader.optional(&action) { $0.string() }
+            case "ids": reader.first(2) && reader.optional(&ids) { $0.array { $0.value() } }
+            case "from": reader.first(3) && reader.optional(&from) { $0.int() }
+            case "count": reader.first(4) && reader.optional(&count) { $0.int() }
+            case "mode": reader.first(5) && reader.optional(&mode) { $0.string() }
+            default: false
+            }
+        }
+        guard read, let table else { return nil }
+        self.init(table: table, action: action, ids: ids, from: from, count: count, mode: mode)
+    }
+}

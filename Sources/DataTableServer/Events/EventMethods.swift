@@ -4,7 +4,7 @@ import DataTableProtocol
 extension MethodTable {
     /// `subscribe` and `unsubscribe` (protocol.md, "Events").
     mutating func registerEventMethods() {
-        register(SubscribeRequest.self) { request, context in
+        registerImmediate(SubscribeRequest.self) { request, context in
             var kinds = Set(TableEvent.Kind.allCases)
             if let names = request.events {
                 kinds = []
@@ -37,7 +37,7 @@ extension MethodTable {
                 )
             }
         }
-        register(UnsubscribeRequest.self) { request, context in
+        registerImmediate(UnsubscribeRequest.self) { request, context in
             UnsubscribeRequest.Response(
                 table: request.table,
                 subscribed: context.server.events.unsubscribe(request.table, connection: context.connection.id)

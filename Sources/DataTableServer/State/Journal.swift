@@ -22,6 +22,9 @@ public final class Journal: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
 
+    /// Told once a record is durable, or why it never will be.
+    typealias Waiter = @Sendable (Result<Void, StateDirectoryError>) -> Void
+
     private enum Item {
         case records([UInt8], through: UInt64)
         case rotate(to: UInt64)
@@ -33,7 +36,7 @@ public final class Journal: Sendable {
         var appended: UInt64 = 0
         /// Every record up to this one is written, and under ``FsyncPolicy/always`` forced to disk.
         var durable: UInt64 = 0
-        var waiters: [(sequence: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+        var waiters: [(sequence: UInt64, notify: Waiter)] = []
         /// Why writing failed, once it has.
         var failure: String?
         var closing = false
@@ -124,14 +127,21 @@ public final class Journal: Sendable {
     /// policy decides what a crash of the machine may take.
     func waitUntilDurable(_ sequence: UInt64) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let outcome: Result<Void, StateDirectoryError>? = state.withLock { state in
-                if let failure = state.failure { return .failure(.notSaved(failure)) }
-                if state.durable >= sequence { return .success(()) }
-                state.waiters.append((sequence, continuation))
-                return nil
-            }
-            if let outcome { continuation.resume(with: outcome) }
+            whenDurable(sequence) { continuation.resume(with: $0.mapError { $0 }) }
         }
+    }
+
+    /// Calls `notify` once record `sequence` is durable as ``waitUntilDurable(_:)`` says (at once
+    /// when it is already), or with the reason it cannot be. `notify` runs on the log's writer
+    /// thread or the caller's: it must only hand the news on.
+    func whenDurable(_ sequence: UInt64, _ notify: @escaping Waiter) {
+        let outcome: Result<Void, StateDirectoryError>? = state.withLock { state in
+            if let failure = state.failure { return .failure(.notSaved(failure)) }
+            if state.durable >= sequence { return .success(()) }
+            state.waiters.append((sequence, notify))
+            return nil
+        }
+        if let outcome { notify(outcome) }
     }
 
     /// How the log is doing, for `stats`.
@@ -217,10 +227,10 @@ public final class Journal: Sendable {
                 if state.failure == nil, policy != .always || !unsynced { state.durable = max(state.durable, written) }
                 state.bytesSinceSnapshot += wroteBytes
                 let (durable, failure) = (state.durable, state.failure)
-                var ready: [CheckedContinuation<Void, any Error>] = []
+                var ready: [Waiter] = []
                 state.waiters.removeAll { waiter in
                     guard failure != nil || waiter.sequence <= durable else { return false }
-                    ready.append(waiter.continuation)
+                    ready.append(waiter.notify)
                     return true
                 }
                 var compaction: (@Sendable () -> Void)?
@@ -230,12 +240,8 @@ public final class Journal: Sendable {
                 }
                 return (ready, failure, compaction)
             }
-            for continuation in ready {
-                if let failure {
-                    continuation.resume(throwing: StateDirectoryError.notSaved(failure))
-                } else {
-                    continuation.resume()
-                }
+            for notify in ready {
+                notify(failure.map { .failure(.notSaved($0)) } ?? .success(()))
             }
             compaction?()
             if closing, state.withLock({ $0.queue.isEmpty }) {

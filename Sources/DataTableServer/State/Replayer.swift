@@ -47,10 +47,10 @@ final class Replayer {
         switch record {
         case .request(let line, let table, let version):
             let header = try EnvelopeScanner.header(line) ?? JSONDecoder().decode(RequestHeader.self, from: line)
-            guard let method = header.method?.stringValue, let handler = methods.handler(for: method) else {
+            guard let method = header.method?.stringValue, let handlers = methods.handlers(for: method) else {
                 throw StateDirectoryError.damaged("a change names no known method")
             }
-            _ = try? await handler(line, header.paramsRange, &context)
+            _ = try? await handlers.full(line, header.paramsRange, &context)
             // A dropped table is gone after its replay; any other must be where it was.
             if let now = try? server.read(table, \.version), now != version {
                 diverged += 1

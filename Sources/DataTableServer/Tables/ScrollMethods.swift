@@ -5,11 +5,37 @@ import Foundation
 extension MethodTable {
     /// `scroll` (protocol.md, "Scroll and views").
     mutating func registerScrollMethods() {
-        register(ScrollRequest.self) { request, context in try await Self.scroll(request, &context) }
+        // A view whose rows are measured scrolls in microseconds, on the event loop; a first
+        // scroll in a font measures every row first, on a copy, off the lock and the loop.
+        register(ScrollRequest.self) { request, context in
+            try Self.scroll(request, &context, unlessMeasuring: true)
+        } otherwise: { request, context in
+            try await context.server.measure(request.table, for: try Self.prepare(request, context).options)
+            return try Self.scroll(request, &context, unlessMeasuring: false)!
+        }
     }
 
-    private static func scroll(_ request: ScrollRequest, _ context: inout RequestContext) async throws
-        -> ScrollRequest.Response
+    /// The scroll, or `nil` (having changed nothing) when `unlessMeasuring` and the table's rows
+    /// must be measured first.
+    private static func scroll(_ request: ScrollRequest, _ context: inout RequestContext, unlessMeasuring: Bool) throws
+        -> ScrollRequest.Response?
+    {
+        var (view, options) = try prepare(request, context)
+        let input = try scrollInput(request, view: view)
+        if unlessMeasuring, try !context.server.isMeasured(request.table, for: options) { return nil }
+        var state = view.state
+        let reply = try context.server.update(request.table) { table in
+            ScrollReply.response(try table.scroll(options, input, view: &state), table: table)
+        }
+        view.state = state
+        context.views[request.table] = view
+        return reply
+    }
+
+    /// The connection's view of the table with the request's changes to it, and its layout
+    /// options; the connection keeps it only once the scroll is done.
+    private static func prepare(_ request: ScrollRequest, _ context: RequestContext) throws
+        -> (view: TableView, options: LayoutOptions)
     {
         var view = context.views[request.table] ?? TableView(table: request.table)
         let isNew = context.views[request.table] == nil
@@ -29,18 +55,7 @@ extension MethodTable {
                 try WireSchema.choice(follow, field: "params.follow", invalid: ResponseError.invalidParams)
                 ?? .none
         }
-        let input = try scrollInput(request, view: view)
-        let options = view.resolved!.options
-        var state = view.state
-        // A view's first scroll in a font measures every row: on a copy, off the lock and the
-        // event loop.
-        try await context.server.measure(request.table, for: options)
-        let reply = try context.server.update(request.table) { table in
-            ScrollReply.response(try table.scroll(options, input, view: &state), table: table)
-        }
-        view.state = state
-        context.views[request.table] = view
-        return reply
+        return (view, view.resolved!.options)
     }
 
     /// The viewport height, offsets and target of a request, checked.

@@ -75,10 +75,8 @@ extension ServerState {
     /// measured, measuring on a copy off the lock when it does not: the request itself then
     /// answers from kept widths under the lock, in microseconds.
     func measure(_ name: String, for options: LayoutOptions) async throws {
+        guard try !isMeasured(name, for: options) else { return }
         let entry = try tables.entry(name)
-        // Asked under the lock, without a copy: a copy held while someone writes makes the
-        // writer copy the table's storage.
-        guard try !entry.update({ $0.isMeasured(for: options) || $0.rowCount < Self.offLockRows }) else { return }
         let original = try entry.copy()
         let measured = try await heavyWork.run {
             var copy = original
@@ -87,6 +85,14 @@ extension ServerState {
             return copy
         }
         _ = try entry.update { table in table.adoptMeasures(of: measured) }
+    }
+
+    /// Whether a layout or scroll of the table called `name` in `options` finds every row
+    /// measured (or the table is small enough to measure under its lock).
+    func isMeasured(_ name: String, for options: LayoutOptions) throws -> Bool {
+        // Asked under the lock, without a copy: a copy held while someone writes makes the
+        // writer copy the table's storage.
+        try tables.entry(name).update { $0.isMeasured(for: options) || $0.rowCount < Self.offLockRows }
     }
 
     /// Records a whole table (its image encoded off the lock) in the log in place of the current

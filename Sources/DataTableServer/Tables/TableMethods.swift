@@ -12,7 +12,7 @@ extension MethodTable {
             }
             return DropRequest.Response(table: request.table, dropped: true, rows: table.rowCount)
         }
-        register(TablesRequest.self) { _, context in
+        registerImmediate(TablesRequest.self) { _, context in
             TablesRequest.Response(
                 tables: context.server.tables.all.map { entry in
                     entry.read { table in
@@ -28,7 +28,7 @@ extension MethodTable {
                 }
             )
         }
-        register(DescribeRequest.self) { request, context in
+        registerImmediate(DescribeRequest.self) { request, context in
             try context.server.read(request.table) { table in
                 DescribeRequest.Response(
                     table: table.name,
@@ -46,9 +46,15 @@ extension MethodTable {
                 )
             }
         }
-        register(AddRequest.self) { request, context in try Self.add(request, &context) }
-        register(EditRequest.self) { request, context in try Self.edit(request, context.server) }
-        register(RevertRequest.self) { request, context in
+        registerImmediate(AddRequest.self, when: { ($0.rows?.count ?? 0) <= Self.smallBatch }) { request, context in
+            try Self.add(request, &context)
+        }
+        registerImmediate(EditRequest.self, when: { $0.selection != true && ($0.edits?.count ?? 0) <= Self.smallBatch })
+        {
+            request,
+            context in try Self.edit(request, context.server)
+        }
+        registerImmediate(RevertRequest.self, when: { $0.id != nil }) { request, context in
             let id = try request.id.map { value throws(ResponseError) in try WireValues.rowID(value, field: "params.id")
             }
             return try context.server.update(request.table) { table in
@@ -64,8 +70,18 @@ extension MethodTable {
             }
         }
         register(DeleteRequest.self) { request, context in try Self.delete(request, context.server) }
-        register(GetRequest.self) { request, context in try Self.get(request, context.server) }
-        register(SelectRequest.self) { request, context in try Self.select(request, context.server) }
+        registerImmediate(GetRequest.self, when: { ($0.ids?.count ?? $0.count ?? 100) <= Self.smallBatch }) {
+            request,
+            context in try Self.get(request, context.server)
+        }
+        registerImmediate(
+            SelectRequest.self,
+            when: { request in
+                // Selecting all, none or a new mode touches every row.
+                request.mode == nil && request.action != "all" && request.action != "none"
+                    && (request.ids?.count ?? request.count ?? 1) <= Self.smallBatch
+            }
+        ) { request, context in try Self.select(request, context.server) }
         register(SelectionRequest.self) { request, context in
             try context.server.read(request.table) { table in
                 SelectionRequest.Response(
@@ -108,6 +124,9 @@ extension MethodTable {
         register(LoadRequest.self) { request, context in try await Self.load(request, &context) }
         register(ExportRequest.self) { request, context in try await Self.export(request, context) }
     }
+
+    /// The most rows or cells a request answered on the event loop names; larger ones run off it.
+    static let smallBatch = 1000
 
     private static func create(_ request: CreateRequest, _ server: ServerState) throws -> CreateRequest.Response {
         try TableCatalog.checkName(request.table)

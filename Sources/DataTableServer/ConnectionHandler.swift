@@ -1,0 +1,315 @@
+import DataTableProtocol
+import Foundation
+import Logging
+import NIOCore
+
+/// Serves one connection inside its channel pipeline, after the line decoder: reads request
+/// lines in order and writes the replies in the same order.
+///
+/// The request path is one pass on the connection's event loop: a line of a small method
+/// (``MethodTable``, "immediate") goes from its bytes through the envelope scanner and the params
+/// reader to its handler and into the outbound buffer, with no task and no copy of the line.
+/// Replies written while one read's lines are answered share one flush, so a pipeline of
+/// requests is answered in one write(2), as Redis does.
+///
+/// Any other request runs as a task off the loop; the requests behind it wait, in order, and
+/// the loop serves other connections meanwhile. A reply that acknowledges a change waits for
+/// the change's record in the state directory's log without holding up the requests behind it:
+/// they are read and carried out meanwhile (their records join the same write and fsync), and
+/// their replies follow in order.
+///
+/// Reading stops while requests wait to be answered, while ``capacity`` replies wait for the
+/// log, or while the client does not read its replies (the channel is not writable), so a
+/// client that sends without reading is held back. An over-long line is answered once, after
+/// the replies to the lines before it, and the connection is closed; so is a connection whose
+/// client closed its side, once everything it sent is answered.
+final class ConnectionHandler: ChannelDuplexHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// How many replies may wait for the log at once.
+    static let capacity = 64
+
+    private let dispatcher: RequestDispatcher
+    private var requestContext: RequestContext
+    /// Lines read and not yet started.
+    private var lines = CircularBuffer<ByteBuffer>()
+    /// Replies in request order; the first is the next to write.
+    private var replies = CircularBuffer<QueuedReply>()
+    /// The number of the reply at the front of ``replies``, then of those after it.
+    private var firstReplyNumber = 0
+    /// A request is being answered off the loop.
+    private var working = false
+    /// A read asked for while reading was held back.
+    private var readHeld = false
+    /// Between a read's first line and the end of that read: the flush comes at the end.
+    private var reading = false
+    private var unflushed = false
+    private var inputClosed = false
+    private var tooLong: LineTooLongError?
+    private var closing = false
+    /// Lines are only answered once the server has admitted the connection (``admit()``);
+    /// until then what arrives is kept.
+    private var admitted = false
+    private var channelContext: ChannelHandlerContext?
+
+    private struct QueuedReply {
+        var reply: PendingReply
+        /// How waiting for the log ended; `nil` while it waits.
+        var logged: Result<Void, StateDirectoryError>?
+    }
+
+    init(dispatcher: RequestDispatcher, context: RequestContext) {
+        self.dispatcher = dispatcher
+        self.requestContext = context
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        channelContext = context
+        let channel = context.channel
+        requestContext.notify = { line in
+            channel.writeAndFlush(Self.frame(line, allocator: channel.allocator), promise: nil)
+        }
+        requestContext.deliver = { line in
+            channel.writeAndFlush(Self.frame(line, allocator: channel.allocator))
+        }
+        let limits = requestContext.server.limits
+        requestContext.outbox = EventOutbox(
+            channel: channel,
+            limits: .init(
+                hard: limits.maxOutputBytes,
+                soft: limits.softOutputBytes,
+                grace: .seconds(limits.softOutputSeconds)
+            ),
+            logger: requestContext.logger
+        )
+    }
+
+    /// Starts answering: the connection is within the daemon's limits and its peer allowed.
+    func admit() {
+        guard let context = channelContext, !admitted else { return }
+        admitted = true
+        requestContext.logger.debug("connection opened")
+        answer(context)
+        flushIfNeeded(context)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        closing = true
+        lines.removeAll()
+        replies.removeAll()
+        if admitted { requestContext.logger.debug("connection closed") }
+        context.fireChannelInactive()
+    }
+
+    // MARK: Reading
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
+        lines.append(unwrapInboundIn(data))
+        reading = true
+        answer(context)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        reading = false
+        flushIfNeeded(context)
+        context.fireChannelReadComplete()
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if holdsReads {
+            readHeld = true
+        } else {
+            context.read()
+        }
+    }
+
+    /// Whether reading waits: requests are still to be answered, too many replies wait for the
+    /// log, or the connection is ending.
+    private var holdsReads: Bool {
+        !admitted || !lines.isEmpty || replies.count >= Self.capacity || tooLong != nil || closing
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event {
+            inputClosed = true
+            finishIfDone(context)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let error = error as? LineTooLongError {
+            // The decoder reads nothing more; the lines before this one are still answered.
+            tooLong = error
+            finishIfDone(context)
+        } else {
+            requestContext.logger.debug("connection ended", metadata: ["error": "\(error)"])
+            context.close(promise: nil)
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if admitted, context.channel.isWritable {
+            answer(context)
+            flushIfNeeded(context)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    // MARK: Answering
+
+    /// Answers the lines read, in order, until one must run off the loop, too many replies
+    /// wait, or the client stops reading.
+    private func answer(_ context: ChannelHandlerContext) {
+        guard admitted else { return }
+        while !working, !closing, replies.count < Self.capacity, context.channel.isWritable,
+            let line = lines.popFirst()
+        {
+            let immediate = line.withUnsafeReadableBytes { bytes in
+                dispatcher.immediateReply(to: bytes, context: &requestContext)
+            }
+            if let immediate {
+                queue(immediate, context)
+                writeReplies(context)
+            } else {
+                answerOffLoop(line, context)
+            }
+        }
+        writeReplies(context)
+        if !reading { flushIfNeeded(context) }
+        finishIfDone(context)
+        if readHeld, !holdsReads {
+            readHeld = false
+            context.read()
+        }
+    }
+
+    /// Answers `line` in a task; the connection's later lines wait for it.
+    private func answerOffLoop(_ line: ByteBuffer, _ context: ChannelHandlerContext) {
+        working = true
+        let dispatcher = self.dispatcher
+        let bytes = Data(line.readableBytesView)
+        let requestContext = self.requestContext
+        let eventLoop = context.eventLoop
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: eventLoop)
+        Task {
+            var requestContext = requestContext
+            let reply = await dispatcher.pendingReply(to: bytes, context: &requestContext)
+            eventLoop.execute { [requestContext] in
+                let (handler, context) = bound.value
+                handler.working = false
+                guard !handler.closing else { return }
+                // The request may have changed the connection's state (`hello`, a view).
+                handler.requestContext = requestContext
+                handler.queue(reply, context)
+                handler.answer(context)
+                handler.flushIfNeeded(context)
+            }
+        }
+    }
+
+    /// Queues `reply` behind the replies before it; one that acknowledges a change waits for
+    /// the change's log record.
+    private func queue(_ reply: PendingReply, _ context: ChannelHandlerContext) {
+        guard !reply.parts.isEmpty else { return }
+        guard let journal = requestContext.server.journal, let record = reply.record else {
+            replies.append(QueuedReply(reply: reply, logged: .success(())))
+            return
+        }
+        let number = firstReplyNumber + replies.count
+        replies.append(QueuedReply(reply: reply, logged: nil))
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        journal.whenDurable(record) { outcome in
+            bound.eventLoop.execute {
+                let (handler, context) = bound.value
+                handler.logged(number, outcome, context)
+            }
+        }
+    }
+
+    /// Reply `number` may go once the ones before it have.
+    private func logged(_ number: Int, _ outcome: Result<Void, StateDirectoryError>, _ context: ChannelHandlerContext) {
+        let index = number - firstReplyNumber
+        guard !closing, index >= 0, index < replies.count else { return }
+        replies[replies.index(replies.startIndex, offsetBy: index)].logged = outcome
+        answer(context)
+        flushIfNeeded(context)
+    }
+
+    /// Writes the replies at the front that are ready (the flush comes at the end of the read,
+    /// or of the pass that wrote them).
+    private func writeReplies(_ context: ChannelHandlerContext) {
+        while let first = replies.first, let logged = first.logged {
+            replies.removeFirst()
+            firstReplyNumber += 1
+            let unsaved: (any Error)? =
+                switch logged {
+                case .success: nil
+                case .failure(let error): error
+                }
+            guard let line = first.reply.line(unsaved: unsaved) else { continue }
+            context.write(wrapOutboundOut(Self.frame(line, allocator: context.channel.allocator)), promise: nil)
+            unflushed = true
+        }
+    }
+
+    private func flushIfNeeded(_ context: ChannelHandlerContext) {
+        guard unflushed else { return }
+        unflushed = false
+        context.flush()
+    }
+
+    /// Closes the connection once everything it sent is answered, when its client closed its
+    /// side (or the daemon stopped reading), or after answering an over-long line.
+    private func finishIfDone(_ context: ChannelHandlerContext) {
+        guard admitted, !closing, lines.isEmpty, !working, replies.isEmpty else { return }
+        if let tooLong {
+            closing = true
+            requestContext.server.countRequests(1)
+            requestContext.logger.debug("line too long; closing the connection")
+            let reply = ReplyEncoding.failure(
+                id: .null,
+                .limitExceeded(
+                    "The request line is longer than \(tooLong.maximumLineBytes) bytes; the connection is closed.",
+                    limit: "maxLineBytes",
+                    value: tooLong.maximumLineBytes
+                )
+            )
+            context.write(wrapOutboundOut(Self.frame(reply, allocator: context.channel.allocator)), promise: nil)
+        } else if inputClosed {
+            closing = true
+        } else {
+            return
+        }
+        unflushed = false
+        // Closing drops what is still queued: the last write going out says everything has.
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Writes one error reply to a connection the daemon does not serve, and closes it.
+    static func refuse(_ channel: any Channel, with error: ResponseError) async {
+        let reply = frame(ReplyEncoding.failure(id: .null, error), allocator: channel.allocator)
+        try? await channel.writeAndFlush(reply)
+        try? await channel.close()
+    }
+
+    /// A reply line: the JSON and its newline.
+    static func frame(_ reply: Data, allocator: ByteBufferAllocator) -> ByteBuffer {
+        var buffer = allocator.buffer(capacity: reply.count + 1)
+        buffer.writeBytes(reply)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        return buffer
+    }
+}
+
+/// Lives on its connection's event loop only.
+@available(*, unavailable)
+extension ConnectionHandler: Sendable {}

@@ -124,7 +124,22 @@ struct JSONWriter {
         filled[last] = true
     }
 
-    mutating func int(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
+    /// A whole number, its digits written in place (no string made for it).
+    mutating func int(_ value: Int) {
+        guard value != .min else { return bytes.append(contentsOf: String(value).utf8) }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 24 digits, one per byte
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[(24 - count)...])
+        }
+    }
 
     mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
 
@@ -167,6 +182,18 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// An object of strings, keys sorted.
+    mutating func strings(byKey members: [String: String]) {
+        bytes.append(UInt8(ascii: "{"))
+        for (index, key) in members.keys.sorted().enumerated() {
+            if index > 0 { comma() }
+            string(key)
+            bytes.append(UInt8(ascii: ":"))
+            string(members[key]!)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
     mutating func strings(_ texts: [String]) {
         bytes.append(UInt8(ascii: "["))
         for (index, text) in texts.enumerated() {
@@ -181,7 +208,7 @@ struct JSONWriter {
         switch value {
         case .null: raw("null")
         case .bool(let flag): bool(flag)
-        case .integer(let number): bytes.append(contentsOf: String(number).utf8)
+        case .integer(let number): int(Int(number))
         case .number(let number): double(number)
         case .string(let text): string(text)
         case .array(let elements):
@@ -205,7 +232,7 @@ struct JSONWriter {
 
     mutating func requestID(_ id: RequestID) {
         switch id {
-        case .integer(let number): bytes.append(contentsOf: String(number).utf8)
+        case .integer(let number): int(Int(number))
         case .number(let number): double(number)
         case .string(let text): string(text)
         case .null: raw("null")
@@ -238,7 +265,7 @@ extension GetRequest.Response: DirectJSON {
             writer.element()
             writer.beginObject()
             writer.member("display")
-            writer.value(.object(row.display.mapValues(JSONValue.string)))
+            writer.strings(byKey: row.display)
             writer.member("drafts", ifPresent: row.drafts)
             writer.member("highlight", ifPresent: row.highlight)
             writer.member("id")
@@ -255,5 +282,75 @@ extension GetRequest.Response: DirectJSON {
         writer.member("total", total)
         writer.member("version", version)
         writer.endObject()
+    }
+}
+
+/// `edit`'s reply, for the edit of one cell that a grid sends on every keystroke's commit.
+extension EditRequest.Response: DirectJSON {
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("cells")
+        writer.beginArray()
+        for cell in cells {
+            writer.element()
+            writer.cell(cell)
+        }
+        writer.endArray()
+        writer.member("edited", edited)
+        writer.member("errors", errors)
+        writer.member("table", table)
+        writer.member("version", version)
+        writer.endObject()
+    }
+}
+
+/// `add`'s reply.
+extension AddRequest.Response: DirectJSON {
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("added")
+        writer.beginArray()
+        for row in added {
+            writer.element()
+            writer.beginObject()
+            writer.member("addedAt", row.addedAt)
+            writer.member("id")
+            writer.value(row.id)
+            writer.member("index", row.index)
+            writer.member("scrollTo", ifPresent: row.scrollTo)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.member("rows", rows)
+        writer.member("table", table)
+        writer.member("version", version)
+        writer.endObject()
+    }
+}
+
+/// `select`'s reply.
+extension SelectRequest.Response: DirectJSON {
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("count", count)
+        writer.member("mode", mode)
+        writer.member("table", table)
+        writer.member("version", version)
+        writer.endObject()
+    }
+}
+
+extension JSONWriter {
+    /// One cell as stored: `{"column":…,"display":…,"id":…,"index":…,"value":…}`.
+    mutating func cell(_ cell: CellReply) {
+        beginObject()
+        member("column", cell.column)
+        member("display", cell.display)
+        member("id")
+        value(cell.id)
+        member("index", cell.index)
+        member("value")
+        value(cell.value)
+        endObject()
     }
 }

@@ -47,7 +47,7 @@ public struct PendingReply: Sendable {
     /// The line to send (`nil` when nothing is to be sent), once the log holds every change it
     /// acknowledges or, with `unsaved`, once the log failed: then the parts that made a change
     /// become `not_saved` errors.
-    func line(unsaved: (any Error)?) -> Data? {
+    public func line(unsaved: (any Error)?) -> Data? {
         guard !parts.isEmpty else { return nil }
         var parts = parts
         if let unsaved {

@@ -279,7 +279,13 @@ public struct RequestDispatcher: Sendable {
         let reply: Data
         do {
             reply = try await ChangeRecording.$current.withValue(recording) {
-                try await call.handlers.full(line, call.paramsRange, &context)
+                // A small request (in a batch, say) is answered where it is, without a hop.
+                if let immediate = call.handlers.immediate,
+                    let reply = try line.withUnsafeBytes({ try immediate($0, call.paramsRange, &context) })
+                {
+                    return reply
+                }
+                return try await call.handlers.full(line, call.paramsRange, &context)
             }
             log(call, started: started, context: context)
         } catch {

@@ -9,9 +9,10 @@ import NIOEmbedded
 
 /// Feeds one input through the daemon's whole request path, as a connection would: the line
 /// framing (``JSONLineDecoder``), then for each line the dispatcher (envelope, JSON, params,
-/// methods) against a few tables. Every line must get nothing or one JSON object or array
-/// back, and a header the ``EnvelopeScanner`` reads must be the one `JSONDecoder` reads;
-/// anything else, or a crash, is a finding.
+/// methods) against a few tables, answered on the spot where a connection would answer it so.
+/// Every line must get nothing or one JSON object or array back, and a header the
+/// ``EnvelopeScanner`` reads, or params the ``ParamsReader`` reads, must be what `JSONDecoder`
+/// reads; anything else, or a crash, is a finding.
 ///
 /// Each input starts from the same tables, so a finding replays alone.
 final class RequestFuzzer: Sendable {
@@ -68,13 +69,43 @@ final class RequestFuzzer: Sendable {
                 {
                     fatalError("the envelope scanner reads \(String(decoding: request, as: UTF8.self)) otherwise")
                 }
-                guard let reply = await dispatcher.reply(to: request, context: &context) else { continue }
+                if let scanned = EnvelopeScanner.header(request), let range = scanned.paramsRange,
+                    let type = Self.readable.first(where: { $0.method == scanned.method?.stringValue })
+                {
+                    Self.checkParams(request[range], as: type)
+                }
+                // As a connection does: answered on the spot when it can be, else in full.
+                let immediate = request.withUnsafeBytes { dispatcher.immediateReply(to: $0, context: &context) }
+                let reply: Data?
+                if let immediate {
+                    reply = immediate.line(unsaved: nil)
+                } else {
+                    reply = await dispatcher.reply(to: request, context: &context)
+                }
+                guard let reply else { continue }
                 guard let parsed = try? JSONSerialization.jsonObject(with: reply, options: [.fragmentsAllowed]),
                     parsed is [String: Any] || parsed is [Any]
                 else {
                     fatalError("the reply to \(String(decoding: request, as: UTF8.self)) is not a JSON object or array")
                 }
             }
+        }
+    }
+
+    /// The requests whose params ``ParamsReader`` reads.
+    static let readable: [any ReadableParams.Type] = [
+        GetRequest.self, EditRequest.self, AddRequest.self, SelectRequest.self, ScrollRequest.self,
+    ]
+
+    /// The params reader reads what the decoder reads, or leaves the params to it.
+    private static func checkParams(_ params: Data, as type: any ReadableParams.Type) {
+        guard let read = params.withUnsafeBytes({ type.read($0) }) else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let decoded = try? JSONDecoder().decode(type, from: params),
+            (try? encoder.encode(read)) == (try? encoder.encode(decoded))
+        else {
+            fatalError("the params reader reads \(String(decoding: params, as: UTF8.self)) otherwise")
         }
     }
 

@@ -149,6 +149,40 @@ import Testing
         #expect(Self.written(reply) == (try Self.encoded(reply)))
     }
 
+    @Test func editAddAndSelectRepliesWriteWhatTheEncoderWould() throws {
+        let edit = EditRequest.Response(
+            table: "stock",
+            version: 9,
+            edited: 2,
+            cells: [
+                CellReply(id: .string("A/1"), column: "qty", value: .integer(-40), display: "-40", index: 3),
+                CellReply(id: .integer(7), column: "note", value: .null, display: "", index: 0),
+                CellReply(id: .integer(8), column: "w", value: .number(0.125), display: "0.13 \"kg\"", index: 12),
+            ],
+            errors: 0
+        )
+        #expect(Self.written(edit) == (try Self.encoded(edit)))
+        let add = AddRequest.Response(
+            table: "stock",
+            version: 10,
+            rows: 1_000_001,
+            added: [
+                .init(id: .string("B-2"), index: 999_999, addedAt: "2026-11-23T19:40:00.123Z", scrollTo: 4_000),
+                .init(id: .integer(Int64.max), index: 0, addedAt: "2026-11-23T19:40:00.123Z"),
+            ]
+        )
+        #expect(Self.written(add) == (try Self.encoded(add)))
+        let select = SelectRequest.Response(table: "stock", version: 11, count: 0, mode: "multiple")
+        #expect(Self.written(select) == (try Self.encoded(select)))
+    }
+
+    @Test(arguments: [0, 7, -7, 10, 99, 100, -1_000_000, Int.max, Int.min, Int(Int32.max) + 1])
+    func wholeNumbersAreWrittenAsTheirDigits(_ value: Int) {
+        var writer = JSONWriter()
+        writer.int(value)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
+    }
+
     @Test func theEnvelopeAroundADirectResultIsTheSame() throws {
         for id in [RequestID.integer(7), .string("a/b"), .null, .number(1.5)] {
             let direct = ReplyEncoding.success(id: id, Self.full)

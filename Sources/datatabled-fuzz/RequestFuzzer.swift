@@ -69,7 +69,9 @@ final class RequestFuzzer: Sendable {
                 {
                     fatalError("the envelope scanner reads \(String(decoding: request, as: UTF8.self)) otherwise")
                 }
-                if let scanned = EnvelopeScanner.header(request), let range = scanned.paramsRange,
+                // Params too, on lines that are UTF-8 (the dispatcher refuses others first).
+                if String(validating: request, as: UTF8.self) != nil, let scanned = EnvelopeScanner.header(request),
+                    let range = scanned.paramsRange,
                     let type = Self.readable.first(where: { $0.method == scanned.method?.stringValue })
                 {
                     Self.checkParams(request[range], as: type)

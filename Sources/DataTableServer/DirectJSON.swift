@@ -153,33 +153,48 @@ struct JSONWriter {
         }
     }
 
-    /// A string with `"`, `\` and control characters escaped; everything else as UTF-8.
+    /// A string with `"`, `\` and control characters escaped; everything else as UTF-8. The
+    /// runs between escapes are copied whole.
     mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
             var start = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                bytes.append(contentsOf: utf8[start..<index])
-                start = index + 1
-                switch byte {
-                case 0x22: raw(#"\""#)
-                case 0x5C: raw(#"\\"#)
-                case 0x0A: raw(#"\n"#)
-                case 0x0D: raw(#"\r"#)
-                case 0x09: raw(#"\t"#)
-                case 0x08: raw(#"\b"#)
-                case 0x0C: raw(#"\f"#)
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: Array(#"\u00"#.utf8))
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0xF)])
+            var index = 0
+            let count = utf8.count
+            while index < count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else {
+                    index += 1
+                    continue
                 }
+                if index > start { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+                escape(byte)
+                index += 1
+                start = index
             }
-            bytes.append(contentsOf: utf8[start...])
+            if count > start { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<count])) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case 0x22: raw(#"\""#)
+        case 0x5C: raw(#"\\"#)
+        case 0x0A: raw(#"\n"#)
+        case 0x0D: raw(#"\r"#)
+        case 0x09: raw(#"\t"#)
+        case 0x08: raw(#"\b"#)
+        case 0x0C: raw(#"\f"#)
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            raw(#"\u00"#)
+            hex.withUTF8Buffer { hex in
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0xF)])
+            }
+        }
     }
 
     /// An object of strings, keys sorted.

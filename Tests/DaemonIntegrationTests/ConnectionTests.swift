@@ -29,6 +29,54 @@ import Testing
         }
     }
 
+    /// Requests answered on the event loop and requests that run off it (create, sort, select
+    /// all, a bulk edit, a large get) keep their order, with and without a state directory
+    /// (where replies to changes wait for the log).
+    @Test(arguments: [false, true])
+    func requestsThatRunOffTheLoopKeepTheirPlaceInLine(logged: Bool) throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        let daemon = try TestDaemon(arguments: logged ? ["--state-dir", state.path] : [])
+        let client = try daemon.connect()
+        let rows = (0..<1500).map { #"{"n":\#($0),"name":"row \#($0)"}"# }.joined(separator: ",")
+        let lines = [
+            #"{"id":0,"method":"create","params":{"table":"t","key":"n","columns":[{"key":"n","type":"number"},{"key":"name"}]}}"#,
+            #"{"id":1,"method":"ping"}"#,
+            #"{"id":2,"method":"add","params":{"table":"t","rows":[\#(rows)]}}"#,
+            #"{"id":3,"method":"edit","params":{"table":"t","id":5,"column":"name","value":"five"}}"#,
+            #"{"id":4,"method":"sort","params":{"table":"t","keys":[{"column":"name","descending":true}]}}"#,
+            #"{"id":5,"method":"get","params":{"table":"t","ids":[5],"columns":["name"]}}"#,
+            #"{"id":6,"method":"select","params":{"table":"t","action":"all"}}"#,
+            #"{"id":7,"method":"edit","params":{"table":"t","selection":true,"column":"name","value":"all"}}"#,
+            #"{"id":8,"method":"get","params":{"table":"t","from":0,"count":1200}}"#,
+            #"{"id":9,"method":"add","params":{"table":"t","row":{"n":-1,"name":"last"}}}"#,
+            #"{"id":10,"method":"ping"}"#,
+        ]
+        try client.send(lines.joined(separator: "\n") + "\n")
+        var replies: [[String: Any]] = []
+        for _ in lines { replies.append(try object(try client.readLine())) }
+        #expect(replies.map { $0["id"] as? Int } == Array(0...10).map { $0 })
+        #expect(replies.allSatisfy { $0["error"] == nil }, "\(replies.filter { $0["error"] != nil })")
+        let got = try #require((replies[5]["result"] as? [String: Any])?["rows"] as? [[String: Any]])
+        #expect((got.first?["values"] as? [String: Any])?["name"] as? String == "five")
+        #expect((replies[7]["result"] as? [String: Any])?["edited"] as? Int == 1500)
+        #expect(((replies[8]["result"] as? [String: Any])?["rows"] as? [Any])?.count == 1200)
+        #expect((replies[9]["result"] as? [String: Any])?["rows"] as? Int == 1501)
+    }
+
+    /// A client that sends its request and closes its side at once, before the daemon has even
+    /// admitted the connection, still gets its reply.
+    @Test func aRequestSentAndClosedAtOnceIsAnswered() throws {
+        let daemon = try TestDaemon()
+        for round in 0..<20 {
+            let client = try daemon.connect()
+            try client.send(#"{"id":\#(round),"method":"ping"}"# + "\n")
+            client.shutdownWrite()
+            let replies = try client.readAll()
+            #expect(try replies.map { try object($0)["id"] as? Int } == [round])
+        }
+    }
+
     @Test func aLineSplitAcrossWritesIsOneRequest() throws {
         let daemon = try TestDaemon()
         let client = try daemon.connect()

@@ -16,20 +16,24 @@ public struct RowSnapshot: Sendable {
 
 extension Table {
     /// The rows with `ids`, in the order asked; an unknown id is ``TableError/noSuchRow(_:)``.
-    public func rows(ids: [RowID], now: Double = 0) throws(TableError) -> [RowSnapshot] {
+    /// With `columns`, only those columns' values and read-only flags are read (the others
+    /// are `.empty` and `false`): a `get` of one cell reads one cell.
+    public func rows(ids: [RowID], now: Double = 0, columns: Set<Int>? = nil) throws(TableError) -> [RowSnapshot] {
         var result: [RowSnapshot] = []
+        result.reserveCapacity(ids.count)
         for id in ids {
             let slot = try requireSlot(id)
-            result.append(snapshot(slot: slot, index: order.position(of: slot)!, now: now))
+            result.append(snapshot(slot: slot, index: order.position(of: slot)!, now: now, columns: columns))
         }
         return result
     }
 
-    /// Up to `count` rows from position `from` of the current order.
-    public func rows(from: Int, count: Int, now: Double = 0) -> [RowSnapshot] {
+    /// Up to `count` rows from position `from` of the current order; `columns` as in
+    /// ``rows(ids:now:columns:)``.
+    public func rows(from: Int, count: Int, now: Double = 0, columns: Set<Int>? = nil) -> [RowSnapshot] {
         guard from >= 0, from < rowCount, count > 0 else { return [] }
         return order.slots(from: from, limit: count).enumerated().map { offset, slot in
-            snapshot(slot: slot, index: from + offset, now: now)
+            snapshot(slot: slot, index: from + offset, now: now, columns: columns)
         }
     }
 
@@ -41,14 +45,14 @@ extension Table {
         }
     }
 
-    private func snapshot(slot: UInt32, index: Int, now: Double) -> RowSnapshot {
+    private func snapshot(slot: UInt32, index: Int, now: Double, columns only: Set<Int>? = nil) -> RowSnapshot {
         RowSnapshot(
             id: id(of: slot),
             index: index,
-            values: stores.map { $0[slot] },
+            values: stores.indices.map { only?.contains($0) ?? true ? stores[$0][slot] : .empty },
             drafts: drafts[slot] ?? [:],
             selected: flags[Int(slot)].selected,
-            readOnly: columns.indices.map { isReadOnly(slot: slot, column: $0) },
+            readOnly: columns.indices.map { only?.contains($0) ?? true ? isReadOnly(slot: slot, column: $0) : false },
             highlight: highlight(of: slot, now: now)
         )
     }

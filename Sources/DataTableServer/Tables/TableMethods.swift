@@ -347,8 +347,8 @@ extension MethodTable {
                 }
             }
             let rows =
-                try ids.map { ids throws(TableError) in try table.rows(ids: ids, now: now) }
-                ?? table.rows(from: from, count: count, now: now)
+                try ids.map { ids throws(TableError) in try table.rows(ids: ids, now: now, columns: only) }
+                ?? table.rows(from: from, count: count, now: now, columns: only)
             return GetRequest.Response(
                 table: table.name,
                 version: Int(table.version),

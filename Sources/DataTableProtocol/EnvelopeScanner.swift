@@ -22,15 +22,15 @@ public enum EnvelopeScanner {
 
     /// The header of the line in `bytes`, as ``header(_:)-(Data)`` reads it.
     public static func header(_ bytes: UnsafeRawBufferPointer) -> RequestHeader? {
-        var scanner = Scanner(bytes: bytes.bindMemory(to: UInt8.self))
+        var scanner = Scanner(bytes: bytes)
         return scanner.header()
     }
 
-    private struct Scanner {
-        let bytes: UnsafeBufferPointer<UInt8>
+    private struct Scanner: JSONByteCursor {
+        let bytes: UnsafeRawBufferPointer
         var position = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>) {
+        init(bytes: UnsafeRawBufferPointer) {
             self.bytes = bytes
         }
 
@@ -108,25 +108,6 @@ public enum EnvelopeScanner {
 
         // MARK: Pieces
 
-        private func peek() -> UInt8? {
-            position < bytes.count ? bytes[position] : nil
-        }
-
-        private mutating func take(_ byte: UInt8) -> Bool {
-            guard position < bytes.count, bytes[position] == byte else { return false }
-            position += 1
-            return true
-        }
-
-        private mutating func skipWhitespace() {
-            while position < bytes.count {
-                switch bytes[position] {
-                case 0x20, 0x09, 0x0A, 0x0D: position += 1
-                default: return
-                }
-            }
-        }
-
         /// A member name, as one of the envelope's or `.other`.
         private mutating func memberName() -> Member? {
             guard let range = string(), let plain = range.plain else { return nil }
@@ -156,7 +137,10 @@ public enum EnvelopeScanner {
                 let start = position + 1
                 guard let range = string(), range.plain == true else { return nil }
                 return .string(
-                    String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + range.count]), as: UTF8.self)
+                    String(
+                        decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<start + range.count]),
+                        as: UTF8.self
+                    )
                 )
             case UInt8(ascii: "t"):
                 return literal("true") ? .bool(true) : nil
@@ -166,7 +150,7 @@ public enum EnvelopeScanner {
                 return literal("null") ? .null : nil
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let start = position
-                guard number(), position - start <= 18 else { return nil }
+                guard skipNumber(), position - start <= 18 else { return nil }
                 var value: Int64 = 0
                 var negative = false
                 for byte in bytes[start..<position] {
@@ -182,16 +166,6 @@ public enum EnvelopeScanner {
             default:
                 return nil
             }
-        }
-
-        private mutating func literal(_ word: StaticString) -> Bool {
-            let matched = word.withUTF8Buffer { word in
-                guard bytes.count - position >= word.count else { return false }
-                for index in 0..<word.count where bytes[position + index] != word[index] { return false }
-                return true
-            }
-            if matched { position += word.utf8CodeUnitCount }
-            return matched
         }
 
         /// Skips a string starting at the quote. Returns where its content starts, how many
@@ -226,37 +200,6 @@ public enum EnvelopeScanner {
                 }
             }
             return nil
-        }
-
-        /// Skips a number, checking the JSON grammar.
-        private mutating func number() -> Bool {
-            _ = take(UInt8(ascii: "-"))
-            guard let first = peek() else { return false }
-            if first == UInt8(ascii: "0") {
-                position += 1
-            } else if (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(first) {
-                skipDigits()
-            } else {
-                return false
-            }
-            if take(UInt8(ascii: ".")) {
-                guard skipDigits() else { return false }
-            }
-            if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
-                if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
-                guard skipDigits() else { return false }
-            }
-            return true
-        }
-
-        /// Skips digits; whether there was at least one.
-        @discardableResult
-        private mutating func skipDigits() -> Bool {
-            let start = position
-            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
-                position += 1
-            }
-            return position > start
         }
 
         /// Skips any value, checking the JSON grammar; `false` on an error or anything left to
@@ -296,7 +239,7 @@ public enum EnvelopeScanner {
             case UInt8(ascii: "t"): return literal("true")
             case UInt8(ascii: "f"): return literal("false")
             case UInt8(ascii: "n"): return literal("null")
-            default: return number()
+            default: return skipNumber()
             }
         }
     }

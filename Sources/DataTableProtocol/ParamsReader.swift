@@ -11,9 +11,9 @@
 ///
 /// It reads bytes the envelope scanner has already checked against the JSON grammar (the params
 /// member of a line it accepted), and stays safe on any bytes: it never reads out of bounds.
-public struct ParamsReader {
-    fileprivate let bytes: UnsafeRawBufferPointer
-    fileprivate var position = 0
+public struct ParamsReader: JSONByteCursor {
+    let bytes: UnsafeRawBufferPointer
+    var position = 0
     /// Whether a member was seen, by the bit the request type gives it.
     private var seen: UInt64 = 0
 
@@ -23,7 +23,7 @@ public struct ParamsReader {
 
     /// A member name, matched against names written as string literals (`case "table":`).
     public struct Key {
-        fileprivate let bytes: UnsafeRawBufferPointer
+        let bytes: UnsafeRawBufferPointer
 
         public static func ~= (pattern: StaticString, key: Key) -> Bool {
             pattern.withUTF8Buffer { name in
@@ -189,35 +189,6 @@ public struct ParamsReader {
 
     // MARK: Pieces
 
-    private func peek() -> UInt8? {
-        position < bytes.count ? bytes[position] : nil
-    }
-
-    private mutating func take(_ byte: UInt8) -> Bool {
-        guard position < bytes.count, bytes[position] == byte else { return false }
-        position += 1
-        return true
-    }
-
-    fileprivate mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x09, 0x0A, 0x0D: position += 1
-            default: return
-            }
-        }
-    }
-
-    private mutating func literal(_ word: StaticString) -> Bool {
-        let matched = word.withUTF8Buffer { word in
-            guard bytes.count - position >= word.count else { return false }
-            for index in 0..<word.count where bytes[position + index] != word[index] { return false }
-            return true
-        }
-        if matched { position += word.utf8CodeUnitCount }
-        return matched
-    }
-
     /// A string without escapes: the range of its content, the quotes consumed. `nil` (nothing
     /// consumed) when the next value is not such a string.
     private mutating func plainString() -> Range<Int>? {
@@ -298,35 +269,6 @@ public struct ParamsReader {
         return .integer(negative ? -value : value)
     }
 
-    /// Skips a number, checking the JSON grammar.
-    private mutating func skipNumber() -> Bool {
-        _ = take(UInt8(ascii: "-"))
-        guard let first = peek() else { return false }
-        if first == UInt8(ascii: "0") {
-            position += 1
-        } else if (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(first) {
-            skipDigits()
-        } else {
-            return false
-        }
-        if take(UInt8(ascii: ".")) {
-            guard skipDigits() else { return false }
-        }
-        if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
-            if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
-            guard skipDigits() else { return false }
-        }
-        return true
-    }
-
-    @discardableResult
-    private mutating func skipDigits() -> Bool {
-        let start = position
-        while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
-            position += 1
-        }
-        return position > start
-    }
 }
 
 /// Params that can be read by a ``ParamsReader``.

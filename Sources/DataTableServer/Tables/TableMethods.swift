@@ -74,14 +74,25 @@ extension MethodTable {
             request,
             context in try Self.get(request, context.server)
         }
-        registerImmediate(
-            SelectRequest.self,
-            when: { request in
-                // Selecting all, none or a new mode touches every row.
-                request.mode == nil && request.action != "all" && request.action != "none"
-                    && (request.ids?.count ?? request.count ?? 1) <= Self.smallBatch
+        register(SelectRequest.self) { request, context in
+            // Selecting all, none or a new mode touches every row; so does setting the selection
+            // of a large table while rows are selected (the old selection is cleared).
+            guard request.mode == nil, request.action != "all", request.action != "none",
+                (request.ids?.count ?? request.count ?? 1) <= Self.smallBatch
+            else { return nil }
+            // (A table that is not there is for `select` itself to refuse, in its order.)
+            if (request.action ?? "set") == "set",
+                (try? context.server.read(request.table) {
+                    $0.selectedCount > 0 && $0.rowCount >= ServerState.offLockRows
+                })
+                    == true
+            {
+                return nil
             }
-        ) { request, context in try Self.select(request, context.server) }
+            return try Self.select(request, context.server)
+        } otherwise: { request, context in
+            try Self.select(request, context.server)
+        }
         register(SelectionRequest.self) { request, context in
             try context.server.read(request.table) { table in
                 SelectionRequest.Response(

@@ -48,6 +48,33 @@ struct JSONWriter {
     /// Starts the next element of the open array.
     mutating func element() { separate() }
 
+    /// `"key":[…]`, each element written by `write`.
+    mutating func member<Element>(
+        _ name: StaticString,
+        each elements: [Element],
+        _ write: (inout JSONWriter, Element) -> Void
+    ) {
+        member(name)
+        beginArray()
+        for value in elements {
+            element()
+            write(&self, value)
+        }
+        endArray()
+    }
+
+    /// An object of `members`, keys sorted, each value written by `write`.
+    mutating func object<Value>(sortedKeys members: [String: Value], _ write: (inout JSONWriter, Value) -> Void) {
+        bytes.append(UInt8(ascii: "{"))
+        for (index, key) in members.keys.sorted().enumerated() {
+            if index > 0 { comma() }
+            string(key)
+            bytes.append(UInt8(ascii: ":"))
+            write(&self, members[key]!)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
     mutating func member(_ name: StaticString, _ value: Int) {
         member(name)
         int(value)
@@ -199,14 +226,7 @@ struct JSONWriter {
 
     /// An object of strings, keys sorted.
     mutating func strings(byKey members: [String: String]) {
-        bytes.append(UInt8(ascii: "{"))
-        for (index, key) in members.keys.sorted().enumerated() {
-            if index > 0 { comma() }
-            string(key)
-            bytes.append(UInt8(ascii: ":"))
-            string(members[key]!)
-        }
-        bytes.append(UInt8(ascii: "}"))
+        object(sortedKeys: members) { $0.string($1) }
     }
 
     mutating func strings(_ texts: [String]) {
@@ -234,14 +254,7 @@ struct JSONWriter {
             }
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
-            bytes.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { comma() }
-                string(key)
-                bytes.append(UInt8(ascii: ":"))
-                self.value(members[key]!)
-            }
-            bytes.append(UInt8(ascii: "}"))
+            object(sortedKeys: members) { $0.value($1) }
         }
     }
 
@@ -304,13 +317,7 @@ extension GetRequest.Response: DirectJSON {
 extension EditRequest.Response: DirectJSON {
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("cells")
-        writer.beginArray()
-        for cell in cells {
-            writer.element()
-            writer.cell(cell)
-        }
-        writer.endArray()
+        writer.member("cells", each: cells) { $0.cell($1) }
         writer.member("edited", edited)
         writer.member("errors", errors)
         writer.member("table", table)
@@ -323,10 +330,7 @@ extension EditRequest.Response: DirectJSON {
 extension AddRequest.Response: DirectJSON {
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("added")
-        writer.beginArray()
-        for row in added {
-            writer.element()
+        writer.member("added", each: added) { writer, row in
             writer.beginObject()
             writer.member("addedAt", row.addedAt)
             writer.member("id")
@@ -335,7 +339,6 @@ extension AddRequest.Response: DirectJSON {
             writer.member("scrollTo", ifPresent: row.scrollTo)
             writer.endObject()
         }
-        writer.endArray()
         writer.member("rows", rows)
         writer.member("table", table)
         writer.member("version", version)

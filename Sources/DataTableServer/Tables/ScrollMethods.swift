@@ -22,11 +22,13 @@ extension MethodTable {
     {
         var (view, options) = try prepare(request, context)
         let input = try scrollInput(request, view: view)
-        if unlessMeasuring, try !context.server.isMeasured(request.table, for: options) { return nil }
         var state = view.state
-        let reply = try context.server.update(request.table) { table in
-            ScrollReply.response(try table.scroll(options, input, view: &state), table: table)
+        // Asked under the same lock the scroll takes.
+        let reply = try context.server.update(request.table) { table -> ScrollRequest.Response? in
+            if unlessMeasuring, !ServerState.isMeasured(table, for: options) { return nil }
+            return ScrollReply.response(try table.scroll(options, input, view: &state), table: table)
         }
+        guard let reply else { return nil }
         view.state = state
         context.views[request.table] = view
         return reply

@@ -92,7 +92,12 @@ extension ServerState {
     func isMeasured(_ name: String, for options: LayoutOptions) throws -> Bool {
         // Asked under the lock, without a copy: a copy held while someone writes makes the
         // writer copy the table's storage.
-        try tables.entry(name).update { $0.isMeasured(for: options) || $0.rowCount < Self.offLockRows }
+        try tables.entry(name).update { Self.isMeasured($0, for: options) }
+    }
+
+    /// Whether `table` is measured for `options`, or small enough to measure under its lock.
+    static func isMeasured(_ table: Table, for options: LayoutOptions) -> Bool {
+        table.isMeasured(for: options) || table.rowCount < offLockRows
     }
 
     /// Records a whole table (its image encoded off the lock) in the log in place of the current

@@ -197,7 +197,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: eventLoop)
         Task {
             var requestContext = requestContext
-            let reply = await dispatcher.pendingReply(to: bytes, context: &requestContext)
+            let reply = await dispatcher.pendingReply(to: bytes, context: &requestContext, declinedImmediately: true)
             eventLoop.execute { [requestContext] in
                 let (handler, context) = bound.value
                 handler.working = false

@@ -35,7 +35,14 @@ public struct RequestDispatcher: Sendable {
     /// The reply to `line`, which may still have to wait for the log record of the change it
     /// acknowledges: a connection carries on reading while it waits, so pipelined changes share
     /// one write (and one fsync).
-    public func pendingReply(to line: Data, context: inout RequestContext) async -> PendingReply {
+    ///
+    /// `declinedImmediately` says that ``immediateReply(to:context:)`` already had the line and
+    /// left it to this: its method's immediate handler is not asked again.
+    public func pendingReply(
+        to line: Data,
+        context: inout RequestContext,
+        declinedImmediately: Bool = false
+    ) async -> PendingReply {
         guard let first = line.first(where: { !Self.isWhitespace($0) }) else {
             return PendingReply(parts: [])
         }
@@ -47,7 +54,8 @@ public struct RequestDispatcher: Sendable {
         }
         switch first {
         case UInt8(ascii: "{"):
-            return PendingReply(parts: await replyToSingle(line, context: &context).map { [$0] } ?? [])
+            let part = await replyToSingle(line, context: &context, tryImmediately: !declinedImmediately)
+            return PendingReply(parts: part.map { [$0] } ?? [])
         case UInt8(ascii: "["):
             return await replyToBatch(line, context: &context)
         default:
@@ -103,7 +111,7 @@ public struct RequestDispatcher: Sendable {
         for element in elements {
             let reply: PendingReply.Part?
             if case .object = element, let data = try? encoder.encode(element) {
-                reply = await replyToSingle(data, context: &context)
+                reply = await replyToSingle(data, context: &context, tryImmediately: true)
             } else {
                 context.server.countRequests(1)
                 reply = PendingReply.Part(
@@ -119,7 +127,9 @@ public struct RequestDispatcher: Sendable {
         return PendingReply(parts: replies, isBatch: true)
     }
 
-    private func replyToSingle(_ line: Data, context: inout RequestContext) async -> PendingReply.Part? {
+    private func replyToSingle(_ line: Data, context: inout RequestContext, tryImmediately: Bool) async
+        -> PendingReply.Part?
+    {
         context.server.countRequests(1)
         let header: RequestHeader
         do {
@@ -132,7 +142,7 @@ public struct RequestDispatcher: Sendable {
         case .success(let found): call = found
         case .failure(let refusal): return refusal.part
         }
-        let reply = await answer(call, line: line, context: &context)
+        let reply = await answer(call, line: line, context: &context, tryImmediately: tryImmediately)
         return call.isNotification ? nil : PendingReply.Part(line: reply.line, record: reply.record, id: call.id)
     }
 
@@ -200,17 +210,7 @@ public struct RequestDispatcher: Sendable {
         var id = RequestID.null
         if let rawID = header.id {
             guard let valid = RequestID(rawID) else {
-                return .failure(
-                    Refusal(
-                        .init(
-                            line: ReplyEncoding.failure(
-                                id: .null,
-                                .invalidRequest("The id must be a string, a number or null.")
-                            ),
-                            id: .null
-                        )
-                    )
-                )
+                return .failure(Refusal(.invalidRequest("The id must be a string, a number or null."), id: .null))
             }
             id = valid
         }
@@ -222,23 +222,13 @@ public struct RequestDispatcher: Sendable {
             strict = true
         case let other?:
             let sent = other.stringValue.map { "\"\($0)\"" } ?? other.typeName
-            return .failure(
-                Refusal(
-                    .init(
-                        line: ReplyEncoding.failure(
-                            id: id,
-                            .invalidRequest("\"jsonrpc\" must be \"2.0\" (or left out), not \(sent).")
-                        ),
-                        id: id
-                    )
-                )
-            )
+            return .failure(Refusal(.invalidRequest("\"jsonrpc\" must be \"2.0\" (or left out), not \(sent)."), id: id))
         }
         // Only a well-formed request can be a notification; JSON-RPC answers a malformed one
         // with `invalid_request` and a null id even without an id.
         let isNotification = strict && !header.hasID && header.method?.stringValue != nil
         func refuse(_ error: ResponseError) -> Result<Call, Refusal> {
-            .failure(Refusal(isNotification ? nil : .init(line: ReplyEncoding.failure(id: id, error), id: id)))
+            .failure(isNotification ? Refusal(nil) : Refusal(error, id: id))
         }
         guard let methodValue = header.method else {
             return refuse(.invalidRequest("The request has no \"method\"."))
@@ -268,10 +258,15 @@ public struct RequestDispatcher: Sendable {
     private struct Refusal: Error {
         var part: PendingReply.Part?
         init(_ part: PendingReply.Part?) { self.part = part }
+        /// The error reply to the request with `id`.
+        init(_ error: ResponseError, id: RequestID) {
+            part = PendingReply.Part(line: ReplyEncoding.failure(id: id, error), id: id)
+        }
     }
 
     /// The reply to a well-formed request, and the log record of its change.
-    private func answer(_ call: Call, line: Data, context: inout RequestContext) async -> (line: Data, record: UInt64?)
+    private func answer(_ call: Call, line: Data, context: inout RequestContext, tryImmediately: Bool) async
+        -> (line: Data, record: UInt64?)
     {
         let started = ContinuousClock.now
         context.requestID = call.id
@@ -280,7 +275,7 @@ public struct RequestDispatcher: Sendable {
         do {
             reply = try await ChangeRecording.$current.withValue(recording) {
                 // A small request (in a batch, say) is answered where it is, without a hop.
-                if let immediate = call.handlers.immediate,
+                if tryImmediately, let immediate = call.handlers.immediate,
                     let reply = try line.withUnsafeBytes({ try immediate($0, call.paramsRange, &context) })
                 {
                     return reply

@@ -6,31 +6,76 @@ import Foundation
 ///
 /// Writers put object keys in sorted order, as ``ReplyEncoding`` does, so a reply reads the same
 /// either way; tests hold the two to the same JSON.
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
-    /// Per open object or array: whether a member is already in it (the next needs a comma).
-    private var filled: [Bool] = []
+struct JSONWriter: ~Copyable {
+    /// The bytes written, `count` of them in `capacity` allocated.
+    private var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+    /// Per open object or array, one bit from the lowest: whether a member is already in it
+    /// (the next needs a comma). Replies nest a few levels; 64 is plenty.
+    private var filled: UInt64 = 0
+    private var depth = 0
 
-    init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
+    init(capacity: Int = 4096) {
+        self.capacity = max(64, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
 
-    /// Makes room for `count` more bytes at once (a large string about to be written), so the
+    deinit { base.deallocate() }
+
+    /// A copy of what has been written.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// What has been written, handed over without a copy.
+    consuming func data() -> Data {
+        let data = Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
+        discard self
+        return data
+    }
+
+    /// Makes room for `extra` more bytes at once (a large string about to be written), so the
     /// buffer is not copied again and again as it grows.
-    mutating func reserve(_ count: Int) { bytes.reserveCapacity(bytes.count + count) }
+    @inline(__always) mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(toHold: count + extra) }
+    }
+
+    @inline(never) private mutating func grow(toHold needed: Int) {
+        let grown = max(needed, capacity * 2)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        moved.update(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = grown
+    }
+
+    @inline(__always) mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(toHold: count + 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always) mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        (base + count).update(from: start, count: bytes.count)
+        count += bytes.count
+    }
 
     /// Text that is already JSON.
     mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// `"key":`, for a key that needs no escaping.
     mutating func key(_ name: StaticString) {
-        bytes.append(UInt8(ascii: "\""))
+        reserve(name.utf8CodeUnitCount + 3)
+        append(UInt8(ascii: "\""))
         raw(name)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: "\""))
+        append(UInt8(ascii: ":"))
     }
 
-    mutating func comma() { bytes.append(UInt8(ascii: ",")) }
+    mutating func comma() { append(UInt8(ascii: ",")) }
 
     // MARK: Objects and arrays, commas placed for the caller
 
@@ -65,14 +110,14 @@ struct JSONWriter {
 
     /// An object of `members`, keys sorted, each value written by `write`.
     mutating func object<Value>(sortedKeys members: [String: Value], _ write: (inout JSONWriter, Value) -> Void) {
-        bytes.append(UInt8(ascii: "{"))
+        append(UInt8(ascii: "{"))
         for (index, key) in members.keys.sorted().enumerated() {
             if index > 0 { comma() }
             string(key)
-            bytes.append(UInt8(ascii: ":"))
+            append(UInt8(ascii: ":"))
             write(&self, members[key]!)
         }
-        bytes.append(UInt8(ascii: "}"))
+        append(UInt8(ascii: "}"))
     }
 
     mutating func member(_ name: StaticString, _ value: Int) {
@@ -126,7 +171,7 @@ struct JSONWriter {
         for key in drafts.keys.sorted() {
             separate()
             string(key)
-            bytes.append(UInt8(ascii: ":"))
+            append(UInt8(ascii: ":"))
             beginObject()
             member("error", drafts[key]!.error)
             member("text", drafts[key]!.text)
@@ -136,36 +181,43 @@ struct JSONWriter {
     }
 
     private mutating func open(_ bracket: UInt8) {
-        bytes.append(bracket)
-        filled.append(false)
+        precondition(depth < 64, "JSON replies nest at most 64 levels")
+        append(bracket)
+        depth += 1
+        filled &= ~(1 << (depth - 1))
     }
 
     private mutating func close(_ bracket: UInt8) {
-        bytes.append(bracket)
-        filled.removeLast()
+        append(bracket)
+        depth -= 1
     }
 
     private mutating func separate() {
-        guard let last = filled.indices.last else { return }
-        if filled[last] { comma() }
-        filled[last] = true
+        guard depth > 0 else { return }
+        let bit: UInt64 = 1 << (depth - 1)
+        if filled & bit != 0 { comma() }
+        filled |= bit
     }
 
     /// A whole number, its digits written in place (no string made for it).
     mutating func int(_ value: Int) {
-        guard value != .min else { return bytes.append(contentsOf: String(value).utf8) }
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        // A sign and at most 19 digits.
+        reserve(20)
+        if value < 0 { append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 24 digits, one per byte
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            bytes.append(contentsOf: buffer[(24 - count)...])
+        var length = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            length += 1
+            rest /= 10
         }
+        var position = count + length
+        count = position
+        repeat {
+            position -= 1
+            base[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
     }
 
     mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
@@ -176,33 +228,32 @@ struct JSONWriter {
         if value.rounded() == value, abs(value) < 1e15 {
             int(Int(value))
         } else {
-            bytes.append(contentsOf: value.description.utf8)
+            var text = value.description
+            text.withUTF8 { append($0) }
         }
     }
 
     /// A string with `"`, `\` and control characters escaped; everything else as UTF-8. The
     /// runs between escapes are copied whole.
     mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
+            // The common string needs no escape: its bytes go in with one copy, while they are
+            // checked.
+            reserve(utf8.count + 2)
+            base[count] = UInt8(ascii: "\"")
+            count += 1
             var start = 0
-            var index = 0
-            let count = utf8.count
-            while index < count {
+            for index in utf8.indices {
                 let byte = utf8[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else {
-                    index += 1
-                    continue
-                }
-                if index > start { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                if index > start { append(UnsafeBufferPointer(rebasing: utf8[start..<index])) }
                 escape(byte)
-                index += 1
-                start = index
+                start = index + 1
             }
-            if count > start { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<count])) }
+            if utf8.count > start { append(UnsafeBufferPointer(rebasing: utf8[start...])) }
+            append(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     private mutating func escape(_ byte: UInt8) {
@@ -218,8 +269,8 @@ struct JSONWriter {
             let hex: StaticString = "0123456789abcdef"
             raw(#"\u00"#)
             hex.withUTF8Buffer { hex in
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
+                append(hex[Int(byte >> 4)])
+                append(hex[Int(byte & 0xF)])
             }
         }
     }
@@ -230,12 +281,12 @@ struct JSONWriter {
     }
 
     mutating func strings(_ texts: [String]) {
-        bytes.append(UInt8(ascii: "["))
+        append(UInt8(ascii: "["))
         for (index, text) in texts.enumerated() {
             if index > 0 { comma() }
             string(text)
         }
-        bytes.append(UInt8(ascii: "]"))
+        append(UInt8(ascii: "]"))
     }
 
     /// Any JSON value, object keys sorted.
@@ -247,12 +298,12 @@ struct JSONWriter {
         case .number(let number): double(number)
         case .string(let text): string(text)
         case .array(let elements):
-            bytes.append(UInt8(ascii: "["))
+            append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { comma() }
                 self.value(element)
             }
-            bytes.append(UInt8(ascii: "]"))
+            append(UInt8(ascii: "]"))
         case .object(let members):
             object(sortedKeys: members) { $0.value($1) }
         }

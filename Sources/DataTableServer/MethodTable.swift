@@ -67,6 +67,18 @@ public struct MethodTable: Sendable {
         immediate: @escaping @Sendable (Request, inout RequestContext) throws -> Request.Response?,
         otherwise body: @escaping @Sendable (Request, inout RequestContext) async throws -> Request.Response
     ) {
+        register(Request.self, replying: Request.Response.self, immediate: immediate, otherwise: body)
+    }
+
+    /// As ``register(_:immediate:otherwise:)``, with a reply of the server's own type that
+    /// encodes as `Request.Response` does (`scroll` writes its reply straight from the
+    /// engine's window).
+    mutating func register<Request: DataTableRequest, Reply: Encodable & Sendable>(
+        _ request: Request.Type,
+        replying _: Reply.Type,
+        immediate: @escaping @Sendable (Request, inout RequestContext) throws -> Reply?,
+        otherwise body: @escaping @Sendable (Request, inout RequestContext) async throws -> Reply
+    ) {
         let decode = Self.decoder(Request.self)
         handlers[Request.method] = Handlers(
             immediate: { line, range, context in
@@ -78,9 +90,9 @@ public struct MethodTable: Sendable {
         )
     }
 
-    private static func erased<Request: DataTableRequest>(
+    private static func erased<Request: DataTableRequest, Reply: Encodable & Sendable>(
         _: Request.Type,
-        _ body: @escaping @Sendable (Request, inout RequestContext) async throws -> Request.Response
+        _ body: @escaping @Sendable (Request, inout RequestContext) async throws -> Reply
     ) -> ErasedHandler {
         let decode = decoder(Request.self)
         return { line, range, context in

@@ -15,7 +15,7 @@ enum ReplyEncoding {
             writer.raw(#","jsonrpc":"2.0","result":"#)
             direct.write(to: &writer)
             writer.raw("}")
-            return Data(writer.bytes)
+            return writer.data()
         }
         return encode(AnyResultMessage(id: id, result: result))
     }

@@ -43,11 +43,45 @@ import Testing
             #expect(Self.text(json) == OldExport.jsonValue(number), "JSON \(number)")
             var plain = ExportWriter(capacity: 32)
             plain.appendPlainNumber(number)
-            #expect(Self.text(plain) == NumberText.plain(number), "plain \(number)")
+            #expect(Self.text(plain) == Reference.plain(number), "plain \(number)")
+            #expect(NumberText.plain(number) == Reference.plain(number), "plain \(number)")
             let decimals = Int(random.next() % 13)
             var fixed = ExportWriter(capacity: 32)
             fixed.appendFixedNumberField(number, decimals: decimals)
             #expect(Self.text(fixed) == NumberText.fixed(number, decimals: decimals), "fixed \(number) \(decimals)")
+        }
+    }
+
+    /// The display forms as they were first written, with strings: the byte writers, and the
+    /// strings now built from them, must read the same.
+    private enum Reference {
+        static func plain(_ number: Double) -> String {
+            number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
+        }
+
+        static func date(_ days: Int32) -> String {
+            let (year, month, day) = CivilDate.components(days: days)
+            return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        }
+
+        static func time(_ seconds: Int32) -> String {
+            let value = Int(seconds)
+            let text = pad(value / 3600, 2) + ":" + pad(value / 60 % 60, 2)
+            return value % 60 == 0 ? text : text + ":" + pad(value % 60, 2)
+        }
+
+        static func duration(_ seconds: Int64) -> String {
+            guard seconds > 0 else { return "0m" }
+            var parts: [String] = []
+            if seconds >= 3600 { parts.append("\(seconds / 3600)h") }
+            if seconds / 60 % 60 > 0 { parts.append("\(seconds / 60 % 60)m") }
+            if seconds % 60 > 0 { parts.append("\(seconds % 60)s") }
+            return parts.joined(separator: " ")
+        }
+
+        private static func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
         }
     }
 
@@ -64,17 +98,20 @@ import Testing
         for value in days {
             var writer = ExportWriter(capacity: 32)
             writer.appendDate(value)
-            #expect(Self.text(writer) == ValueSyntax.dateText(value), "date \(value)")
+            #expect(Self.text(writer) == Reference.date(value), "date \(value)")
+            #expect(ValueSyntax.dateText(value) == Reference.date(value), "date \(value)")
         }
         for value in seconds {
             var writer = ExportWriter(capacity: 32)
             writer.appendTime(value)
-            #expect(Self.text(writer) == ValueSyntax.timeText(value), "time \(value)")
+            #expect(Self.text(writer) == Reference.time(value), "time \(value)")
+            #expect(ValueSyntax.timeText(value) == Reference.time(value), "time \(value)")
         }
         for value in durations {
             var writer = ExportWriter(capacity: 32)
             writer.appendDuration(value)
-            #expect(Self.text(writer) == ValueSyntax.durationText(value), "duration \(value)")
+            #expect(Self.text(writer) == Reference.duration(value), "duration \(value)")
+            #expect(ValueSyntax.durationText(value) == Reference.duration(value), "duration \(value)")
         }
     }
 

@@ -1,3 +1,4 @@
+import DataTableEngine
 import DataTableProtocol
 import Foundation
 import Testing
@@ -19,78 +20,62 @@ import Testing
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    static let full = ScrollRequest.Response(
-        table: "stock \"main\"/2",
-        version: 12,
-        mode: "table",
-        unit: "pt",
-        total: 1_000_000,
-        selected: 3,
-        errors: 1,
-        viewport: .init(x: 20, y: 9_000, width: 375, height: 600),
-        contentWidth: 1_477,
-        contentHeight: 50_000_032,
-        header: .init(height: 32, shadow: true),
-        columns: [
-            .init(
-                key: "item",
-                x: 44,
-                width: 93,
-                align: "leading",
-                lines: 1,
-                header: ["Item"],
-                sticky: true,
-                binding: nil
-            ),
-            .init(
-                key: "notes",
-                x: 137,
-                width: 300,
-                align: "leading",
-                lines: 2,
-                header: ["No", "tes"],
-                sticky: nil,
-                binding: nil
-            ),
-        ],
-        accessories: .init(
-            left: .init(kind: "checkbox", x: 0, width: 44),
-            right: .init(kind: "chevron", x: 331, width: 44)
-        ),
-        rows: [
-            .init(
-                id: .string("A-1"),
-                index: 180,
-                y: 20,
-                height: 68,
-                cells: ["Tab\there, quote \" and back\\slash", "line one\nline two ✓ 재고 😀 \u{1}"],
-                tall: true,
-                selected: true,
-                highlight: 0.979,
-                drafts: [
-                    "qty": DraftReply(text: "lots", error: "Enter a number."),
-                    "item": DraftReply(text: "", error: "A value is required."),
-                ],
-                readOnly: ["item", "notes"]
-            ),
-            .init(id: .integer(7), index: 181, y: 88, height: 50, cells: ["plain", ""]),
-        ],
-        first: 180,
-        last: 191,
-        newAbove: 10
-    )
+    /// A table whose windows hold every part a scroll reply can have: escapes and non-ASCII
+    /// text, a two-line cell, a read-only key, selected rows, a just-added row, drafts.
+    static func scrolledTable() throws -> Table {
+        var table = try Table(
+            name: "stock \"main\"/2",
+            columns: [
+                Column(key: "item", rules: try ColumnRules(type: .text), layout: ColumnLayout(sticky: true)),
+                Column(key: "sku", rules: try ColumnRules(type: .text)),
+                Column(key: "qty", rules: try ColumnRules(type: .number)),
+                Column(key: "notes", rules: try ColumnRules(type: .text), layout: ColumnLayout(lines: 2)),
+                Column(key: "received", rules: try ColumnRules(type: .date)),
+                Column(key: "lead", rules: try ColumnRules(type: .duration)),
+            ],
+            key: "sku"
+        )
+        let texts = ["Tab\there, quote \" and back\\slash", "line one\nline two ✓ 재고 😀 \u{1}", "plain", ""]
+        _ = try table.add(
+            (0..<30).map { number in
+                RowInput(values: [
+                    "sku": .text("S-\(number)"), "item": .text(texts[number % texts.count]),
+                    "qty": .number(Double(number) * 1.25), "notes": .text(String(repeating: "word ", count: number)),
+                    "received": .text("2024-03-\(10 + number % 19)"), "lead": .number(Double(number * 3671)),
+                ])
+            },
+            now: 0
+        )
+        _ = try table.add([RowInput(values: ["sku": .text("new"), "item": .text("fresh")])], at: 3, now: 100)
+        try table.select(.set, .ids([.text("S-2"), .text("S-4")]))
+        // Rejected values stay as drafts.
+        _ = try? table.edit([
+            CellEdit(id: .text("S-2"), column: "qty", input: .text("lots")),
+            CellEdit(id: .text("S-2"), column: "received", input: .text("soon")),
+        ])
+        return table
+    }
 
-    @Test func aScrollReplyWritesWhatTheEncoderWould() throws {
-        #expect(Self.written(Self.full) == (try Self.encoded(Self.full)))
-        var empty = Self.full
-        empty.rows = []
-        empty.columns = []
-        empty.first = nil
-        empty.last = nil
-        empty.accessories = .init(left: nil, right: .init(kind: "chevron", x: 0, width: 3))
-        #expect(Self.written(empty) == (try Self.encoded(empty)))
-        empty.accessories = .init(left: nil, right: nil)
-        #expect(Self.written(empty) == (try Self.encoded(empty)))
+    @Test(arguments: [
+        (width: 60, compact: false, sideways: false, y: 0),
+        (width: 60, compact: false, sideways: true, y: 7),
+        (width: 30, compact: true, sideways: false, y: 5),
+        (width: 60, compact: false, sideways: false, y: 1_000),
+    ])
+    func aScrollReplyWritesWhatTheEncoderWould(width: Int, compact: Bool, sideways: Bool, y: Int) throws {
+        var table = try Self.scrolledTable()
+        var options = LayoutOptions(unit: .cell, width: width, data: .cells, header: .cells)
+        options.sizeClass = compact ? .compact : .regular
+        options.horizontalScroll = sideways
+        var view = ViewState()
+        let window = try table.scroll(
+            options,
+            ScrollInput(height: 12, x: sideways ? 9 : nil, y: y, now: 100.5),
+            view: &view
+        )
+        let reply = ScrollReply(window, table: table)
+        #expect(Self.written(reply) == (try Self.encoded(reply.response)))
+        #expect(Self.written(reply) == (try Self.encoded(reply)))
     }
 
     @Test func aPingReplyWritesWhatTheEncoderWould() throws {
@@ -184,13 +169,20 @@ import Testing
     }
 
     @Test func theEnvelopeAroundADirectResultIsTheSame() throws {
+        var table = try Self.scrolledTable()
+        var view = ViewState()
+        let options = LayoutOptions(unit: .cell, width: 60, data: .cells, header: .cells)
+        let full = ScrollReply(
+            try table.scroll(options, ScrollInput(height: 12, y: 0, now: 100.5), view: &view),
+            table: table
+        )
         for id in [RequestID.integer(7), .string("a/b"), .null, .number(1.5)] {
-            let direct = ReplyEncoding.success(id: id, Self.full)
+            let direct = ReplyEncoding.success(id: id, full)
             let decoded = try JSONDecoder().decode(JSONValue.self, from: direct)
             let expected = try JSONDecoder().decode(
                 JSONValue.self,
                 from: Data(
-                    #"{"id":\#(try Self.encoded(id)),"jsonrpc":"2.0","result":\#(try Self.encoded(Self.full))}"#.utf8
+                    #"{"id":\#(try Self.encoded(id)),"jsonrpc":"2.0","result":\#(try Self.encoded(full))}"#.utf8
                 )
             )
             #expect(decoded == expected)

@@ -34,7 +34,7 @@ extension Table {
         let x = plan.horizontalScroll ? min(max(0, input.x ?? view.x), max(0, plan.contentWidth - options.width)) : 0
 
         let columns = windowColumns(plan, options: options, x: x)
-        let columnStores = columns.map { columnIndex[$0.key]! }
+        let cellPlans = columns.map { WindowCell($0, store: columnIndex[$0.key]!, table: self, options: options) }
         var rows: [ScrollWindow.Row] = []
         var firstVisible: Int?
         var lastVisible: Int?
@@ -59,8 +59,7 @@ extension Table {
                         y: top,
                         height: height,
                         tall: height != plan.heightRule.rowHeight,
-                        columns: columns,
-                        stores: columnStores,
+                        cells: cellPlans,
                         options: options,
                         now: input.now
                     )
@@ -263,32 +262,33 @@ extension Table {
         y: Int,
         height: Int,
         tall: Bool,
-        columns: [ScrollWindow.Column],
-        stores columnStores: [Int],
+        cells cellPlans: [WindowCell],
         options: LayoutOptions,
         now: Double
     ) -> ScrollWindow.Row {
-        let padding = 2 * options.cellPadding
         let rowDrafts = drafts.isEmpty ? nil : drafts[slot]
         var cells: [String] = []
-        cells.reserveCapacity(columns.count)
+        cells.reserveCapacity(cellPlans.count)
         var cellDrafts: [(column: Int, draft: Draft)] = []
         var readOnly: [Int] = []
-        for (position, column) in columns.enumerated() {
-            let store = columnStores[position]
-            let draft = rowDrafts?[store]
-            if let draft { cellDrafts.append((position, draft)) }
-            if isReadOnly(slot: slot, column: store) { readOnly.append(position) }
-            let text = draft?.text ?? self.columns[store].rules.displayText(stores[store][slot])
-            guard self.columns[store].rules.type != .image, !text.isEmpty, column.truncated || draft != nil else {
-                cells.append(text)
-                continue
-            }
-            let inner = Double(max(0, column.width - (column.binding == nil ? padding : 0)))
-            if tall && column.lines > 1 {
-                cells.append(options.data.wrap(text, toWidth: inner, maxLines: 2).joined(separator: "\n"))
-            } else {
-                cells.append(options.data.truncate(text, toWidth: inner).text)
+        // Borrowed in place: a copy of each column's rules per cell costs more than the cell.
+        cellPlans.withUnsafeBufferPointer { plans in
+            for position in plans.indices {
+                let store = plans[position].store
+                let draft = rowDrafts?[store]
+                if let draft { cellDrafts.append((position, draft)) }
+                if isReadOnly(slot: slot, column: store) { readOnly.append(position) }
+                let text = draft?.text ?? plans[position].rules.displayText(stores[store][slot])
+                guard plans[position].cuts || (draft != nil && !plans[position].isImage), !text.isEmpty else {
+                    cells.append(text)
+                    continue
+                }
+                let inner = plans[position].inner
+                if tall && plans[position].wraps {
+                    cells.append(options.data.wrap(text, toWidth: inner, maxLines: 2).joined(separator: "\n"))
+                } else {
+                    cells.append(options.data.truncate(text, toWidth: inner).text)
+                }
             }
         }
         return ScrollWindow.Row(
@@ -303,5 +303,28 @@ extension Table {
             drafts: cellDrafts,
             readOnly: readOnly
         )
+    }
+}
+
+/// What a window needs to draw one of its columns' cells, worked out once per window.
+private struct WindowCell {
+    /// The column's index in the table.
+    var store: Int
+    var rules: ColumnRules
+    var isImage: Bool
+    /// Text may be wider than the column: cut it (or wrap it) to ``inner``.
+    var cuts: Bool
+    /// A tall row shows two lines of this column.
+    var wraps: Bool
+    /// The width text may take.
+    var inner: Double
+
+    init(_ column: ScrollWindow.Column, store: Int, table: Table, options: LayoutOptions) {
+        self.store = store
+        rules = table.columns[store].rules
+        isImage = rules.type == .image
+        cuts = !isImage && column.truncated
+        wraps = column.lines > 1
+        inner = Double(max(0, column.width - (column.binding == nil ? 2 * options.cellPadding : 0)))
     }
 }

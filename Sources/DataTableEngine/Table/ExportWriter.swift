@@ -6,7 +6,7 @@ import Foundation
 /// Every method writes exactly the bytes the export wrote when it was built on CSV.swift's
 /// `CSVWriter` and Foundation's `JSONSerialization` (text already exported must not change);
 /// the comments say where that takes care.
-struct ExportWriter {
+struct ExportWriter: DisplayBytes {
     /// What has been written since the last ``removeAll()``.
     private(set) var bytes: [UInt8] = []
 
@@ -26,6 +26,10 @@ struct ExportWriter {
 
     mutating func append(_ byte: UInt8) {
         bytes.append(byte)
+    }
+
+    mutating func append(contentsOf raw: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: raw)
     }
 
     mutating func append(_ raw: [UInt8]) {
@@ -159,17 +163,7 @@ struct ExportWriter {
         append(text)
     }
 
-    // MARK: Display text
-
-    /// ``NumberText/plain(_:)``: the digits of a whole number below 10^15, else the
-    /// number's `description`.
-    mutating func appendPlainNumber(_ number: Double) {
-        if number == number.rounded(), abs(number) < 1e15 {
-            appendInteger(Int64(number))
-        } else {
-            append(number.description)
-        }
-    }
+    // MARK: Display text (see ``DisplayBytes``)
 
     /// ``NumberText/fixed(_:decimals:)`` (`decimals` in 0...12) as a CSV field. That is
     /// `String(format: "%.Nf")`, which formats with the C library's `printf`; this calls
@@ -193,77 +187,6 @@ struct ExportWriter {
 
     /// `printf` formats for 0 to 12 decimals.
     private static let fixedFormats = (0...12).map { "%.\($0)f" }
-
-    /// ``ValueSyntax/dateText(_:)``: `YYYY-MM-DD`.
-    mutating func appendDate(_ days: Int32) {
-        let (year, month, day) = CivilDate.components(days: days)
-        appendPadded(year, width: 4)
-        bytes.append(.minus)
-        appendPadded(month, width: 2)
-        bytes.append(.minus)
-        appendPadded(day, width: 2)
-    }
-
-    /// ``ValueSyntax/timeText(_:)``: `HH:MM`, and `:SS` when there are seconds.
-    mutating func appendTime(_ seconds: Int32) {
-        let value = Int(seconds)
-        appendPadded(value / 3600, width: 2)
-        bytes.append(.colon)
-        appendPadded(value / 60 % 60, width: 2)
-        guard value % 60 != 0 else { return }
-        bytes.append(.colon)
-        appendPadded(value % 60, width: 2)
-    }
-
-    /// ``ValueSyntax/durationText(_:)``: `1h 30m`, leaving out parts that are zero; `0m` for
-    /// none.
-    mutating func appendDuration(_ seconds: Int64) {
-        guard seconds > 0 else {
-            bytes.append(contentsOf: "0m".utf8)
-            return
-        }
-        var first = true
-        func part(_ value: Int64, _ unit: Unicode.Scalar) {
-            if !first { bytes.append(.space) }
-            first = false
-            appendInteger(value)
-            bytes.append(UInt8(ascii: unit))
-        }
-        if seconds >= 3600 { part(seconds / 3600, "h") }
-        if seconds / 60 % 60 > 0 { part(seconds / 60 % 60, "m") }
-        if seconds % 60 > 0 { part(seconds % 60, "s") }
-    }
-
-    // MARK: Integers
-
-    /// The decimal digits of `value`, with `-` in front when it is negative.
-    mutating func appendInteger(_ value: Int64) {
-        if value < 0 { bytes.append(.minus) }
-        // Digits come out last first: fill a small stack buffer from its end.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            var rest = value.magnitude
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-        }
-    }
-
-    /// `value` as `String(value)` with zeros in front up to `width` characters, the way the
-    /// display forms pad (`-5` to width 4 is `00-5`: the zeros go before the sign).
-    private mutating func appendPadded(_ value: Int, width: Int) {
-        var length = value < 0 ? 2 : 1
-        var rest = value.magnitude / 10
-        while rest > 0 {
-            length += 1
-            rest /= 10
-        }
-        for _ in length..<max(length, width) { bytes.append(UInt8(ascii: "0")) }
-        appendInteger(Int64(value))
-    }
 }
 
 extension UInt8 {
@@ -273,6 +196,4 @@ extension UInt8 {
     fileprivate static let lineFeed = UInt8(ascii: "\n")
     fileprivate static let backslash = UInt8(ascii: "\\")
     fileprivate static let minus = UInt8(ascii: "-")
-    fileprivate static let colon = UInt8(ascii: ":")
-    fileprivate static let space = UInt8(ascii: " ")
 }

@@ -50,9 +50,11 @@ public enum NumberText {
     /// The shortest text for a number: whole numbers without a fraction (`12`, not `12.0`).
     public static func plain(_ number: Double) -> String {
         if number == number.rounded(), abs(number) < 1e15 {
-            return String(Int64(number))
+            var text = SmallText()
+            text.appendInteger(Int64(number))
+            return text.string
         }
-        return "\(number)"
+        return number.description
     }
 
     /// The number with exactly `decimals` digits after the point, rounded half away from zero.

@@ -43,8 +43,9 @@ public enum ValueSyntax {
     }
 
     public static func dateText(_ days: Int32) -> String {
-        let (year, month, day) = CivilDate.components(days: days)
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        var text = SmallText()
+        text.appendDate(days)
+        return text.string
     }
 
     // MARK: Times
@@ -68,9 +69,9 @@ public enum ValueSyntax {
 
     /// `HH:MM`, with `:SS` only when there are seconds.
     public static func timeText(_ seconds: Int32) -> String {
-        let value = Int(seconds)
-        let text = pad(value / 3600, 2) + ":" + pad(value / 60 % 60, 2)
-        return value % 60 == 0 ? text : text + ":" + pad(value % 60, 2)
+        var text = SmallText()
+        text.appendTime(seconds)
+        return text.string
     }
 
     // MARK: Durations
@@ -100,12 +101,9 @@ public enum ValueSyntax {
 
     /// `1h 30m`: hours, minutes and seconds, leaving out the parts that are zero; `0m` for none.
     public static func durationText(_ seconds: Int64) -> String {
-        guard seconds > 0 else { return "0m" }
-        var parts: [String] = []
-        if seconds >= 3600 { parts.append("\(seconds / 3600)h") }
-        if seconds / 60 % 60 > 0 { parts.append("\(seconds / 60 % 60)m") }
-        if seconds % 60 > 0 { parts.append("\(seconds % 60)s") }
-        return parts.joined(separator: " ")
+        var text = SmallText()
+        text.appendDuration(seconds)
+        return text.string
     }
 
     private static let unitSeconds: [Character: Int64] = ["d": 86_400, "h": 3600, "m": 60, "s": 1]
@@ -183,10 +181,5 @@ public enum ValueSyntax {
     private static func digits(_ text: Substring) -> Int? {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         return Int(text)
-    }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
 }

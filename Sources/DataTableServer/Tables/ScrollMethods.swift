@@ -7,7 +7,7 @@ extension MethodTable {
     mutating func registerScrollMethods() {
         // A view whose rows are measured scrolls in microseconds, on the event loop; a first
         // scroll in a font measures every row first, on a copy, off the lock and the loop.
-        register(ScrollRequest.self) { request, context in
+        register(ScrollRequest.self, replying: ScrollReply.self) { request, context in
             try Self.scroll(request, &context, unlessMeasuring: true)
         } otherwise: { request, context in
             try await context.server.measure(request.table, for: try Self.prepare(request, context).options)
@@ -18,15 +18,15 @@ extension MethodTable {
     /// The scroll, or `nil` (having changed nothing) when `unlessMeasuring` and the table's rows
     /// must be measured first.
     private static func scroll(_ request: ScrollRequest, _ context: inout RequestContext, unlessMeasuring: Bool) throws
-        -> ScrollRequest.Response?
+        -> ScrollReply?
     {
         var (view, options) = try prepare(request, context)
         let input = try scrollInput(request, view: view)
         var state = view.state
         // Asked under the same lock the scroll takes.
-        let reply = try context.server.update(request.table) { table -> ScrollRequest.Response? in
+        let reply = try context.server.update(request.table) { table -> ScrollReply? in
             if unlessMeasuring, !ServerState.isMeasured(table, for: options) { return nil }
-            return ScrollReply.response(try table.scroll(options, input, view: &state), table: table)
+            return ScrollReply(try table.scroll(options, input, view: &state), table: table)
         }
         guard let reply else { return nil }
         view.state = state

@@ -1,83 +1,159 @@
+import DataTableEngine
 import DataTableProtocol
 
-/// `scroll` replies are the largest and most frequent: they write themselves.
-extension ScrollRequest.Response: DirectJSON {
+/// `scroll` replies are the largest and most frequent: they write themselves, straight from
+/// the engine's window, with no typed response in between.
+extension ScrollReply: DirectJSON {
     func write(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.member("accessories")
-        writer.beginObject()
-        let sides: [(StaticString, LayoutRequest.Accessory?)] = [
-            ("left", accessories.left), ("right", accessories.right),
-        ]
-        for (name, accessory) in sides {
-            guard let accessory else { continue }
-            writer.member(name)
-            writer.beginObject()
-            writer.member("kind", accessory.kind)
-            writer.member("width", accessory.width)
-            writer.member("x", accessory.x)
-            writer.endObject()
+        let window = window
+        writer.raw(#"{"accessories":{"#)
+        if let left = leftAccessory {
+            writer.raw(#""left":"#)
+            writer.accessory(left)
         }
-        writer.endObject()
-        writer.member("columns")
-        writer.beginArray()
-        for column in columns {
-            writer.element()
-            writer.beginObject()
-            writer.member("align", column.align)
-            writer.member("binding", ifPresent: column.binding)
-            writer.member("header", column.header)
-            writer.member("key", column.key)
-            writer.member("lines", column.lines)
-            writer.member("sticky", ifPresent: column.sticky)
-            writer.member("width", column.width)
-            writer.member("x", column.x)
-            writer.endObject()
+        if let right = rightAccessory {
+            if leftAccessory != nil { writer.comma() }
+            writer.raw(#""right":"#)
+            writer.accessory(right)
         }
-        writer.endArray()
-        writer.member("contentHeight", contentHeight)
-        writer.member("contentWidth", contentWidth)
-        writer.member("errors", errors)
-        writer.member("first", ifPresent: first)
-        writer.member("header")
-        writer.beginObject()
-        writer.member("height", header.height)
-        writer.member("shadow", header.shadow)
-        writer.endObject()
-        writer.member("last", ifPresent: last)
-        writer.member("mode", mode)
-        writer.member("newAbove", newAbove)
-        writer.member("rows")
-        writer.beginArray()
-        for row in rows {
-            writer.element()
-            writer.beginObject()
-            writer.member("cells", row.cells)
-            writer.member("drafts", ifPresent: row.drafts)
-            writer.member("height", row.height)
-            writer.member("highlight", ifPresent: row.highlight)
-            writer.member("id")
-            writer.value(row.id)
-            writer.member("index", row.index)
-            writer.member("readOnly", ifPresent: row.readOnly)
-            writer.member("selected", ifPresent: row.selected)
-            writer.member("tall", ifPresent: row.tall)
-            writer.member("y", row.y)
-            writer.endObject()
+        writer.raw(#"},"columns":["#)
+        for (index, column) in window.columns.enumerated() {
+            if index > 0 { writer.comma() }
+            writer.raw(#"{"align":"#)
+            writer.string(column.align.rawValue)
+            if let binding = column.binding {
+                writer.raw(#","binding":"#)
+                writer.string(binding.rawValue)
+            }
+            writer.raw(#","header":"#)
+            writer.strings(column.header)
+            writer.raw(#","key":"#)
+            writer.string(column.key)
+            writer.raw(#","lines":"#)
+            writer.int(column.lines)
+            if column.sticky { writer.raw(#","sticky":true"#) }
+            writer.raw(#","width":"#)
+            writer.int(column.width)
+            writer.raw(#","x":"#)
+            writer.int(column.x)
+            writer.raw("}")
         }
-        writer.endArray()
-        writer.member("selected", selected)
-        writer.member("table", table)
-        writer.member("total", total)
-        writer.member("unit", unit)
-        writer.member("version", version)
-        writer.member("viewport")
-        writer.beginObject()
-        writer.member("height", viewport.height)
-        writer.member("width", viewport.width)
-        writer.member("x", viewport.x)
-        writer.member("y", viewport.y)
-        writer.endObject()
-        writer.endObject()
+        writer.raw(#"],"contentHeight":"#)
+        writer.int(window.contentHeight)
+        writer.raw(#","contentWidth":"#)
+        writer.int(window.contentWidth)
+        writer.raw(#","errors":"#)
+        writer.int(errors)
+        if let first = window.firstVisible {
+            writer.raw(#","first":"#)
+            writer.int(first)
+        }
+        writer.raw(#","header":{"height":"#)
+        writer.int(window.headerHeight)
+        writer.raw(#","shadow":"#)
+        writer.bool(window.shadow)
+        writer.raw("}")
+        if let last = window.lastVisible {
+            writer.raw(#","last":"#)
+            writer.int(last)
+        }
+        writer.raw(#","mode":"#)
+        writer.string(window.plan.mode.rawValue)
+        writer.raw(#","newAbove":"#)
+        writer.int(window.newAbove)
+        writer.raw(#","rows":["#)
+        // Most of a reply is its rows: make room for them at once.
+        writer.reserve(window.rows.count * (48 + window.columns.count * 16))
+        for (index, row) in window.rows.enumerated() {
+            if index > 0 { writer.comma() }
+            writer.row(row, columns: window.columns)
+        }
+        writer.raw(#"],"selected":"#)
+        writer.int(selected)
+        writer.raw(#","table":"#)
+        writer.string(table)
+        writer.raw(#","total":"#)
+        writer.int(window.rowCount)
+        writer.raw(#","unit":"#)
+        writer.string(window.plan.unit.rawValue)
+        writer.raw(#","version":"#)
+        writer.int(version)
+        writer.raw(#","viewport":{"height":"#)
+        writer.int(window.height)
+        writer.raw(#","width":"#)
+        writer.int(window.width)
+        writer.raw(#","x":"#)
+        writer.int(window.x)
+        writer.raw(#","y":"#)
+        writer.int(window.y)
+        writer.raw("}}")
+    }
+}
+
+extension JSONWriter {
+    /// `{"kind":…,"width":…,"x":…}`.
+    fileprivate mutating func accessory(_ accessory: LayoutPlan.PlacedAccessory) {
+        raw(#"{"kind":"#)
+        string(accessory.kind.rawValue)
+        raw(#","width":"#)
+        int(accessory.width)
+        raw(#","x":"#)
+        int(accessory.x)
+        raw("}")
+    }
+
+    /// One row of a window, its members sorted; `false`, empty and zero members left out as
+    /// ``ScrollRequest/Row`` leaves them out.
+    fileprivate mutating func row(_ row: ScrollWindow.Row, columns: [ScrollWindow.Column]) {
+        raw(#"{"cells":"#)
+        strings(row.cells)
+        if !row.drafts.isEmpty {
+            // By column key, sorted; a key drawn twice keeps its first draft.
+            var seen = Set<String>()
+            let drafts = row.drafts.filter { seen.insert(columns[$0.column].key).inserted }
+                .sorted { columns[$0.column].key < columns[$1.column].key }
+            raw(#","drafts":{"#)
+            for (index, entry) in drafts.enumerated() {
+                if index > 0 { comma() }
+                string(columns[entry.column].key)
+                raw(#":{"error":"#)
+                string(entry.draft.message)
+                raw(#","text":"#)
+                string(entry.draft.text)
+                raw("}")
+            }
+            raw("}")
+        }
+        raw(#","height":"#)
+        int(row.height)
+        if let highlight = ScrollReply.highlight(row.highlight) {
+            raw(#","highlight":"#)
+            double(highlight)
+        }
+        raw(#","id":"#)
+        rowID(row.id)
+        raw(#","index":"#)
+        int(row.index)
+        if !row.readOnly.isEmpty {
+            raw(#","readOnly":["#)
+            for (index, column) in row.readOnly.enumerated() {
+                if index > 0 { comma() }
+                string(columns[column].key)
+            }
+            raw("]")
+        }
+        if row.selected { raw(#","selected":true"#) }
+        if row.tall { raw(#","tall":true"#) }
+        raw(#","y":"#)
+        int(row.y)
+        raw("}")
+    }
+
+    /// A row id as the wire has it: a whole number or a string.
+    mutating func rowID(_ id: RowID) {
+        switch id {
+        case .number(let number): int(Int(number))
+        case .text(let text): string(text)
+        }
     }
 }

@@ -1,22 +1,46 @@
 import DataTableEngine
 import DataTableProtocol
 
-/// `scroll`'s reply from the engine's window.
-enum ScrollReply {
-    static func response(_ window: ScrollWindow, table: Table) -> ScrollRequest.Response {
+/// `scroll`'s reply: the engine's window and the table's counts at the time.
+///
+/// It writes its JSON straight from the window (``write(to:)``, on the hot path of every
+/// scroll); encoded with `JSONEncoder` it reads the same, through the documented
+/// ``ScrollRequest/Response`` (``response``).
+struct ScrollReply: Encodable, Sendable {
+    var window: ScrollWindow
+    var table: String
+    var version: Int
+    var selected: Int
+    var errors: Int
+
+    init(_ window: ScrollWindow, table: Table) {
+        self.window = window
+        self.table = table.name
+        self.version = Int(table.version)
+        self.selected = table.selectedCount
+        self.errors = table.errorCount
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try response.encode(to: encoder)
+    }
+
+    /// The reply as the protocol's typed response.
+    var response: ScrollRequest.Response {
+        let window = window
         let plan = window.plan
         func accessory(_ placed: LayoutPlan.PlacedAccessory?) -> LayoutRequest.Accessory? {
             placed.map { .init(kind: $0.kind.rawValue, x: $0.x, width: $0.width) }
         }
         let keys = window.columns.map(\.key)
         return ScrollRequest.Response(
-            table: table.name,
-            version: Int(table.version),
+            table: table,
+            version: version,
             mode: plan.mode.rawValue,
             unit: plan.unit.rawValue,
             total: window.rowCount,
-            selected: table.selectedCount,
-            errors: table.errorCount,
+            selected: selected,
+            errors: errors,
             viewport: .init(x: window.x, y: window.y, width: window.width, height: window.height),
             contentWidth: window.contentWidth,
             contentHeight: window.contentHeight,
@@ -33,10 +57,7 @@ enum ScrollReply {
                     binding: column.binding?.rawValue
                 )
             },
-            accessories: .init(
-                left: accessory(plan.mode == .list ? nil : plan.leftAccessory),
-                right: accessory(plan.mode == .list ? nil : plan.rightAccessory)
-            ),
+            accessories: .init(left: accessory(leftAccessory), right: accessory(rightAccessory)),
             rows: window.rows.map { row in
                 ScrollRequest.Row(
                     id: WireValues.json(row.id),
@@ -46,7 +67,7 @@ enum ScrollReply {
                     cells: row.cells,
                     tall: row.tall ? true : nil,
                     selected: row.selected ? true : nil,
-                    highlight: highlight(row.highlight),
+                    highlight: Self.highlight(row.highlight),
                     drafts: row.drafts.isEmpty
                         ? nil
                         : Dictionary(
@@ -64,8 +85,17 @@ enum ScrollReply {
         )
     }
 
+    /// The accessories drawn beside the rows: none in list mode.
+    var leftAccessory: LayoutPlan.PlacedAccessory? {
+        window.plan.mode == .list ? nil : window.plan.leftAccessory
+    }
+
+    var rightAccessory: LayoutPlan.PlacedAccessory? {
+        window.plan.mode == .list ? nil : window.plan.rightAccessory
+    }
+
     /// A highlight to three decimals; absent once it rounds to 0.
-    private static func highlight(_ value: Double) -> Double? {
+    static func highlight(_ value: Double) -> Double? {
         let rounded = (value * 1000).rounded() / 1000
         return rounded > 0 ? rounded : nil
     }

@@ -12,9 +12,23 @@ public protocol DataTableRequest: Codable, Sendable {
 
     /// One line for `help`.
     static var summary: String { get }
+
+    /// The params read straight from the bytes of the params object, without `JSONDecoder`, or
+    /// `nil` when they must be decoded (the default; see ``ReadableParams``). Being a
+    /// requirement, it is called on a request type without a cast.
+    static func readParams(_ bytes: UnsafeRawBufferPointer) -> Self?
+}
+
+extension DataTableRequest {
+    public static func readParams(_ bytes: UnsafeRawBufferPointer) -> Self? { nil }
 }
 
 /// Params of a method that takes none.
 public protocol ParameterlessRequest: DataTableRequest {
     init()
+}
+
+extension ParameterlessRequest {
+    /// There is nothing to read.
+    public static func readParams(_ bytes: UnsafeRawBufferPointer) -> Self? { Self() }
 }

@@ -287,4 +287,6 @@ extension ReadableParams {
         reader.skipWhitespace()
         return reader.position == bytes.count ? params : nil
     }
+
+    public static func readParams(_ bytes: UnsafeRawBufferPointer) -> Self? { read(bytes) }
 }

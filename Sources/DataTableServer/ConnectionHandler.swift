@@ -46,6 +46,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// Between a read's first line and the end of that read: the flush comes at the end.
     private var reading = false
     private var unflushed = false
+    /// Replies written since the last write to the channel: the small replies of one read go
+    /// out in one buffer (see ``emit(_:_:)``).
+    private var outbound: ByteBuffer?
     private var inputClosed = false
     private var tooLong: LineTooLongError?
     private var closing = false
@@ -251,14 +254,36 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 case .failure(let error): error
                 }
             guard let line = first.reply.line(unsaved: unsaved) else { continue }
-            context.write(wrapOutboundOut(Self.frame(line, allocator: context.channel.allocator)), promise: nil)
-            unflushed = true
+            emit(line, context)
         }
+    }
+
+    /// Adds a reply line to ``outbound``, which goes to the channel once it holds
+    /// ``coalescedBytes`` (so the channel's writability still says when the client reads too
+    /// slowly) or at the flush.
+    private func emit(_ line: Data, _ context: ChannelHandlerContext) {
+        if outbound == nil {
+            outbound = context.channel.allocator.buffer(capacity: max(line.count + 1, 1024))
+        }
+        outbound!.writeBytes(line)
+        outbound!.writeInteger(UInt8(ascii: "\n"))
+        unflushed = true
+        if outbound!.readableBytes >= Self.coalescedBytes { writeOutbound(context) }
+    }
+
+    /// How many bytes of replies are gathered before they are written to the channel.
+    static let coalescedBytes = 16 * 1024
+
+    private func writeOutbound(_ context: ChannelHandlerContext) {
+        guard let buffer = outbound else { return }
+        outbound = nil
+        context.write(wrapOutboundOut(buffer), promise: nil)
     }
 
     private func flushIfNeeded(_ context: ChannelHandlerContext) {
         guard unflushed else { return }
         unflushed = false
+        writeOutbound(context)
         context.flush()
     }
 
@@ -278,13 +303,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
                     value: tooLong.maximumLineBytes
                 )
             )
-            context.write(wrapOutboundOut(Self.frame(reply, allocator: context.channel.allocator)), promise: nil)
+            emit(reply, context)
         } else if inputClosed {
             closing = true
         } else {
             return
         }
         unflushed = false
+        writeOutbound(context)
         // Closing drops what is still queued: the last write going out says everything has.
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in

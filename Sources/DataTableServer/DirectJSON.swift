@@ -163,23 +163,6 @@ struct JSONWriter: ~Copyable {
         double(value)
     }
 
-    /// Rejected drafts by column key: `{"qty":{"error":…,"text":…},…}`, keys sorted.
-    mutating func member(_ name: StaticString, ifPresent drafts: [String: DraftReply]?) {
-        guard let drafts else { return }
-        member(name)
-        beginObject()
-        for key in drafts.keys.sorted() {
-            separate()
-            string(key)
-            append(UInt8(ascii: ":"))
-            beginObject()
-            member("error", drafts[key]!.error)
-            member("text", drafts[key]!.text)
-            endObject()
-        }
-        endObject()
-    }
-
     private mutating func open(_ bracket: UInt8) {
         precondition(depth < 64, "JSON replies nest at most 64 levels")
         append(bracket)
@@ -275,11 +258,6 @@ struct JSONWriter: ~Copyable {
         }
     }
 
-    /// An object of strings, keys sorted.
-    mutating func strings(byKey members: [String: String]) {
-        object(sortedKeys: members) { $0.string($1) }
-    }
-
     mutating func strings(_ texts: [String]) {
         append(UInt8(ascii: "["))
         for (index, text) in texts.enumerated() {
@@ -330,37 +308,6 @@ extension PingRequest.Response: DirectJSON {
         writer.raw(#"{"pong":"#)
         writer.bool(pong)
         writer.raw("}")
-    }
-}
-
-/// `get` of a row or a few is the table's small command: its reply writes itself too.
-extension GetRequest.Response: DirectJSON {
-    func write(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.member("errors", errors)
-        writer.member("rows")
-        writer.beginArray()
-        for row in rows {
-            writer.element()
-            writer.beginObject()
-            writer.member("display")
-            writer.strings(byKey: row.display)
-            writer.member("drafts", ifPresent: row.drafts)
-            writer.member("highlight", ifPresent: row.highlight)
-            writer.member("id")
-            writer.value(row.id)
-            writer.member("index", row.index)
-            writer.member("readOnly", ifPresent: row.readOnly)
-            writer.member("selected", row.selected)
-            writer.member("values")
-            writer.value(.object(row.values))
-            writer.endObject()
-        }
-        writer.endArray()
-        writer.member("table", table)
-        writer.member("total", total)
-        writer.member("version", version)
-        writer.endObject()
     }
 }
 

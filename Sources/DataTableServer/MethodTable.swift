@@ -53,7 +53,18 @@ public struct MethodTable: Sendable {
         when isSmall: @escaping @Sendable (Request) -> Bool = { _ in true },
         _ body: @escaping @Sendable (Request, inout RequestContext) throws -> Request.Response
     ) {
-        register(Request.self) { request, context in
+        registerImmediate(Request.self, replying: Request.Response.self, when: isSmall, body)
+    }
+
+    /// As ``registerImmediate(_:when:_:)``, with a reply of the server's own type that encodes
+    /// as `Request.Response` does (`get` writes its reply straight from the engine's rows).
+    mutating func registerImmediate<Request: DataTableRequest, Reply: Encodable & Sendable>(
+        _ request: Request.Type,
+        replying _: Reply.Type,
+        when isSmall: @escaping @Sendable (Request) -> Bool = { _ in true },
+        _ body: @escaping @Sendable (Request, inout RequestContext) throws -> Reply
+    ) {
+        register(Request.self, replying: Reply.self) { request, context in
             isSmall(request) ? try body(request, &context) : nil
         } otherwise: { request, context in
             try body(request, &context)
@@ -109,15 +120,14 @@ public struct MethodTable: Sendable {
     private static func decoder<Request: DataTableRequest>(
         _: Request.Type
     ) -> @Sendable (UnsafeRawBufferPointer, Range<Int>?) throws -> Request {
-        let parameterless = Request.self as? any ParameterlessRequest.Type
-        let readable = Request.self as? any ReadableParams.Type
+        let parameterless = Request.self is any ParameterlessRequest.Type
         return { line, range in
-            if let parameterless {
+            if parameterless {
                 // Nothing to read (the dispatcher checked that params, if any, is an object).
-                return parameterless.init() as! Request
+                return Request.readParams(UnsafeRawBufferPointer(start: nil, count: 0))!
             }
-            if let range, let readable, let read = readable.read(UnsafeRawBufferPointer(rebasing: line[range])) {
-                return read as! Request
+            if let range, let read = Request.readParams(UnsafeRawBufferPointer(rebasing: line[range])) {
+                return read
             }
             let bytes = Data(range.map { UnsafeRawBufferPointer(rebasing: line[$0]) } ?? line)
             do {

@@ -100,38 +100,27 @@ import Testing
         #expect(Self.written(reply) == (try Self.encoded(reply)))
     }
 
-    @Test func aGetReplyWritesWhatTheEncoderWould() throws {
-        let reply = GetRequest.Response(
-            table: "stock",
-            version: 4,
-            total: 2,
-            errors: 1,
-            rows: [
-                RowReply(
-                    id: .string("SKU-1"),
-                    index: 0,
-                    values: [
-                        "qty": .integer(4), "weight": .number(0.25), "item": .string("Bolt \"M8\""), "gone": .null,
-                    ],
-                    display: ["qty": "4", "weight": "0.25", "item": "Bolt \"M8\"", "gone": ""],
-                    drafts: ["qty": DraftReply(text: "lots", error: "Enter a number.")],
-                    selected: true,
-                    readOnly: ["item"],
-                    highlight: 0.5
-                ),
-                RowReply(
-                    id: .integer(2),
-                    index: 1,
-                    values: [:],
-                    display: [:],
-                    drafts: nil,
-                    selected: false,
-                    readOnly: nil,
-                    highlight: nil
-                ),
-            ]
+    @Test(arguments: [nil, Set([0, 2]), Set([4]), Set<Int>()])
+    func aGetReplyWritesWhatTheEncoderWould(only: Set<Int>?) throws {
+        var table = try Self.scrolledTable()
+        _ = try table.add(
+            [RowInput(values: ["sku": .text("x/y"), "qty": .number(2.5e-7), "lead": .number(59)])],
+            now: 100
         )
+        let rows = try table.rows(
+            ids: [.text("S-2"), .text("new"), .text("S-0"), .text("x/y"), .text("S-29")],
+            now: 100.5,
+            columns: only
+        )
+        let reply = GetReply(rows, table: table, only: only)
+        #expect(Self.written(reply) == (try Self.encoded(reply.response)))
         #expect(Self.written(reply) == (try Self.encoded(reply)))
+        // Rows of a table without a key have whole-number ids.
+        var numbered = try Table(name: "n", columns: [Column(key: "v", rules: try ColumnRules(type: .time))])
+        _ = try numbered.add([RowInput(values: ["v": .text("09:30")]), RowInput(values: [:])], now: 0)
+        let plain = GetReply(numbered.rows(from: 0, count: 5), table: numbered, only: nil)
+        #expect(Self.written(plain) == (try Self.encoded(plain.response)))
+        #expect(Self.written(plain).contains(#""id":1,"#))
     }
 
     @Test func editAddAndSelectRepliesWriteWhatTheEncoderWould() throws {

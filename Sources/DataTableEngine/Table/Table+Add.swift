@@ -44,7 +44,7 @@ extension Table {
     /// How strongly the row with `slot` is highlighted at `now`: 1 when just added, easing out to
     /// 0 over ``highlightSeconds``.
     func highlight(of slot: UInt32, now: Double) -> Double {
-        guard let added = addedAt[slot] else { return 0 }
+        guard !addedAt.isEmpty, let added = addedAt[slot] else { return 0 }
         let progress = (now - added) / Self.highlightSeconds
         guard progress < 1 else { return 0 }
         let remaining = 1 - max(0, progress)

@@ -21,9 +21,10 @@ extension Table {
     public func rows(ids: [RowID], now: Double = 0, columns: Set<Int>? = nil) throws(TableError) -> [RowSnapshot] {
         var result: [RowSnapshot] = []
         result.reserveCapacity(ids.count)
+        let mask = columnMask(columns)
         for id in ids {
             let slot = try requireSlot(id)
-            result.append(snapshot(slot: slot, index: order.position(of: slot)!, now: now, columns: columns))
+            result.append(snapshot(slot: slot, index: order.position(of: slot)!, now: now, mask: mask))
         }
         return result
     }
@@ -32,8 +33,9 @@ extension Table {
     /// ``rows(ids:now:columns:)``.
     public func rows(from: Int, count: Int, now: Double = 0, columns: Set<Int>? = nil) -> [RowSnapshot] {
         guard from >= 0, from < rowCount, count > 0 else { return [] }
+        let mask = columnMask(columns)
         return order.slots(from: from, limit: count).enumerated().map { offset, slot in
-            snapshot(slot: slot, index: from + offset, now: now, columns: columns)
+            snapshot(slot: slot, index: from + offset, now: now, mask: mask)
         }
     }
 
@@ -45,14 +47,20 @@ extension Table {
         }
     }
 
-    private func snapshot(slot: UInt32, index: Int, now: Double, columns only: Set<Int>? = nil) -> RowSnapshot {
+    /// Per column, whether it is read: all of them without `columns`.
+    private func columnMask(_ columns: Set<Int>?) -> [Bool] {
+        guard let columns else { return Array(repeating: true, count: self.columns.count) }
+        return self.columns.indices.map { columns.contains($0) }
+    }
+
+    private func snapshot(slot: UInt32, index: Int, now: Double, mask: [Bool]) -> RowSnapshot {
         RowSnapshot(
             id: id(of: slot),
             index: index,
-            values: stores.indices.map { only?.contains($0) ?? true ? stores[$0][slot] : .empty },
-            drafts: drafts[slot] ?? [:],
+            values: stores.indices.map { mask[$0] ? stores[$0][slot] : .empty },
+            drafts: drafts.isEmpty ? [:] : drafts[slot] ?? [:],
             selected: flags[Int(slot)].selected,
-            readOnly: columns.indices.map { only?.contains($0) ?? true ? isReadOnly(slot: slot, column: $0) : false },
+            readOnly: columns.indices.map { mask[$0] ? isReadOnly(slot: slot, column: $0) : false },
             highlight: highlight(of: slot, now: now)
         )
     }

@@ -70,10 +70,11 @@ extension MethodTable {
             }
         }
         register(DeleteRequest.self) { request, context in try Self.delete(request, context.server) }
-        registerImmediate(GetRequest.self, when: { ($0.ids?.count ?? $0.count ?? 100) <= Self.smallBatch }) {
-            request,
-            context in try Self.get(request, context.server)
-        }
+        registerImmediate(
+            GetRequest.self,
+            replying: GetReply.self,
+            when: { ($0.ids?.count ?? $0.count ?? 100) <= Self.smallBatch }
+        ) { request, context in try Self.get(request, context.server) }
         register(SelectRequest.self) { request, context in
             // Selecting all, none or a new mode touches every row; so does setting the selection
             // of a large table while rows are selected (the old selection is cleared).
@@ -330,7 +331,7 @@ extension MethodTable {
         }
     }
 
-    private static func get(_ request: GetRequest, _ server: ServerState) throws -> GetRequest.Response {
+    private static func get(_ request: GetRequest, _ server: ServerState) throws -> GetReply {
         let ids = try request.ids.map { values throws(ResponseError) in
             try WireValues.rowIDs(values, field: "params.ids")
         }
@@ -360,13 +361,7 @@ extension MethodTable {
             let rows =
                 try ids.map { ids throws(TableError) in try table.rows(ids: ids, now: now, columns: only) }
                 ?? table.rows(from: from, count: count, now: now, columns: only)
-            return GetRequest.Response(
-                table: table.name,
-                version: Int(table.version),
-                total: table.rowCount,
-                errors: table.errorCount,
-                rows: rows.map { WireValues.row($0, in: table, only: only) }
-            )
+            return GetReply(rows, table: table, only: only)
         }
     }
 

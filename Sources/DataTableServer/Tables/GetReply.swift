@@ -1,0 +1,112 @@
+import DataTableEngine
+import DataTableProtocol
+
+/// `get`'s reply: the engine's row snapshots, the columns asked for, and the table's counts.
+///
+/// Like ``ScrollReply`` it writes its JSON straight from the snapshots (``write(to:)``), and
+/// encodes through the documented ``GetRequest/Response`` (``response``) to the same JSON.
+struct GetReply: Encodable, Sendable {
+    var table: String
+    var version: Int
+    var total: Int
+    var errors: Int
+    var rows: [RowSnapshot]
+    /// The table's columns, and which of them the reply shows (every one without `only`).
+    var columns: [Column]
+    var only: Set<Int>?
+
+    init(_ rows: [RowSnapshot], table: Table, only: Set<Int>?) {
+        self.table = table.name
+        version = Int(table.version)
+        total = table.rowCount
+        errors = table.errorCount
+        self.rows = rows
+        columns = table.columns
+        self.only = only
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try response.encode(to: encoder)
+    }
+
+    /// The reply as the protocol's typed response.
+    var response: GetRequest.Response {
+        GetRequest.Response(
+            table: table,
+            version: version,
+            total: total,
+            errors: errors,
+            rows: rows.map { WireValues.row($0, columns: columns, only: only) }
+        )
+    }
+}
+
+extension GetReply: DirectJSON {
+    func write(to writer: inout JSONWriter) {
+        // The shown columns in the order of their keys (object members are sorted).
+        let shown = columns.indices.filter { only?.contains($0) ?? true }
+        let byKey = shown.sorted { columns[$0].key < columns[$1].key }
+        writer.raw(#"{"errors":"#)
+        writer.int(errors)
+        writer.raw(#","rows":["#)
+        for (index, row) in rows.enumerated() {
+            if index > 0 { writer.comma() }
+            writer.raw(#"{"display":{"#)
+            for (position, column) in byKey.enumerated() {
+                if position > 0 { writer.comma() }
+                writer.string(columns[column].key)
+                writer.raw(":")
+                writer.string(columns[column].rules.displayText(row.values[column]))
+            }
+            writer.raw("}")
+            let drafts = byKey.filter { row.drafts[$0] != nil }
+            if !drafts.isEmpty {
+                writer.raw(#","drafts":{"#)
+                for (position, column) in drafts.enumerated() {
+                    if position > 0 { writer.comma() }
+                    writer.string(columns[column].key)
+                    writer.raw(#":{"error":"#)
+                    writer.string(row.drafts[column]!.message)
+                    writer.raw(#","text":"#)
+                    writer.string(row.drafts[column]!.text)
+                    writer.raw("}")
+                }
+                writer.raw("}")
+            }
+            if row.highlight > 0 {
+                writer.raw(#","highlight":"#)
+                writer.double(row.highlight)
+            }
+            writer.raw(#","id":"#)
+            writer.rowID(row.id)
+            writer.raw(#","index":"#)
+            writer.int(row.index)
+            let readOnly = shown.filter { row.readOnly[$0] }
+            if !readOnly.isEmpty {
+                writer.raw(#","readOnly":["#)
+                for (position, column) in readOnly.enumerated() {
+                    if position > 0 { writer.comma() }
+                    writer.string(columns[column].key)
+                }
+                writer.raw("]")
+            }
+            writer.raw(#","selected":"#)
+            writer.bool(row.selected)
+            writer.raw(#","values":{"#)
+            for (position, column) in byKey.enumerated() {
+                if position > 0 { writer.comma() }
+                writer.string(columns[column].key)
+                writer.raw(":")
+                writer.value(WireValues.json(row.values[column], rules: columns[column].rules))
+            }
+            writer.raw("}}")
+        }
+        writer.raw(#"],"table":"#)
+        writer.string(table)
+        writer.raw(#","total":"#)
+        writer.int(total)
+        writer.raw(#","version":"#)
+        writer.int(version)
+        writer.raw("}")
+    }
+}

@@ -359,6 +359,32 @@ import TextMeasure
         #expect(lockedWindow.rows[0].readOnly.count == lockedWindow.columns.count)
     }
 
+    /// A scroll that needs no change to the table (the view's plan is current and its row
+    /// offsets kept) can run as a reader; it gives the window a changing scroll gives.
+    @Test func aScrollAsIsMatchesTheScrollAndDeclinesWhenTheTableMustChange() throws {
+        var table = try Self.numbered(300, notes: { $0 % 3 == 0 ? String(repeating: "long words ", count: 6) : "" })
+        let options = Self.cells(40)
+        var readerView = ViewState()
+        #expect(try table.scrollAsIs(options, ScrollInput(height: 11, y: 0, now: 0), view: &readerView) == nil)
+        var view = ViewState()
+        _ = try table.scroll(options, ScrollInput(height: 11, y: 0, now: 0), view: &view)
+        readerView = view
+        for y in [0, 7, 120, 5_000] {
+            let input = ScrollInput(height: 11, y: y, now: 0)
+            let read = try #require(try table.scrollAsIs(options, input, view: &readerView))
+            let changed = try table.scroll(options, input, view: &view)
+            #expect(read.rows.map(\.cells) == changed.rows.map(\.cells))
+            #expect(read.rows.map(\.y) == changed.rows.map(\.y))
+            #expect(read.rows.map(\.height) == changed.rows.map(\.height))
+            #expect(read.y == changed.y && read.contentHeight == changed.contentHeight)
+            #expect(readerView.anchorIndex == view.anchorIndex && readerView.y == view.y)
+        }
+        // Another width needs another plan; a change to the table needs the plan made again.
+        #expect(try table.scrollAsIs(Self.cells(50), ScrollInput(height: 11, now: 0), view: &readerView) == nil)
+        _ = try table.add([RowInput(values: ["name": .text("extra")])], now: 0)
+        #expect(try table.scrollAsIs(options, ScrollInput(height: 11, now: 0), view: &readerView) == nil)
+    }
+
     /// Compact width without sideways scrolling: the list report's rows, each cell a place of
     /// the object view.
     @Test func compactWidthScrollsTheListReport() throws {

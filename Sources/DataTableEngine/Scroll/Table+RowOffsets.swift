@@ -12,12 +12,9 @@ extension Table {
     /// differ in height builds an ``OffsetIndex`` (O(n)); every change to rows or order keeps it
     /// current from then on, in O(log n) per row.
     public mutating func rowOffsets(for rule: RowHeightRule) -> RowOffsets {
-        if rule.isUniform { return .uniform(height: rule.rowHeight, count: rowCount) }
-        if let kept = keptOffsets.first(where: { $0.rule == rule }) { return .indexed(kept.index) }
-        guard let widths = contentWidths.first(where: { $0.measure.identity == rule.measure }) else {
-            // Only a plan of this table has a rule, and making it measured the rows.
-            return .uniform(height: rule.rowHeight, count: rowCount)
-        }
+        if let kept = keptRowOffsets(for: rule) { return kept }
+        // Not kept: the rows differ in height, and the widths they come from are there.
+        let widths = contentWidths.first(where: { $0.measure.identity == rule.measure })!
         var heights: [Int] = []
         heights.reserveCapacity(rowCount)
         order.forEachSlot { slot in heights.append(Self.height(of: slot, under: rule, widths: widths)) }
@@ -25,6 +22,18 @@ extension Table {
         if keptOffsets.count >= Self.rowOffsetsLimit { keptOffsets.removeFirst() }
         keptOffsets.append(KeptOffsets(rule: rule, index: index))
         return .indexed(index)
+    }
+
+    /// Row offsets under `rule` without building an index: `nil` when the rule's rows differ in
+    /// height and no index is kept for it yet.
+    func keptRowOffsets(for rule: RowHeightRule) -> RowOffsets? {
+        if rule.isUniform { return .uniform(height: rule.rowHeight, count: rowCount) }
+        if let kept = keptOffsets.first(where: { $0.rule == rule }) { return .indexed(kept.index) }
+        guard contentWidths.contains(where: { $0.measure.identity == rule.measure }) else {
+            // Only a plan of this table has a rule, and making it measured the rows.
+            return .uniform(height: rule.rowHeight, count: rowCount)
+        }
+        return nil
     }
 
     /// A row's height under `rule`, from the widths kept for its measure.

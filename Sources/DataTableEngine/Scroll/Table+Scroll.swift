@@ -10,10 +10,40 @@ extension Table {
         _ input: ScrollInput,
         view: inout ViewState
     ) throws(TableError) -> ScrollWindow {
+        try Self.check(input)
+        let plan = try plan(options, view: &view)
+        return try window(plan, rowOffsets(for: plan.heightRule), options, input, view: &view)
+    }
+
+    /// ``scroll(_:_:view:)`` when it needs no change to the table: the view's plan is current
+    /// and the row offsets its heights need are kept (as after any scroll of the view, until the
+    /// table or the options change). Otherwise `nil`, having changed nothing: scroll with
+    /// ``scroll(_:_:view:)``. Many readers may scroll this way at once.
+    public func scrollAsIs(
+        _ options: LayoutOptions,
+        _ input: ScrollInput,
+        view: inout ViewState
+    ) throws(TableError) -> ScrollWindow? {
+        try Self.check(input)
+        guard let plan = currentPlan(options, view: view), let offsets = keptRowOffsets(for: plan.heightRule) else {
+            return nil
+        }
+        return try window(plan, offsets, options, input, view: &view)
+    }
+
+    private static func check(_ input: ScrollInput) throws(TableError) {
         guard input.height > 0 else { throw .invalidArgument("height must be more than 0.", field: "viewport.height") }
         guard input.overscan >= 0 else { throw .invalidArgument("overscan must be 0 or more.", field: "overscan") }
-        let plan = try plan(options, view: &view)
-        let offsets = rowOffsets(for: plan.heightRule)
+    }
+
+    /// The window of `view` under `plan`, whose row heights `offsets` holds.
+    private func window(
+        _ plan: LayoutPlan,
+        _ offsets: RowOffsets,
+        _ options: LayoutOptions,
+        _ input: ScrollInput,
+        view: inout ViewState
+    ) throws(TableError) -> ScrollWindow {
         let header = plan.headerHeight
         let contentHeight = header + offsets.totalHeight
         let maxY = max(0, contentHeight - input.height)
@@ -123,16 +153,21 @@ extension Table {
     /// The view's plan, made again when the table or the options changed since, or when the
     /// widths its row heights come from were dropped for other measures.
     private mutating func plan(_ options: LayoutOptions, view: inout ViewState) throws(TableError) -> LayoutPlan {
-        if let plan = view.plan, view.planVersion == version, view.planOptions == options,
-            plan.heightRule.isUniform
-                || contentWidths.contains(where: { $0.measure.identity == plan.heightRule.measure })
-        {
-            return plan
-        }
+        if let plan = currentPlan(options, view: view) { return plan }
         let plan = try layout(options)
         view.plan = plan
         view.planOptions = options
         view.planVersion = version
+        return plan
+    }
+
+    /// The view's plan, when it is still the plan for `options` (the table has not changed
+    /// since, and the widths its row heights come from are kept).
+    private func currentPlan(_ options: LayoutOptions, view: ViewState) -> LayoutPlan? {
+        guard let plan = view.plan, view.planVersion == version, view.planOptions == options,
+            plan.heightRule.isUniform
+                || contentWidths.contains(where: { $0.measure.identity == plan.heightRule.measure })
+        else { return nil }
         return plan
     }
 

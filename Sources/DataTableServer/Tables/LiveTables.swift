@@ -122,50 +122,59 @@ public final class LiveTables: Sendable {
     }
 }
 
-/// One table and its lock.
+/// One table and its lock: requests that only read it (`get`, a measured `scroll`,
+/// `describe`) hold it together; a change holds it alone.
 final class LiveTable: Sendable {
-    private struct Slot {
+    private struct Slot: Sendable {
         var table: Table
         /// Set when the table was dropped: whoever found the entry before reads it as gone.
         var retired = false
     }
 
     let name: String
-    private let slot: Mutex<Slot>
+    private let slot: ReadWriteLocked<Slot>
 
     init(_ table: Table) {
         name = table.name
-        slot = Mutex(Slot(table: table))
+        slot = ReadWriteLocked(Slot(table: table))
     }
 
-    /// Runs `body` on the table in place, holding its lock.
+    /// Runs `body` on the table in place, holding its lock alone.
     func update<Result: Sendable>(_ body: (inout Table) throws -> Result) throws -> Result {
-        try slot.withLock { slot in
+        try slot.withWriteLock { slot in
             guard !slot.retired else { throw CatalogError.noSuchTable(name) }
             return try body(&slot.table)
         }
     }
 
+    /// Runs `body` with the table, holding its lock alongside other readers.
+    func reading<Result: Sendable>(_ body: (borrowing Table) throws -> Result) throws -> Result {
+        try slot.withReadLock { slot in
+            guard !slot.retired else { throw CatalogError.noSuchTable(name) }
+            return try body(slot.table)
+        }
+    }
+
     /// A copy of the table as it is now (O(1): its storage is shared until either side changes).
     func copy() throws(CatalogError) -> Table {
-        let copy = slot.withLock { $0.retired ? nil : $0.table }
+        let copy = slot.withReadLock { $0.retired ? nil : $0.table }
         guard let copy else { throw .noSuchTable(name) }
         return copy
     }
 
     /// One property of the table, read under the lock (a dropped table reads as it was last).
     func read<Value: Sendable>(_ property: (Table) -> Value) -> Value {
-        slot.withLock { property($0.table) }
+        slot.withReadLock { property($0.table) }
     }
 
     /// Runs `body` with the table while holding the lock, whether or not it was dropped.
     fileprivate func holding<Result: Sendable>(_ body: (Table) -> Result) -> Result {
-        slot.withLock { body($0.table) }
+        slot.withReadLock { body($0.table) }
     }
 
     /// Marks the table dropped and runs `body` on it, under the lock.
     fileprivate func retire(_ body: (Table) -> Void) -> Table {
-        slot.withLock { slot in
+        slot.withWriteLock { slot in
             slot.retired = true
             body(slot.table)
             return slot.table
@@ -174,6 +183,6 @@ final class LiveTable: Sendable {
 
     /// Puts `table` in place of this one.
     fileprivate func swap(_ table: Table) {
-        slot.withLock { $0 = Slot(table: table) }
+        slot.withWriteLock { $0 = Slot(table: table) }
     }
 }

@@ -23,10 +23,18 @@ extension MethodTable {
         var (view, options) = try prepare(request, context)
         let input = try scrollInput(request, view: view)
         var state = view.state
-        // Asked under the same lock the scroll takes.
-        let reply = try context.server.update(request.table) { table -> ScrollReply? in
-            if unlessMeasuring, !ServerState.isMeasured(table, for: options) { return nil }
-            return ScrollReply(try table.scroll(options, input, view: &state), table: table)
+        // Most scrolls of a view change nothing in the table (its plan and row offsets are
+        // kept): they read it alongside other readers.
+        var reply = try context.server.read(request.table) { table -> ScrollReply? in
+            try table.scrollAsIs(options, input, view: &state).map { ScrollReply($0, table: table) }
+        }
+        if reply == nil {
+            state = view.state
+            // Asked under the same lock the scroll takes.
+            reply = try context.server.update(request.table) { table -> ScrollReply? in
+                if unlessMeasuring, !ServerState.isMeasured(table, for: options) { return nil }
+                return ScrollReply(try table.scroll(options, input, view: &state), table: table)
+            }
         }
         guard let reply else { return nil }
         view.state = state

@@ -9,9 +9,10 @@ extension ServerState {
         try tables.entry(name).update { table in try recording(&table, body) }
     }
 
-    /// Runs `body` on the table called `name` without changing it, holding its lock.
-    func read<Result: Sendable>(_ name: String, _ body: (Table) throws -> Result) throws -> Result {
-        try tables.entry(name).update { table in try body(table) }
+    /// Runs `body` on the table called `name` without changing it, holding its lock alongside
+    /// other readers.
+    func read<Result: Sendable>(_ name: String, _ body: (borrowing Table) throws -> Result) throws -> Result {
+        try tables.entry(name).reading(body)
     }
 
     /// A copy of the table called `name` as it is now, taken in O(1) under its lock: for reading

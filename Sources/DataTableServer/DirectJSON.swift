@@ -220,23 +220,41 @@ struct JSONWriter: ~Copyable {
     /// runs between escapes are copied whole.
     mutating func string(_ text: String) {
         var text = text
-        text.withUTF8 { utf8 in
-            // The common string needs no escape: its bytes go in with one copy, while they are
-            // checked.
-            reserve(utf8.count + 2)
-            base[count] = UInt8(ascii: "\"")
-            count += 1
-            var start = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-                if index > start { append(UnsafeBufferPointer(rebasing: utf8[start..<index])) }
-                escape(byte)
-                start = index + 1
-            }
-            if utf8.count > start { append(UnsafeBufferPointer(rebasing: utf8[start...])) }
-            append(UInt8(ascii: "\""))
+        text.withUTF8 { string(utf8: $0) }
+    }
+
+    /// A string from its UTF-8 bytes (valid UTF-8, as a Swift string's are), escaped as
+    /// ``string(_:)`` escapes.
+    mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+        // The common string needs no escape: its bytes go in with one copy, while they are
+        // checked.
+        reserve(utf8.count + 2)
+        base[count] = UInt8(ascii: "\"")
+        count += 1
+        stringContents(utf8: utf8)
+        append(UInt8(ascii: "\""))
+    }
+
+    /// One string written from several pieces of UTF-8, each ending at a character's end (the
+    /// lines of an export).
+    mutating func string(pieces: [[UInt8]]) {
+        reserve(pieces.reduce(2) { $0 + $1.count })
+        append(UInt8(ascii: "\""))
+        for piece in pieces { piece.withUnsafeBufferPointer { stringContents(utf8: $0) } }
+        append(UInt8(ascii: "\""))
+    }
+
+    /// The escaped bytes of a string, without its quotes.
+    private mutating func stringContents(utf8: UnsafeBufferPointer<UInt8>) {
+        var start = 0
+        for index in utf8.indices {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+            if index > start { append(UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+            escape(byte)
+            start = index + 1
         }
+        if utf8.count > start { append(UnsafeBufferPointer(rebasing: utf8[start...])) }
     }
 
     private mutating func escape(_ byte: UInt8) {

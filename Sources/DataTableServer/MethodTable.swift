@@ -46,6 +46,16 @@ public struct MethodTable: Sendable {
         handlers[Request.method] = Handlers(immediate: nil, full: Self.erased(Request.self, body))
     }
 
+    /// As ``register(_:_:)``, with a reply of the server's own type that encodes as
+    /// `Request.Response` does (`export` writes its text straight from the engine's bytes).
+    mutating func register<Request: DataTableRequest, Reply: Encodable & Sendable>(
+        _ request: Request.Type,
+        replying _: Reply.Type,
+        _ body: @escaping @Sendable (Request, inout RequestContext) async throws -> Reply
+    ) {
+        handlers[Request.method] = Handlers(immediate: nil, full: Self.erased(Request.self, body))
+    }
+
     /// Answers `Request.method` with `body`, right on the event loop when `when` says the
     /// request is small (and off the loop when it is not).
     public mutating func registerImmediate<Request: DataTableRequest>(

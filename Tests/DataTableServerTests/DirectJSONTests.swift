@@ -82,22 +82,44 @@ import Testing
         #expect(Self.written(PingRequest.Response()) == (try Self.encoded(PingRequest.Response())))
     }
 
+    static let exportLines = ["item,notes\n", "\"Bolt, hex\",\"say \"\"hi\"\"\"\n", "\u{7}é/✓,\\\n", "\t\r\n"]
+
     @Test func anExportReplyWritesWhatTheEncoderWould() throws {
-        var reply = ExportRequest.Response(
+        var reply = ExportReply(
             table: "stock",
             version: 3,
             format: "csv",
-            rows: 2,
-            text: "item,notes\n\"Bolt, hex\",\"say \"\"hi\"\"\"\n\u{7}é/✓,\\\n"
+            rows: 3,
+            text: [Array(Self.exportLines[0].utf8), Array(Self.exportLines[1...].joined().utf8)]
         )
-        #expect(Self.written(reply) == (try Self.encoded(reply)))
+        #expect(reply.response.text == Self.exportLines.joined())
+        #expect(Self.written(reply) == (try Self.encoded(reply.response)))
+        reply.text = []
+        #expect(Self.written(reply) == (try Self.encoded(reply.response)))
         reply.text = nil
         reply.path = "/tmp/out.csv"
         reply.bytes = 1234
-        #expect(Self.written(reply) == (try Self.encoded(reply)))
+        #expect(Self.written(reply) == (try Self.encoded(reply.response)))
         reply.path = nil
         reply.chunks = 7
         #expect(Self.written(reply) == (try Self.encoded(reply)))
+    }
+
+    @Test(arguments: [RequestID.integer(4), .string("e/1"), nil])
+    func aChunkNotificationWritesWhatTheEncoderWould(request: RequestID?) {
+        let text = Self.exportLines.joined()
+        let written = ExportReply.chunkNotification(
+            request: request,
+            table: "stock \"a\"",
+            done: 3,
+            total: 9,
+            text: Array(text.utf8)
+        )
+        let encoded = ReplyEncoding.notification(
+            method: "chunk",
+            params: ExportChunk(request: request, table: "stock \"a\"", done: 3, total: 9, text: text)
+        )
+        #expect(String(decoding: written, as: UTF8.self) == String(decoding: encoded, as: UTF8.self))
     }
 
     @Test(arguments: [nil, Set([0, 2]), Set([4]), Set<Int>()])

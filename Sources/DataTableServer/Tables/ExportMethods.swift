@@ -10,7 +10,7 @@ extension MethodTable {
 
     /// `export`: the text of a copy of the table taken in O(1), written off the table's lock and
     /// the event loop, into the reply, a file or `chunk` notifications.
-    static func export(_ request: ExportRequest, _ context: RequestContext) async throws -> ExportRequest.Response {
+    static func export(_ request: ExportRequest, _ context: RequestContext) async throws -> ExportReply {
         let format = try dataFormat(request.format, path: nil)
         let selectedOnly = request.selection ?? false
         if request.path != nil, request.stream == true {
@@ -23,12 +23,7 @@ extension MethodTable {
             target = try ExportFile(path: path)
         }
         let table = try server.snapshot(request.table)
-        var reply = ExportRequest.Response(
-            table: table.name,
-            version: Int(table.version),
-            format: format.rawValue,
-            rows: 0
-        )
+        var reply = ExportReply(table: table.name, version: Int(table.version), format: format.rawValue, rows: 0)
         if let target {
             let written = try await server.heavyWork.run {
                 try target.write { emit in
@@ -42,10 +37,16 @@ extension MethodTable {
             }
             (reply.rows, reply.bytes, reply.chunks) = (streamed.rows, streamed.bytes, streamed.chunks)
         } else {
+            // Kept in the pieces written (copying them into one would copy the whole text).
+            @Sendable func pieces() -> (text: [[UInt8]], rows: Int) {
+                var pieces: [[UInt8]] = []
+                let rows = table.export(format, selectedOnly: selectedOnly, chunkBytes: 1 << 22) { chunk, _ in
+                    pieces.append(chunk)
+                }
+                return (pieces, rows)
+            }
             let (text, rows) =
-                table.rowCount < ServerState.offLockRows
-                ? table.export(format, selectedOnly: selectedOnly)
-                : try await server.heavyWork.run { table.export(format, selectedOnly: selectedOnly) }
+                table.rowCount < ServerState.offLockRows ? pieces() : try await server.heavyWork.run { pieces() }
             (reply.text, reply.rows) = (text, rows)
         }
         return reply
@@ -67,15 +68,12 @@ extension MethodTable {
         var (bytes, chunks) = (0, 0)
         var previous: EventLoopFuture<Void>?
         let rows = try exportChunks(table, format, selectedOnly: selectedOnly) { chunk, done in
-            let line = ReplyEncoding.notification(
-                method: "chunk",
-                params: ExportChunk(
-                    request: context.requestID == .null ? nil : context.requestID,
-                    table: table.name,
-                    done: done,
-                    total: total,
-                    text: String(decoding: chunk, as: UTF8.self)
-                )
+            let line = ExportReply.chunkNotification(
+                request: context.requestID == .null ? nil : context.requestID,
+                table: table.name,
+                done: done,
+                total: total,
+                text: chunk
             )
             // One chunk in flight while the next is written: the socket stays busy, memory stays
             // at two chunks.

@@ -134,7 +134,9 @@ extension MethodTable {
             }
         }
         register(LoadRequest.self) { request, context in try await Self.load(request, &context) }
-        register(ExportRequest.self) { request, context in try await Self.export(request, context) }
+        register(ExportRequest.self, replying: ExportReply.self) { request, context in
+            try await Self.export(request, context)
+        }
     }
 
     /// The most rows or cells a request answered on the event loop names; larger ones run off it.

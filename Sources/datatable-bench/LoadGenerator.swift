@@ -93,7 +93,18 @@ struct LoadGenerator {
             guard count > 0 else { throw BenchClient.Refused(description: "the daemon closed a connection") }
             var replies = 0
             var lineStart = 0
-            for offset in 0..<count where chunk[offset] == UInt8(ascii: "\n") {
+            // Newlines found with memchr, as a C client would: a scroll reply is 7 KB.
+            let newlines = chunk.withUnsafeBytes { bytes in
+                var found: [Int] = []
+                var from = 0
+                while from < count, let hit = memchr(bytes.baseAddress! + from, 0x0A, count - from) {
+                    let offset = bytes.baseAddress!.distance(to: UnsafeRawPointer(hit))
+                    found.append(offset)
+                    from = offset + 1
+                }
+                return found
+            }
+            for offset in newlines {
                 // Only a reply's start tells an error (and says which); the rest need not be kept.
                 if partial.count < Self.kept { partial += chunk[lineStart..<min(offset, lineStart + Self.kept)] }
                 try Self.check(partial)

@@ -85,6 +85,31 @@ import Testing
         }
     }
 
+    /// What a scroll writes for a cell, byte by byte, is the cell's display text.
+    @Test func displayBytesOfEveryTypeReadAsTheDisplayText() throws {
+        let values: [(ColumnRules, [CellValue])] = [
+            (try ColumnRules(type: .text), [.empty, .text("Bolt \"M8\" ✓"), .text("")]),
+            (try ColumnRules(type: .image), [.image("icons/bolt.png")]),
+            (try ColumnRules(type: .number), [.number(3), .number(-0.5), .number(1e300), .number(2.5e-7), .empty]),
+            (try ColumnRules(type: .number, decimals: 2), [.number(3), .number(0.125), .number(-7.005)]),
+            (try ColumnRules(type: .date), [.date(days: 0), .date(days: -800_000), .date(days: 19_800)]),
+            (try ColumnRules(type: .time), [.time(seconds: 0), .time(seconds: 34_261)]),
+            (
+                try ColumnRules(type: .duration),
+                [.duration(seconds: 0), .duration(seconds: 5_400), .duration(seconds: 61)]
+            ),
+            (try ColumnRules(type: .picker, options: ["Low", "High"]), [.picker(option: 1), .picker(option: 5)]),
+        ]
+        for (rules, cells) in values {
+            for value in cells {
+                var text = WindowText(capacity: 1)
+                rules.displayFormat.append(value, to: &text)
+                text.endCell()
+                #expect(text[0] == rules.displayText(value), "\(value)")
+            }
+        }
+    }
+
     @Test func datesTimesAndDurationsReadAsTheirDisplayText() {
         var random = SeededGenerator(state: 9)
         var days: [Int32] = [0, -1, 1, -719_468, -719_469, -800_000, 2_932_896, .max, .min + 1]

@@ -35,7 +35,7 @@ import TextMeasure
         return options
     }
 
-    static func names(_ window: ScrollWindow) -> [String] { window.rows.map { $0.cells[0] } }
+    static func names(_ window: ScrollWindow) -> [String] { window.rows.map { window.cells(of: $0)[0] } }
 
     @Test func windowsAtTheTopMiddleBottomAndPastTheEnd() throws {
         var table = try Self.numbered(1000)
@@ -101,7 +101,7 @@ import TextMeasure
             for row in window.rows { #expect(row.y == tops[row.index], "row \(row.index)") }
         }
         let first = try table.scroll(options, ScrollInput(height: 20, y: 150, now: 0), view: &view)
-        #expect(first.rows.contains { $0.tall && $0.height == 2 && $0.cells[2].contains("\n") })
+        #expect(first.rows.contains { $0.tall && $0.height == 2 && first.cells(of: $0)[2].contains("\n") })
         #expect(first.rows.contains { !$0.tall && $0.height == 1 })
         try check(first)
 
@@ -157,7 +157,7 @@ import TextMeasure
 
         let shifted = try table.scroll(options, ScrollInput(height: 5, x: 6, now: 0), view: &view)
         #expect(shifted.columns[0].width == 14)
-        #expect(shifted.rows[0].cells[0] == String(repeating: "w", count: 13) + "…")
+        #expect(shifted.cells(of: shifted.rows[0])[0] == String(repeating: "w", count: 13) + "…")
         #expect(shifted.columns[1].x == 15)
 
         // b (x 21) still reaches past the sticky column at x 30, and has gone at 32.
@@ -327,7 +327,7 @@ import TextMeasure
         _ = try table.scroll(Self.cells(40), ScrollInput(height: 6, y: 0, now: 0), view: &view)
         _ = try table.add([RowInput(values: ["name": .text("newest"), "n": .number(99)])], now: 0)
         let followed = try table.scroll(Self.cells(40), ScrollInput(height: 6, now: 0), view: &view)
-        #expect(followed.y == 0 && followed.rows[0].cells[0] == "newest")
+        #expect(followed.y == 0 && followed.cells(of: followed.rows[0])[0] == "newest")
         #expect(followed.newAbove == 0)
 
         // Scrolled away from the top, the anchor holds instead.
@@ -347,7 +347,7 @@ import TextMeasure
         var view = ViewState()
         let window = try table.scroll(Self.cells(80), ScrollInput(height: 10, now: 0), view: &view)
         let qty = try #require(window.columns.firstIndex { $0.key == "qty" })
-        #expect(window.rows[0].cells[qty] == "abc")
+        #expect(window.cells(of: window.rows[0])[qty] == "abc")
         #expect(window.rows[0].drafts.map(\.column) == [qty])
         #expect(window.rows[0].drafts.first?.draft.message.isEmpty == false)
         #expect(!window.rows[0].selected && window.rows[1].selected)
@@ -373,7 +373,7 @@ import TextMeasure
             let input = ScrollInput(height: 11, y: y, now: 0)
             let read = try #require(try table.scrollAsIs(options, input, view: &readerView))
             let changed = try table.scroll(options, input, view: &view)
-            #expect(read.rows.map(\.cells) == changed.rows.map(\.cells))
+            #expect(read.rows.map(read.cells(of:)) == changed.rows.map(changed.cells(of:)))
             #expect(read.rows.map(\.y) == changed.rows.map(\.y))
             #expect(read.rows.map(\.height) == changed.rows.map(\.height))
             #expect(read.y == changed.y && read.contentHeight == changed.contentHeight)
@@ -397,7 +397,7 @@ import TextMeasure
         #expect(window.plan.mode == .list)
         #expect(window.headerHeight == 0)
         #expect(window.columns.map(\.binding) == [.headline, .subheadline, .footnote])
-        #expect(window.rows.first?.cells == ["row 2", "2", "note 2"])
+        #expect(window.rows.first.map(window.cells(of:)) == ["row 2", "2", "note 2"])
         #expect(window.rows.first?.y == -1)
     }
 }

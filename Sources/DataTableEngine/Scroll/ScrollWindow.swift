@@ -33,9 +33,10 @@ public struct ScrollWindow: Sendable {
         public var height: Int
         /// Whether a cell takes two lines (content top-aligned).
         public var tall: Bool
-        /// Display text per column of ``ScrollWindow/columns``, cut with "…" to fit; a
-        /// two-line cell's lines are joined by "\n". A cell with a draft shows the draft.
-        public var cells: [String]
+        /// Where the row's cells are in ``ScrollWindow/text``, one per column of
+        /// ``ScrollWindow/columns``: display text cut with "…" to fit; a two-line cell's lines
+        /// are joined by "\n". A cell with a draft shows the draft.
+        public var cellRange: Range<Int>
         public var selected: Bool
         /// 1 when just added, fading to 0 over two seconds.
         public var highlight: Double
@@ -58,10 +59,17 @@ public struct ScrollWindow: Sendable {
     public var shadow: Bool
     public var columns: [Column]
     public var rows: [Row]
+    /// The text of every row's cells (see ``Row/cellRange``).
+    public var text: WindowText
     /// The first and last row visible below the header (without overscan); `nil` when none.
     public var firstVisible: Int?
     public var lastVisible: Int?
     /// Rows added since the view last looked that are above its first visible row.
     public var newAbove: Int
     public var rowCount: Int
+
+    /// The display text of `row`'s cells, one per column.
+    public func cells(of row: Row) -> [String] {
+        row.cellRange.map { text[$0] }
+    }
 }

@@ -66,6 +66,7 @@ extension Table {
         let columns = windowColumns(plan, options: options, x: x)
         let cellPlans = columns.map { WindowCell($0, store: columnIndex[$0.key]!, table: self, options: options) }
         var rows: [ScrollWindow.Row] = []
+        var text = WindowText(capacity: 0)
         var firstVisible: Int?
         var lastVisible: Int?
         let rowsBottom = y + input.height - header
@@ -78,7 +79,10 @@ extension Table {
             let to = min(rowCount - 1, last + input.overscan)
             var top = header + offsets.offset(of: from) - y
             let widths = contentWidths.first { $0.measure.identity == plan.heightRule.measure }
-            for (offset, slot) in order.slots(from: from, limit: to - from + 1).enumerated() {
+            text = WindowText(capacity: (to - from + 1) * columns.count)
+            let slots = order.slots(from: from, limit: to - from + 1)
+            let values = gather(slots, cellPlans)
+            for (offset, slot) in slots.enumerated() {
                 let height =
                     plan.heightRule.isUniform || widths == nil
                     ? plan.heightRule.rowHeight : Self.height(of: slot, under: plan.heightRule, widths: widths!)
@@ -90,6 +94,9 @@ extension Table {
                         height: height,
                         tall: height != plan.heightRule.rowHeight,
                         cells: cellPlans,
+                        values: values,
+                        offset: offset,
+                        into: &text,
                         options: options,
                         now: input.now
                     )
@@ -125,6 +132,7 @@ extension Table {
             shadow: y > 0,
             columns: columns,
             rows: rows,
+            text: text,
             firstVisible: firstVisible,
             lastVisible: lastVisible,
             newAbove: newAbove,
@@ -290,7 +298,19 @@ extension Table {
         return result
     }
 
-    /// One row on screen, its cells cut to their columns.
+    /// The values of the window's cells, column by column: the rows of a sorted table lie
+    /// scattered in memory, and reading one column's cells in a tight loop lets their cache
+    /// misses overlap instead of waiting for each in turn.
+    private func gather(_ slots: [UInt32], _ cells: [WindowCell]) -> [[CellValue]] {
+        cells.map { cell in
+            var values: [CellValue] = []
+            values.reserveCapacity(slots.count)
+            for slot in slots { values.append(stores[cell.store][slot]) }
+            return values
+        }
+    }
+
+    /// One row on screen, its cells cut to their columns and appended to `text`.
     private func windowRow(
         slot: UInt32,
         index: Int,
@@ -298,12 +318,14 @@ extension Table {
         height: Int,
         tall: Bool,
         cells cellPlans: [WindowCell],
+        values: [[CellValue]],
+        offset: Int,
+        into text: inout WindowText,
         options: LayoutOptions,
         now: Double
     ) -> ScrollWindow.Row {
         let rowDrafts = drafts.isEmpty ? nil : drafts[slot]
-        var cells: [String] = []
-        cells.reserveCapacity(cellPlans.count)
+        let firstCell = text.count
         var cellDrafts: [(column: Int, draft: Draft)] = []
         var readOnly: [Int] = []
         // Borrowed in place: a copy of each column's rules per cell costs more than the cell.
@@ -313,16 +335,23 @@ extension Table {
                 let draft = rowDrafts?[store]
                 if let draft { cellDrafts.append((position, draft)) }
                 if isReadOnly(slot: slot, column: store) { readOnly.append(position) }
-                let text = draft?.text ?? plans[position].rules.displayText(stores[store][slot])
-                guard plans[position].cuts || (draft != nil && !plans[position].isImage), !text.isEmpty else {
-                    cells.append(text)
+                defer { text.endCell() }
+                guard plans[position].cuts || (draft != nil && !plans[position].isImage) else {
+                    // Shown whole: written straight from the value, no string made.
+                    if let draft {
+                        text.append(string: draft.text)
+                    } else {
+                        plans[position].format.append(values[position][offset], to: &text)
+                    }
                     continue
                 }
+                let shown = draft?.text ?? columns[store].rules.displayText(values[position][offset])
+                guard !shown.isEmpty else { continue }
                 let inner = plans[position].inner
                 if tall && plans[position].wraps {
-                    cells.append(options.data.wrap(text, toWidth: inner, maxLines: 2).joined(separator: "\n"))
+                    text.append(string: options.data.wrap(shown, toWidth: inner, maxLines: 2).joined(separator: "\n"))
                 } else {
-                    cells.append(options.data.truncate(text, toWidth: inner).text)
+                    text.append(string: options.data.truncate(shown, toWidth: inner).text)
                 }
             }
         }
@@ -332,7 +361,7 @@ extension Table {
             y: y,
             height: height,
             tall: tall,
-            cells: cells,
+            cellRange: firstCell..<text.count,
             selected: flags[Int(slot)].selected,
             highlight: highlight(of: slot, now: now),
             drafts: cellDrafts,
@@ -345,7 +374,7 @@ extension Table {
 private struct WindowCell {
     /// The column's index in the table.
     var store: Int
-    var rules: ColumnRules
+    var format: DisplayFormat
     var isImage: Bool
     /// Text may be wider than the column: cut it (or wrap it) to ``inner``.
     var cuts: Bool
@@ -356,7 +385,8 @@ private struct WindowCell {
 
     init(_ column: ScrollWindow.Column, store: Int, table: Table, options: LayoutOptions) {
         self.store = store
-        rules = table.columns[store].rules
+        let rules = table.columns[store].rules
+        format = rules.displayFormat
         isImage = rules.type == .image
         cuts = !isImage && column.truncated
         wraps = column.lines > 1

@@ -122,6 +122,9 @@ public struct ColumnRules: Sendable {
         }
     }
 
+    /// What showing a value of the column takes (see ``DisplayFormat``).
+    var displayFormat: DisplayFormat { DisplayFormat(decimals: decimals, options: options) }
+
     private static func isBlank(_ input: CellInput) -> Bool {
         switch input {
         case .null: true

@@ -9,6 +9,12 @@ protocol DisplayBytes {
 }
 
 extension DisplayBytes {
+    /// The text's UTF-8 as it is.
+    mutating func append(string: String) {
+        var text = string
+        text.withUTF8 { append(contentsOf: $0) }
+    }
+
     /// The decimal digits of `value`, with `-` in front when it is negative.
     mutating func appendInteger(_ value: Int64) {
         if value < 0 { append(UInt8(ascii: "-")) }
@@ -115,5 +121,33 @@ struct SmallText: DisplayBytes {
 
     var string: String {
         withUnsafeBytes(of: storage) { String(decoding: $0[..<count], as: UTF8.self) }
+    }
+}
+
+/// What showing a column's values takes, apart from the rest of its rules: small to copy, for
+/// loops that show many cells (a scroll's window).
+struct DisplayFormat: Sendable {
+    var decimals: Int?
+    /// A picker's options.
+    var options: [String]
+
+    /// Appends ``ColumnRules/displayText(_:)`` of `value` to `sink`, building no string where
+    /// the value's bytes can be written directly.
+    func append(_ value: CellValue, to sink: inout some DisplayBytes) {
+        switch value {
+        case .empty: break
+        case .text(let text), .image(let text): sink.append(string: text)
+        case .number(let number):
+            if let decimals {
+                sink.append(string: NumberText.fixed(number, decimals: decimals))
+            } else {
+                sink.appendPlainNumber(number)
+            }
+        case .date(let days): sink.appendDate(days)
+        case .time(let seconds): sink.appendTime(seconds)
+        case .duration(let seconds): sink.appendDuration(seconds)
+        case .picker(let option):
+            if options.indices.contains(Int(option)) { sink.append(string: options[Int(option)]) }
+        }
     }
 }

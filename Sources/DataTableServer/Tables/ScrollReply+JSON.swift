@@ -64,9 +64,11 @@ extension ScrollReply: DirectJSON {
         writer.raw(#","rows":["#)
         // Most of a reply is its rows: make room for them at once.
         writer.reserve(window.rows.count * (48 + window.columns.count * 16))
-        for (index, row) in window.rows.enumerated() {
-            if index > 0 { writer.comma() }
-            writer.row(row, columns: window.columns)
+        window.text.bytes.withUnsafeBufferPointer { text in
+            for (index, row) in window.rows.enumerated() {
+                if index > 0 { writer.comma() }
+                writer.row(row, columns: window.columns, text: text, cells: window.text)
+            }
         }
         writer.raw(#"],"selected":"#)
         writer.int(selected)
@@ -104,9 +106,18 @@ extension JSONWriter {
 
     /// One row of a window, its members sorted; `false`, empty and zero members left out as
     /// ``ScrollRequest/Row`` leaves them out.
-    fileprivate mutating func row(_ row: ScrollWindow.Row, columns: [ScrollWindow.Column]) {
-        raw(#"{"cells":"#)
-        strings(row.cells)
+    fileprivate mutating func row(
+        _ row: ScrollWindow.Row,
+        columns: [ScrollWindow.Column],
+        text: UnsafeBufferPointer<UInt8>,
+        cells: WindowText
+    ) {
+        raw(#"{"cells":["#)
+        for cell in row.cellRange {
+            if cell > row.cellRange.lowerBound { comma() }
+            string(utf8: UnsafeBufferPointer(rebasing: text[cells.range(of: cell)]))
+        }
+        raw("]")
         if !row.drafts.isEmpty {
             // By column key, sorted; a key drawn twice keeps its first draft.
             var seen = Set<String>()

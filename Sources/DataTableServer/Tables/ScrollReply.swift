@@ -64,7 +64,7 @@ struct ScrollReply: Encodable, Sendable {
                     index: row.index,
                     y: row.y,
                     height: row.height,
-                    cells: row.cells,
+                    cells: window.cells(of: row),
                     tall: row.tall ? true : nil,
                     selected: row.selected ? true : nil,
                     highlight: Self.highlight(row.highlight),

@@ -70,16 +70,29 @@ public final class LineConnection {
     public func nextLine() throws -> String {
         var searched = 0
         while true {
-            if let newline = pending[searched...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = Self.newline(in: pending, from: searched) {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
                 return line
             }
             searched = pending.count
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { throw Failure(description: "the daemon closed the connection") }
             pending += chunk[..<count]
+        }
+    }
+
+    /// Where reads land, kept from read to read.
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+
+    /// The index of the first newline in `bytes` at or after `start` (found with `memchr`: a
+    /// reply may be tens of megabytes).
+    private static func newline(in bytes: [UInt8], from start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        return bytes.withUnsafeBytes { buffer in
+            memchr(buffer.baseAddress! + start, 0x0A, buffer.count - start).map {
+                buffer.baseAddress!.distance(to: UnsafeRawPointer($0))
+            }
         }
     }
 }

@@ -172,6 +172,24 @@ import Testing
         #expect(Self.written(select) == (try Self.encoded(select)))
     }
 
+    /// Strings are checked eight bytes at a time: escapes at every position of a word, and
+    /// around multi-byte characters, come out as the encoder writes them.
+    @Test func stringsEscapeWhatTheEncoderEscapesWhereverItFalls() throws {
+        var random = SystemRandomNumberGenerator()
+        let pieces = ["a", "\"", "\\", "\n", "\u{1}", "\u{1F}", " ", "~", "\u{7F}", "é", "✓", "😀", "/", "!", "#"]
+        for length in 0..<40 {
+            for _ in 0..<30 {
+                let text = (0..<length).map { _ in pieces.randomElement(using: &random)! }.joined()
+                var writer = JSONWriter()
+                writer.string(text)
+                #expect(
+                    String(decoding: writer.bytes, as: UTF8.self) == (try Self.encoded(text)),
+                    "\(text.debugDescription)"
+                )
+            }
+        }
+    }
+
     @Test(arguments: [0, 7, -7, 10, 99, 100, -1_000_000, Int.max, Int.min, Int(Int32.max) + 1])
     func wholeNumbersAreWrittenAsTheirDigits(_ value: Int) {
         var writer = JSONWriter()

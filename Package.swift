@@ -35,6 +35,9 @@ let package = Package(
         // libFuzzer's driver, declared for the fuzz target (linked only under -sanitize=fuzzer).
         .target(name: "CLibFuzzer"),
 
+        // openat2 (not wrapped by glibc): opening a client's path strictly beneath a directory.
+        .target(name: "CFileAccess"),
+
         // C bridge to fontconfig, which finds font files by family and style.
         .systemLibrary(
             name: "CFontconfig",
@@ -142,6 +145,7 @@ let package = Package(
         .target(
             name: "DataTableServer",
             dependencies: [
+                "CFileAccess",
                 "DataTableEngine",
                 "DataTableProtocol",
                 "TextMeasure",
@@ -196,6 +200,6 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system && target.name != "CLibFuzzer" {
+for target in package.targets where target.type != .system && !["CLibFuzzer", "CFileAccess"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
 }

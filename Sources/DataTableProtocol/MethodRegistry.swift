@@ -23,6 +23,7 @@ public enum MethodRegistry {
         ScrollRequest.self,
         SubscribeRequest.self,
         UnsubscribeRequest.self,
+        UploadRequest.self,
         LoadRequest.self,
         ExportRequest.self,
         UndoRequest.self,

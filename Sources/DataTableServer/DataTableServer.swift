@@ -30,6 +30,8 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         public var peers: PeerPolicy
         /// Where changes are logged; `nil` keeps the tables in memory only.
         public var journal: Journal?
+        /// Which files clients may name by path.
+        public var files: FilePolicy
 
         public init(
             listeners: [ListenerSource],
@@ -37,9 +39,11 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             drainTimeout: Duration = .seconds(10),
             catalog: TableCatalog = TableCatalog(),
             peers: PeerPolicy = PeerPolicy(),
-            journal: Journal? = nil
+            journal: Journal? = nil,
+            files: FilePolicy = FilePolicy()
         ) {
             self.journal = journal
+            self.files = files
             self.listeners = listeners
             self.limits = limits
             self.drainTimeout = drainTimeout
@@ -105,7 +109,8 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         self.state = ServerState(
             limits: configuration.limits,
             catalog: configuration.catalog,
-            journal: configuration.journal
+            journal: configuration.journal,
+            files: configuration.files
         )
         self.dispatcher = RequestDispatcher(methods: methods, limits: configuration.limits)
         self.hooks = hooks

@@ -28,6 +28,8 @@ public struct RequestContext: Sendable {
     public var deliver: (@Sendable (Data) -> EventLoopFuture<Void>)?
     /// This connection's views, by table name (`scroll`).
     var views: [String: TableView] = [:]
+    /// Text sent with `upload` for a `load`, by table name; gone with the connection.
+    var uploads: [String: [UInt8]] = [:]
     /// Where this connection's events are queued; `nil` where nobody listens.
     var outbox: EventOutbox?
     /// Whether the request is a logged change replayed at start-up: rows it adds are not news.

@@ -184,9 +184,9 @@ public struct RequestDispatcher: Sendable {
                     )
                 else { return nil }
                 reply = answered
-                log(call, started: started, context: context)
+                log(call, started: started, context: context, line: line)
             } catch {
-                reply = failure(error, call, context: context)
+                reply = failure(error, call, context: context, line: line)
             }
             context.server.countRequests(1)
             guard !call.isNotification else { return PendingReply(parts: []) }
@@ -282,45 +282,56 @@ public struct RequestDispatcher: Sendable {
                 }
                 return try await call.handlers.full(line, call.paramsRange, &context)
             }
-            log(call, started: started, context: context)
+            line.withUnsafeBytes { log(call, started: started, context: context, line: $0) }
         } catch {
-            reply = failure(error, call, context: context)
+            reply = line.withUnsafeBytes { failure(error, call, context: context, line: $0) }
         }
         return (reply, recording?.recorded)
     }
 
-    private func log(_ call: Call, started: ContinuousClock.Instant, context: RequestContext) {
-        context.logger.debug(
-            "request",
-            metadata: [
-                "method": "\(call.method)", "id": "\(call.id)", "elapsed": "\(ContinuousClock.now - started)",
-            ]
-        )
+    private func log(
+        _ call: Call,
+        started: ContinuousClock.Instant,
+        context: RequestContext,
+        line: UnsafeRawBufferPointer
+    ) {
+        guard context.logger.logLevel <= .debug else { return }
+        var metadata: Logger.Metadata = [
+            "method": "\(call.method)", "id": "\(call.id)", "elapsed": "\(ContinuousClock.now - started)",
+        ]
+        metadata["table"] = Self.table(of: call, in: line).map { "\($0)" }
+        context.logger.debug("request", metadata: metadata)
+    }
+
+    /// `params.table` of a request, for its log entries (journald's `DATATABLED_TABLE`).
+    private static func table(of call: Call, in line: UnsafeRawBufferPointer) -> String? {
+        struct Named: Decodable { var table: String? }
+        guard let range = call.paramsRange else { return nil }
+        return try? JSONDecoder().decode(Named.self, from: Data(UnsafeRawBufferPointer(rebasing: line[range]))).table
     }
 
     /// The error reply for a handler's error.
-    private func failure(_ error: any Error, _ call: Call, context: RequestContext) -> Data {
+    private func failure(_ error: any Error, _ call: Call, context: RequestContext, line: UnsafeRawBufferPointer)
+        -> Data
+    {
+        let refusal: ResponseError
         switch error {
-        case let error as ResponseError: refused(error, method: call.method, id: call.id, context: context)
-        case let error as TableError: refused(ResponseError(error), method: call.method, id: call.id, context: context)
-        case let error as CatalogError:
-            refused(ResponseError(error), method: call.method, id: call.id, context: context)
+        case let error as ResponseError: refusal = error
+        case let error as TableError: refusal = ResponseError(error)
+        case let error as CatalogError: refusal = ResponseError(error)
         default:
-            {
-                context.logger.error(
-                    "request failed",
-                    metadata: ["method": "\(call.method)", "id": "\(call.id)", "error": "\(error)"]
-                )
-                return ReplyEncoding.failure(id: call.id, .internalError())
-            }()
+            var metadata: Logger.Metadata = ["method": "\(call.method)", "id": "\(call.id)", "error": "\(error)"]
+            metadata["table"] = Self.table(of: call, in: line).map { "\($0)" }
+            context.logger.error("request failed", metadata: metadata)
+            return ReplyEncoding.failure(id: call.id, .internalError())
         }
-    }
-
-    private func refused(_ error: ResponseError, method: String, id: RequestID, context: RequestContext) -> Data {
-        context.logger.debug(
-            "request refused",
-            metadata: ["method": "\(method)", "id": "\(id)", "kind": "\(error.kind)"]
-        )
-        return ReplyEncoding.failure(id: id, error)
+        let permission = refusal.kind == .notPermitted && context.server.mayLogPermissionRefusal()
+        if permission || context.logger.logLevel <= .debug {
+            var metadata: Logger.Metadata = ["method": "\(call.method)", "id": "\(call.id)", "kind": "\(refusal.kind)"]
+            metadata["table"] = Self.table(of: call, in: line).map { "\($0)" }
+            // A refusal for want of permission is for the administrator to see.
+            context.logger.log(level: permission ? .notice : .debug, "request refused", metadata: metadata)
+        }
+        return ReplyEncoding.failure(id: call.id, refusal)
     }
 }

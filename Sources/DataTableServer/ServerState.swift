@@ -22,6 +22,21 @@ public final class ServerState: Sendable {
     /// The log of changes in the state directory; `nil` when the tables live in memory only.
     public let journal: Journal?
     private let counters = Mutex(Counters())
+    /// Permission refusals logged in the current second, and which second that is.
+    private let permissionNotices = Mutex((second: 0, count: 0))
+
+    /// Whether a permission refusal may be logged at notice level: at most
+    /// ``permissionNoticesPerSecond`` a second, so a client cannot flood the journal.
+    func mayLogPermissionRefusal() -> Bool {
+        let second = Int(startedAt.duration(to: .now).components.seconds)
+        return permissionNotices.withLock { notices in
+            if notices.second != second { notices = (second, 0) }
+            notices.count += 1
+            return notices.count <= Self.permissionNoticesPerSecond
+        }
+    }
+
+    static let permissionNoticesPerSecond = 10
 
     /// Connection and request counts.
     public struct Counters: Sendable, Hashable {
@@ -31,9 +46,18 @@ public final class ServerState: Sendable {
         public var requests = 0
     }
 
-    public init(limits: ServerLimits, catalog: TableCatalog = TableCatalog(), journal: Journal? = nil) {
+    /// Which files clients may name by path.
+    public let files: FilePolicy
+
+    public init(
+        limits: ServerLimits,
+        catalog: TableCatalog = TableCatalog(),
+        journal: Journal? = nil,
+        files: FilePolicy = FilePolicy()
+    ) {
         self.limits = limits
         self.journal = journal
+        self.files = files
         self.startedAt = .now
         self.tables = LiveTables(catalog)
     }

@@ -54,6 +54,8 @@ final class DaemonSession {
     var descriptor: Int32 { connection.descriptor }
     var hasBufferedLine: Bool { connection.hasBufferedLine }
     private var nextID = 1
+    /// The last reply line, as it came.
+    private(set) var lastReply: String?
 
     init(path: String, printReplies: Bool) throws {
         connection = try LineConnection(path: path)
@@ -70,6 +72,7 @@ final class DaemonSession {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let line = String(decoding: try encoder.encode(request), as: UTF8.self)
         let reply = try connection.request(line)
+        lastReply = reply
         if printReplies && !quiet { print(reply) }
         let message = try JSONDecoder().decode(ReplyMessage.self, from: Data(reply.utf8))
         if let error = message.error {

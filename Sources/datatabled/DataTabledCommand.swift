@@ -71,6 +71,13 @@ struct DataTabledCommand: AsyncParsableCommand {
     var allowGroup: [String] = []
 
     @Option(
+        help: """
+            A directory any client may load files from by path (opened strictly beneath it). Without it,             only root and the daemon's own user load by path; others send the rows.
+            """
+    )
+    var importDir: String?
+
+    @Option(
         help: "Keep every table in this directory and restore them at start (without it, nothing survives a restart)."
     )
     var stateDir: String?
@@ -99,6 +106,14 @@ struct DataTabledCommand: AsyncParsableCommand {
             ("--soft-output-seconds", softOutputSeconds, 86_400), ("--compact-after-bytes", compactAfterBytes, 1 << 50),
         ] where !(1...most).contains(value) {
             throw ValidationError("\(name) must be from 1 to \(most).")
+        }
+        if let importDir {
+            var isDirectory: ObjCBool = false
+            guard importDir.hasPrefix("/"),
+                FileManager.default.fileExists(atPath: importDir, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw ValidationError("--import-dir must be the absolute path of a directory.")
+            }
         }
     }
 
@@ -147,7 +162,8 @@ struct DataTabledCommand: AsyncParsableCommand {
                 limits: limits,
                 catalog: catalog,
                 peers: peers,
-                journal: store?.journal
+                journal: store?.journal,
+                files: FilePolicy(importDirectory: importDir)
             ),
             hooks: .init(
                 ready: { descriptions in

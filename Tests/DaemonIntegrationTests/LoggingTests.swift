@@ -53,16 +53,25 @@ import Testing
         let client = try UnixClient(path: path)
         try client.send(#"{"id":1,"method":"ping"}"# + "\n")
         _ = try client.readLine()
+        try client.send(#"{"id":2,"method":"create","params":{"table":"stock","columns":[{"key":"item"}]}}"# + "\n")
+        _ = try client.readLine()
+        try client.send(#"{"id":3,"method":"get","params":{"table":"stock","ids":["gone"]}}"# + "\n")
+        _ = try client.readLine()
 
         var request: [String: Any]?
         var started: [String: Any]?
+        var tableEntries: [[String: Any]] = []
         let deadline = ContinuousClock.now + .seconds(10)
-        while request == nil || started == nil, ContinuousClock.now < deadline {
+        while request == nil || started == nil || tableEntries.count < 2, ContinuousClock.now < deadline {
             let entries = try journalEntries(pid: daemon.pid)
             request = entries.first { $0["DATATABLED_METHOD"] as? String == "ping" }
             started = entries.first { ($0["MESSAGE"] as? String)?.contains("listening on \(path)") == true }
+            // A request on a table, answered or refused, names it: journalctl DATATABLED_TABLE=stock.
+            tableEntries = entries.filter { $0["DATATABLED_TABLE"] as? String == "stock" }
             usleep(100_000)
         }
+        #expect(tableEntries.contains { $0["DATATABLED_METHOD"] as? String == "create" })
+        #expect(tableEntries.contains { $0["DATATABLED_METHOD"] as? String == "get" && $0["DATATABLED_KIND"] != nil })
         let entry = try #require(request, "no journal entry for the ping request")
         #expect(entry["PRIORITY"] as? String == "7")
         #expect(entry["SYSLOG_IDENTIFIER"] as? String == "datatabled")

@@ -37,6 +37,16 @@ import Testing
         )
     }
 
+    @Test func anUploadAndTheLoadOfItHaveTheirWireForm() throws {
+        try checkCoding(
+            UploadRequest(table: "bins", text: "bin,qty\nA1,4\n"),
+            json: #"{"table":"bins","text":"bin,qty\nA1,4\n"}"#
+        )
+        try checkCoding(UploadRequest.Response(table: "bins", bytes: 13), json: #"{"bytes":13,"table":"bins"}"#)
+        let load = try JSONDecoder().decode(LoadRequest.self, from: Data(#"{"table":"bins","upload":true}"#.utf8))
+        #expect(load.upload == true && load.path == nil && load.text == nil)
+    }
+
     @Test func anUnknownErrorKindDecodesAsItself() throws {
         let json = #"{"code":-32042,"data":{"kind":"from_the_future","hint":1},"message":"New."}"#
         let error = try JSONDecoder().decode(ResponseError.self, from: Data(json.utf8))
@@ -126,8 +136,9 @@ import Testing
         #expect(
             names == [
                 "ping", "hello", "help", "stats", "create", "drop", "tables", "describe", "add", "edit", "revert",
-                "delete", "get", "select", "selection", "sort", "layout", "scroll", "subscribe", "unsubscribe", "load",
-                "export", "undo", "redo",
+                "delete", "get", "select", "selection", "sort", "layout", "scroll", "subscribe", "unsubscribe",
+                "upload",
+                "load", "export", "undo", "redo",
             ]
         )
         for method in MethodRegistry.all {

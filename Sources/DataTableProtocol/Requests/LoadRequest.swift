@@ -1,4 +1,5 @@
-/// `load`: add rows from CSV or NDJSON, read from `path` or given as `text`. All or nothing.
+/// `load`: add rows from CSV or NDJSON, read from `path`, given as `text`, or sent before with
+/// `upload` (`upload: true`). All or nothing.
 ///
 /// A missing table is created: from `columns` when given, else with column types inferred from
 /// the data. While a large load runs, the daemon sends `progress` notifications on the same
@@ -10,9 +11,11 @@ public struct LoadRequest: DataTableRequest {
     public var table: String
     /// `csv` or `ndjson`; absent takes the path's extension, else `csv`.
     public var format: String?
-    /// A file the daemon can read.
+    /// A file the peer may name (see protocol.md, "Files").
     public var path: String?
     public var text: String?
+    /// Load the text sent for this table with `upload` on this connection.
+    public var upload: Bool?
     /// The schema for a new table (else types are inferred).
     public var columns: [ColumnDefinition]?
     /// The key column of a new table.
@@ -25,10 +28,12 @@ public struct LoadRequest: DataTableRequest {
         format: String? = nil,
         path: String? = nil,
         text: String? = nil,
+        upload: Bool? = nil,
         columns: [ColumnDefinition]? = nil,
         key: String? = nil,
         sort: [SortKeyParam]? = nil
     ) {
+        self.upload = upload
         self.table = table
         self.format = format
         self.path = path

@@ -10,40 +10,56 @@ extension MethodTable {
         // Reading and parsing leave much freed memory behind: once the rows are in and the text
         // and parsed rows are gone with `loadRows`' frame, hand it back to the system.
         defer { ProcessMemory.releaseFreedMemory() }
-        return try await loadRows(request, context)
+        let sources = [request.path != nil, request.text != nil, request.upload == true].filter { $0 }.count
+        guard sources == 1 else {
+            throw ResponseError.invalidParams("Give path, text or upload: true (one of them).", field: "params.path")
+        }
+        var uploaded: [UInt8]?
+        if request.upload == true {
+            // Taken whether the load succeeds or not: an upload is loaded once.
+            guard let text = context.uploads.removeValue(forKey: request.table) else {
+                throw ResponseError.invalidParams(
+                    "Nothing was uploaded for \(request.table) on this connection; send it with upload first.",
+                    field: "params.upload"
+                )
+            }
+            uploaded = text
+        }
+        return try await loadRows(request, uploaded: uploaded, context)
     }
 
-    private static func loadRows(_ request: LoadRequest, _ context: RequestContext) async throws
+    /// `upload`: keeps a piece of text for a later `load` on the connection.
+    static func upload(_ request: UploadRequest, _ context: inout RequestContext) throws -> UploadRequest.Response {
+        let held = context.uploads[request.table]?.count ?? 0
+        try context.server.checkRoomToLoad(bytes: held + request.text.utf8.count)
+        context.uploads[request.table, default: []].append(contentsOf: request.text.utf8)
+        return UploadRequest.Response(table: request.table, bytes: held + request.text.utf8.count)
+    }
+
+    private static func loadRows(_ request: LoadRequest, uploaded: [UInt8]?, _ context: RequestContext) async throws
         -> LoadRequest.Response
     {
         let format = try dataFormat(request.format, path: request.path)
-        guard (request.path == nil) != (request.text == nil) else {
-            throw ResponseError.invalidParams("Give path or text (one of them).", field: "params.path")
-        }
+        let server = context.server
         let text: String
-        if let path = request.path {
-            // A device or a pipe could be read forever (/dev/zero); only files have an end.
-            var status = stat()
-            if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-                throw ResponseError.invalidValue("\(path) is not a regular file.", field: "params.path")
+        if let uploaded {
+            // Joined from whole strings: valid UTF-8.
+            text = String(decoding: uploaded, as: UTF8.self)
+        } else if let path = request.path {
+            // Opened as the peer may, without blocking; read off the event loop and every lock.
+            let file = try server.files.openForLoad(path, peer: context.connection.peer)
+            try server.checkRoomToLoad(bytes: file.size)
+            let bytes = try await server.heavyWork.run { [file = consume file] in
+                try file.readAll(limit: server.loadByteLimit)
             }
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                throw ResponseError.invalidValue(
-                    "The file \(path) could not be read: \(error.localizedDescription)",
-                    field: "params.path"
-                )
-            }
-            guard let decoded = String(validating: data, as: UTF8.self) else {
+            guard let decoded = String(validating: bytes, as: UTF8.self) else {
                 throw ResponseError.invalidValue("The file \(path) is not UTF-8 text.", field: "params.path")
             }
             text = decoded
         } else {
             text = request.text!
+            try server.checkRoomToLoad(bytes: text.utf8.count)
         }
-        let server = context.server
         let existing = try? server.read(request.table) { $0.columns }
         if existing != nil, request.columns != nil || request.key != nil {
             throw ResponseError.invalidParams(

@@ -134,6 +134,7 @@ extension MethodTable {
             }
         }
         register(LoadRequest.self) { request, context in try await Self.load(request, &context) }
+        register(UploadRequest.self) { request, context in try Self.upload(request, &context) }
         register(ExportRequest.self, replying: ExportReply.self) { request, context in
             try await Self.export(request, context)
         }
@@ -450,6 +451,34 @@ extension ServerState {
                 value: budget
             )
         }
+    }
+
+    /// Memory a load takes per byte of its text, at its peak: the text, its rows as parsed, and
+    /// the table they go into (a million rows × 8 columns rest at 1.9× their CSV).
+    static let loadMemoryFactor = 3
+
+    /// Refuses, before anything is read or parsed, a load of `bytes` of text that would take the
+    /// daemon past its memory budget.
+    func checkRoomToLoad(bytes: Int) throws(ResponseError) {
+        let budget = limits.maxMemoryBytes
+        guard budget > 0 else { return }
+        let resident = memory.residentBytes
+        let needed = bytes.multipliedReportingOverflow(by: Self.loadMemoryFactor)
+        guard !needed.overflow, resident + needed.partialValue <= budget else {
+            throw .limitExceeded(
+                "Loading \(bytes / 1_000_000) MB of text takes about \(bytes / 1_000_000 * Self.loadMemoryFactor) MB; "
+                    + "the daemon uses \(resident / 1_000_000) MB of its \(budget / 1_000_000) MB budget.",
+                limit: "maxMemoryBytes",
+                value: budget
+            )
+        }
+    }
+
+    /// The most bytes a loaded file may have once open (it may grow while it is read).
+    var loadByteLimit: Int {
+        let budget = limits.maxMemoryBytes
+        guard budget > 0 else { return 1 << 40 }
+        return max(0, budget - memory.residentBytes) / Self.loadMemoryFactor
     }
 
     /// Refuses a new table when the daemon holds `maxTables` (`tableCount`) already.

@@ -118,7 +118,11 @@ struct Drop: ParsableCommand {
 /// `datatable load FILE`.
 struct Load: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Load rows from a CSV or NDJSON file (the daemon reads it); creates the table if needed."
+        abstract: "Load rows from a CSV or NDJSON file; creates the table if needed.",
+        discussion: """
+            The daemon reads the file when it may (you are root or its user, or the file is under its \
+            --import-dir); otherwise this command reads it with your rights and sends it.
+            """
     )
     @OptionGroup var common: CommonOptions
     @Argument(help: "The file: .csv, or .ndjson / .jsonl.") var file: String
@@ -135,13 +139,59 @@ struct Load: ParsableCommand {
         if let key { params["key"] = .string(key) }
         if !sort.isEmpty { params["sort"] = SortKeys.parse(sort) }
         try common.withSession { session in
-            let reply = try session.call("load", params)
+            let reply: JSONValue
+            do {
+                reply = try session.call("load", params, quiet: true)
+            } catch let refused as DaemonSession.Refused where refused.kind == "not_permitted" {
+                // The daemon may not open it for us: read it as ourselves and send it.
+                reply = try Self.upload(url, params: params, table: name, session: session)
+            }
+            if common.json, let line = session.lastReply { print(line) }
             guard !common.json else { return }
             let created = reply["created"]?.boolValue == true ? "created \(name); " : ""
             print(
                 "\(created)loaded \(reply["added"]?.text ?? "0") rows into \(name) (\(reply["rows"]?.text ?? "0") now)"
             )
         }
+    }
+}
+
+extension Load {
+    /// Text sent per `upload` request: escaped, even text of control characters stays within
+    /// the daemon's default 1 MiB line.
+    static let uploadPieceBytes = 128 * 1024
+
+    /// Sends the file's text in pieces, then loads what was sent.
+    static func upload(_ url: URL, params: [String: JSONValue], table: String, session: DaemonSession) throws
+        -> JSONValue
+    {
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try Data(contentsOf: url))
+        } catch {
+            throw DaemonSession.Refused(
+                message: "cannot read \(url.path): \(error.localizedDescription)",
+                kind: "invalid_value",
+                field: nil
+            )
+        }
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw DaemonSession.Refused(message: "\(url.path) is not UTF-8 text", kind: "invalid_value", field: nil)
+        }
+        var start = 0
+        while start < bytes.count {
+            var end = min(bytes.count, start + uploadPieceBytes)
+            // A piece ends at a character's end: back off continuation bytes.
+            while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            let piece = String(decoding: bytes[start..<end], as: UTF8.self)
+            try session.call("upload", ["table": .string(table), "text": .string(piece)], quiet: true)
+            start = end
+        }
+        var params = params
+        params["path"] = nil
+        params["upload"] = .bool(true)
+        if bytes.isEmpty { params["text"] = .string(""); params["upload"] = nil }
+        return try session.call("load", params, quiet: true)
     }
 }
 

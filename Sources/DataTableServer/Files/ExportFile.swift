@@ -41,7 +41,7 @@ struct ExportFile: Sendable {
     /// Serves the path form only to a peer whose own rights reach every file the daemon's do:
     /// root, or the daemon's own user. Anyone else streams the export and writes it themselves.
     static func checkPeer(_ peer: PeerCredentials?) throws(ResponseError) {
-        guard let peer, peer.uid == 0 || peer.uid == geteuid() else {
+        guard FilePolicy.isPrivileged(peer) else {
             throw ResponseError(
                 code: .notPermitted,
                 kind: .notPermitted,

@@ -1,0 +1,28 @@
+/// `upload`: send a file's text in pieces, for a `load` with `upload: true` on the same
+/// connection. How a client loads a file the daemon may not read, or one longer than a request
+/// line: each piece within `maxLineBytes`, kept until the load (or the connection) ends.
+public struct UploadRequest: DataTableRequest, Hashable {
+    public static let method = "upload"
+    public static let summary = "Send text to load in pieces (then load with upload: true)."
+
+    /// The table the text is for.
+    public var table: String
+    /// The next piece of the text (whole characters; pieces are joined as they are).
+    public var text: String
+
+    public init(table: String, text: String) {
+        self.table = table
+        self.text = text
+    }
+
+    public struct Response: Codable, Hashable, Sendable {
+        public var table: String
+        /// Bytes of text held for the table on this connection so far.
+        public var bytes: Int
+
+        public init(table: String, bytes: Int) {
+            self.table = table
+            self.bytes = bytes
+        }
+    }
+}

@@ -9,7 +9,7 @@ import Testing
 @Suite struct ParamsReaderTests {
     /// The request types the reader knows.
     static let types: [any ReadableParams.Type] = [
-        GetRequest.self, EditRequest.self, AddRequest.self, SelectRequest.self, ScrollRequest.self,
+        GetRequest.self, EditRequest.self, AddRequest.self, SelectRequest.self, ScrollRequest.self, UploadRequest.self,
     ]
 
     /// The JSON of `request`, keys sorted, for comparing.
@@ -105,6 +105,7 @@ import Testing
         let names = [
             "table", "ids", "from", "count", "columns", "id", "column", "value", "edits", "selection", "row", "rows",
             "index", "action", "mode", "viewport", "to", "overscan", "follow", "unit", "x", "y", "width", "height",
+            "text",
         ]
         func value(_ depth: Int) -> String {
             switch Int.random(in: 0..<(depth > 2 ? 8 : 11), using: &generator) {

@@ -26,3 +26,20 @@ public struct UploadRequest: DataTableRequest, Hashable {
         }
     }
 }
+
+/// Pieces of a file come by the hundred: read straight from the bytes.
+extension UploadRequest: ReadableParams {
+    public init?(reading reader: inout ParamsReader) {
+        var table: String?
+        var text: String?
+        let read = reader.object { reader, key in
+            switch key {
+            case "table": reader.first(0) && reader.optional(&table) { $0.string() }
+            case "text": reader.first(1) && reader.optional(&text) { $0.string() }
+            default: false
+            }
+        }
+        guard read, let table, let text else { return nil }
+        self.init(table: table, text: text)
+    }
+}

@@ -2,6 +2,7 @@ import DataTableProtocol
 import Foundation
 import Logging
 import NIOCore
+import Synchronization
 
 /// What a method handler knows about the request it answers: the connection it came on, the
 /// protocol version that connection speaks, and the daemon's shared state.
@@ -29,7 +30,7 @@ public struct RequestContext: Sendable {
     /// This connection's views, by table name (`scroll`).
     var views: [String: TableView] = [:]
     /// Text sent with `upload` for a `load`, by table name; gone with the connection.
-    var uploads: [String: [UInt8]] = [:]
+    var uploads: [String: UploadedText] = [:]
     /// Where this connection's events are queued; `nil` where nobody listens.
     var outbox: EventOutbox?
     /// Whether the request is a logged change replayed at start-up: rows it adds are not news.
@@ -53,5 +54,30 @@ public struct ConnectionInfo: Sendable, Hashable {
     public init(id: Int, peer: PeerCredentials? = nil) {
         self.id = id
         self.peer = peer
+    }
+}
+
+/// The text uploaded for one table on one connection. A reference, so that adding a piece adds
+/// to the one buffer: the context that holds it is copied into each request's task, and a value
+/// there would copy every byte sent so far with each piece.
+final class UploadedText: Sendable {
+    private let text = Mutex<[UInt8]>([])
+
+    /// Adds `piece`; returns the bytes held now.
+    func append(_ piece: String) -> Int {
+        text.withLock { text in
+            text.append(contentsOf: piece.utf8)
+            return text.count
+        }
+    }
+
+    var count: Int { text.withLock { $0.count } }
+
+    /// Everything uploaded, handed over (the buffer is left empty).
+    func take() -> [UInt8] {
+        text.withLock { text in
+            defer { text = [] }
+            return text
+        }
     }
 }

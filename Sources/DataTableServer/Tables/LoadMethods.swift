@@ -17,7 +17,7 @@ extension MethodTable {
         var uploaded: [UInt8]?
         if request.upload == true {
             // Taken whether the load succeeds or not: an upload is loaded once.
-            guard let text = context.uploads.removeValue(forKey: request.table) else {
+            guard let text = context.uploads.removeValue(forKey: request.table)?.take() else {
                 throw ResponseError.invalidParams(
                     "Nothing was uploaded for \(request.table) on this connection; send it with upload first.",
                     field: "params.upload"
@@ -30,10 +30,10 @@ extension MethodTable {
 
     /// `upload`: keeps a piece of text for a later `load` on the connection.
     static func upload(_ request: UploadRequest, _ context: inout RequestContext) throws -> UploadRequest.Response {
-        let held = context.uploads[request.table]?.count ?? 0
-        try context.server.checkRoomToLoad(bytes: held + request.text.utf8.count)
-        context.uploads[request.table, default: []].append(contentsOf: request.text.utf8)
-        return UploadRequest.Response(table: request.table, bytes: held + request.text.utf8.count)
+        let uploaded = context.uploads[request.table] ?? UploadedText()
+        try context.server.checkRoomToLoad(bytes: uploaded.count + request.text.utf8.count)
+        context.uploads[request.table] = uploaded
+        return UploadRequest.Response(table: request.table, bytes: uploaded.append(request.text))
     }
 
     private static func loadRows(_ request: LoadRequest, uploaded: [UInt8]?, _ context: RequestContext) async throws

@@ -35,6 +35,16 @@ import Testing
         #expect(table.column("qty") == ["1", "2.5"])
     }
 
+    /// A carriage return on its own ends a line, as the parser reads it (old Mac text); one in
+    /// a quoted field stays in the field.
+    @Test func aCarriageReturnAloneEndsALine() throws {
+        let table = try load("item,qty\rBolt,4\r\"Nut\rM8\",5\r")
+        #expect(table.column("item") == ["Bolt", "Nut\rM8"])
+        #expect(table.column("qty") == ["4", "5"])
+        let found = problems("item,qty,received\nBolt,212-05-06\ry")
+        #expect(found.map(\.line) == [2, 3])
+    }
+
     @Test func typesAreInferredAndFallBackToText() throws {
         let table = try load("n,d,t,span,mixed\n1,2024-01-01,09:30,1h 30m,5\n2,2024-01-02,10:00,PT2H,x\n")
         #expect(table.columns.map(\.type) == [.number, .date, .time, .duration, .text])

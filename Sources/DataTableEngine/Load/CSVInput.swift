@@ -45,6 +45,8 @@ struct CSVInput: LoadInput {
         var tally = ProgressTally()
         var record = records.lowerBound
         Self.forEachRecord(bytes, Array(ranges[records])) { fields in
+            // One record per range: the index ends lines where the parser does.
+            guard record < records.upperBound else { return }
             tally.count(progress)
             let line = lines[record]
             record += 1

@@ -32,7 +32,11 @@ struct RecordIndex {
             if byte == UInt8(ascii: "\"") {
                 if !inQuotes { quoteLine = line }
                 inQuotes.toggle()
-            } else if byte == UInt8(ascii: "\n") {
+            } else if byte == UInt8(ascii: "\n")
+                || (byte == UInt8(ascii: "\r") && (index + 1 == count || bytes[index + 1] != UInt8(ascii: "\n")))
+            {
+                // A line feed, or a carriage return on its own, ends a line (as the parser reads
+                // it: old Mac text ends lines with CR alone); CR LF ends one at the LF.
                 line += 1
                 if !inQuotes {
                     close(at: index)

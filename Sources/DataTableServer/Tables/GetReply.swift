@@ -59,20 +59,7 @@ extension GetReply: DirectJSON {
                 writer.string(columns[column].rules.displayText(row.values[column]))
             }
             writer.raw("}")
-            let drafts = byKey.filter { row.drafts[$0] != nil }
-            if !drafts.isEmpty {
-                writer.raw(#","drafts":{"#)
-                for (position, column) in drafts.enumerated() {
-                    if position > 0 { writer.comma() }
-                    writer.string(columns[column].key)
-                    writer.raw(#":{"error":"#)
-                    writer.string(row.drafts[column]!.message)
-                    writer.raw(#","text":"#)
-                    writer.string(row.drafts[column]!.text)
-                    writer.raw("}")
-                }
-                writer.raw("}")
-            }
+            writer.draftsMember(byKey.filter { row.drafts[$0] != nil }, key: { columns[$0].key }) { row.drafts[$0]! }
             if row.highlight > 0 {
                 writer.raw(#","highlight":"#)
                 writer.double(row.highlight)
@@ -81,15 +68,7 @@ extension GetReply: DirectJSON {
             writer.rowID(row.id)
             writer.raw(#","index":"#)
             writer.int(row.index)
-            let readOnly = shown.filter { row.readOnly[$0] }
-            if !readOnly.isEmpty {
-                writer.raw(#","readOnly":["#)
-                for (position, column) in readOnly.enumerated() {
-                    if position > 0 { writer.comma() }
-                    writer.string(columns[column].key)
-                }
-                writer.raw("]")
-            }
+            writer.keysMember("readOnly", shown.filter { row.readOnly[$0] }) { columns[$0].key }
             writer.raw(#","selected":"#)
             writer.bool(row.selected)
             writer.raw(#","values":{"#)

@@ -118,23 +118,14 @@ extension JSONWriter {
             string(utf8: UnsafeBufferPointer(rebasing: text[cells.range(of: cell)]))
         }
         raw("]")
-        if !row.drafts.isEmpty {
-            // By column key, sorted; a key drawn twice keeps its first draft.
-            var seen = Set<String>()
-            let drafts = row.drafts.filter { seen.insert(columns[$0.column].key).inserted }
-                .sorted { columns[$0.column].key < columns[$1.column].key }
-            raw(#","drafts":{"#)
-            for (index, entry) in drafts.enumerated() {
-                if index > 0 { comma() }
-                string(columns[entry.column].key)
-                raw(#":{"error":"#)
-                string(entry.draft.message)
-                raw(#","text":"#)
-                string(entry.draft.text)
-                raw("}")
-            }
-            raw("}")
-        }
+        // By column key, sorted; a key drawn twice keeps its first draft.
+        var seen = Set<String>()
+        draftsMember(
+            row.drafts.filter { seen.insert(columns[$0.column].key).inserted }
+                .sorted { columns[$0.column].key < columns[$1.column].key },
+            key: { columns[$0.column].key },
+            draft: \.draft
+        )
         raw(#","height":"#)
         int(row.height)
         if let highlight = ScrollReply.highlight(row.highlight) {
@@ -145,14 +136,7 @@ extension JSONWriter {
         rowID(row.id)
         raw(#","index":"#)
         int(row.index)
-        if !row.readOnly.isEmpty {
-            raw(#","readOnly":["#)
-            for (index, column) in row.readOnly.enumerated() {
-                if index > 0 { comma() }
-                string(columns[column].key)
-            }
-            raw("]")
-        }
+        keysMember("readOnly", row.readOnly) { columns[$0].key }
         if row.selected { raw(#","selected":true"#) }
         if row.tall { raw(#","tall":true"#) }
         raw(#","y":"#)
@@ -160,11 +144,4 @@ extension JSONWriter {
         raw("}")
     }
 
-    /// A row id as the wire has it: a whole number or a string.
-    mutating func rowID(_ id: RowID) {
-        switch id {
-        case .number(let number): int(Int(number))
-        case .text(let text): string(text)
-        }
-    }
 }

@@ -37,4 +37,6 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let unavailable = ErrorCode(rawValue: -32005)
     /// The peer is not allowed to talk to this daemon.
     public static let notPermitted = ErrorCode(rawValue: -32006)
+    /// The peer may not do this to this table (its owner and mode say so).
+    public static let permissionDenied = ErrorCode(rawValue: -32007)
 }

@@ -39,6 +39,9 @@ public struct ErrorKind: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let nothingToUndo = ErrorKind(rawValue: "nothing_to_undo")
     /// Code ``ErrorCode/notPermitted``.
     public static let notPermitted = ErrorKind(rawValue: "not_permitted")
+    /// Code ``ErrorCode/permissionDenied``: the table's owner and mode do not let the peer read
+    /// it, change it, or (for `drop` and `chmod`) act as its owner.
+    public static let permissionDenied = ErrorKind(rawValue: "permission_denied")
     /// Code ``ErrorCode/internalError``: the change was made in memory but could not be written
     /// to the state directory, so it may not survive a restart.
     public static let notSaved = ErrorKind(rawValue: "not_saved")

@@ -9,6 +9,7 @@ public enum MethodRegistry {
         StatsRequest.self,
         CreateRequest.self,
         DropRequest.self,
+        ChmodRequest.self,
         TablesRequest.self,
         DescribeRequest.self,
         AddRequest.self,

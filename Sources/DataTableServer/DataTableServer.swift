@@ -32,6 +32,8 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         public var journal: Journal?
         /// Which files clients may name by path.
         public var files: FilePolicy
+        /// The mode a new table gets unless its request gives one.
+        public var tableMode: UInt16
 
         public init(
             listeners: [ListenerSource],
@@ -40,8 +42,10 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             catalog: TableCatalog = TableCatalog(),
             peers: PeerPolicy = PeerPolicy(),
             journal: Journal? = nil,
-            files: FilePolicy = FilePolicy()
+            files: FilePolicy = FilePolicy(),
+            tableMode: UInt16 = ServerState.standardTableMode
         ) {
+            self.tableMode = tableMode
             self.journal = journal
             self.files = files
             self.listeners = listeners
@@ -110,7 +114,8 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             limits: configuration.limits,
             catalog: configuration.catalog,
             journal: configuration.journal,
-            files: configuration.files
+            files: configuration.files,
+            tableMode: configuration.tableMode
         )
         self.dispatcher = RequestDispatcher(methods: methods, limits: configuration.limits)
         self.hooks = hooks

@@ -325,7 +325,9 @@ public struct RequestDispatcher: Sendable {
             context.logger.error("request failed", metadata: metadata)
             return ReplyEncoding.failure(id: call.id, .internalError())
         }
-        let permission = refusal.kind == .notPermitted && context.server.mayLogPermissionRefusal()
+        let permission =
+            (refusal.kind == .notPermitted || refusal.kind == .permissionDenied)
+            && context.server.mayLogPermissionRefusal()
         if permission || context.logger.logLevel <= .debug {
             var metadata: Logger.Metadata = ["method": "\(call.method)", "id": "\(call.id)", "kind": "\(refusal.kind)"]
             metadata["table"] = Self.table(of: call, in: line).map { "\($0)" }

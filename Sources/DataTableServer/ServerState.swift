@@ -11,7 +11,7 @@ public final class ServerState: Sendable {
     public let startedAt: ContinuousClock.Instant
     /// The tables, each behind its own lock.
     public let tables: LiveTables
-    /// Where long work on a table runs (see ``updateOffLock(_:work:install:)``).
+    /// Where long work on a table runs (see ``updateOffLock(_:by:work:install:)``).
     let heavyWork = HeavyWork.shared
     /// Fonts opened for layouts in points, kept for the next.
     let fonts = FontLibrary()
@@ -48,14 +48,22 @@ public final class ServerState: Sendable {
 
     /// Which files clients may name by path.
     public let files: FilePolicy
+    /// The mode a new table gets unless its request gives one (`--table-mode`).
+    public let defaultTableMode: UInt16
+
+    /// The mode of new tables unless configured: the owner and the owner's group read and
+    /// write, others nothing.
+    public static let standardTableMode: UInt16 = 0o660
 
     public init(
         limits: ServerLimits,
         catalog: TableCatalog = TableCatalog(),
         journal: Journal? = nil,
-        files: FilePolicy = FilePolicy()
+        files: FilePolicy = FilePolicy(),
+        tableMode: UInt16 = standardTableMode
     ) {
         self.limits = limits
+        self.defaultTableMode = tableMode
         self.journal = journal
         self.files = files
         self.startedAt = .now

@@ -12,7 +12,8 @@ struct DataTableCommand: AsyncParsableCommand {
         version: ServerInfo.version,
         subcommands: [
             Call.self, Ping.self, Hello.self, Methods.self, Stats.self, Tables.self, Describe.self, Create.self,
-            Drop.self, Load.self, Export.self, Add.self, Edit.self, Revert.self, Delete.self, Get.self, Select.self,
+            Drop.self, Chmod.self, Load.self, Export.self, Add.self, Edit.self, Revert.self, Delete.self, Get.self,
+            Select.self,
             Selection.self, Sort.self, Undo.self, Redo.self, Layout.self, Scroll.self, Subscribe.self, View.self,
         ]
     )

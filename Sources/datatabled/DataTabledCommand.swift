@@ -72,10 +72,19 @@ struct DataTabledCommand: AsyncParsableCommand {
 
     @Option(
         help: """
-            A directory any client may load files from by path (opened strictly beneath it). Without it,             only root and the daemon's own user load by path; others send the rows.
+            A directory any client may load files from by path (opened strictly beneath it). Without it, \
+            only root and the daemon's own user load by path; others send the rows.
             """
     )
     var importDir: String?
+
+    @Option(
+        help: """
+            The mode of a table a client makes, unless it gives one: read (4) and write (2) bits for its \
+            owner, the owner's group and others, in octal.
+            """
+    )
+    var tableMode: String = "0660"
 
     @Option(
         help: "Keep every table in this directory and restore them at start (without it, nothing survives a restart)."
@@ -97,6 +106,9 @@ struct DataTabledCommand: AsyncParsableCommand {
     func validate() throws {
         guard Self.parseMode(socketMode) != nil else {
             throw ValidationError("--socket-mode must be an octal permission like 0600 or 0660.")
+        }
+        guard TableAccess.mode(tableMode) != nil else {
+            throw ValidationError("--table-mode must be octal read and write bits like 0660 or 0640.")
         }
         for (name, value, most) in [
             ("--max-line-bytes", maxLineBytes, 1 << 30), ("--max-connections", maxConnections, 1_000_000),
@@ -163,7 +175,8 @@ struct DataTabledCommand: AsyncParsableCommand {
                 catalog: catalog,
                 peers: peers,
                 journal: store?.journal,
-                files: FilePolicy(importDirectory: importDir)
+                files: FilePolicy(importDirectory: importDir),
+                tableMode: TableAccess.mode(tableMode)!
             ),
             hooks: .init(
                 ready: { descriptions in

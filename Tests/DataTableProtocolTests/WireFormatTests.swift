@@ -135,7 +135,8 @@ import Testing
         #expect(Set(names).count == names.count)
         #expect(
             names == [
-                "ping", "hello", "help", "stats", "create", "drop", "tables", "describe", "add", "edit", "revert",
+                "ping", "hello", "help", "stats", "create", "drop", "chmod", "tables", "describe", "add", "edit",
+                "revert",
                 "delete", "get", "select", "selection", "sort", "layout", "scroll", "subscribe", "unsubscribe",
                 "upload",
                 "load", "export", "undo", "redo",

@@ -23,6 +23,9 @@ public struct Table: Sendable {
     public internal(set) var selectedCount = 0
     /// How many cells hold a rejected draft.
     public internal(set) var errorCount = 0
+    /// Who owns the table and who else may read or change it; set once when the table is made,
+    /// then changed with ``changeAccess(to:)``.
+    public var access = TableAccess.open
 
     let columnIndex: [String: Int]
     var stores: [ColumnStore]

@@ -14,6 +14,9 @@ public struct CreateRequest: DataTableRequest {
     public var readOnly: Bool?
     /// `none`, `single` or `multiple` (the default).
     public var selection: String?
+    /// Who besides the owner may read and change the table, as `chmod` writes it ("0640");
+    /// absent means the daemon's `--table-mode` (0660 unless set).
+    public var mode: String?
 
     public init(
         table: String,
@@ -22,7 +25,8 @@ public struct CreateRequest: DataTableRequest {
         rows: [JSONValue]? = nil,
         sort: [SortKeyParam]? = nil,
         readOnly: Bool? = nil,
-        selection: String? = nil
+        selection: String? = nil,
+        mode: String? = nil
     ) {
         self.table = table
         self.columns = columns
@@ -31,6 +35,7 @@ public struct CreateRequest: DataTableRequest {
         self.sort = sort
         self.readOnly = readOnly
         self.selection = selection
+        self.mode = mode
     }
 
     public typealias Response = TableVersion

@@ -20,6 +20,11 @@ public struct DescribeRequest: DataTableRequest {
         public var version: Int
         public var canUndo: Bool
         public var canRedo: Bool
+        /// The owner's user id, the table's group and its mode (four octal digits, as `chmod`
+        /// takes them).
+        public var owner: Int?
+        public var group: Int?
+        public var mode: String?
 
         public init(
             table: String,
@@ -33,7 +38,10 @@ public struct DescribeRequest: DataTableRequest {
             errors: Int,
             version: Int,
             canUndo: Bool,
-            canRedo: Bool
+            canRedo: Bool,
+            owner: Int? = nil,
+            group: Int? = nil,
+            mode: String? = nil
         ) {
             self.table = table
             self.columns = columns
@@ -47,6 +55,9 @@ public struct DescribeRequest: DataTableRequest {
             self.version = version
             self.canUndo = canUndo
             self.canRedo = canRedo
+            self.owner = owner
+            self.group = group
+            self.mode = mode
         }
     }
 }

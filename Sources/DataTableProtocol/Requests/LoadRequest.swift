@@ -22,6 +22,8 @@ public struct LoadRequest: DataTableRequest {
     public var key: String?
     /// The sort of a new table.
     public var sort: [SortKeyParam]?
+    /// The mode of a new table, as `chmod` writes it ("0640"); absent means `--table-mode`.
+    public var mode: String?
 
     public init(
         table: String,
@@ -31,7 +33,8 @@ public struct LoadRequest: DataTableRequest {
         upload: Bool? = nil,
         columns: [ColumnDefinition]? = nil,
         key: String? = nil,
-        sort: [SortKeyParam]? = nil
+        sort: [SortKeyParam]? = nil,
+        mode: String? = nil
     ) {
         self.upload = upload
         self.table = table
@@ -41,6 +44,7 @@ public struct LoadRequest: DataTableRequest {
         self.columns = columns
         self.key = key
         self.sort = sort
+        self.mode = mode
     }
 
     public struct Response: Codable, Hashable, Sendable {

@@ -1,3 +1,4 @@
+import DataTableEngine
 import DataTableProtocol
 import Synchronization
 
@@ -9,14 +10,24 @@ final class EventHub: Sendable {
     private struct Subscription {
         var outbox: EventOutbox
         var kinds: Set<TableEvent.Kind>
+        /// Who subscribed: events go only where the table's owner and mode still let it read.
+        var requester: Requester
     }
 
     /// Table name → connection id → subscription.
     private let tables = Mutex([String: [Int: Subscription]]())
 
     /// Sends `connection` the `kinds` of events of `table` from now on.
-    func subscribe(_ table: String, connection: Int, outbox: EventOutbox, kinds: Set<TableEvent.Kind>) {
-        tables.withLock { $0[table, default: [:]][connection] = Subscription(outbox: outbox, kinds: kinds) }
+    func subscribe(
+        _ table: String,
+        connection: Int,
+        requester: Requester,
+        outbox: EventOutbox,
+        kinds: Set<TableEvent.Kind>
+    ) {
+        tables.withLock {
+            $0[table, default: [:]][connection] = Subscription(outbox: outbox, kinds: kinds, requester: requester)
+        }
     }
 
     /// Stops sending `table`'s events to `connection`; returns whether it was subscribed.
@@ -44,11 +55,14 @@ final class EventHub: Sendable {
         tables.withLock { $0[table] != nil }
     }
 
-    /// Queues the event `make` builds for every subscriber of `table` that wants its kind; the
-    /// event is only built when someone does.
-    func publish(_ table: String, _ kind: TableEvent.Kind, _ make: () -> TableEvent) {
+    /// Queues the event `make` builds for every subscriber of `table` that wants its kind and
+    /// may read a table with `access`; the event is only built when someone does.
+    func publish(_ table: String, access: TableAccess, _ kind: TableEvent.Kind, _ make: () -> TableEvent) {
         let outboxes = tables.withLock { tables in
-            tables[table].map { $0.values.filter { $0.kinds.contains(kind) }.map(\.outbox) } ?? []
+            tables[table].map { subscriptions in
+                subscriptions.values.filter { $0.kinds.contains(kind) && $0.requester.may(.read, access) }
+                    .map(\.outbox)
+            } ?? []
         }
         guard !outboxes.isEmpty else { return }
         let event = make()

@@ -27,8 +27,15 @@ extension MethodTable {
             let chosen = kinds
             // Subscribing under the table's lock: no event of the table is published meanwhile,
             // so events continue exactly from the version in the reply.
-            return try context.server.read(request.table) { table in
-                context.server.events.subscribe(table.name, connection: connection, outbox: outbox, kinds: chosen)
+            let requester = context.requester
+            return try context.server.read(request.table, by: requester) { table in
+                context.server.events.subscribe(
+                    table.name,
+                    connection: connection,
+                    requester: requester,
+                    outbox: outbox,
+                    kinds: chosen
+                )
                 return SubscribeRequest.Response(
                     table: table.name,
                     version: Int(table.version),

@@ -15,7 +15,7 @@ extension ServerState {
         _ fill: (inout TableEvent) -> Void = { _ in }
     ) {
         recordChange(of: table)
-        events.publish(table.name, kind) {
+        events.publish(table.name, access: table.access, kind) {
             var event = TableEvent(
                 table: table.name,
                 kind: kind,

@@ -52,7 +52,7 @@ final class Replayer {
             }
             _ = try? await handlers.full(line, header.paramsRange, &context)
             // A dropped table is gone after its replay; any other must be where it was.
-            if let now = try? server.read(table, \.version), now != version {
+            if let now = try? server.read(table, by: .daemon, \.version), now != version {
                 diverged += 1
                 logger.error(
                     "a replayed change left its table at another version than when it was made",

@@ -17,7 +17,15 @@ enum TableImageCoding {
         var sort: [SortKeyParam]
         var version: UInt64
         var rows: Int
+        /// Who owns the table, and its mode (absent from images made before tables had owners:
+        /// those belong to root, mode 0660).
+        var owner: UInt32?
+        var group: UInt32?
+        var mode: UInt16?
     }
+
+    /// What a table whose image names no owner gets.
+    static let unownedAccess = TableAccess(owner: 0, group: 0, mode: 0o660)
 
     static func encode(_ table: Table) -> [UInt8] {
         let header = Header(
@@ -28,7 +36,10 @@ enum TableImageCoding {
             selection: table.selectionMode.rawValue,
             sort: WireSchema.sortParams(table.sortKeys),
             version: table.version,
-            rows: table.rowCount
+            rows: table.rowCount,
+            owner: table.access.owner,
+            group: table.access.group,
+            mode: table.access.mode
         )
         let json = try! JSONEncoder().encode(header)
         var writer = ByteWriter(capacity: json.count + table.rowCount * (table.columns.count * 8 + 2) + 64)
@@ -58,8 +69,15 @@ enum TableImageCoding {
         } catch {
             throw TableImageError("the header of \(header.name) is not valid: \(error.message)")
         }
+        var access = unownedAccess
+        if let owner = header.owner, let group = header.group, let mode = header.mode {
+            guard mode & ~TableAccess.meaningfulBits == 0 else {
+                throw TableImageError("the header of \(header.name) gives a mode that is not one")
+            }
+            access = TableAccess(owner: owner, group: group, mode: mode)
+        }
         do {
-            return try Table(
+            var table = try Table(
                 restoring: bytes[bodyStart...],
                 name: header.name,
                 columns: columns,
@@ -69,6 +87,8 @@ enum TableImageCoding {
                 sortKeys: WireSchema.sortKeys(header.sort),
                 version: header.version
             )
+            table.access = access
+            return table
         } catch {
             throw TableImageError("the table \(header.name) cannot be read: \(error)")
         }

@@ -22,7 +22,7 @@ extension MethodTable {
             try ExportFile.checkPeer(context.connection.peer)
             target = try ExportFile(path: path)
         }
-        let table = try server.snapshot(request.table)
+        let table = try server.snapshot(request.table, by: context.requester)
         var reply = ExportReply(table: table.name, version: Int(table.version), format: format.rawValue, rows: 0)
         if let target {
             let written = try await server.heavyWork.run {

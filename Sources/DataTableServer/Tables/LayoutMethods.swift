@@ -9,8 +9,8 @@ extension MethodTable {
             // Fonts are found and opened before the table is locked.
             let resolved = try LayoutParams(request, fonts: context.server.fonts)
             // The first layout in a font measures every row: on a copy, off the lock.
-            try await context.server.measure(request.table, for: resolved.options)
-            return try context.server.update(request.table) { table in
+            try await context.server.measure(request.table, for: resolved.options, by: context.requester)
+            return try context.server.update(request.table, by: context.requester, needing: .read) { table in
                 let plan = try table.layout(resolved.options)
                 return resolved.response(plan, table: table)
             }

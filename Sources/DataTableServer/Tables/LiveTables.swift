@@ -14,7 +14,7 @@ import Synchronization
 /// Long work (a sort, a load's insert, a first measuring layout, an export) does not hold a
 /// table's lock: it works on a copy taken under the lock in O(1) (the table's storage is
 /// copy-on-write) and publishes its result under the lock afterwards (see
-/// ``ServerState/updateOffLock(_:work:install:)``).
+/// ``ServerState/updateOffLock(_:by:work:install:)``).
 public final class LiveTables: Sendable {
     private struct Directory {
         /// Names in the order the tables were created.
@@ -74,14 +74,21 @@ public final class LiveTables: Sendable {
         }
     }
 
-    /// Removes the table called `name` once whoever works on it now is done; `then` runs on the
-    /// table as it was last, before anyone can find the name free again. Returns that table.
+    /// Removes the table called `name` once whoever works on it now is done, unless `check`
+    /// throws (given the table as it is then); `then` runs on the table as it was last, before
+    /// anyone can find the name free again. Returns that table.
     @discardableResult
-    func remove(_ name: String, then: (Table) -> Void = { _ in }) throws(CatalogError) -> Table {
-        try directory.withLock { directory throws(CatalogError) in
-            guard let entry = directory.entries.removeValue(forKey: name) else { throw .noSuchTable(name) }
+    func remove(
+        _ name: String,
+        if check: (Table) throws -> Void = { _ in },
+        then: (Table) -> Void = { _ in }
+    ) throws -> Table {
+        try directory.withLock { directory in
+            guard let entry = directory.entries[name] else { throw CatalogError.noSuchTable(name) }
+            let table = try entry.retire(if: check, then)
+            directory.entries[name] = nil
             directory.names.removeAll { $0 == name }
-            return entry.retire(then)
+            return table
         }
     }
 
@@ -172,9 +179,10 @@ final class LiveTable: Sendable {
         slot.withReadLock { body($0.table) }
     }
 
-    /// Marks the table dropped and runs `body` on it, under the lock.
-    fileprivate func retire(_ body: (Table) -> Void) -> Table {
-        slot.withWriteLock { slot in
+    /// Marks the table dropped and runs `body` on it, under the lock, unless `check` throws.
+    fileprivate func retire(if check: (Table) throws -> Void, _ body: (Table) -> Void) throws -> Table {
+        try slot.withWriteLock { slot in
+            try check(slot.table)
             slot.retired = true
             body(slot.table)
             return slot.table

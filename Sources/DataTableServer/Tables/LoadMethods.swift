@@ -41,6 +41,17 @@ extension MethodTable {
     {
         let format = try dataFormat(request.format, path: request.path)
         let server = context.server
+        let requester = context.requester
+        // Asked before any text is read: a load into a table the peer may not change, or with a
+        // mode that is not one, reads nothing.
+        var existing = try Self.columnsToLoadInto(request.table, server, by: requester)
+        let mode = try server.tableMode(request.mode)
+        if existing != nil, request.mode != nil {
+            throw ResponseError.invalidParams(
+                "The table \(request.table) exists; mode only applies when load creates it (see chmod).",
+                field: "params.mode"
+            )
+        }
         let text: String
         if let uploaded {
             // Joined from whole strings: valid UTF-8.
@@ -60,7 +71,7 @@ extension MethodTable {
             text = request.text!
             try server.checkRoomToLoad(bytes: text.utf8.count)
         }
-        let existing = try? server.read(request.table) { $0.columns }
+        existing = try Self.columnsToLoadInto(request.table, server, by: requester)
         if existing != nil, request.columns != nil || request.key != nil {
             throw ResponseError.invalidParams(
                 "The table \(request.table) exists; columns and key only apply when load creates it.",
@@ -82,11 +93,12 @@ extension MethodTable {
         }
         let logsWhole = server.journal != nil
         if existing == nil {
-            return try await loadNew(request, loaded, server: server, logsWhole: logsWhole)
+            let access = requester.access(mode: mode)
+            return try await loadNew(request, loaded, access: access, server: server, logsWhole: logsWhole)
         }
         let keys = loaded.columns.map(\.key)
         let name = request.table
-        return try await server.updateOffLock(request.table) { table in
+        return try await server.updateOffLock(request.table, by: requester) { table in
             guard table.columns.map(\.key) == keys else {
                 throw ResponseError.invalidValue(
                     "The table \(name) changed while the file was read; load again.",
@@ -117,6 +129,7 @@ extension MethodTable {
     private static func loadNew(
         _ request: LoadRequest,
         _ loaded: LoadedRows,
+        access: TableAccess,
         server: ServerState,
         logsWhole: Bool
     ) async throws -> LoadRequest.Response {
@@ -125,6 +138,7 @@ extension MethodTable {
         let (name, key) = (request.table, request.key)
         let (table, before, added, image) = try await server.heavyWork.run {
             var table = try Table(name: name, columns: loaded.columns, key: key)
+            table.access = access
             if let sort { try table.sort(by: sort) }
             let before = table.version
             let added = try table.append(loaded)
@@ -143,6 +157,21 @@ extension MethodTable {
             rows: table.rowCount,
             columns: table.columns.map(WireSchema.definition)
         )
+    }
+
+    /// The columns of the table a load adds to, once its owner and mode let `requester` change
+    /// it; `nil` when there is no such table (the load makes it).
+    private static func columnsToLoadInto(_ name: String, _ server: ServerState, by requester: Requester) throws
+        -> [Column]?
+    {
+        do {
+            return try server.read(name, by: requester) { table in
+                try requester.check(.write, table)
+                return table.columns
+            }
+        } catch CatalogError.noSuchTable {
+            return nil
+        }
     }
 
     static func dataFormat(_ name: String?, path: String?) throws(ResponseError) -> DataFormat {

@@ -10,7 +10,11 @@ extension MethodTable {
         register(ScrollRequest.self, replying: ScrollReply.self) { request, context in
             try Self.scroll(request, &context, unlessMeasuring: true)
         } otherwise: { request, context in
-            try await context.server.measure(request.table, for: try Self.prepare(request, context).options)
+            try await context.server.measure(
+                request.table,
+                for: try Self.prepare(request, context).options,
+                by: context.requester
+            )
             return try Self.scroll(request, &context, unlessMeasuring: false)!
         }
     }
@@ -25,13 +29,14 @@ extension MethodTable {
         var state = view.state
         // Most scrolls of a view change nothing in the table (its plan and row offsets are
         // kept): they read it alongside other readers.
-        var reply = try context.server.read(request.table) { table -> ScrollReply? in
+        let requester = context.requester
+        var reply = try context.server.read(request.table, by: requester) { table -> ScrollReply? in
             try table.scrollAsIs(options, input, view: &state).map { ScrollReply($0, table: table) }
         }
         if reply == nil {
             state = view.state
             // Asked under the same lock the scroll takes.
-            reply = try context.server.update(request.table) { table -> ScrollReply? in
+            reply = try context.server.update(request.table, by: requester, needing: .read) { table -> ScrollReply? in
                 if unlessMeasuring, !ServerState.isMeasured(table, for: options) { return nil }
                 return ScrollReply(try table.scroll(options, input, view: &state), table: table)
             }

@@ -3,25 +3,44 @@ import DataTableProtocol
 
 extension ServerState {
     /// Runs `body` on the table called `name`, in place, holding that table's lock (and no
-    /// other). A change (a new version) is recorded in the state directory's log even if `body`
-    /// published no event for it.
-    func update<Result: Sendable>(_ name: String, _ body: (inout Table) throws -> Result) throws -> Result {
-        try tables.entry(name).update { table in try recording(&table, body) }
+    /// other), once its owner and mode let `requester` do `right` to it. A change (a new
+    /// version) is recorded in the state directory's log even if `body` published no event for it.
+    func update<Result: Sendable>(
+        _ name: String,
+        by requester: Requester,
+        needing right: TableRight,
+        _ body: (inout Table) throws -> Result
+    ) throws -> Result {
+        try tables.entry(name).update { table in
+            try requester.check(right, table)
+            return try recording(&table, body)
+        }
     }
 
     /// Runs `body` on the table called `name` without changing it, holding its lock alongside
-    /// other readers.
-    func read<Result: Sendable>(_ name: String, _ body: (borrowing Table) throws -> Result) throws -> Result {
-        try tables.entry(name).reading(body)
+    /// other readers, once its owner and mode let `requester` read it.
+    func read<Result: Sendable>(
+        _ name: String,
+        by requester: Requester,
+        _ body: (borrowing Table) throws -> Result
+    ) throws -> Result {
+        try tables.entry(name).reading { table in
+            try requester.check(.read, table)
+            return try body(table)
+        }
     }
 
-    /// A copy of the table called `name` as it is now, taken in O(1) under its lock: for reading
-    /// at length (an export) without holding anyone up.
-    func snapshot(_ name: String) throws -> Table {
-        try tables.entry(name).copy()
+    /// A copy of the table called `name` as it is now, taken in O(1) under its lock, once its
+    /// owner and mode let `requester` read it: for reading at length (an export) without holding
+    /// anyone up.
+    func snapshot(_ name: String, by requester: Requester) throws -> Table {
+        let table = try tables.entry(name).copy()
+        try requester.check(.read, table)
+        return table
     }
 
-    /// Long work on the table called `name` that holds no lock while it runs.
+    /// Long work on the table called `name` that holds no lock while it runs, once its owner and
+    /// mode let `requester` change it.
     ///
     /// `work` changes a copy of the table on a thread of ``HeavyWork`` (the copy shares the
     /// table's storage until it writes, so the O(n) copying happens there too). Then, under the
@@ -34,11 +53,15 @@ extension ServerState {
     /// ran on was the table at the moment it is installed.
     func updateOffLock<Outcome: Sendable, Result: Sendable>(
         _ name: String,
+        by requester: Requester,
         work: @escaping @Sendable (inout Table) throws -> Outcome,
         install: (inout Table, Outcome, _ before: UInt64) throws -> Result
     ) async throws -> Result {
         let entry = try tables.entry(name)
-        let rows = try entry.update { $0.rowCount }
+        let rows = try entry.update { table in
+            try requester.check(.write, table)
+            return table.rowCount
+        }
         for _ in 0..<(rows < Self.offLockRows ? 0 : Self.optimisticAttempts) {
             let original = try entry.copy()
             let (changed, outcome) = try await heavyWork.run {
@@ -48,6 +71,8 @@ extension ServerState {
             }
             let installed: Result? = try entry.update { table in
                 guard table.version == original.version else { return nil }
+                // The owner or mode may have changed since the first look.
+                try requester.check(.write, table)
                 return try recording(&table) { table in
                     let before = table.version
                     table = changed
@@ -57,14 +82,14 @@ extension ServerState {
             // `original` goes here, after the lock: storage only it still holds is freed off the lock.
             if let installed { return installed }
         }
-        return try update(name) { table in
+        return try update(name, by: requester, needing: .write) { table in
             let before = table.version
             let outcome = try work(&table)
             return try install(&table, outcome, before)
         }
     }
 
-    /// How many times ``updateOffLock(_:work:install:)`` works on a copy before it works under
+    /// How many times ``updateOffLock(_:by:work:install:)`` works on a copy before it works under
     /// the lock.
     static let optimisticAttempts = 3
 
@@ -75,10 +100,11 @@ extension ServerState {
     /// Makes sure a layout or scroll of the table called `name` in `options` finds every row
     /// measured, measuring on a copy off the lock when it does not: the request itself then
     /// answers from kept widths under the lock, in microseconds.
-    func measure(_ name: String, for options: LayoutOptions) async throws {
+    func measure(_ name: String, for options: LayoutOptions, by requester: Requester) async throws {
         guard try !isMeasured(name, for: options) else { return }
         let entry = try tables.entry(name)
         let original = try entry.copy()
+        try requester.check(.read, original)
         let measured = try await heavyWork.run {
             var copy = original
             // Options the layout refuses are refused by the request itself, with its error.

@@ -5,31 +5,39 @@ import Foundation
 extension MethodTable {
     /// The table methods: `create` … `redo` (protocol.md, "Tables").
     mutating func registerTableMethods() {
-        register(CreateRequest.self) { request, context in try Self.create(request, context.server) }
+        register(CreateRequest.self) { request, context in try Self.create(request, context) }
         register(DropRequest.self) { request, context in
-            let table = try context.server.tables.remove(request.table) { table in
+            let requester = context.requester
+            let table = try context.server.tables.remove(request.table, if: { try requester.check(.own, $0) }) {
+                table in
                 context.server.publish(table, .schema, from: table.version) { $0.change = "dropped" }
             }
             return DropRequest.Response(table: request.table, dropped: true, rows: table.rowCount)
         }
+        registerImmediate(ChmodRequest.self) { request, context in try Self.chmod(request, context) }
         registerImmediate(TablesRequest.self) { _, context in
-            TablesRequest.Response(
-                tables: context.server.tables.all.map { entry in
+            let requester = context.requester
+            return TablesRequest.Response(
+                tables: context.server.tables.all.compactMap { entry in
                     entry.read { table in
-                        TablesRequest.Summary(
+                        guard requester.may(.read, table.access) else { return nil }
+                        return TablesRequest.Summary(
                             name: table.name,
                             rows: table.rowCount,
                             columns: table.columns.count,
                             version: Int(table.version),
                             selected: table.selectedCount,
-                            errors: table.errorCount
+                            errors: table.errorCount,
+                            owner: Int(table.access.owner),
+                            group: Int(table.access.group),
+                            mode: table.access.modeText
                         )
                     }
                 }
             )
         }
         registerImmediate(DescribeRequest.self) { request, context in
-            try context.server.read(request.table) { table in
+            try context.server.read(request.table, by: context.requester) { table in
                 DescribeRequest.Response(
                     table: table.name,
                     columns: table.columns.map(WireSchema.definition),
@@ -42,7 +50,10 @@ extension MethodTable {
                     errors: table.errorCount,
                     version: Int(table.version),
                     canUndo: table.canUndo,
-                    canRedo: table.canRedo
+                    canRedo: table.canRedo,
+                    owner: Int(table.access.owner),
+                    group: Int(table.access.group),
+                    mode: table.access.modeText
                 )
             }
         }
@@ -52,12 +63,12 @@ extension MethodTable {
         registerImmediate(EditRequest.self, when: { $0.selection != true && ($0.edits?.count ?? 0) <= Self.smallBatch })
         {
             request,
-            context in try Self.edit(request, context.server)
+            context in try Self.edit(request, context.server, by: context.requester)
         }
         registerImmediate(RevertRequest.self, when: { $0.id != nil }) { request, context in
             let id = try request.id.map { value throws(ResponseError) in try WireValues.rowID(value, field: "params.id")
             }
-            return try context.server.update(request.table) { table in
+            return try context.server.update(request.table, by: context.requester, needing: .write) { table in
                 let before = table.version
                 let cleared = try table.revert(id: id, column: request.column)
                 if cleared > 0 { context.server.publish(table, .drafts, from: before) { $0.errors = table.errorCount } }
@@ -69,12 +80,14 @@ extension MethodTable {
                 )
             }
         }
-        register(DeleteRequest.self) { request, context in try Self.delete(request, context.server) }
+        register(DeleteRequest.self) { request, context in
+            try Self.delete(request, context.server, by: context.requester)
+        }
         registerImmediate(
             GetRequest.self,
             replying: GetReply.self,
             when: { ($0.ids?.count ?? $0.count ?? 100) <= Self.smallBatch }
-        ) { request, context in try Self.get(request, context.server) }
+        ) { request, context in try Self.get(request, context.server, by: context.requester) }
         register(SelectRequest.self) { request, context in
             // Selecting all, none or a new mode touches every row; so does setting the selection
             // of a large table while rows are selected (the old selection is cleared).
@@ -83,19 +96,19 @@ extension MethodTable {
             else { return nil }
             // (A table that is not there is for `select` itself to refuse, in its order.)
             if (request.action ?? "set") == "set",
-                (try? context.server.read(request.table) {
+                (try? context.server.read(request.table, by: context.requester) {
                     $0.selectedCount > 0 && $0.rowCount >= ServerState.offLockRows
                 })
                     == true
             {
                 return nil
             }
-            return try Self.select(request, context.server)
+            return try Self.select(request, context.server, by: context.requester)
         } otherwise: { request, context in
-            try Self.select(request, context.server)
+            try Self.select(request, context.server, by: context.requester)
         }
         register(SelectionRequest.self) { request, context in
-            try context.server.read(request.table) { table in
+            try context.server.read(request.table, by: context.requester) { table in
                 SelectionRequest.Response(
                     table: table.name,
                     version: Int(table.version),
@@ -109,7 +122,7 @@ extension MethodTable {
             let keys = WireSchema.sortKeys(request.keys ?? [])
             let server = context.server
             // A million rows take most of a second to sort: on a copy, off the lock.
-            return try await server.updateOffLock(request.table) { table in
+            return try await server.updateOffLock(request.table, by: context.requester) { table in
                 try table.sort(by: keys)
             } install: { table, _, before in
                 let keys = WireSchema.sortParams(table.sortKeys)
@@ -118,7 +131,7 @@ extension MethodTable {
             }
         }
         register(UndoRequest.self) { request, context in
-            try context.server.update(request.table) { table in
+            try context.server.update(request.table, by: context.requester, needing: .write) { table in
                 let before = table.version
                 let cells = try table.undo()
                 context.server.publish(table, .edited, from: before) { $0.list(cells) }
@@ -126,7 +139,7 @@ extension MethodTable {
             }
         }
         register(RedoRequest.self) { request, context in
-            try context.server.update(request.table) { table in
+            try context.server.update(request.table, by: context.requester, needing: .write) { table in
                 let before = table.version
                 let cells = try table.redo()
                 context.server.publish(table, .edited, from: before) { $0.list(cells) }
@@ -143,8 +156,10 @@ extension MethodTable {
     /// The most rows or cells a request answered on the event loop names; larger ones run off it.
     static let smallBatch = 1000
 
-    private static func create(_ request: CreateRequest, _ server: ServerState) throws -> CreateRequest.Response {
+    private static func create(_ request: CreateRequest, _ context: RequestContext) throws -> CreateRequest.Response {
+        let server = context.server
         try TableCatalog.checkName(request.table)
+        let mode = try server.tableMode(request.mode)
         var table = try Table(
             name: request.table,
             columns: try WireSchema.columns(request.columns),
@@ -160,10 +175,14 @@ extension MethodTable {
             // Rows a table is created with are its starting content, not news: no highlight.
             _ = try table.add(inputs, now: 0)
         }
+        table.access = context.requester.access(mode: mode)
         let created = table
         try server.checkMemory()
         try server.checkRows(created.rowCount, table: created.name)
         try server.tables.insert(created, check: server.checkRoomForTable) { created in
+            // The whole table, not the request: its owner is the peer who made it, and its mode
+            // what --table-mode said then (a replay has neither).
+            if server.journal != nil { server.recordWhole(image: TableImageCoding.encode(created)) }
             server.publish(created, .schema, from: 0) { $0.change = "created" }
         }
         return TableVersion(table: created.name, version: Int(created.version), rows: created.rowCount)
@@ -192,7 +211,7 @@ extension MethodTable {
         // Rows a replay brings back are not news: no highlight.
         let now = context.isReplay ? 0 : Date().timeIntervalSince1970
         var view = context.views[request.table]
-        let reply = try server.update(request.table) { table in
+        let reply = try server.update(request.table, by: context.requester, needing: .write) { table in
             let before = table.version
             try server.checkMemory()
             try server.checkRows(table.rowCount + inputs.count, table: table.name)
@@ -220,7 +239,9 @@ extension MethodTable {
         return reply
     }
 
-    private static func edit(_ request: EditRequest, _ server: ServerState) throws -> EditRequest.Response {
+    private static func edit(_ request: EditRequest, _ server: ServerState, by requester: Requester) throws
+        -> EditRequest.Response
+    {
         enum Shape {
             case cells([CellEdit])
             case selection(column: String, input: CellInput)
@@ -272,7 +293,7 @@ extension MethodTable {
                 ])
             }
         }
-        return try server.update(request.table) { table in
+        return try server.update(request.table, by: requester, needing: .write) { table in
             let before = table.version
             let cells: [EditedCell]
             do {
@@ -303,14 +324,16 @@ extension MethodTable {
         }
     }
 
-    private static func delete(_ request: DeleteRequest, _ server: ServerState) throws -> DeleteRequest.Response {
+    private static func delete(_ request: DeleteRequest, _ server: ServerState, by requester: Requester) throws
+        -> DeleteRequest.Response
+    {
         let ids = try request.ids.map { values throws(ResponseError) in
             try WireValues.rowIDs(values, field: "params.ids")
         }
         guard (ids == nil) != (request.selection != true) else {
             throw ResponseError.invalidParams("Give ids or selection: true (one of them).", field: "params.ids")
         }
-        return try server.update(request.table) { table in
+        return try server.update(request.table, by: requester, needing: .write) { table in
             let before = table.version
             // The selection's ids, only when someone will be told about them.
             let selected = ids == nil && server.events.hasSubscribers(table.name) ? table.selectedIDs() : nil
@@ -334,7 +357,7 @@ extension MethodTable {
         }
     }
 
-    private static func get(_ request: GetRequest, _ server: ServerState) throws -> GetReply {
+    private static func get(_ request: GetRequest, _ server: ServerState, by requester: Requester) throws -> GetReply {
         let ids = try request.ids.map { values throws(ResponseError) in
             try WireValues.rowIDs(values, field: "params.ids")
         }
@@ -350,7 +373,7 @@ extension MethodTable {
             )
         }
         let now = Date().timeIntervalSince1970
-        return try server.read(request.table) { table in
+        return try server.read(request.table, by: requester) { table in
             var only: Set<Int>?
             if let keys = request.columns {
                 only = []
@@ -368,7 +391,9 @@ extension MethodTable {
         }
     }
 
-    private static func select(_ request: SelectRequest, _ server: ServerState) throws -> SelectRequest.Response {
+    private static func select(_ request: SelectRequest, _ server: ServerState, by requester: Requester) throws
+        -> SelectRequest.Response
+    {
         let mode = try WireSchema.selectionMode(request.mode, field: "params.mode")
         let ids = try request.ids.map { values throws(ResponseError) in
             try WireValues.rowIDs(values, field: "params.ids")
@@ -405,7 +430,7 @@ extension MethodTable {
             }
             change = (action, target)
         }
-        return try server.update(request.table) { table in
+        return try server.update(request.table, by: requester, needing: .write) { table in
             let before = table.version
             defer {
                 if table.version != before {

@@ -115,6 +115,38 @@ struct Drop: ParsableCommand {
     }
 }
 
+/// `datatable chmod TABLE MODE`.
+struct Chmod: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Change who may read and change a table (its owner, root or the daemon's user only).",
+        discussion: """
+            MODE is read (4) and write (2) bits for the owner, the table's group and everyone else, \
+            in octal: 0640 lets the group read and others nothing.
+            """
+    )
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The table.") var table: String
+    @Argument(help: "The new mode, like 0640 (keep it with -).") var mode: String
+    @Option(help: "Give the table this group id (your own group; root: any).") var group: Int?
+    @Option(help: "Give the table to this user id (root only).") var owner: Int?
+
+    func run() throws {
+        try common.withSession { session in
+            var params: [String: JSONValue] = ["table": .string(table)]
+            if mode != "-" { params["mode"] = .string(mode) }
+            if let group { params["group"] = .number(Double(group)) }
+            if let owner { params["owner"] = .number(Double(owner)) }
+            let reply = try session.call("chmod", params)
+            if !common.json {
+                print(
+                    "\(table): mode \(reply["mode"]?.text ?? "?"), owner \(reply["owner"]?.text ?? "?"), "
+                        + "group \(reply["group"]?.text ?? "?")"
+                )
+            }
+        }
+    }
+}
+
 /// `datatable load FILE`.
 struct Load: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -179,6 +179,11 @@ class NotPermitted(DataTableError):
     """The daemon does not let this client do that."""
 
 
+@_kind("permission_denied")
+class PermissionDenied(DataTableError):
+    """The table's owner and mode do not let this client read it, change it, or act as its owner."""
+
+
 for _name, _cls in list(globals().items()):
     if isinstance(_cls, type) and issubclass(_cls, DataTableError) and _cls is not DataTableError:
         __all__.append(_name)

@@ -38,12 +38,12 @@ DAEMON = os.environ.get("DATATABLED_BIN") or os.path.join(REPOSITORY, ".build", 
 class Daemon:
     """datatabled on a socket in a scratch directory, with the demo table."""
 
-    def __init__(self):
+    def __init__(self, arguments=()):
         self.directory = tempfile.mkdtemp(prefix="dt-py-")
         self.socket = os.path.join(self.directory, "d.sock")
         self.log = open(os.path.join(self.directory, "output.log"), "wb")
         self.process = subprocess.Popen(
-            [DAEMON, "--socket", self.socket, "--log-target", "stderr", "--demo"],
+            [DAEMON, "--socket", self.socket, "--log-target", "stderr", "--demo", *arguments],
             stdout=self.log,
             stderr=self.log,
             stdin=subprocess.DEVNULL,
@@ -122,6 +122,42 @@ class ClientTests(unittest.TestCase):
         self.assertEqual(self.client.ping(), {"pong": True})
         self.assertTrue(issubclass(ReadOnly, DataTableError))
         self.assertIs(datatable_client.error_class("made_up"), DataTableError)
+
+    @unittest.skipUnless(os.getuid() == 0, "needs root to run a client as another user")
+    def test_another_users_table_is_permission_denied(self):
+        shared = Daemon(["--socket-mode", "0666"])
+        try:
+            os.chmod(shared.directory, 0o755)
+            # A copy of the client where the other user can read it, run by a Python it may run.
+            copy = os.path.join(shared.directory, "client")
+            shutil.copytree(os.path.join(PACKAGE_ROOT, "datatable_client"), os.path.join(copy, "datatable_client"))
+            for root, directories, files in os.walk(copy):
+                for name in directories:
+                    os.chmod(os.path.join(root, name), 0o755)
+                for name in files:
+                    os.chmod(os.path.join(root, name), 0o644)
+            os.chmod(copy, 0o755)
+            python = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
+            with Client(shared.socket) as owner:
+                owner.create(table="private", columns=[{"key": "secret"}], rows=[{"secret": "s3"}], mode="0600")
+                self.assertEqual(owner.describe(table="private")["mode"], "0600")
+            script = (
+                "import sys; sys.path.insert(0, sys.argv[1]); import datatable_client as d\n"
+                "c = d.Client(sys.argv[2])\n"
+                "try:\n    c.get(table='private')\n"
+                "except d.PermissionDenied as e:\n    print(e.kind, e.code, 's3' in e.message)\n"
+                "print(sorted(t['name'] for t in c.tables()['tables']))\n"
+            )
+            result = subprocess.run(
+                [python, "-c", script, copy, shared.socket],
+                user="nobody",
+                capture_output=True,
+                text=True,
+                timeout=30,
+            )
+            self.assertEqual(result.stdout.split("\n")[:2], ["permission_denied -32007 False", "['stock']"], result.stderr)
+        finally:
+            shared.stop()
 
     def test_pipelined_replies_come_in_order(self):
         calls = [("ping", None)] * 50 + [("describe", {"table": "nope"})] + [("get", {"table": "stock", "count": 1})]

@@ -1,0 +1,38 @@
+/// `chmod`: change who may read and change a table: its mode, its group, or (root only) its
+/// owner. Only the owner, root or the daemon's own user may.
+public struct ChmodRequest: DataTableRequest {
+    public static let method = "chmod"
+    public static let summary = "Change a table's mode (who may read and change it), group or owner."
+
+    public var table: String
+    /// Read and write bits for owner, group and others, as octal digits ("0640").
+    public var mode: String?
+    /// The table's new group id: a group the peer is in (root: any).
+    public var group: Int?
+    /// The table's new owner's user id (root and the daemon's own user only).
+    public var owner: Int?
+
+    public init(table: String, mode: String? = nil, group: Int? = nil, owner: Int? = nil) {
+        self.table = table
+        self.mode = mode
+        self.group = group
+        self.owner = owner
+    }
+
+    /// The table's owner, group and mode as they are now.
+    public struct Response: Codable, Hashable, Sendable {
+        public var table: String
+        public var version: Int
+        public var owner: Int
+        public var group: Int
+        public var mode: String
+
+        public init(table: String, version: Int, owner: Int, group: Int, mode: String) {
+            self.table = table
+            self.version = version
+            self.owner = owner
+            self.group = group
+            self.mode = mode
+        }
+    }
+}

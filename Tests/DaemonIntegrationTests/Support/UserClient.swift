@@ -1,0 +1,90 @@
+import Foundation
+import Glibc
+
+/// A throwaway local user (and its own group), made with `useradd` and removed with `userdel`.
+final class ThrowawayUser {
+    let name: String
+    let uid: UInt32
+    let gid: UInt32
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Makes a user called `dt` + `role` + a number unique to this process.
+    init(_ role: String) throws {
+        name = "dt\(role)\(getpid() % 100_000)"
+        _ = try? run(which("userdel")!, [name])
+        let made = try run(
+            which("useradd")!,
+            ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", name]
+        )
+        guard made.status == 0, let entry = getpwnam(name) else {
+            throw Failure(description: "useradd \(name): \(made.output)")
+        }
+        uid = entry.pointee.pw_uid
+        gid = entry.pointee.pw_gid
+    }
+
+    deinit { _ = try? run(which("userdel")!, [name]) }
+}
+
+/// One connection to the daemon made by another user: `socat` run as that user through
+/// `runuser`, its input and output kept open, so one connection carries many requests.
+final class UserClient {
+    private let process: Process
+    private let input: FileHandle
+    private let output: Int32
+    private var pending: [UInt8] = []
+
+    init(as user: String, socket: String) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: which("runuser")!)
+        process.arguments = ["-u", user, "--", which("socat")!, "-", "UNIX-CONNECT:\(socket)"]
+        let inputPipe = Pipe()
+        let outputPipe = Pipe()
+        process.standardInput = inputPipe
+        process.standardOutput = outputPipe
+        process.standardError = outputPipe
+        try process.run()
+        input = inputPipe.fileHandleForWriting
+        output = outputPipe.fileHandleForReading.fileDescriptor
+    }
+
+    deinit {
+        try? input.close()
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    func send(_ line: String) {
+        input.write(Data((line + "\n").utf8))
+    }
+
+    /// The next line, or `nil` when none came within `timeout` or the stream ended.
+    func readLine(timeout: Duration = .seconds(10)) -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, (deadline - .now).milliseconds) > 0 else { return nil }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress!, $0.count) }
+            guard count > 0 else { return nil }
+            pending.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// Sends `line` and returns its reply (notifications that come first are skipped).
+    func request(_ line: String) -> String? {
+        send(line)
+        while let reply = readLine() {
+            if !reply.hasPrefix(#"{"jsonrpc""#) { return reply }
+        }
+        return nil
+    }
+}

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,4 +75,12 @@ int datatabled_open_beneath(int directory, const char *path, int flags) {
     if (descriptor >= 0) return (int)descriptor;
     if (errno != ENOSYS && errno != EPERM) return -1;
     return open_walking(directory, path, flags);
+}
+
+int datatabled_allocate_ahead(int descriptor, long long offset, long long length) {
+    int result;
+    do {
+        result = fallocate(descriptor, FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)length);
+    } while (result != 0 && errno == EINTR);
+    return result;
 }

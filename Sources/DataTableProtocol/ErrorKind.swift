@@ -42,7 +42,8 @@ public struct ErrorKind: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// Code ``ErrorCode/permissionDenied``: the table's owner and mode do not let the peer read
     /// it, change it, or (for `drop` and `chmod`) act as its owner.
     public static let permissionDenied = ErrorKind(rawValue: "permission_denied")
-    /// Code ``ErrorCode/internalError``: the change was made in memory but could not be written
-    /// to the state directory, so it may not survive a restart.
+    /// Code ``ErrorCode/internalError``: the state directory cannot take the change's record
+    /// (its filesystem is full, say), so the change was not made; changes are accepted again as
+    /// soon as it can.
     public static let notSaved = ErrorKind(rawValue: "not_saved")
 }

@@ -62,12 +62,13 @@ extension ResponseError {
         ResponseError(code: .internalError, kind: .internalError, message: message)
     }
 
-    /// The change was made but the state directory could not record it.
+    /// The state directory could not take the change's record, so the change was not made.
     public static func notSaved(_ reason: String) -> ResponseError {
         ResponseError(
             code: .internalError,
             kind: .notSaved,
-            message: "The change was made in memory but could not be saved, so it may not survive a restart: \(reason)"
+            message: "Nothing was changed: the state directory cannot take changes now (\(reason)); "
+                + "they are accepted again as soon as it can."
         )
     }
 

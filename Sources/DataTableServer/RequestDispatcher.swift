@@ -188,6 +188,7 @@ public struct RequestDispatcher: Sendable {
             } catch {
                 reply = failure(error, call, context: context, line: line)
             }
+            if let recording, let journal = context.server.journal { recording.releaseClaim(in: journal) }
             context.server.countRequests(1)
             guard !call.isNotification else { return PendingReply(parts: []) }
             return PendingReply(parts: [.init(line: reply, record: recording?.recorded, id: call.id)])
@@ -286,6 +287,7 @@ public struct RequestDispatcher: Sendable {
         } catch {
             reply = line.withUnsafeBytes { failure(error, call, context: context, line: $0) }
         }
+        if let recording, let journal = context.server.journal { recording.releaseClaim(in: journal) }
         return (reply, recording?.recorded)
     }
 

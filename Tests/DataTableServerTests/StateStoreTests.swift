@@ -52,6 +52,18 @@ import Testing
         #expect(scan.records.isEmpty && scan.damage?.contains("checksum") == true && !scan.damageIsTorn)
     }
 
+    /// The room a change claims in the log before it is made is exactly what its record takes.
+    @Test(arguments: ["", "stock", "ünïcödé table"])
+    func theRoomClaimedIsTheSizeOfTheRecord(table: String) {
+        let line = Data(#"{"method":"add","params":{"table":"x","row":{"item":"Bolt ✓"}}}"#.utf8)
+        #expect(
+            StateRecord.requestSize(line: line, table: table)
+                == StateRecord.request(line, table: table, version: 7).framed().count
+        )
+        let image: [UInt8] = Array(repeating: 9, count: 300)
+        #expect(StateRecord.tableSize(image: image) == StateRecord.table(image[...]).framed().count)
+    }
+
     @Test func changesAreLoggedAndReplayed() async throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

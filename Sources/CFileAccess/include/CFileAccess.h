@@ -8,4 +8,10 @@
 /// O_NOFOLLOW. Returns the descriptor, or -1 with errno set.
 int datatabled_open_beneath(int directory, const char *path, int flags);
 
+/// Allocates `length` bytes of `descriptor`'s file from `offset` without changing its size
+/// (fallocate with FALLOC_FL_KEEP_SIZE): later writes into that range cannot fail for want of
+/// space. Returns 0, or -1 with errno set (ENOSPC when the filesystem is full, EOPNOTSUPP where
+/// it cannot allocate ahead).
+int datatabled_allocate_ahead(int descriptor, long long offset, long long length);
+
 #endif

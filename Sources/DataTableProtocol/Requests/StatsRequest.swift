@@ -58,8 +58,14 @@ public struct StatsRequest: ParameterlessRequest {
         /// Bytes in the logs since the last snapshot (a snapshot is written past
         /// `--compact-after-bytes`).
         public var logBytes: Int
-        /// Why the log cannot be written, once it cannot; changes are then kept in memory only.
+        /// Why the log cannot take changes now (they are refused until it can); absent when it can.
         public var failure: String?
+        /// While changes are refused: since when (ISO 8601, UTC).
+        public var stoppedAt: String?
+        /// When the log last took changes again after a failure.
+        public var resumedAt: String?
+        /// How many times the log stopped taking changes since the daemon started.
+        public var stops: Int?
 
         public init(
             stateDir: String,
@@ -67,8 +73,14 @@ public struct StatsRequest: ParameterlessRequest {
             changesLogged: Int,
             logGeneration: Int,
             logBytes: Int,
-            failure: String? = nil
+            failure: String? = nil,
+            stoppedAt: String? = nil,
+            resumedAt: String? = nil,
+            stops: Int? = nil
         ) {
+            self.stoppedAt = stoppedAt
+            self.resumedAt = resumedAt
+            self.stops = stops
             self.stateDir = stateDir
             self.fsync = fsync
             self.changesLogged = changesLogged

@@ -1,3 +1,4 @@
+import CFileAccess
 import DataTableProtocol
 import Dispatch
 import Foundation
@@ -6,11 +7,21 @@ import Synchronization
 
 /// The append-only log of acknowledged changes, written by a thread of its own.
 ///
-/// ``append(_:)`` is called while the changed table's lock is held, so each table's records reach the log in the
-/// order the changes were made; it only queues the framed bytes and wakes the writer. The writer
-/// takes everything queued at once, writes it with one call and, under ``FsyncPolicy/always``,
-/// forces it to disk with one fsync before it lets the waiting replies go: requests that arrive
-/// while a write or an fsync runs share the next one (group commit).
+/// **Room before change.** A change is made only once the log has room for its record:
+/// ``claim(_:)`` is called (under the changed table's lock) before the change, and allocates the
+/// bytes ahead in the log file (`fallocate`, keeping the file's size), so the record's write
+/// cannot fail for want of space. When the filesystem is full the claim fails, and the change is
+/// refused `not_saved` without being made: nobody ever reads a change the log does not hold. The
+/// journal then tries once a second to make room, and takes changes again as soon as it can
+/// (as Redis refuses writes while its log cannot be written and resumes by itself).
+///
+/// ``append(_:claimed:)`` is called while the changed table's lock is held, so each table's
+/// records reach the log in the order the changes were made; it only queues the framed bytes and
+/// wakes the writer. The writer takes everything queued at once, writes it with one call and,
+/// under ``FsyncPolicy/always``, forces it to disk with one fsync before it lets the waiting
+/// replies go: requests that arrive while a write or an fsync runs share the next one (group
+/// commit). A write that fails all the same (an I/O error) is cut back to the last whole record
+/// and tried again; the replies it acknowledges wait until it is written.
 ///
 /// Logs are files `log.N` in the state directory; ``rotate()`` starts the next generation so a
 /// snapshot can cover everything before it.
@@ -27,7 +38,22 @@ public final class Journal: Sendable {
 
     private enum Item {
         case records([UInt8], through: UInt64)
-        case rotate(to: UInt64)
+        /// Records from here on go to generation `to`, open as `file` (`nil` when it could not be
+        /// opened yet).
+        case rotate(to: UInt64, file: Int32?)
+    }
+
+    /// The log file records appended now go to, and the room made in it.
+    private struct OpenLog {
+        var generation: UInt64
+        /// `nil` until the file could be opened.
+        var descriptor: Int32?
+        /// Where the records queued for this file will end.
+        var queuedEnd: Int
+        /// How far the file is allocated (from its start).
+        var allocatedEnd: Int
+        /// Whether the filesystem allocates ahead; where it cannot, room is not guaranteed.
+        var canAllocate = true
     }
 
     private struct State {
@@ -37,11 +63,17 @@ public final class Journal: Sendable {
         /// Every record up to this one is written, and under ``FsyncPolicy/always`` forced to disk.
         var durable: UInt64 = 0
         var waiters: [(sequence: UInt64, notify: Waiter)] = []
-        /// Why writing failed, once it has.
+        /// Why changes are refused now: the log has no room, or cannot be written.
         var failure: String?
+        /// When the current failure began, when writing last came back, and how many times it
+        /// stopped, for `stats`.
+        var stoppedAt: Date?
+        var resumedAt: Date?
+        var stops = 0
         var closing = false
-        /// The generation records appended now go to.
-        var generation: UInt64
+        var log: OpenLog
+        /// Bytes claimed but not yet appended or released.
+        var outstanding = 0
         /// Bytes in logs since the last snapshot, for ``compactionDue``.
         var bytesSinceSnapshot: Int
         var compactionDue: (@Sendable () -> Void)?
@@ -49,6 +81,12 @@ public final class Journal: Sendable {
         var compactionRequested = false
         var compactAfterBytes: Int
     }
+
+    /// Room is made in steps of this many bytes (or what a claim needs, when more).
+    static let allocationStep = 1 << 20
+
+    /// How long the writer waits between tries while the log cannot be written.
+    static let retryInterval = DispatchTimeInterval.seconds(1)
 
     /// Opens (creating) `log.<generation>` in `directory` for appending and starts the writer.
     /// `bytesSinceSnapshot` counts what earlier logs already hold.
@@ -63,10 +101,15 @@ public final class Journal: Sendable {
         self.directory = directory
         self.policy = policy
         self.logger = logger
-        self.state = Mutex(
-            State(generation: generation, bytesSinceSnapshot: bytesSinceSnapshot, compactAfterBytes: compactAfterBytes)
-        )
         let descriptor = try Self.openLog(directory: directory, generation: generation)
+        let length = Int(lseek(descriptor, 0, SEEK_END))
+        self.state = Mutex(
+            State(
+                log: OpenLog(generation: generation, descriptor: descriptor, queuedEnd: length, allocatedEnd: length),
+                bytesSinceSnapshot: bytesSinceSnapshot,
+                compactAfterBytes: compactAfterBytes
+            )
+        )
         let thread = Thread { [self] in self.writeLoop(descriptor: descriptor, generation: generation) }
         thread.name = "datatabled journal"
         thread.start()
@@ -85,12 +128,83 @@ public final class Journal: Sendable {
         return descriptor
     }
 
-    /// Queues `record`; returns its sequence number, for ``waitUntilDurable(_:)``.
+    // MARK: Room
+
+    /// Makes room in the log for `bytes` more of record, before the change it records is made;
+    /// throws ``StateDirectoryError/notSaved(_:)`` (having changed nothing) when the log has
+    /// none. The bytes are the caller's until it appends its record with them
+    /// (``append(_:claimed:)``) or gives them back (``release(_:)``).
+    func claim(_ bytes: Int) throws(StateDirectoryError) {
+        var stoppedNow: String?
+        defer { if let stoppedNow { announceStop(stoppedNow) } }
+        try state.withLock { state throws(StateDirectoryError) in
+            if let failure = state.failure { throw .notSaved(failure) }
+            let needed = state.log.queuedEnd + state.outstanding + bytes
+            if needed > state.log.allocatedEnd, let problem = Self.allocate(upTo: needed, in: &state.log, directory) {
+                stoppedNow = problem
+                Self.stop(&state, problem)
+                throw .notSaved(problem)
+            }
+            state.outstanding += bytes
+        }
+    }
+
+    /// Gives back claimed bytes no record used (the change was refused after all, or made none).
+    func release(_ bytes: Int) {
+        guard bytes > 0 else { return }
+        state.withLock { $0.outstanding = max(0, $0.outstanding - bytes) }
+    }
+
+    /// Allocates `log`'s file up to at least `needed` bytes (a step more when it can); the
+    /// problem, when there is no room.
+    private static func allocate(upTo needed: Int, in log: inout OpenLog, _ directory: String) -> String? {
+        let path = logPath(directory: directory, generation: log.generation)
+        guard let descriptor = log.descriptor else { return "cannot open \(path)" }
+        guard log.canAllocate else { return nil }
+        let start = log.allocatedEnd
+        for length in [max(needed - start, allocationStep), needed - start] {
+            if datatabled_allocate_ahead(descriptor, Int64(start), Int64(length)) == 0 {
+                log.allocatedEnd = start + length
+                return nil
+            }
+            let error = errno
+            if error == EOPNOTSUPP || error == ENOSYS {
+                // Nothing to guarantee room with here: changes go on, as before the disk fills.
+                log.canAllocate = false
+                return nil
+            }
+            guard error == ENOSPC || error == EDQUOT else {
+                return "cannot make room in \(path): \(String(cString: strerror(error)))"
+            }
+        }
+        return "no room left for \(path): \(String(cString: strerror(ENOSPC)))"
+    }
+
+    /// Marks the log failed: changes are refused until the writer finds room again.
+    private static func stop(_ state: inout State, _ problem: String) {
+        guard state.failure == nil else { return }
+        state.failure = problem
+        state.stoppedAt = Date()
+        state.stops += 1
+    }
+
+    private func announceStop(_ problem: String) {
+        logger.critical(
+            "the state directory cannot take changes; they are refused until it can (tried every second): \(problem)"
+        )
+    }
+
+    // MARK: Records
+
+    /// Queues `record`, written with `claimed` bytes made room for by ``claim(_:)``; returns its
+    /// sequence number, for ``waitUntilDurable(_:)``.
     @discardableResult
-    func append(_ record: StateRecord) -> UInt64 {
+    func append(_ record: StateRecord, claimed: Int = 0) -> UInt64 {
         let bytes = record.framed()
         let sequence = state.withLock { state in
             state.appended += 1
+            state.outstanding = max(0, state.outstanding - claimed)
+            state.log.queuedEnd += bytes.count
             if case .records(var queued, _) = state.queue.last {
                 state.queue.removeLast()
                 queued.append(contentsOf: bytes)
@@ -106,21 +220,26 @@ public final class Journal: Sendable {
 
     /// Starts the next log generation: records appended after this call go to it. Returns its
     /// number. Call it while holding every table's lock (``LiveTables/consistentCopy(_:)``), so the cut
-    /// is between two changes of each table.
+    /// is between two changes of each table and no claim is outstanding.
     func rotate() -> UInt64 {
         let generation = state.withLock { state in
-            state.generation += 1
+            let generation = state.log.generation + 1
             state.bytesSinceSnapshot = 0
             state.compactionRequested = false
-            state.queue.append(.rotate(to: state.generation))
-            return state.generation
+            let descriptor = try? Self.openLog(directory: directory, generation: generation)
+            state.log = OpenLog(generation: generation, descriptor: descriptor, queuedEnd: 0, allocatedEnd: 0)
+            state.queue.append(.rotate(to: generation, file: descriptor))
+            if descriptor == nil {
+                Self.stop(&state, "cannot open \(Self.logPath(directory: directory, generation: generation))")
+            }
+            return generation
         }
         wake.signal()
         return generation
     }
 
     /// Returns once record `sequence` is written to the log, and under ``FsyncPolicy/always``
-    /// forced to disk; throws ``StateDirectoryError`` when the log cannot be written.
+    /// forced to disk; throws ``StateDirectoryError`` when the daemon stops before it can be.
     ///
     /// Replies wait for the write under every policy, as Redis writes its append-only file
     /// before it answers: once acknowledged, a change survives a crash of the daemon; the
@@ -135,13 +254,12 @@ public final class Journal: Sendable {
     /// when it is already), or with the reason it cannot be. `notify` runs on the log's writer
     /// thread or the caller's: it must only hand the news on.
     func whenDurable(_ sequence: UInt64, _ notify: @escaping Waiter) {
-        let outcome: Result<Void, StateDirectoryError>? = state.withLock { state in
-            if let failure = state.failure { return .failure(.notSaved(failure)) }
-            if state.durable >= sequence { return .success(()) }
+        let durable = state.withLock { state in
+            if state.durable >= sequence { return true }
             state.waiters.append((sequence, notify))
-            return nil
+            return false
         }
-        if let outcome { notify(outcome) }
+        if durable { notify(.success(())) }
     }
 
     /// How the log is doing, for `stats`.
@@ -151,11 +269,18 @@ public final class Journal: Sendable {
                 stateDir: directory,
                 fsync: policy.rawValue,
                 changesLogged: Int(state.appended),
-                logGeneration: Int(state.generation),
+                logGeneration: Int(state.log.generation),
                 logBytes: state.bytesSinceSnapshot,
-                failure: state.failure
+                failure: state.failure,
+                stoppedAt: state.failure == nil ? nil : state.stoppedAt.map(Self.timestamp),
+                resumedAt: state.resumedAt.map(Self.timestamp),
+                stops: state.stops
             )
         }
+    }
+
+    private static func timestamp(_ date: Date) -> String {
+        ISO8601DateFormatter().string(from: date)
     }
 
     /// Calls `body` (off the writer thread's lock) whenever the logs since the last snapshot
@@ -164,7 +289,8 @@ public final class Journal: Sendable {
         state.withLock { $0.compactionDue = body }
     }
 
-    /// Writes and forces to disk everything queued, then stops the writer.
+    /// Writes and forces to disk everything queued (what cannot be written is reported to its
+    /// waiters as not saved), then stops the writer.
     func close() {
         state.withLock { $0.closing = true }
         wake.signal()
@@ -173,93 +299,201 @@ public final class Journal: Sendable {
 
     // MARK: The writer thread
 
-    /// Writes what is queued to `log.<generation>` (open as `descriptor`), rotating when told.
+    /// Writes what is queued to `log.<generation>` (open as `descriptor`), rotating when told;
+    /// while the log cannot be written, tries again every second.
     private func writeLoop(descriptor: Int32, generation: UInt64) {
-        var descriptor = descriptor
-        var path = Self.logPath(directory: directory, generation: generation)
-        var written: UInt64 = 0
-        var unsynced = false
+        var writer = LogWriter(
+            descriptor: descriptor,
+            generation: generation,
+            path: Self.logPath(directory: directory, generation: generation),
+            length: Int(lseek(descriptor, 0, SEEK_END))
+        )
+        var pending: [Item] = []
         var lastSync = ContinuousClock.now
-        // After a failed write the log has a gap; nothing after it may be written either.
-        var failed = false
-        func fail(_ what: String, _ error: Int32) {
-            self.fail("cannot \(what) \(path): \(String(cString: strerror(error)))")
-            failed = true
-        }
         while true {
-            _ = wake.wait(timeout: .now() + .milliseconds(policy == .everysec ? 250 : 1000))
-            let (items, closing) = state.withLock { state in
-                defer { state.queue.removeAll(keepingCapacity: true) }
-                return (state.queue, state.closing)
+            let failing = state.withLock { $0.failure != nil }
+            let interval: DispatchTimeInterval =
+                failing ? Self.retryInterval : .milliseconds(policy == .everysec ? 250 : 1000)
+            _ = wake.wait(timeout: .now() + interval)
+            let closing = state.withLock { state in
+                pending.append(contentsOf: state.queue)
+                state.queue.removeAll(keepingCapacity: true)
+                return state.closing
             }
+            if failing { recover(&writer) }
+            var written: UInt64?
             var wroteBytes = 0
-            for item in items where !failed {
+            var problem: String?
+            while problem == nil, let item = pending.first {
                 switch item {
                 case .records(let bytes, let through):
-                    if let error = StateFiles.writeAll(descriptor, bytes) {
-                        fail("write", error)
-                    } else {
-                        wroteBytes += bytes.count
+                    if let error = writer.append(bytes) {
+                        problem = error
+                        continue
                     }
+                    wroteBytes += bytes.count
                     written = through
-                    unsynced = true
-                case .rotate(let generation):
-                    if fsync(descriptor) != 0 { fail("fsync", errno) }
-                    Foundation.close(descriptor)
-                    path = Self.logPath(directory: directory, generation: generation)
-                    do {
-                        descriptor = try Self.openLog(directory: directory, generation: generation)
-                    } catch {
-                        self.fail("\(error)")
-                        failed = true
-                        descriptor = open("/dev/null", O_WRONLY | O_CLOEXEC)
+                case .rotate(let generation, let file):
+                    if let error = writer.sync() {
+                        problem = error
+                        continue
                     }
-                    unsynced = false
+                    writer.switchTo(
+                        descriptor: file,
+                        generation: generation,
+                        path: Self.logPath(directory: directory, generation: generation)
+                    )
+                    if file == nil, let error = reopen(&writer, generation: generation) {
+                        problem = error
+                        continue
+                    }
                 }
+                pending.removeFirst()
             }
             let now = ContinuousClock.now
-            if unsynced, closing || policy == .always || (policy == .everysec && now - lastSync >= .seconds(1)) {
-                if fsync(descriptor) != 0 { fail("fsync", errno) }
+            if problem == nil, writer.unsynced,
+                closing || policy == .always || (policy == .everysec && now - lastSync >= .seconds(1))
+            {
+                problem = writer.sync()
                 lastSync = now
-                unsynced = false
             }
-            let (ready, failure, compaction) = state.withLock { state in
-                if state.failure == nil, policy != .always || !unsynced { state.durable = max(state.durable, written) }
-                state.bytesSinceSnapshot += wroteBytes
-                let (durable, failure) = (state.durable, state.failure)
-                var ready: [Waiter] = []
-                state.waiters.removeAll { waiter in
-                    guard failure != nil || waiter.sequence <= durable else { return false }
-                    ready.append(waiter.notify)
-                    return true
-                }
-                var compaction: (@Sendable () -> Void)?
-                if state.bytesSinceSnapshot > state.compactAfterBytes, !state.closing, !state.compactionRequested {
-                    compaction = state.compactionDue
-                    state.compactionRequested = compaction != nil
-                }
-                return (ready, failure, compaction)
-            }
-            for notify in ready {
-                notify(failure.map { .failure(.notSaved($0)) } ?? .success(()))
-            }
-            compaction?()
-            if closing, state.withLock({ $0.queue.isEmpty }) {
-                Foundation.close(descriptor)
+            finishRound(written: written, wroteBytes: wroteBytes, problem: problem, writer: writer)
+            if closing, problem != nil || pending.isEmpty, state.withLock({ $0.queue.isEmpty }) {
+                giveUp(reason: problem)
+                writer.close()
                 stopped.signal()
                 return
             }
         }
     }
 
-    private func fail(_ message: String) {
-        let first = state.withLock { state in
-            defer { if state.failure == nil { state.failure = message } }
-            return state.failure == nil
+    /// Lets go the replies whose records are now durable, counts the bytes, and starts a
+    /// compaction when due; with `problem`, marks the log failed.
+    private func finishRound(written: UInt64?, wroteBytes: Int, problem: String?, writer: LogWriter) {
+        let (ready, compaction, stoppedNow) = state.withLock { state in
+            var stoppedNow: String?
+            if let problem {
+                if state.failure == nil { stoppedNow = problem }
+                Self.stop(&state, problem)
+                // The file was cut back to its last whole record: room from there is made again.
+                if state.log.generation == writer.generation { state.log.allocatedEnd = writer.length }
+            }
+            if let written, policy != .always || !writer.unsynced { state.durable = max(state.durable, written) }
+            state.bytesSinceSnapshot += wroteBytes
+            let durable = state.durable
+            var ready: [Waiter] = []
+            state.waiters.removeAll { waiter in
+                guard waiter.sequence <= durable else { return false }
+                ready.append(waiter.notify)
+                return true
+            }
+            var compaction: (@Sendable () -> Void)?
+            if state.bytesSinceSnapshot > state.compactAfterBytes, !state.closing, !state.compactionRequested,
+                state.failure == nil
+            {
+                compaction = state.compactionDue
+                state.compactionRequested = compaction != nil
+            }
+            return (ready, compaction, stoppedNow)
         }
-        if first {
-            logger.critical("the state directory cannot be written; changes are kept in memory only: \(message)")
+        if let stoppedNow { announceStop(stoppedNow) }
+        for notify in ready { notify(.success(())) }
+        compaction?()
+    }
+
+    /// While the log is failed: opens the log file if it could not be, makes room again, and,
+    /// when both work, takes changes again.
+    private func recover(_ writer: inout LogWriter) {
+        let resumed: Duration? = state.withLock { state in
+            guard state.failure != nil else { return nil }
+            if state.log.descriptor == nil {
+                guard let descriptor = try? Self.openLog(directory: directory, generation: state.log.generation) else {
+                    return nil
+                }
+                state.log.descriptor = descriptor
+            }
+            let needed = state.log.queuedEnd + state.outstanding + Self.allocationStep
+            guard Self.allocate(upTo: needed, in: &state.log, directory) == nil else { return nil }
+            state.failure = nil
+            let now = Date()
+            state.resumedAt = now
+            return .seconds(now.timeIntervalSince(state.stoppedAt ?? now))
+        }
+        if let resumed {
+            logger.notice("the state directory takes changes again, after \(resumed.components.seconds) s")
         }
     }
 
+    /// Opens generation `generation` for a rotation whose file could not be opened then.
+    private func reopen(_ writer: inout LogWriter, generation: UInt64) -> String? {
+        let descriptor = state.withLock { state in
+            state.log.generation == generation ? state.log.descriptor : nil
+        }
+        guard let descriptor else {
+            return "cannot open \(Self.logPath(directory: directory, generation: generation))"
+        }
+        writer.switchTo(
+            descriptor: descriptor,
+            generation: generation,
+            path: Self.logPath(directory: directory, generation: generation)
+        )
+        return nil
+    }
+
+    /// At close, with records that could not be written: their replies say so.
+    private func giveUp(reason: String?) {
+        let waiters = state.withLock { state in
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        let reason = reason ?? "the daemon stopped before the log could take it"
+        for waiter in waiters { waiter.notify(.failure(.notSaved(reason))) }
+    }
+}
+
+/// The writer thread's handle on the log file it writes: how long the file is in whole records,
+/// and whether it holds bytes not yet forced to disk.
+private struct LogWriter {
+    var descriptor: Int32?
+    var generation: UInt64
+    var path: String
+    /// Bytes of whole records in the file.
+    var length: Int
+    var unsynced = false
+
+    /// Writes `bytes`; on failure cuts the file back to its last whole record and returns why.
+    mutating func append(_ bytes: [UInt8]) -> String? {
+        guard let descriptor else { return "cannot open \(path)" }
+        if let error = StateFiles.writeAll(descriptor, bytes) {
+            // A record written in part would hide every record after it: it goes.
+            _ = ftruncate(descriptor, off_t(length))
+            return "cannot write \(path): \(String(cString: strerror(error)))"
+        }
+        length += bytes.count
+        unsynced = true
+        return nil
+    }
+
+    /// Forces what is written to disk.
+    mutating func sync() -> String? {
+        guard unsynced, let descriptor else { return nil }
+        guard fsync(descriptor) == 0 else { return "cannot fsync \(path): \(String(cString: strerror(errno)))" }
+        unsynced = false
+        return nil
+    }
+
+    /// Closes the file and goes on with `descriptor` (a new, empty generation).
+    mutating func switchTo(descriptor: Int32?, generation: UInt64, path: String) {
+        close()
+        self.descriptor = descriptor
+        self.generation = generation
+        self.path = path
+        length = 0
+        unsynced = false
+    }
+
+    mutating func close() {
+        if let descriptor { Foundation.close(descriptor) }
+        descriptor = nil
+    }
 }

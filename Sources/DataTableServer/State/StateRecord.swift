@@ -54,6 +54,16 @@ enum StateRecord: Equatable {
         return bytes
     }
 
+    /// The framed size of a request record of `line` for the table called `table`.
+    static func requestSize(line: Data, table: String) -> Int {
+        frameBytes + 1 + 8 + 4 + table.utf8.count + line.count
+    }
+
+    /// The framed size of a table record holding `image`.
+    static func tableSize(image: [UInt8]) -> Int {
+        frameBytes + 1 + image.count
+    }
+
     /// Bytes of the payload after its kind, roughly, to size the frame once.
     private var contentSize: Int {
         switch self {

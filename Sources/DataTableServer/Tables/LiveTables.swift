@@ -56,21 +56,21 @@ public final class LiveTables: Sendable {
     /// Rows across every table (each table's count read under its own lock).
     public var rowCount: Int { all.reduce(0) { $0 + $1.read(\.rowCount) } }
 
-    /// Adds `table` unless `check` throws (given how many tables there are) or a table of its
-    /// name exists; `then` runs while the new table cannot yet be changed by anyone else (to
-    /// publish its creation in order).
+    /// Adds `table` unless `check` throws (given how many tables there are), a table of its
+    /// name exists, or `then` throws; `then` runs just before the table goes in, while nobody can
+    /// find it yet (to log and publish its creation in order).
     func insert(
         _ table: Table,
         check: (_ tableCount: Int) throws -> Void,
-        then: (Table) -> Void = { _ in }
+        then: (Table) throws -> Void = { _ in }
     ) throws {
         try directory.withLock { directory in
             guard directory.entries[table.name] == nil else { throw CatalogError.alreadyExists(table.name) }
             try TableCatalog.checkName(table.name)
             try check(directory.names.count)
+            try then(table)
             directory.entries[table.name] = LiveTable(table)
             directory.names.append(table.name)
-            then(table)
         }
     }
 

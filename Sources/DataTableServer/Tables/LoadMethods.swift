@@ -111,7 +111,10 @@ extension MethodTable {
             // here rather than under the lock.
             return (added: added, image: logsWhole ? TableImageCoding.encode(table) : nil)
         } install: { table, outcome, before in
-            if let image = outcome.image { server.recordWhole(image: image) }
+            if let image = outcome.image {
+                try server.claimRoom(forImage: image)
+                server.recordWhole(image: image)
+            }
             server.publish(table, .added, from: before) { $0.count = outcome.added }
             return LoadRequest.Response(
                 table: table.name,
@@ -145,7 +148,10 @@ extension MethodTable {
             return (table, before, added, logsWhole ? TableImageCoding.encode(table) : nil)
         }
         try server.tables.insert(table, check: server.checkRoomForTable) { table in
-            if let image { server.recordWhole(image: image) }
+            if let image {
+                try server.claimRoom(forImage: image)
+                server.recordWhole(image: image)
+            }
             server.publish(table, .schema, from: 0) { $0.change = "created" }
             server.publish(table, .added, from: before) { $0.count = added }
         }

@@ -5,6 +5,9 @@ extension ServerState {
     /// Runs `body` on the table called `name`, in place, holding that table's lock (and no
     /// other), once its owner and mode let `requester` do `right` to it. A change (a new
     /// version) is recorded in the state directory's log even if `body` published no event for it.
+    ///
+    /// Unless `right` is only to read, room for the change's log record is claimed first: when
+    /// the log has none, the request is refused `not_saved` and `body` does not run.
     func update<Result: Sendable>(
         _ name: String,
         by requester: Requester,
@@ -13,6 +16,8 @@ extension ServerState {
     ) throws -> Result {
         try tables.entry(name).update { table in
             try requester.check(right, table)
+            if right != .read { try claimRoom(forChangeTo: name) }
+            defer { if right != .read { releaseRoom() } }
             return try recording(&table, body)
         }
     }
@@ -73,6 +78,8 @@ extension ServerState {
                 guard table.version == original.version else { return nil }
                 // The owner or mode may have changed since the first look.
                 try requester.check(.write, table)
+                try claimRoom(forChangeTo: name)
+                defer { releaseRoom() }
                 return try recording(&table) { table in
                     let before = table.version
                     table = changed

@@ -8,8 +8,13 @@ extension MethodTable {
         register(CreateRequest.self) { request, context in try Self.create(request, context) }
         register(DropRequest.self) { request, context in
             let requester = context.requester
-            let table = try context.server.tables.remove(request.table, if: { try requester.check(.own, $0) }) {
-                table in
+            let table = try context.server.tables.remove(
+                request.table,
+                if: { table in
+                    try requester.check(.own, table)
+                    try context.server.claimRoom(forChangeTo: table.name)
+                }
+            ) { table in
                 context.server.publish(table, .schema, from: table.version) { $0.change = "dropped" }
             }
             return DropRequest.Response(table: request.table, dropped: true, rows: table.rowCount)
@@ -182,7 +187,11 @@ extension MethodTable {
         try server.tables.insert(created, check: server.checkRoomForTable) { created in
             // The whole table, not the request: its owner is the peer who made it, and its mode
             // what --table-mode said then (a replay has neither).
-            if server.journal != nil { server.recordWhole(image: TableImageCoding.encode(created)) }
+            if server.journal != nil {
+                let image = TableImageCoding.encode(created)
+                try server.claimRoom(forImage: image)
+                server.recordWhole(image: image)
+            }
             server.publish(created, .schema, from: 0) { $0.change = "created" }
         }
         return TableVersion(table: created.name, version: Int(created.version), rows: created.rowCount)

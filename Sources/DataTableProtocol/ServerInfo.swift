@@ -31,6 +31,12 @@ public struct ServerLimits: Codable, Hashable, Sendable {
     /// The memory budget: while the daemon's resident memory is above it, changes that add rows
     /// or tables are refused; 0 means no budget.
     public var maxMemoryBytes: Int
+    /// Most connections one user (other than root and the daemon's own user) has open at once;
+    /// one more is refused with `limit_exceeded`. 0 means no such limit.
+    public var maxConnectionsPerUid: Int
+    /// Most memory the tables one user (other than root and the daemon's own user) owns may
+    /// hold, roughly; a change that adds rows or tables past it is refused. 0 means no such limit.
+    public var maxMemoryPerUid: Int
 
     public init(
         maxLineBytes: Int = 1 << 20,
@@ -41,8 +47,12 @@ public struct ServerLimits: Codable, Hashable, Sendable {
         maxRows: Int = 50_000_000,
         softOutputBytes: Int = 8 << 20,
         softOutputSeconds: Int = 60,
-        maxMemoryBytes: Int = 0
+        maxMemoryBytes: Int = 0,
+        maxConnectionsPerUid: Int = 256,
+        maxMemoryPerUid: Int = 0
     ) {
+        self.maxConnectionsPerUid = maxConnectionsPerUid
+        self.maxMemoryPerUid = maxMemoryPerUid
         self.maxLineBytes = maxLineBytes
         self.maxConnections = maxConnections
         self.maxBatchSize = maxBatchSize

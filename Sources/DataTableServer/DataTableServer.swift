@@ -314,10 +314,13 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
                         connections.claim(connection.channel)
                         if !configuration.peers.admits(connection.peer) {
                             group.addTask { await self.refuseStranger(connection, id: id) }
-                        } else if state.admitConnection() {
+                            continue
+                        }
+                        do throws(ServerState.ConnectionRefusal) {
+                            try state.admitConnection(from: connection.peer)
                             group.addTask { await self.serve(connection, id: id) }
-                        } else {
-                            group.addTask { await self.refuse(connection, id: id) }
+                        } catch {
+                            group.addTask { await self.refuse(connection, id: id, because: error) }
                         }
                     }
                 }
@@ -336,7 +339,7 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         defer {
             state.events.unsubscribeAll(connection: id)
             connections.remove(channel)
-            state.connectionClosed()
+            state.connectionClosed(from: accepted.peer)
         }
         do {
             try await channel.eventLoop.submit {
@@ -349,19 +352,31 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         try? await channel.closeFuture.get()
     }
 
-    /// Tells a connection over the limit why, and closes it.
-    private func refuse(_ accepted: AcceptedConnection, id: Int) async {
+    /// Tells a connection over a limit why, and closes it.
+    private func refuse(_ accepted: AcceptedConnection, id: Int, because refusal: ServerState.ConnectionRefusal) async {
         defer { connections.remove(accepted.channel) }
-        let limit = configuration.limits.maxConnections
-        connectionLogger(id: id, peer: accepted.peer).warning("connection refused: the connection limit is reached")
-        await ConnectionHandler.refuse(
-            accepted.channel,
-            with: .limitExceeded(
+        let error: ResponseError
+        switch refusal {
+        case .daemonFull:
+            let limit = configuration.limits.maxConnections
+            connectionLogger(id: id, peer: accepted.peer).warning("connection refused: the connection limit is reached")
+            error = .limitExceeded(
                 "The daemon already has \(limit) connections open, its limit.",
                 limit: "maxConnections",
                 value: limit
             )
-        )
+        case .userFull:
+            let limit = configuration.limits.maxConnectionsPerUid
+            connectionLogger(id: id, peer: accepted.peer).warning(
+                "connection refused: the peer's user has as many connections open as one user may"
+            )
+            error = .limitExceeded(
+                "Your user already has \(limit) connections open to the daemon, as many as one user may.",
+                limit: "maxConnectionsPerUid",
+                value: limit
+            )
+        }
+        await ConnectionHandler.refuse(accepted.channel, with: error)
     }
 
     /// Tells a peer the allow-list leaves out why, and closes.

@@ -44,6 +44,8 @@ public final class ServerState: Sendable {
         public var totalConnections = 0
         public var refusedConnections = 0
         public var requests = 0
+        /// Open connections per user, for users the per-user limit applies to.
+        var connectionsByUid: [UInt32: Int] = [:]
     }
 
     /// Which files clients may name by path.
@@ -72,22 +74,46 @@ public final class ServerState: Sendable {
 
     public var snapshot: Counters { counters.withLock { $0 } }
 
-    /// Counts a connection in if the connection limit allows it; returns `false` (and counts a
-    /// refusal) when it does not.
-    func admitConnection() -> Bool {
-        counters.withLock { counters in
+    /// Why a connection was turned away.
+    enum ConnectionRefusal: Error {
+        /// The daemon has `maxConnections` open.
+        case daemonFull
+        /// The peer's user has `maxConnectionsPerUid` open.
+        case userFull
+    }
+
+    /// Counts a connection from `peer` in if the connection limits allow it; throws (and counts
+    /// a refusal) when they do not.
+    func admitConnection(from peer: PeerCredentials?) throws(ConnectionRefusal) {
+        let perUser = limits.maxConnectionsPerUid
+        let counted = perUser > 0 && !Requester(peer: peer).isPrivileged ? peer?.uid : nil
+        try counters.withLock { counters throws(ConnectionRefusal) in
             guard counters.currentConnections < limits.maxConnections else {
                 counters.refusedConnections += 1
-                return false
+                throw .daemonFull
+            }
+            if let uid = counted {
+                guard counters.connectionsByUid[uid, default: 0] < perUser else {
+                    counters.refusedConnections += 1
+                    throw .userFull
+                }
+                counters.connectionsByUid[uid, default: 0] += 1
             }
             counters.currentConnections += 1
             counters.totalConnections += 1
-            return true
         }
     }
 
-    func connectionClosed() {
-        counters.withLock { $0.currentConnections -= 1 }
+    /// Counts out a connection from `peer` that ``admitConnection(from:)`` counted in.
+    func connectionClosed(from peer: PeerCredentials?) {
+        let counted = limits.maxConnectionsPerUid > 0 && !Requester(peer: peer).isPrivileged ? peer?.uid : nil
+        counters.withLock { counters in
+            counters.currentConnections -= 1
+            if let uid = counted {
+                counters.connectionsByUid[uid, default: 1] -= 1
+                if counters.connectionsByUid[uid] == 0 { counters.connectionsByUid[uid] = nil }
+            }
+        }
     }
 
     func countRequests(_ count: Int) {

@@ -58,6 +58,15 @@ struct DataTabledCommand: AsyncParsableCommand {
     @Option(help: "Refuse changes that add rows or tables while resident memory is above this (0: no budget).")
     var maxMemoryBytes: Int = ServerLimits().maxMemoryBytes
 
+    @Option(help: "Most connections one user other than root and the daemon's own user may have open (0: no limit).")
+    var maxConnectionsPerUid: Int = ServerLimits().maxConnectionsPerUid
+
+    @Option(
+        help:
+            "Most memory, roughly, the tables of one user other than root and the daemon's own user may hold (0: no limit)."
+    )
+    var maxMemoryPerUid: Int = ServerLimits().maxMemoryPerUid
+
     @Option(help: "Most tables held at once.")
     var maxTables: Int = ServerLimits().maxTables
 
@@ -77,6 +86,15 @@ struct DataTabledCommand: AsyncParsableCommand {
             """
     )
     var importDir: String?
+
+    @Option(
+        help: """
+            A directory any client may export files into by path (opened strictly beneath it; the client \
+            must be allowed to write to the directory, and may replace only its own files). Without it, \
+            only root and the daemon's own user export to a path; others stream the export.
+            """
+    )
+    var exportDir: String?
 
     @Option(
         help: """
@@ -107,6 +125,12 @@ struct DataTabledCommand: AsyncParsableCommand {
         guard Self.parseMode(socketMode) != nil else {
             throw ValidationError("--socket-mode must be an octal permission like 0600 or 0660.")
         }
+        for (name, value) in [
+            ("--max-connections-per-uid", maxConnectionsPerUid), ("--max-memory-per-uid", maxMemoryPerUid),
+            ("--max-memory-bytes", maxMemoryBytes),
+        ] where value < 0 {
+            throw ValidationError("\(name) must be 0 (no limit) or more.")
+        }
         guard TableAccess.mode(tableMode) != nil else {
             throw ValidationError("--table-mode must be octal read and write bits like 0660 or 0640.")
         }
@@ -119,12 +143,13 @@ struct DataTabledCommand: AsyncParsableCommand {
         ] where !(1...most).contains(value) {
             throw ValidationError("\(name) must be from 1 to \(most).")
         }
-        if let importDir {
+        for (flag, directory) in [("--import-dir", importDir), ("--export-dir", exportDir)] {
+            guard let directory else { continue }
             var isDirectory: ObjCBool = false
-            guard importDir.hasPrefix("/"),
-                FileManager.default.fileExists(atPath: importDir, isDirectory: &isDirectory), isDirectory.boolValue
+            guard directory.hasPrefix("/"),
+                FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
             else {
-                throw ValidationError("--import-dir must be the absolute path of a directory.")
+                throw ValidationError("\(flag) must be the absolute path of a directory.")
             }
         }
     }
@@ -162,7 +187,9 @@ struct DataTabledCommand: AsyncParsableCommand {
             maxRows: maxRows,
             softOutputBytes: softOutputBytes,
             softOutputSeconds: softOutputSeconds,
-            maxMemoryBytes: maxMemoryBytes
+            maxMemoryBytes: maxMemoryBytes,
+            maxConnectionsPerUid: maxConnectionsPerUid,
+            maxMemoryPerUid: maxMemoryPerUid
         )
         let (catalog, store) = try await restoreTables(notifier: notifier, logger: logger)
         let keeping =
@@ -175,7 +202,7 @@ struct DataTabledCommand: AsyncParsableCommand {
                 catalog: catalog,
                 peers: peers,
                 journal: store?.journal,
-                files: FilePolicy(importDirectory: importDir),
+                files: FilePolicy(importDirectory: importDir, exportDirectory: exportDir),
                 tableMode: TableAccess.mode(tableMode)!
             ),
             hooks: .init(

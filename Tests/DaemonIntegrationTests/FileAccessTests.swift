@@ -95,6 +95,50 @@ struct FileAccessTests {
         #expect(!replies.joined().contains("secret") && !replies.joined().contains("root:"))
     }
 
+    @Test func anExportDirectoryTakesAPeersOwnFilesAndNothingElse() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        chmod(scratch.path, 0o755)
+        let exports = scratch.file("exports")
+        try FileManager.default.createDirectory(atPath: exports, withIntermediateDirectories: false)
+        chmod(exports, 0o1777)
+        try "root's\n".write(toFile: exports + "/roots.csv", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: exports + "/locked", withIntermediateDirectories: false)
+        chmod(exports + "/locked", 0o755)
+        let daemon = try Self.rootDaemon(["--export-dir", exports])
+        func export(_ path: String) -> String {
+            #"{"id":2,"method":"export","params":{"table":"mine","path":"\#(path)"}}"#
+        }
+        let replies = try Self.replies(
+            as: "nobody",
+            to: daemon.socketPath,
+            [
+                #"{"id":1,"method":"load","params":{"table":"mine","text":"item,qty\nBolt,40\n"}}"#,
+                export(exports + "/mine.csv"),
+                export(exports + "/mine.csv"),
+                export("relative.csv"),
+                export(exports + "/roots.csv"),
+                export("/etc/passwd"),
+                export(exports + "/../escape.csv"),
+                export(exports + "/locked/x.csv"),
+            ]
+        )
+        try #require(replies.count == 8, "\(replies)")
+        for reply in replies[0..<4] { #expect(try errorKind(reply) == nil, "\(reply)") }
+        #expect(try errorKind(replies[4]) == "not_permitted", "\(replies[4])")
+        #expect(try errorKind(replies[5]) == "not_permitted", "\(replies[5])")
+        #expect(try errorKind(replies[6]) == "invalid_value", "\(replies[6])")
+        #expect(try errorKind(replies[7]) == "not_permitted", "\(replies[7])")
+        // The files are the peer's, and nothing else changed.
+        let written = try FileManager.default.attributesOfItem(atPath: exports + "/mine.csv")
+        #expect(written[.ownerAccountName] as? String == "nobody")
+        #expect(try String(contentsOfFile: exports + "/mine.csv", encoding: .utf8) == "item,qty\nBolt,40\n")
+        #expect(FileManager.default.fileExists(atPath: exports + "/relative.csv"))
+        #expect(try String(contentsOfFile: exports + "/roots.csv", encoding: .utf8) == "root's\n")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("escape.csv")))
+        #expect(!FileManager.default.fileExists(atPath: exports + "/locked/x.csv"))
+    }
+
     /// A root client's own 0600 file, which a daemon running as nobody cannot open: the command
     /// line client and the Python client read it themselves and send it.
     @Test func theClientsSendAFileTheDaemonMayNotRead() throws {

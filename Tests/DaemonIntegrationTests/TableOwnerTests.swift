@@ -139,6 +139,46 @@ struct TableOwnerTests {
         #expect(try errorKind(a2.request(Self.line("drop", #"{"table":"ledger"}"#))) == nil)
     }
 
+    /// Fair shares: one user's connections and tables cannot take what the others need.
+    @Test func oneUserCannotTakeEveryConnectionOrAllTheMemory() throws {
+        let alice = try ThrowawayUser("e")
+        let bob = try ThrowawayUser("f")
+        let daemon = try FileAccessTests.rootDaemon([
+            "--max-connections-per-uid", "2", "--max-memory-per-uid", "3000000",
+        ])
+        let first = try UserClient(as: alice.name, socket: daemon.socketPath)
+        let second = try UserClient(as: alice.name, socket: daemon.socketPath)
+        #expect(try errorKind(first.request(Self.line("ping", "{}"))) == nil)
+        #expect(try errorKind(second.request(Self.line("ping", "{}"))) == nil)
+        let third = try UserClient(as: alice.name, socket: daemon.socketPath)
+        let refusal = third.readLine()
+        #expect(try errorKind(refusal) == "limit_exceeded", "\(refusal ?? "nothing")")
+        #expect(refusal?.contains("maxConnectionsPerUid") == true)
+        let b = try UserClient(as: bob.name, socket: daemon.socketPath)
+        #expect(try errorKind(b.request(Self.line("ping", "{}"))) == nil)
+
+        // Alice's tables fill her share; Bob's are not held back by it.
+        let columns = #"{"table":"T","columns":[{"key":"note"}]}"#
+        #expect(
+            try errorKind(first.request(Self.line("create", columns.replacingOccurrences(of: "T", with: "a1")))) == nil
+        )
+        #expect(try errorKind(b.request(Self.line("create", columns.replacingOccurrences(of: "T", with: "b1")))) == nil)
+        let note = String(repeating: "n", count: 500)
+        let rows = (0..<200).map { _ in #"{"note":"\#(note)"}"# }.joined(separator: ",")
+        var refused: String?
+        for _ in 0..<100 where refused == nil {
+            let reply = first.request(Self.line("add", #"{"table":"a1","rows":[\#(rows)]}"#))
+            if try errorKind(reply) != nil { refused = reply }
+        }
+        #expect(try errorKind(refused) == "limit_exceeded" && refused?.contains("maxMemoryPerUid") == true)
+        let load = Self.line("load", #"{"table":"a2","text":"note\n\#(note)\n"}"#)
+        #expect(try errorKind(first.request(load)) == "limit_exceeded")
+        #expect(try errorKind(b.request(Self.line("add", #"{"table":"b1","rows":[\#(rows)]}"#))) == nil)
+        // Dropping frees the share.
+        #expect(try errorKind(first.request(Self.line("drop", #"{"table":"a1"}"#))) == nil)
+        #expect(try errorKind(first.request(load)) == nil)
+    }
+
     /// An unprivileged user's own 0600 file, loaded with `datatable load` into a daemon run as
     /// `nobody`: the client sends it, and the table is the user's.
     @Test func aUserLoadsItsOwnPrivateFileIntoADaemonRunAsNobody() throws {

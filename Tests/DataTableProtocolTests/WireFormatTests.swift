@@ -58,6 +58,7 @@ import Testing
     @Test func serverCodesStayInTheReservedRange() {
         let own: [ErrorCode] = [
             .limitExceeded, .noSuchTable, .noSuchRow, .readOnly, .conflict, .unavailable, .notPermitted,
+            .permissionDenied,
         ]
         for code in own {
             #expect((-32099)...(-32000) ~= code.rawValue)
@@ -80,14 +81,16 @@ import Testing
                 maxRows: 6,
                 softOutputBytes: 7,
                 softOutputSeconds: 8,
-                maxMemoryBytes: 9
+                maxMemoryBytes: 9,
+                maxConnectionsPerUid: 10,
+                maxMemoryPerUid: 11
             ),
             features: ["batch"]
         )
         try checkCoding(
             reply,
             json:
-                #"{"features":["batch"],"limits":{"maxBatchSize":3,"maxConnections":2,"maxLineBytes":100,"maxMemoryBytes":9,"maxOutputBytes":4,"maxRows":6,"maxTables":5,"softOutputBytes":7,"softOutputSeconds":8},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
+                #"{"features":["batch"],"limits":{"maxBatchSize":3,"maxConnections":2,"maxConnectionsPerUid":10,"maxLineBytes":100,"maxMemoryBytes":9,"maxMemoryPerUid":11,"maxOutputBytes":4,"maxRows":6,"maxTables":5,"softOutputBytes":7,"softOutputSeconds":8},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
         )
     }
 

@@ -23,7 +23,11 @@ extension ColumnStore {
         case .text, .image:
             var strings: [String] = []
             strings.reserveCapacity(count)
-            for _ in 0..<count { strings.append(try reader.readString()) }
+            for _ in 0..<count {
+                let text = try reader.readString()
+                store.textHeapBytes += heapBytes(of: text)
+                strings.append(text)
+            }
             store.strings = strings
         case .number:
             store.numbers = try reader.readMemory(Double.self, count: count)

@@ -10,8 +10,27 @@ struct ColumnStore: Sendable {
     var numbers: [Double] = []
     var smallIntegers: [Int32] = []
     var largeIntegers: [Int64] = []
+    /// Bytes the strings keep outside the array (a string of more than 15 bytes has a buffer of
+    /// its own), kept current by every change, for ``estimatedBytes``.
+    var textHeapBytes = 0
 
     init(type: ColumnType) { self.type = type }
+
+    /// The bytes `text` keeps outside its array slot: none when it is stored inline.
+    static func heapBytes(of text: String) -> Int {
+        let count = text.utf8.count
+        return count > 15 ? count + 32 : 0
+    }
+
+    /// Roughly the memory the store holds.
+    var estimatedBytes: Int {
+        switch type {
+        case .text, .image: strings.count * 16 + textHeapBytes
+        case .number: numbers.count * 8
+        case .date, .time, .picker: smallIntegers.count * 4
+        case .duration: largeIntegers.count * 8
+        }
+    }
 
     /// How many slots the store has room for.
     var count: Int {
@@ -53,8 +72,12 @@ struct ColumnStore: Sendable {
         set {
             let index = Int(slot)
             switch (type, newValue) {
-            case (.text, .text(let text)), (.image, .image(let text)): strings[index] = text
-            case (.text, _), (.image, _): strings[index] = ""
+            case (.text, .text(let text)), (.image, .image(let text)):
+                textHeapBytes += Self.heapBytes(of: text) - Self.heapBytes(of: strings[index])
+                strings[index] = text
+            case (.text, _), (.image, _):
+                textHeapBytes -= Self.heapBytes(of: strings[index])
+                strings[index] = ""
             case (.number, .number(let number)): numbers[index] = number
             case (.number, _): numbers[index] = .nan
             case (.date, .date(let value)), (.time, .time(let value)), (.picker, .picker(let value)):
@@ -80,6 +103,7 @@ struct ColumnStore: Sendable {
     mutating func append(contentsOf other: ColumnStore) {
         precondition(other.type == type, "appending a \(other.type) store to a \(type) one")
         strings += other.strings
+        textHeapBytes += other.textHeapBytes
         numbers += other.numbers
         smallIntegers += other.smallIntegers
         largeIntegers += other.largeIntegers

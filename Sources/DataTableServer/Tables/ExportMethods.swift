@@ -19,8 +19,7 @@ extension MethodTable {
         let server = context.server
         var target: ExportFile?
         if let path = request.path {
-            try ExportFile.checkPeer(context.connection.peer)
-            target = try ExportFile(path: path)
+            target = try ExportFile(path: path, peer: context.connection.peer, policy: server.files)
         }
         let table = try server.snapshot(request.table, by: context.requester)
         var reply = ExportReply(table: table.name, version: Int(table.version), format: format.rawValue, rows: 0)

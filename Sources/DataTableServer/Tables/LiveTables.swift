@@ -23,13 +23,16 @@ public final class LiveTables: Sendable {
     }
 
     private let directory: Mutex<Directory>
+    /// What each user's tables hold, kept as they change.
+    let ledger = MemoryLedger()
 
     /// Serves the tables of `catalog`.
     public init(_ catalog: TableCatalog = TableCatalog()) {
         var directory = Directory()
         for name in catalog.tableNames {
             directory.names.append(name)
-            directory.entries[name] = LiveTable(catalog[name]!)
+            directory.entries[name] = LiveTable(catalog[name]!, ledger: ledger)
+            ledger.note(catalog[name]!)
         }
         self.directory = Mutex(directory)
     }
@@ -69,8 +72,9 @@ public final class LiveTables: Sendable {
             try TableCatalog.checkName(table.name)
             try check(directory.names.count)
             try then(table)
-            directory.entries[table.name] = LiveTable(table)
+            directory.entries[table.name] = LiveTable(table, ledger: ledger)
             directory.names.append(table.name)
+            ledger.note(table)
         }
     }
 
@@ -88,6 +92,7 @@ public final class LiveTables: Sendable {
             let table = try entry.retire(if: check, then)
             directory.entries[name] = nil
             directory.names.removeAll { $0 == name }
+            ledger.forget(name)
             return table
         }
     }
@@ -98,9 +103,10 @@ public final class LiveTables: Sendable {
             if let entry = directory.entries[table.name] {
                 entry.swap(table)
             } else {
-                directory.entries[table.name] = LiveTable(table)
+                directory.entries[table.name] = LiveTable(table, ledger: ledger)
                 directory.names.append(table.name)
             }
+            ledger.note(table)
         }
     }
 
@@ -140,16 +146,20 @@ final class LiveTable: Sendable {
 
     let name: String
     private let slot: ReadWriteLocked<Slot>
+    private let ledger: MemoryLedger
 
-    init(_ table: Table) {
+    init(_ table: Table, ledger: MemoryLedger) {
         name = table.name
         slot = ReadWriteLocked(Slot(table: table))
+        self.ledger = ledger
     }
 
     /// Runs `body` on the table in place, holding its lock alone.
     func update<Result: Sendable>(_ body: (inout Table) throws -> Result) throws -> Result {
         try slot.withWriteLock { slot in
             guard !slot.retired else { throw CatalogError.noSuchTable(name) }
+            let before = slot.table.version
+            defer { if slot.table.version != before { ledger.note(slot.table) } }
             return try body(&slot.table)
         }
     }

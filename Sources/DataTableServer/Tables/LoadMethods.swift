@@ -44,8 +44,14 @@ extension MethodTable {
         let requester = context.requester
         // Asked before any text is read: a load into a table the peer may not change, or with a
         // mode that is not one, reads nothing.
-        var existing = try Self.columnsToLoadInto(request.table, server, by: requester)
+        var existing = try Self.tableToLoadInto(request.table, server, by: requester)
         let mode = try server.tableMode(request.mode)
+        // The rows count against the memory of the table's owner (the peer's, for a new table):
+        // about twice their text once in.
+        let owner = existing?.owner ?? requester.uid
+        func checkOwnersRoom(forText bytes: Int) throws(ResponseError) {
+            try server.checkUserMemory(owner: owner, adding: bytes.multipliedReportingOverflow(by: 2).partialValue)
+        }
         if existing != nil, request.mode != nil {
             throw ResponseError.invalidParams(
                 "The table \(request.table) exists; mode only applies when load creates it (see chmod).",
@@ -54,12 +60,14 @@ extension MethodTable {
         }
         let text: String
         if let uploaded {
+            try checkOwnersRoom(forText: uploaded.count)
             // Joined from whole strings: valid UTF-8.
             text = String(decoding: uploaded, as: UTF8.self)
         } else if let path = request.path {
             // Opened as the peer may, without blocking; read off the event loop and every lock.
             let file = try server.files.openForLoad(path, peer: context.connection.peer)
             try server.checkRoomToLoad(bytes: file.size)
+            try checkOwnersRoom(forText: file.size)
             let bytes = try await server.heavyWork.run { [file = consume file] in
                 try file.readAll(limit: server.loadByteLimit)
             }
@@ -70,8 +78,9 @@ extension MethodTable {
         } else {
             text = request.text!
             try server.checkRoomToLoad(bytes: text.utf8.count)
+            try checkOwnersRoom(forText: text.utf8.count)
         }
-        existing = try Self.columnsToLoadInto(request.table, server, by: requester)
+        existing = try Self.tableToLoadInto(request.table, server, by: requester)
         if existing != nil, request.columns != nil || request.key != nil {
             throw ResponseError.invalidParams(
                 "The table \(request.table) exists; columns and key only apply when load creates it.",
@@ -81,7 +90,7 @@ extension MethodTable {
         if existing == nil { try TableCatalog.checkName(request.table) }
         try server.checkMemory()
         let given =
-            try existing
+            try existing?.columns
             ?? request.columns.map { definitions throws(ResponseError) in
                 try WireSchema.columns(definitions)
             }
@@ -106,11 +115,14 @@ extension MethodTable {
                 )
             }
             try server.checkRows(table.rowCount + loaded.count, table: name)
+            let bytesBefore = table.estimatedBytes
             let added = try table.append(loaded)
+            let grew = table.estimatedBytes - bytesBefore
             // The file may change or go: the log keeps the table as the load left it, encoded
             // here rather than under the lock.
-            return (added: added, image: logsWhole ? TableImageCoding.encode(table) : nil)
+            return (added: added, grew: grew, image: logsWhole ? TableImageCoding.encode(table) : nil)
         } install: { table, outcome, before in
+            try server.checkUserMemory(owner: table.access.owner, adding: outcome.grew)
             if let image = outcome.image {
                 try server.claimRoom(forImage: image)
                 server.recordWhole(image: image)
@@ -147,6 +159,7 @@ extension MethodTable {
             let added = try table.append(loaded)
             return (table, before, added, logsWhole ? TableImageCoding.encode(table) : nil)
         }
+        try server.checkUserMemory(owner: table.access.owner, adding: table.estimatedBytes)
         try server.tables.insert(table, check: server.checkRoomForTable) { table in
             if let image {
                 try server.claimRoom(forImage: image)
@@ -165,15 +178,15 @@ extension MethodTable {
         )
     }
 
-    /// The columns of the table a load adds to, once its owner and mode let `requester` change
-    /// it; `nil` when there is no such table (the load makes it).
-    private static func columnsToLoadInto(_ name: String, _ server: ServerState, by requester: Requester) throws
-        -> [Column]?
+    /// The columns and owner of the table a load adds to, once its owner and mode let
+    /// `requester` change it; `nil` when there is no such table (the load makes it).
+    private static func tableToLoadInto(_ name: String, _ server: ServerState, by requester: Requester) throws
+        -> (columns: [Column], owner: UInt32)?
     {
         do {
             return try server.read(name, by: requester) { table in
                 try requester.check(.write, table)
-                return table.columns
+                return (table.columns, table.access.owner)
             }
         } catch CatalogError.noSuchTable {
             return nil

@@ -183,6 +183,7 @@ extension MethodTable {
         table.access = context.requester.access(mode: mode)
         let created = table
         try server.checkMemory()
+        try server.checkUserMemory(owner: created.access.owner, adding: created.estimatedBytes)
         try server.checkRows(created.rowCount, table: created.name)
         try server.tables.insert(created, check: server.checkRoomForTable) { created in
             // The whole table, not the request: its owner is the peer who made it, and its mode
@@ -224,6 +225,10 @@ extension MethodTable {
             let before = table.version
             try server.checkMemory()
             try server.checkRows(table.rowCount + inputs.count, table: table.name)
+            try server.checkUserMemory(
+                owner: table.access.owner,
+                adding: ServerState.estimatedBytes(rows: inputs.count, columns: table.columns.count)
+            )
             let added = try table.add(inputs, at: request.index, now: now)
             server.publish(table, .added, from: before) { $0.list(added.map(\.id)) }
             return AddRequest.Response(
@@ -485,6 +490,27 @@ extension ServerState {
                 value: budget
             )
         }
+    }
+
+    /// Refuses a change that would take the tables owned by `owner` past `maxMemoryPerUid`, given
+    /// it adds about `bytes`. Tables of root and of the daemon's own user have no such limit.
+    func checkUserMemory(owner: UInt32, adding bytes: Int) throws(ResponseError) {
+        let limit = limits.maxMemoryPerUid
+        guard limit > 0, owner != 0, owner != geteuid() else { return }
+        let held = tables.ledger.bytes(ownedBy: owner)
+        guard held + bytes <= limit else {
+            throw .limitExceeded(
+                "The tables of user \(owner) hold about \(held / 1_000_000) MB; this would take them past "
+                    + "\(limit / 1_000_000) MB, as much as one user's tables may hold. Drop tables or rows first.",
+                limit: "maxMemoryPerUid",
+                value: limit
+            )
+        }
+    }
+
+    /// About what rows of `columns` columns add to a table, before their text is known.
+    static func estimatedBytes(rows: Int, columns: Int) -> Int {
+        rows * (columns * 16 + Table.bytesPerRow)
     }
 
     /// Memory a load takes per byte of its text, at its peak: the text, its rows as parsed, and

@@ -1,0 +1,39 @@
+import DataTableEngine
+import Synchronization
+
+/// Roughly how much memory each user's tables hold, for `--max-memory-per-uid`: every table's
+/// ``Table/estimatedBytes`` as of its last change, summed by owner.
+///
+/// Noted under each table's lock as it changes, read without any table's lock: a request that
+/// holds one table's lock can ask what its owner's other tables hold without taking theirs.
+final class MemoryLedger: Sendable {
+    private struct Books {
+        var tables: [String: (owner: UInt32, bytes: Int)] = [:]
+        var owners: [UInt32: Int] = [:]
+    }
+
+    private let books = Mutex(Books())
+
+    /// Notes `table` as it is now (its owner may have changed).
+    func note(_ table: borrowing Table) {
+        let (name, owner, bytes) = (table.name, table.access.owner, table.estimatedBytes)
+        books.withLock { books in
+            if let old = books.tables[name] { books.owners[old.owner, default: 0] -= old.bytes }
+            books.tables[name] = (owner, bytes)
+            books.owners[owner, default: 0] += bytes
+        }
+    }
+
+    /// Forgets the table called `name` (it was dropped).
+    func forget(_ name: String) {
+        books.withLock { books in
+            guard let old = books.tables.removeValue(forKey: name) else { return }
+            books.owners[old.owner, default: 0] -= old.bytes
+        }
+    }
+
+    /// Roughly the memory the tables owned by `uid` hold.
+    func bytes(ownedBy uid: UInt32) -> Int {
+        books.withLock { $0.owners[uid] ?? 0 }
+    }
+}

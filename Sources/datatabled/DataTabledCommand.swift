@@ -109,6 +109,14 @@ struct DataTabledCommand: AsyncParsableCommand {
     )
     var stateDir: String?
 
+    @Flag(
+        help: """
+            Start even when a log in --state-dir is damaged: keep the changes before the damage and set the \
+            damaged log (and any after it) aside as log.N.damaged. Without it the daemon refuses to start.
+            """
+    )
+    var recover = false
+
     @Option(help: "When changes reach the disk: always (before the reply), everysec, or no (the kernel decides).")
     var fsync: FsyncOption = .everysec
 
@@ -258,6 +266,7 @@ struct DataTabledCommand: AsyncParsableCommand {
                     directory: stateDir,
                     policy: fsync.policy,
                     compactAfterBytes: compactAfterBytes,
+                    recover: recover,
                     logger: logger,
                     progress: { notifier.status($0) }
                 )

@@ -233,10 +233,12 @@ import Testing
             try daemon.connect().call("create", numberedTable("kept", count: 3))
             _ = daemon.process.stop(signal: SIGKILL)
         }
+        // The first record's frame and 5 bytes of its payload, again at the end: a whole frame
+        // that promises more than follows, as a write cut off by a crash leaves.
+        let written = try Data(contentsOf: URL(fileURLWithPath: state.file("log.1")))
         let log = try #require(FileHandle(forWritingAtPath: state.file("log.1")))
         log.seekToEndOfFile()
-        // A frame that promises 400 bytes and brings 5.
-        log.write(Data([0x90, 0x01, 0, 0, 0, 0, 0, 0, 0xAA, 0xBB, 0xCC, 0xDD, 1, 0x7B, 0x22, 0x6D, 0x65]))
+        log.write(written[8..<(8 + 16 + 5)])
         try log.close()
         let restarted = try TestDaemon(arguments: arguments)
         #expect(restarted.process.waitForOutput(containing: "dropping the end of the last log"))
@@ -247,6 +249,80 @@ import Testing
         let again = try TestDaemon(arguments: arguments)
         #expect(try again.connect().call("describe", #"{"table":"kept"}"#)["rows"] as? Int == 4)
         #expect(!again.process.output.contains("dropping"))
+    }
+
+    /// One flipped bit in the length of a record in the middle of the log: the daemon refuses to
+    /// start, says which file and byte, and leaves the log as it was; `--recover` starts with the
+    /// changes before the damage and keeps the damaged log beside it.
+    @Test func aDamagedLengthInTheMiddleRefusesTheStartAndRecoverKeepsWhatCameBefore() throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        let arguments = ["--state-dir", state.path, "--fsync", "always"]
+        do {
+            let daemon = try TestDaemon(arguments: arguments)
+            let client = try daemon.connect()
+            try client.call("create", #"{"table":"ledger","columns":[{"key":"n","type":"number"}]}"#)
+            for n in 0..<1000 { try client.call("add", #"{"table":"ledger","row":{"n":\#(n)}}"#) }
+            _ = daemon.process.stop(signal: SIGKILL)
+        }
+        let path = state.file("log.1")
+        var log = try Data(contentsOf: URL(fileURLWithPath: path))
+        // Walk the frames (8-byte magic; each frame: 8-byte length, two 4-byte checksums) to
+        // record 500, the 499th add.
+        var offset = 8
+        for _ in 0..<500 {
+            let length = log[offset..<offset + 8].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+            offset += 16 + length
+        }
+        log[offset + 1] ^= 0x04
+        try log.write(to: URL(fileURLWithPath: path))
+
+        let refused = try RunningProcess(
+            BuiltProducts.daemon,
+            ["--socket", state.file("d.sock"), "--log-target", "stderr"] + arguments,
+            outputPath: state.file("refused.log")
+        )
+        #expect(refused.waitForExit() == 1)
+        #expect(refused.output.contains("log.1 is damaged at byte \(offset)"), "\(refused.output)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == log)
+
+        let recovered = try TestDaemon(arguments: arguments + ["--recover"])
+        #expect(try recovered.connect().call("describe", #"{"table":"ledger"}"#)["rows"] as? Int == 499)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".damaged")) == log)
+        #expect(recovered.process.output.contains("set aside"), "\(recovered.process.output)")
+        try recovered.connect().call("add", #"{"table":"ledger","row":{"n":-1}}"#)
+        _ = recovered.process.stop(signal: SIGKILL)
+        let again = try TestDaemon(arguments: arguments)
+        #expect(try again.connect().call("describe", #"{"table":"ledger"}"#)["rows"] as? Int == 500)
+    }
+
+    /// A state directory others may write to, or a symbolic link planted in one, is refused at
+    /// start, and nothing a link points to is touched.
+    @Test func aStateDirectoryOthersCouldPlantInIsRefused() throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        func start() throws -> RunningProcess {
+            try RunningProcess(
+                BuiltProducts.daemon,
+                ["--socket", state.file("d.sock"), "--log-target", "stderr", "--state-dir", state.file("state")],
+                outputPath: state.file("output.log")
+            )
+        }
+        _ = mkdir(state.file("state"), 0o700)
+        chmod(state.file("state"), 0o777)
+        let open = try start()
+        #expect(open.waitForExit() == 1)
+        #expect(open.output.contains("chmod 700"), "\(open.output)")
+
+        chmod(state.file("state"), 0o700)
+        try "precious\n".write(toFile: state.file("target"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            atPath: state.file("state/log.1"),
+            withDestinationPath: state.file("target")
+        )
+        let linked = try start()
+        #expect(linked.waitForExit() == 1)
+        #expect(try String(contentsOfFile: state.file("target"), encoding: .utf8) == "precious\n")
     }
 
     /// A snapshot that fails its checksum stops the start with a message saying which file and

@@ -33,23 +33,43 @@ import Testing
             .table([1, 2, 3, 4, 5]),
             .snapshotEnd(tables: 2),
         ]
-        let bytes = records.flatMap { $0.framed() }
+        let bytes = StateRecord.fileMagic + records.flatMap { $0.framed() }
         let whole = RecordScan(bytes)
-        #expect(whole.damage == nil && whole.goodLength == bytes.count)
+        #expect(whole.damage == nil && whole.goodLength == bytes.count && !whole.isLegacy)
         #expect(try whole.records.map { try StateRecord(payload: $0.payload) } == records)
-        let lastStart = whole.records.last!.offset
-        for length in lastStart + 1..<bytes.count {
+        // Cut anywhere: the records wholly before the cut, and the rest is a torn end.
+        for length in 0..<bytes.count {
             let cut = RecordScan(Array(bytes.prefix(length)))
-            #expect(cut.records.count == 2 && cut.goodLength == lastStart && cut.damageIsTorn)
+            let whole = whole.records.filter { $0.offset + StateRecord.frameBytes + $0.payload.count <= length }
+            #expect(cut.records.map(\.offset) == whole.map(\.offset), "cut at \(length)")
+            #expect(cut.damage == nil || cut.damageIsTorn, "cut at \(length): \(cut.damage ?? "")")
         }
-        // A flipped byte in the last record: its write was torn. In the first: damage.
-        var lastDamaged = bytes
-        lastDamaged[bytes.count - 1] ^= 1
-        #expect(RecordScan(lastDamaged).damageIsTorn)
-        var firstDamaged = bytes
-        firstDamaged[StateRecord.frameBytes + 3] ^= 1
-        let scan = RecordScan(firstDamaged)
-        #expect(scan.records.isEmpty && scan.damage?.contains("checksum") == true && !scan.damageIsTorn)
+        // A flipped bit anywhere in any frame, or in any payload, the last record's included: damage,
+        // never a torn end, and never a record read past it.
+        for (index, record) in whole.records.enumerated() {
+            let frameStart = record.offset
+            for byte in frameStart..<(frameStart + StateRecord.frameBytes + record.payload.count) {
+                for bit in 0..<8 {
+                    var damaged = bytes
+                    damaged[byte] ^= UInt8(1 << bit)
+                    let scan = RecordScan(damaged)
+                    #expect(scan.damage != nil && !scan.damageIsTorn, "bit \(bit) of byte \(byte)")
+                    #expect(scan.records.count == index, "bit \(bit) of byte \(byte)")
+                }
+            }
+        }
+    }
+
+    /// Logs written before records had a frame checksum are still read.
+    @Test func aLogFramedTheOldWayIsRead() throws {
+        let records: [StateRecord] = [.table([1, 2, 3]), .snapshotEnd(tables: 1)]
+        let legacy = records.flatMap { record in
+            let framed = record.framed()
+            return Array(framed[0..<StateRecord.legacyFrameBytes] + framed[StateRecord.frameBytes...])
+        }
+        let scan = RecordScan(legacy)
+        #expect(scan.isLegacy && scan.damage == nil)
+        #expect(try scan.records.map { try StateRecord(payload: $0.payload) } == records)
     }
 
     /// The room a change claims in the log before it is made is exactly what its record takes.
@@ -104,12 +124,59 @@ import Testing
         ]
         _ = FileManager.default.createFile(
             atPath: Journal.logPath(directory: directory, generation: 1),
-            contents: Data(records.flatMap { $0.framed() })
+            contents: Data(StateRecord.fileMagic + records.flatMap { $0.framed() })
         )
         let (store, restored) = try await Self.open(directory)
         defer { store.close() }
         #expect(restored.replayed == 3 && restored.diverged == 1)
         #expect(restored.catalog["t"]?.rowCount == 2)
+    }
+
+    /// As SQLite tests its journal: every bit of every record's frame flipped, and the log cut at
+    /// every offset. Each start either restores exactly the records wholly there, or refuses to
+    /// start and leaves the log as it was; never fewer rows without a word.
+    @Test func everyDamagedFrameIsRefusedAndEveryCutKeepsWhatCameBefore() async throws {
+        let source = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: source) }
+        do {
+            let (store, _) = try await Self.open(source)
+            var client = InProcessClient(server: ServerState(limits: ServerLimits(), journal: store.journal))
+            _ = try await client.reply(#"{"method":"create","params":{"table":"t","columns":[{"key":"n"}]}}"#)
+            for n in 0..<5 {
+                _ = try await client.reply(#"{"method":"add","params":{"table":"t","row":{"n":"\#(n)"}}}"#)
+            }
+            store.close()
+        }
+        let log = try #require(try StateFiles.read(Journal.logPath(directory: source, generation: 1)))
+        let records = RecordScan(log).records
+        try #require(records.count == 6)
+        func start(with bytes: [UInt8]) async -> (rows: Int?, unchanged: Bool) {
+            let directory = Self.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            _ = mkdir(directory, 0o700)
+            let path = Journal.logPath(directory: directory, generation: 1)
+            _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            guard let (store, restored) = try? await Self.open(directory) else {
+                return (nil, (try? StateFiles.read(path)) == bytes)
+            }
+            store.close()
+            return (restored.catalog["t"]?.rowCount ?? -1, true)
+        }
+        for (index, record) in records.enumerated() {
+            for byte in record.offset..<record.offset + StateRecord.frameBytes {
+                for bit in 0..<8 {
+                    var damaged = log
+                    damaged[byte] ^= UInt8(1 << bit)
+                    let outcome = await start(with: damaged)
+                    #expect(outcome.rows == nil && outcome.unchanged, "record \(index), bit \(bit) of byte \(byte)")
+                }
+            }
+        }
+        for length in 0...log.count {
+            let whole = records.filter { $0.offset + StateRecord.frameBytes + $0.payload.count <= length }.count
+            let outcome = await start(with: Array(log.prefix(length)))
+            #expect(outcome.rows == (whole == 0 ? -1 : whole - 1), "cut at \(length)")
+        }
     }
 
     /// A store in `directory` with one table "t", and a snapshot of it written.

@@ -122,8 +122,14 @@ public final class Journal: Sendable {
 
     private static func openLog(directory: String, generation: UInt64) throws(StateDirectoryError) -> Int32 {
         let path = logPath(directory: directory, generation: generation)
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .system("cannot open \(path)", errno) }
+        // A new log starts with the files' magic, which says how its records are framed.
+        if lseek(descriptor, 0, SEEK_END) == 0, let error = StateFiles.writeAll(descriptor, StateRecord.fileMagic) {
+            _ = ftruncate(descriptor, 0)
+            Foundation.close(descriptor)
+            throw .system("cannot write \(path)", error)
+        }
         StateFiles.syncDirectory(directory)
         return descriptor
     }
@@ -227,7 +233,13 @@ public final class Journal: Sendable {
             state.bytesSinceSnapshot = 0
             state.compactionRequested = false
             let descriptor = try? Self.openLog(directory: directory, generation: generation)
-            state.log = OpenLog(generation: generation, descriptor: descriptor, queuedEnd: 0, allocatedEnd: 0)
+            let length = descriptor.map { Int(lseek($0, 0, SEEK_END)) } ?? 0
+            state.log = OpenLog(
+                generation: generation,
+                descriptor: descriptor,
+                queuedEnd: length,
+                allocatedEnd: length
+            )
             state.queue.append(.rotate(to: generation, file: descriptor))
             if descriptor == nil {
                 Self.stop(&state, "cannot open \(Self.logPath(directory: directory, generation: generation))")
@@ -411,6 +423,8 @@ public final class Journal: Sendable {
                     return nil
                 }
                 state.log.descriptor = descriptor
+                state.log.queuedEnd += Int(lseek(descriptor, 0, SEEK_END))
+                state.log.allocatedEnd = Int(lseek(descriptor, 0, SEEK_END))
             }
             let needed = state.log.queuedEnd + state.outstanding + Self.allocationStep
             guard Self.allocate(upTo: needed, in: &state.log, directory) == nil else { return nil }
@@ -482,13 +496,13 @@ private struct LogWriter {
         return nil
     }
 
-    /// Closes the file and goes on with `descriptor` (a new, empty generation).
+    /// Closes the file and goes on with `descriptor` (a new generation, holding only its magic).
     mutating func switchTo(descriptor: Int32?, generation: UInt64, path: String) {
         close()
         self.descriptor = descriptor
         self.generation = generation
         self.path = path
-        length = 0
+        length = descriptor.map { Int(lseek($0, 0, SEEK_END)) } ?? 0
         unsynced = false
     }
 

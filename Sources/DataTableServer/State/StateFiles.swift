@@ -18,7 +18,7 @@ enum StateFiles {
 
     /// The whole file at `path`, or `nil` when there is none.
     static func read(_ path: String) throws(StateDirectoryError) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
             throw .system("cannot open \(path)", errno)
@@ -45,7 +45,8 @@ enum StateFiles {
     /// Replaces the file at `path` with `chunks` atomically: written to a staging file, forced to
     /// disk, renamed over `path`, and the directory forced to disk.
     static func replace(_ path: String, staging: String, with chunks: [[UInt8]]) throws(StateDirectoryError) {
-        let descriptor = open(staging, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        unlink(staging)
+        let descriptor = open(staging, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .system("cannot create \(staging)", errno) }
         var failure: Int32?
         for chunk in chunks where failure == nil { failure = writeAll(descriptor, chunk) }
@@ -79,6 +80,28 @@ enum StateFiles {
         }
     }
 
+    /// Refuses a state directory someone other than the daemon's user could plant files in: it
+    /// must be a directory owned by that user and writable by nobody else (as sshd and
+    /// PostgreSQL ask of theirs).
+    static func checkTrusted(_ directory: String) throws(StateDirectoryError) {
+        var status = stat()
+        guard stat(directory, &status) == 0 else { throw .system("cannot read \(directory)", errno) }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw .untrusted("\(directory) is not a directory") }
+        let mode = String(status.st_mode & 0o7777, radix: 8)
+        guard status.st_uid == geteuid() else {
+            throw .untrusted(
+                "the state directory \(directory) belongs to uid \(status.st_uid), not to the daemon's user "
+                    + "(uid \(geteuid())); chown it to that user"
+            )
+        }
+        guard status.st_mode & 0o022 == 0 else {
+            throw .untrusted(
+                "the state directory \(directory) (mode \(mode)) may be written by others than the daemon's user; "
+                    + "chmod 700 it"
+            )
+        }
+    }
+
     /// The log generations in `directory`, smallest first.
     static func logGenerations(in directory: String) throws(StateDirectoryError) -> [UInt64] {
         let names: [String]
@@ -101,13 +124,15 @@ public enum StateDirectoryError: Error, Sendable, CustomStringConvertible {
     case damaged(String)
     /// Another daemon holds the directory.
     case inUse(String)
-    /// A change was made but could not be written.
+    /// A change could not be written.
     case notSaved(String)
+    /// The directory is not the daemon's alone.
+    case untrusted(String)
 
     public var description: String {
         switch self {
         case .system(let what, let error): "\(what): \(String(cString: strerror(error)))"
-        case .damaged(let message), .inUse(let message): message
+        case .damaged(let message), .inUse(let message), .untrusted(let message): message
         case .notSaved(let message): "the change could not be saved: \(message)"
         }
     }

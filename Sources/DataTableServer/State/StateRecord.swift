@@ -4,8 +4,11 @@ import Foundation
 /// One record of the state directory: in a log, each acknowledged change; in a snapshot, its
 /// header, every table and an end mark.
 ///
-/// On disk a record is framed as an 8-byte little-endian payload length, a 4-byte CRC-32C of
-/// the payload, then the payload: a kind byte and the kind's bytes.
+/// A file of records starts with ``fileMagic``. On disk a record is framed as an 8-byte
+/// little-endian payload length, a 4-byte CRC-32C of the payload, a 4-byte CRC-32C of the 12
+/// bytes before it (so a damaged length is told from a record cut short), then the payload: a
+/// kind byte and the kind's bytes. (Files written before the magic existed frame records with the
+/// length and payload checksum only; they are still read.)
 enum StateRecord: Equatable {
     /// A request line that changed a table, replayed through its method at start-up, with the
     /// table's name and version right after the change, to check the replay against.
@@ -18,8 +21,14 @@ enum StateRecord: Equatable {
     /// The last record of a snapshot; a snapshot without it was cut short.
     case snapshotEnd(tables: Int)
 
-    /// The bytes in front of every payload: its length and checksum.
-    static let frameBytes = 12
+    /// The bytes in front of every payload: its length, its checksum and the frame's checksum.
+    static let frameBytes = 16
+
+    /// The frame of files written before ``fileMagic``: length and payload checksum.
+    static let legacyFrameBytes = 12
+
+    /// The first bytes of every log and snapshot file.
+    static let fileMagic: [UInt8] = Array("DTSTATE2".utf8)
 
     private enum Kind: UInt8 {
         case request = 1, table = 2, snapshotHeader = 3, snapshotEnd = 4
@@ -28,7 +37,8 @@ enum StateRecord: Equatable {
     /// The record framed for a file. The payload is written once, straight into the frame.
     func framed() -> [UInt8] {
         var writer = ByteWriter(capacity: Self.frameBytes + 1 + contentSize)
-        writer.write(UInt64(0))  // the payload's length and checksum, filled in below
+        writer.write(UInt64(0))  // the payload's length and checksums, filled in below
+        writer.write(UInt32(0))
         writer.write(UInt32(0))
         switch self {
         case .request(let line, let table, let version):
@@ -51,6 +61,8 @@ enum StateRecord: Equatable {
         let checksum = payload.withUnsafeBytes { CRC32C.checksum($0) }
         withUnsafeBytes(of: UInt64(payload.count).littleEndian) { bytes.replaceSubrange(0..<8, with: $0) }
         withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(8..<12, with: $0) }
+        let frameChecksum = bytes[0..<12].withUnsafeBytes { CRC32C.checksum($0) }
+        withUnsafeBytes(of: frameChecksum.littleEndian) { bytes.replaceSubrange(12..<16, with: $0) }
         return bytes
     }
 
@@ -118,6 +130,10 @@ enum StateRecordError: Error, Equatable {
 }
 
 /// The records of one file, split at their frames and checked against their checksums.
+///
+/// Only a record cut short at the end of the file is what a crash in the middle of a write
+/// leaves (``damageIsTorn``): appends leave a prefix of what was written. Anything else (a frame
+/// or payload that fails its checksum) is damage, wherever it is.
 struct RecordScan {
     /// Each good record's payload, and where its frame starts in the file.
     var records: [(offset: Int, payload: ArraySlice<UInt8>)] = []
@@ -125,33 +141,51 @@ struct RecordScan {
     var goodLength = 0
     /// Why the bytes from `goodLength` on are not a record, when they are not.
     var damage: String?
-    /// Whether the damage is only a last record cut short or half written (what a crash in the
-    /// middle of a write leaves), rather than damage with more records after it.
+    /// Whether the damage is only a last record cut short (what a crash in the middle of a write
+    /// leaves), rather than damage that may hide more records after it.
     var damageIsTorn = false
+    /// Whether the file is framed the way files written before ``StateRecord/fileMagic`` were.
+    var isLegacy = false
 
-    /// Splits `bytes` into records. Stops at the first record that is cut short or fails its
+    /// Splits `bytes` into records. Stops at the first record that is cut short or fails a
     /// checksum.
     init(_ bytes: [UInt8]) {
-        var offset = 0
+        let magic = StateRecord.fileMagic
+        if bytes.count < magic.count, bytes.elementsEqual(magic.prefix(bytes.count)) {
+            // A file whose first write was cut off: nothing in it yet.
+            damage = bytes.isEmpty ? nil : "its first bytes are cut short"
+            damageIsTorn = true
+            return
+        }
+        isLegacy = !bytes.starts(with: magic)
+        var offset = isLegacy ? 0 : magic.count
+        let frame = isLegacy ? StateRecord.legacyFrameBytes : StateRecord.frameBytes
         while offset < bytes.count {
-            guard bytes.count - offset >= StateRecord.frameBytes else {
-                damage = "its last record is cut short (\(bytes.count - offset) bytes of a frame)"
+            guard bytes.count - offset >= frame else {
+                damage = "its last record is cut short (\(bytes.count - offset) bytes of a frame at byte \(offset))"
                 damageIsTorn = true
                 break
             }
-            var reader = ByteReader(Array(bytes[offset..<offset + StateRecord.frameBytes]))
+            var reader = ByteReader(Array(bytes[offset..<offset + frame]))
             let length = try! reader.read(UInt64.self)
             let checksum = try! reader.read(UInt32.self)
-            let start = offset + StateRecord.frameBytes
+            if !isLegacy {
+                let frameChecksum = try! reader.read(UInt32.self)
+                guard bytes[offset..<offset + 12].withUnsafeBytes({ CRC32C.checksum($0) }) == frameChecksum else {
+                    damage = "the frame of its record at byte \(offset) fails its checksum"
+                    break
+                }
+            }
+            let start = offset + frame
             guard length <= UInt64(bytes.count - start) else {
                 damage = "its record at byte \(offset) is cut short (\(bytes.count - start) of \(length) bytes)"
+                // Without a frame checksum a damaged length looks the same: only trusted with one.
                 damageIsTorn = true
                 break
             }
             let payload = bytes[start..<start + Int(length)]
             guard payload.withUnsafeBytes({ CRC32C.checksum($0) }) == checksum else {
                 damage = "its record at byte \(offset) fails its checksum"
-                damageIsTorn = start + Int(length) == bytes.count
                 break
             }
             records.append((offset, payload))

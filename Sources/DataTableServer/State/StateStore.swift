@@ -31,6 +31,8 @@ public final class StateStore: Sendable {
         public var fromSnapshot: Bool
         /// Why the end of the last log was dropped, when it was.
         public var droppedTail: String?
+        /// With `recover`: the damaged files set aside, and why.
+        public var setAside: [String] = []
     }
 
     private init(directory: String, journal: Journal, lockDescriptor: Int32, logger: Logger) {
@@ -43,16 +45,22 @@ public final class StateStore: Sendable {
     /// Opens `directory` (creating it), restores the tables it holds and starts the log.
     /// `progress` hears what is being read, for systemd's STATUS=. Throws when the directory is
     /// in use or damaged; never starts empty in place of state it could not read.
+    ///
+    /// With `recover`, a damaged log does not stop the start: the changes before the damage are
+    /// kept, and the damaged file (and any log after it) is set aside beside it, renamed
+    /// `log.N.damaged`, for a person to look at.
     public static func open(
         directory: String,
         policy: FsyncPolicy,
         compactAfterBytes: Int,
+        recover: Bool = false,
         logger: Logger,
         progress: @Sendable (String) -> Void = { _ in }
     ) async throws(StateDirectoryError) -> (StateStore, Restored) {
         if mkdir(directory, 0o700) != 0, errno != EEXIST { throw .system("cannot create \(directory)", errno) }
+        try StateFiles.checkTrusted(directory)
         let lockPath = "\(directory)/\(StateFiles.lockName)"
-        let lock = Foundation.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let lock = Foundation.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard lock >= 0 else { throw .system("cannot open \(lockPath)", errno) }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             Foundation.close(lock)
@@ -61,6 +69,7 @@ public final class StateStore: Sendable {
         do {
             let (restored, generation, logBytes) = try await restore(
                 directory: directory,
+                recover: recover,
                 logger: logger,
                 progress: progress
             )
@@ -101,7 +110,8 @@ public final class StateStore: Sendable {
         // The cut: every change before it is in the copy and in logs before `generation`.
         let (catalog, generation) = server.tables.consistentCopy { journal.rotate() }
         var chunks: [[UInt8]] = [
-            StateRecord.snapshotHeader(.init(format: 1, generation: generation, tables: catalog.tableCount)).framed()
+            StateRecord.fileMagic,
+            StateRecord.snapshotHeader(.init(format: 1, generation: generation, tables: catalog.tableCount)).framed(),
         ]
         var rows = 0
         for name in catalog.tableNames {
@@ -151,6 +161,7 @@ public final class StateStore: Sendable {
     /// append to and the bytes the logs since the snapshot hold.
     private static func restore(
         directory: String,
+        recover: Bool,
         logger: Logger,
         progress: @Sendable (String) -> Void
     ) async throws(StateDirectoryError) -> (Restored, UInt64, Int) {
@@ -181,20 +192,43 @@ public final class StateStore: Sendable {
         }
         let replay = Replayer(catalog: catalog, logger: logger)
         var droppedTail: String?
+        var setAside: [String] = []
         var logBytes = 0
+        var appendTo = generations.last ?? firstGeneration
         for (index, generation) in generations.enumerated() {
             let path = Journal.logPath(directory: directory, generation: generation)
             guard let bytes = try StateFiles.read(path) else { continue }
             progress("Replaying \(path) (\(bytes.count / 1_000_000) MB)")
             let scan = RecordScan(bytes)
-            if let damage = scan.damage {
-                guard index == generations.count - 1, scan.damageIsTorn else {
+            // New records are never appended to a log framed the old way: they go to the next.
+            if index == generations.count - 1, scan.isLegacy, scan.goodLength > 0 { appendTo = generation + 1 }
+            if let damage = scan.damage, index < generations.count - 1 || !scan.damageIsTorn {
+                guard recover else {
                     throw .damaged(
-                        "the log \(path) is damaged: \(damage); the daemon does not start without the changes after it. "
-                            + "Move the state directory aside to start empty, or truncate the log at byte "
-                            + "\(scan.goodLength) to keep what comes before"
+                        "the log \(path) is damaged at byte \(scan.goodLength): \(damage). The daemon does not "
+                            + "start without the changes in it and after it, and has changed nothing. Start it once "
+                            + "with --recover to keep the changes before the damage and set the damaged logs aside"
                     )
                 }
+                setAside = try setAsideDamage(
+                    of: path,
+                    bytes: bytes,
+                    goodLength: scan.goodLength,
+                    later: generations[(index + 1)...].map { Journal.logPath(directory: directory, generation: $0) },
+                    directory: directory
+                )
+                let names = setAside.joined(separator: ", ")
+                logger.critical(
+                    "--recover: kept the changes before byte \(scan.goodLength) of \(path) (\(damage)); set aside \(names)"
+                )
+                logBytes += scan.goodLength
+                for (offset, payload) in scan.records {
+                    try await Self.replay(payload, at: offset, of: path, into: replay)
+                }
+                appendTo = generation
+                break
+            }
+            if let damage = scan.damage {
                 // A write cut off by a crash: its reply was never sent.
                 logger.warning(
                     "dropping the end of the last log: \(damage) (a write cut off by a crash)",
@@ -207,17 +241,7 @@ public final class StateStore: Sendable {
             }
             logBytes += scan.goodLength
             for (offset, payload) in scan.records {
-                let record: StateRecord
-                do {
-                    record = try StateRecord(payload: payload)
-                } catch {
-                    throw .damaged("the log \(path) holds a record it cannot read at byte \(offset): \(error)")
-                }
-                do {
-                    try await replay.apply(record)
-                } catch {
-                    throw .damaged("the log \(path) holds a change that cannot be applied at byte \(offset): \(error)")
-                }
+                try await Self.replay(payload, at: offset, of: path, into: replay)
             }
         }
         let restored = Restored(
@@ -225,9 +249,52 @@ public final class StateStore: Sendable {
             replayed: replay.count,
             diverged: replay.diverged,
             fromSnapshot: snapshot != nil,
-            droppedTail: droppedTail
+            droppedTail: droppedTail,
+            setAside: setAside
         )
-        return (restored, generations.last ?? firstGeneration, logBytes)
+        return (restored, appendTo, logBytes)
+    }
+
+    /// Applies the record `payload`, found at `offset` of the log at `path`.
+    private static func replay(_ payload: ArraySlice<UInt8>, at offset: Int, of path: String, into replay: Replayer)
+        async throws(StateDirectoryError)
+    {
+        let record: StateRecord
+        do {
+            record = try StateRecord(payload: payload)
+        } catch {
+            throw .damaged("the log \(path) holds a record it cannot read at byte \(offset): \(error)")
+        }
+        do {
+            try await replay.apply(record)
+        } catch {
+            throw .damaged("the log \(path) holds a change that cannot be applied at byte \(offset): \(error)")
+        }
+    }
+
+    /// For `--recover`: renames the damaged log at `path` to `path.damaged` (and each log in
+    /// `later` likewise), and puts its first `goodLength` bytes back at `path`. Returns the
+    /// names set aside.
+    private static func setAsideDamage(
+        of path: String,
+        bytes: [UInt8],
+        goodLength: Int,
+        later: [String],
+        directory: String
+    ) throws(StateDirectoryError) -> [String] {
+        var setAside: [String] = []
+        for damaged in [path] + later {
+            var target = damaged + ".damaged"
+            var attempt = 1
+            while access(target, F_OK) == 0 {
+                attempt += 1
+                target = damaged + ".damaged.\(attempt)"
+            }
+            guard rename(damaged, target) == 0 else { throw .system("cannot rename \(damaged) to \(target)", errno) }
+            setAside.append(target)
+        }
+        try StateFiles.replace(path, staging: path + ".recovered", with: [Array(bytes.prefix(goodLength))])
+        return setAside
     }
 
     /// The tables in a snapshot, and the first log generation after it.

@@ -20,6 +20,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Timed adds and edits (each one request and its reply).")
     var samples = 10_000
 
+    @Option(help: "Seconds a path flips between a file and a FIFO while it is loaded and another client pings.")
+    var raceSeconds = 20
+
     @Option(help: "A daemon's socket to measure; without it a daemon is started for the run.")
     var socket: String?
 
@@ -207,6 +210,16 @@ struct BenchCommand: ParsableCommand {
             try stall.measure(
                 #"{"id":9,"method":"load","params":{"table":"\#(copy)","path":"\#(csvPath)","key":"sku"}}"#
             )
+        )
+        let race = try FIFORace(socketPath: socketPath, scratch: scratch, seconds: raceSeconds).measure()
+        let sorted = race.pings.sorted()
+        report.add(
+            "ping while a path flips between a file and a FIFO under \(race.loads) loads (\(raceSeconds) s)",
+            sorted.last.map {
+                "p99 \(BenchReport.duration(sorted[min(sorted.count - 1, sorted.count * 99 / 100)])) / worst "
+                    + "\(BenchReport.duration($0)) (\(sorted.count) pings)"
+            } ?? "no pings",
+            target: "worst < 50 ms"
         )
         let client = BenchClient(connection: try LineConnection(path: stall.socketPath))
         _ = try client.timed(#"{"id":5,"method":"drop","params":{"table":"\#(copy)"}}"#)

@@ -37,6 +37,9 @@ public struct ServerLimits: Codable, Hashable, Sendable {
     /// Most memory the tables one user (other than root and the daemon's own user) owns may
     /// hold, roughly; a change that adds rows or tables past it is refused. 0 means no such limit.
     public var maxMemoryPerUid: Int
+    /// Most bytes one reply (a batch's reply with all its members) may hold; a request whose
+    /// reply would be larger is refused before it is worked on. `export` streams past it.
+    public var maxReplyBytes: Int
 
     public init(
         maxLineBytes: Int = 1 << 20,
@@ -49,8 +52,10 @@ public struct ServerLimits: Codable, Hashable, Sendable {
         softOutputSeconds: Int = 60,
         maxMemoryBytes: Int = 0,
         maxConnectionsPerUid: Int = 256,
-        maxMemoryPerUid: Int = 0
+        maxMemoryPerUid: Int = 0,
+        maxReplyBytes: Int = 64 << 20
     ) {
+        self.maxReplyBytes = maxReplyBytes
         self.maxConnectionsPerUid = maxConnectionsPerUid
         self.maxMemoryPerUid = maxMemoryPerUid
         self.maxLineBytes = maxLineBytes

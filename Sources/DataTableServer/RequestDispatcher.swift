@@ -106,6 +106,18 @@ public struct RequestDispatcher: Sendable {
                 )
             )
         }
+        // The whole batch's reply, estimated before any of it is worked on.
+        let requester = context.requester
+        let estimate = elements.reduce(0) { total, element in
+            guard case .object(let request) = element else { return total + 256 }
+            return total + context.server.estimatedReplyBytes(to: request, line: 0, by: requester)
+        }
+        do {
+            try context.server.checkReplySize(estimate, what: "This batch")
+        } catch {
+            context.server.countRequests(elements.count)
+            return PendingReply(ReplyEncoding.failure(id: .null, error))
+        }
         var replies: [PendingReply.Part] = []
         let encoder = JSONEncoder()
         for element in elements {

@@ -44,8 +44,11 @@ public final class FontFace: TextMeasure, @unchecked Sendable {
 
     /// Opens face `index` of the font file at `path`.
     public init(path: String, index: Int = 0, family: String? = nil, style: String? = nil) throws(FontError) {
-        guard let blob = hb_blob_create_from_file_or_fail(path) else {
-            throw FontError("The font file \(path) cannot be read.")
+        let bytes = try FontFile.read(path)
+        let blob = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                hb_blob_create($0, UInt32(buffer.count), HB_MEMORY_MODE_DUPLICATE, nil, nil)
+            }
         }
         defer { hb_blob_destroy(blob) }
         let face = hb_face_create(blob, UInt32(index))

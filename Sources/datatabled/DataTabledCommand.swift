@@ -67,6 +67,9 @@ struct DataTabledCommand: AsyncParsableCommand {
     )
     var maxMemoryPerUid: Int = ServerLimits().maxMemoryPerUid
 
+    @Option(help: "Most bytes one reply (or a batch's whole reply) may hold; export streams past it.")
+    var maxReplyBytes: Int = ServerLimits().maxReplyBytes
+
     @Option(help: "Most tables held at once.")
     var maxTables: Int = ServerLimits().maxTables
 
@@ -148,6 +151,7 @@ struct DataTabledCommand: AsyncParsableCommand {
             ("--demo-rows", demoRows, 100_000_000), ("--max-tables", maxTables, 1_000_000),
             ("--max-rows", maxRows, 1_000_000_000), ("--soft-output-bytes", softOutputBytes, 1 << 40),
             ("--soft-output-seconds", softOutputSeconds, 86_400), ("--compact-after-bytes", compactAfterBytes, 1 << 50),
+            ("--max-reply-bytes", maxReplyBytes, 1 << 40),
         ] where !(1...most).contains(value) {
             throw ValidationError("\(name) must be from 1 to \(most).")
         }
@@ -197,7 +201,8 @@ struct DataTabledCommand: AsyncParsableCommand {
             softOutputSeconds: softOutputSeconds,
             maxMemoryBytes: maxMemoryBytes,
             maxConnectionsPerUid: maxConnectionsPerUid,
-            maxMemoryPerUid: maxMemoryPerUid
+            maxMemoryPerUid: maxMemoryPerUid,
+            maxReplyBytes: maxReplyBytes
         )
         let (catalog, store) = try await restoreTables(notifier: notifier, logger: logger)
         let keeping =

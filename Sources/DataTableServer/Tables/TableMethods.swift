@@ -398,6 +398,11 @@ extension MethodTable {
                     only!.insert(index)
                 }
             }
+            let asked = ids?.count ?? max(0, min(count, table.rowCount - from))
+            try server.checkReplySize(
+                ServerState.estimatedGetBytes(of: table, rows: asked, only: only),
+                what: "This get"
+            )
             let rows =
                 try ids.map { ids throws(TableError) in try table.rows(ids: ids, now: now, columns: only) }
                 ?? table.rows(from: from, count: count, now: now, columns: only)

@@ -129,6 +129,13 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
     }
 
+    /// Whether a request it received is still being answered, or waits to be, or its reply waits
+    /// for the log: shutting down, the connection is left to finish (it closes itself once
+    /// everything is answered).
+    var isAnswering: Bool {
+        working || !lines.isEmpty || replies.contains { $0.logged == nil }
+    }
+
     /// Whether reading waits: requests are still to be answered, too many replies wait for the
     /// log, or the connection is ending.
     private var holdsReads: Bool {

@@ -202,13 +202,22 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         drainDeadline.withLock { $0 = deadline }
     }
 
-    /// Closes connections that did not finish within the drain timeout.
+    /// Closes connections that did not finish within the drain timeout, unless they are still
+    /// answering a request they received: those close themselves once it is answered, so every
+    /// request received is answered (a load of millions of rows may take longer than the drain).
     private func closeStragglers(after timeout: Duration) {
         let stragglers = connections.live
         if !stragglers.isEmpty {
-            logger.warning("closing \(stragglers.count) connection(s) still open after \(timeout)")
+            logger.warning(
+                "closing connection(s) still open after \(timeout), except those still answering a request"
+            )
         }
-        for channel in stragglers { channel.close(promise: nil) }
+        for channel in stragglers {
+            channel.eventLoop.execute {
+                let handler = try? channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
+                if handler?.isAnswering != true { channel.close(promise: nil) }
+            }
+        }
     }
 
     /// Closes connections accepted while the listeners closed, which no accept loop took.

@@ -126,6 +126,14 @@ struct DataTabledCommand: AsyncParsableCommand {
     @Option(help: "Write a snapshot and drop the logs once the logs since the last snapshot pass this many bytes.")
     var compactAfterBytes: Int = 64 << 20
 
+    @Option(
+        help: """
+            On SIGTERM, seconds to wait for clients to read what they were sent before closing their \
+            connections; a connection still answering a request it received is always left to finish.
+            """
+    )
+    var drainSeconds = 10
+
     @Flag(help: "Start with a demo table, \"Stock Summary\", to look at and play with.")
     var demo = false
 
@@ -141,6 +149,9 @@ struct DataTabledCommand: AsyncParsableCommand {
             ("--max-memory-bytes", maxMemoryBytes),
         ] where value < 0 {
             throw ValidationError("\(name) must be 0 (no limit) or more.")
+        }
+        guard (0...86_400).contains(drainSeconds) else {
+            throw ValidationError("--drain-seconds must be from 0 to 86400.")
         }
         guard TableAccess.mode(tableMode) != nil else {
             throw ValidationError("--table-mode must be octal read and write bits like 0660 or 0640.")
@@ -212,6 +223,7 @@ struct DataTabledCommand: AsyncParsableCommand {
             configuration: .init(
                 listeners: listeners,
                 limits: limits,
+                drainTimeout: .seconds(drainSeconds),
                 catalog: catalog,
                 peers: peers,
                 journal: store?.journal,

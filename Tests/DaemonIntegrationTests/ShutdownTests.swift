@@ -1,0 +1,51 @@
+import Foundation
+import Glibc
+import Testing
+
+/// SIGTERM answers every request already received: a load under way when the signal comes is
+/// finished and answered (or refused before it changed anything), and what was answered is what
+/// a restart finds.
+@Suite struct ShutdownTests {
+    @Test func aLoadUnderWayWhenSIGTERMComesIsAnswered() throws {
+        let files = try Scratch()
+        defer { files.remove() }
+        let csv = files.file("parts.csv")
+        let rows = (0..<50_000).map { "P-\($0),part \($0),\($0 % 97)" }.joined(separator: "\n")
+        try ("sku,name,qty\n" + rows + "\n").write(toFile: csv, atomically: true, encoding: .utf8)
+        var loaded = 0
+        var refused = 0
+        for round in 0..<20 {
+            let state = try Scratch()
+            defer { state.remove() }
+            let arguments = ["--state-dir", state.path, "--drain-seconds", "0"]
+            do {
+                let daemon = try TestDaemon(arguments: arguments)
+                let client = try daemon.connect()
+                try client.send(#"{"id":1,"method":"load","params":{"table":"parts","path":"\#(csv)"}}"# + "\n")
+                usleep(UInt32.random(in: 0..<400_000))
+                kill(daemon.process.pid, SIGTERM)
+                var reply: String?
+                while let line = try client.readLine(timeout: .seconds(60)) {
+                    if !line.hasPrefix(#"{"jsonrpc""#) {
+                        reply = line
+                        break
+                    }
+                }
+                let answered = try #require(reply, "round \(round): the connection ended without a reply")
+                let kind = try errorKind(answered)
+                #expect(kind == nil || kind == "shutting_down", "round \(round): \(answered)")
+                if kind == nil { loaded += 1 } else { refused += 1 }
+                #expect(daemon.process.waitForExit(timeout: .seconds(60)) == 0)
+                let restarted = try TestDaemon(arguments: arguments)
+                let described = try restarted.connect().call("describe", #"{"table":"parts"}"#)
+                if kind == nil {
+                    #expect(described["rows"] as? Int == 50_000, "round \(round): \(described)")
+                } else {
+                    #expect((described["data"] as? [String: Any])?["kind"] as? String == "no_such_table")
+                }
+                _ = restarted.process.stop(signal: SIGKILL)
+            }
+        }
+        print("SIGTERM during a load: \(loaded) loads answered and kept, \(refused) refused before they began")
+    }
+}

@@ -11,6 +11,8 @@ public struct RequestHeader: Decodable, Sendable {
     /// `"jsonrpc"` as sent; absent means the shell-friendly mode that always replies.
     public var jsonrpc: JSONValue?
     public var id: JSONValue?
+    /// The id as the client wrote it, when it is a number a `Double` would not echo exactly.
+    public var exactID: String?
     public var hasID: Bool
     public var method: JSONValue?
     public var params: ParamsShape

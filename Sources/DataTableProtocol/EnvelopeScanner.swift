@@ -26,6 +26,25 @@ public enum EnvelopeScanner {
         return scanner.header()
     }
 
+    /// The text of the line's `id` as the client wrote it, when it is a number: for echoing an id
+    /// a `Double` would round (a whole number past 2^63, many digits after the point) exactly.
+    /// `nil` when the id is not a number or the line is not read here.
+    public static func idNumberText(_ line: Data) -> String? {
+        line.withUnsafeBytes { bytes in
+            var scanner = Scanner(bytes: bytes)
+            return scanner.idNumberText()
+        }
+    }
+
+    /// Where each element of a batch (a top-level array) lies in `line`, so each request is
+    /// answered from the bytes the client sent; `nil` when the line is not read here.
+    public static func elementRanges(_ line: Data) -> [Range<Int>]? {
+        line.withUnsafeBytes { bytes in
+            var scanner = Scanner(bytes: bytes)
+            return scanner.elementRanges()
+        }
+    }
+
     private struct Scanner: JSONByteCursor {
         let bytes: UnsafeRawBufferPointer
         var position = 0
@@ -104,6 +123,49 @@ public enum EnvelopeScanner {
                 params: params,
                 paramsRange: paramsRange
             )
+        }
+
+        mutating func elementRanges() -> [Range<Int>]? {
+            skipWhitespace()
+            guard take(UInt8(ascii: "[")) else { return nil }
+            var ranges: [Range<Int>] = []
+            skipWhitespace()
+            if take(UInt8(ascii: "]")) { return finished(ranges) }
+            while true {
+                skipWhitespace()
+                let start = position
+                guard skipValue(depth: 1) else { return nil }
+                ranges.append(start..<position)
+                skipWhitespace()
+                if take(UInt8(ascii: ",")) { continue }
+                guard take(UInt8(ascii: "]")) else { return nil }
+                return finished(ranges)
+            }
+        }
+
+        private mutating func finished(_ ranges: [Range<Int>]) -> [Range<Int>]? {
+            skipWhitespace()
+            return position == bytes.count ? ranges : nil
+        }
+
+        mutating func idNumberText() -> String? {
+            skipWhitespace()
+            guard take(UInt8(ascii: "{")) else { return nil }
+            while true {
+                skipWhitespace()
+                guard let member = memberName() else { return nil }
+                skipWhitespace()
+                guard take(UInt8(ascii: ":")) else { return nil }
+                skipWhitespace()
+                if member == .id, let first = peek(), first == UInt8(ascii: "-") || (0x30...0x39).contains(first) {
+                    let start = position
+                    guard skipNumber() else { return nil }
+                    return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+                }
+                guard skipValue(depth: 1) else { return nil }
+                skipWhitespace()
+                guard take(UInt8(ascii: ",")) else { return nil }
+            }
         }
 
         // MARK: Pieces

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON-RPC request id, echoed unchanged in the reply.
 ///
 /// JSON-RPC allows a string, a number or `null`. Whole numbers are kept as integers so that an id
@@ -5,6 +7,9 @@
 public enum RequestID: Hashable, Sendable, Codable {
     case integer(Int64)
     case number(Double)
+    /// A number kept as the client wrote it, which a `Double` would not echo exactly (a whole
+    /// number past 2^63, say).
+    case exact(String)
     case string(String)
     case null
 
@@ -36,6 +41,12 @@ public enum RequestID: Hashable, Sendable, Codable {
         switch self {
         case .integer(let number): try container.encode(number)
         case .number(let number): try container.encode(number)
+        case .exact(let text):
+            if let decimal = Decimal(string: text) {
+                try container.encode(decimal)
+            } else {
+                try container.encode(Double(text) ?? 0)
+            }
         case .string(let text): try container.encode(text)
         case .null: try container.encodeNil()
         }
@@ -53,6 +64,7 @@ extension RequestID: CustomStringConvertible {
         switch self {
         case .integer(let number): String(number)
         case .number(let number): String(number)
+        case .exact(let text): text
         case .string(let text): "\"\(text)\""
         case .null: "null"
         }

@@ -40,6 +40,9 @@ public struct ServerLimits: Codable, Hashable, Sendable {
     /// Most bytes one reply (a batch's reply with all its members) may hold; a request whose
     /// reply would be larger is refused before it is worked on. `export` streams past it.
     public var maxReplyBytes: Int
+    /// Most bytes of events all subscribers together may leave unread; past it, subscribers
+    /// behind get one `resync` event later instead of every event now.
+    public var maxEventBytes: Int
 
     public init(
         maxLineBytes: Int = 1 << 20,
@@ -53,8 +56,10 @@ public struct ServerLimits: Codable, Hashable, Sendable {
         maxMemoryBytes: Int = 0,
         maxConnectionsPerUid: Int = 256,
         maxMemoryPerUid: Int = 0,
-        maxReplyBytes: Int = 64 << 20
+        maxReplyBytes: Int = 64 << 20,
+        maxEventBytes: Int = 128 << 20
     ) {
+        self.maxEventBytes = maxEventBytes
         self.maxReplyBytes = maxReplyBytes
         self.maxConnectionsPerUid = maxConnectionsPerUid
         self.maxMemoryPerUid = maxMemoryPerUid

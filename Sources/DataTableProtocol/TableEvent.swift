@@ -24,6 +24,10 @@ public struct TableEvent: Codable, Hashable, Sendable {
         public static let drafts = Kind(rawValue: "drafts")
         /// The table was created or dropped (`change`).
         public static let schema = Kind(rawValue: "schema")
+        /// The subscriber fell behind and the events from `previous` to `version` were not sent:
+        /// re-fetch what is shown (`get`, `scroll`) at `version`; events go on from there. Sent
+        /// whatever kinds were subscribed to.
+        public static let resync = Kind(rawValue: "resync")
 
         public static let allCases: [Kind] = [.added, .edited, .deleted, .selection, .sort, .drafts, .schema]
 

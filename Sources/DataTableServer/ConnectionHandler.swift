@@ -50,6 +50,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// out in one buffer (see ``emit(_:_:)``).
     private var outbound: ByteBuffer?
     private var inputClosed = false
+    /// The daemon is shutting down: the lines read before are answered, later ones refused
+    /// `shutting_down`, and the connection closes once it has been idle for ``drainQuiet``.
+    private var draining = false
+    /// Lines read before draining began that are still to be answered as usual.
+    private var linesBeforeDrain = 0
+    private var quietCheckScheduled = false
     private var tooLong: LineTooLongError?
     private var closing = false
     /// Lines are only answered once the server has admitted the connection (``admit()``);
@@ -85,6 +91,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 soft: limits.softOutputBytes,
                 grace: .seconds(limits.softOutputSeconds)
             ),
+            budget: requestContext.server.eventBudget,
             logger: requestContext.logger
         )
     }
@@ -136,6 +143,23 @@ final class ConnectionHandler: ChannelDuplexHandler {
         working || !lines.isEmpty || replies.contains { $0.logged == nil }
     }
 
+    /// How long a draining connection stays open with nothing to answer, for what its client
+    /// had already sent to be read (and refused) rather than lost.
+    static let drainQuiet = TimeAmount.milliseconds(100)
+
+    /// Shutting down: answers what was read, refuses with `shutting_down` what is read from now
+    /// on (nothing of it is applied), and closes once nothing is left to answer.
+    func drain() {
+        guard let context = channelContext, !draining else { return }
+        draining = true
+        linesBeforeDrain = lines.count
+        if readHeld, !holdsReads {
+            readHeld = false
+            context.read()
+        }
+        finishIfDone(context)
+    }
+
     /// Whether reading waits: requests are still to be answered, too many replies wait for the
     /// log, or the connection is ending.
     private var holdsReads: Bool {
@@ -178,6 +202,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
         while !working, !closing, replies.count < Self.capacity, context.channel.isWritable,
             let line = lines.popFirst()
         {
+            if draining {
+                guard linesBeforeDrain > 0 else {
+                    queue(refusal(line), context)
+                    writeReplies(context)
+                    continue
+                }
+                linesBeforeDrain -= 1
+            }
             let immediate = line.withUnsafeReadableBytes { bytes in
                 dispatcher.immediateReply(to: bytes, context: &requestContext)
             }
@@ -278,6 +310,24 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if outbound!.readableBytes >= Self.coalescedBytes { writeOutbound(context) }
     }
 
+    /// The `shutting_down` refusal of a line read while draining (none for a notification).
+    private func refusal(_ line: ByteBuffer) -> PendingReply {
+        requestContext.server.countRequests(1)
+        let header = line.withUnsafeReadableBytes { EnvelopeScanner.header($0) }
+        guard header?.hasID != false else { return PendingReply(parts: []) }
+        let id = header?.id.flatMap(RequestID.init) ?? .null
+        return PendingReply(
+            ReplyEncoding.failure(
+                id: id,
+                ResponseError(
+                    code: .unavailable,
+                    kind: .shuttingDown,
+                    message: "The daemon is shutting down and takes no new requests; this one was not carried out."
+                )
+            )
+        )
+    }
+
     /// How many bytes of replies are gathered before they are written to the channel.
     static let coalescedBytes = 16 * 1024
 
@@ -313,6 +363,19 @@ final class ConnectionHandler: ChannelDuplexHandler {
             emit(reply, context)
         } else if inputClosed {
             closing = true
+        } else if draining {
+            // Whatever the client sent before the shutdown is read (and refused) first.
+            guard !quietCheckScheduled else { return }
+            quietCheckScheduled = true
+            let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: Self.drainQuiet) {
+                let (handler, context) = bound.value
+                handler.quietCheckScheduled = false
+                guard handler.lines.isEmpty, !handler.working, handler.replies.isEmpty else { return }
+                handler.inputClosed = true
+                handler.finishIfDone(context)
+            }
+            return
         } else {
             return
         }

@@ -192,7 +192,7 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             listener.close(promise: nil)
         }
         for channel in connections.live {
-            Self.stopReading(channel)
+            Self.drain(channel)
         }
         let timeout = configuration.drainTimeout
         let nanoseconds = Int64((timeout / .nanoseconds(1)).rounded(.up))
@@ -233,6 +233,17 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
 
     private var isDraining: Bool {
         lifecycle.withLock { if case .draining = $0 { true } else { false } }
+    }
+
+    /// Lets the connection answer what it was sent and refuse what comes later, then close.
+    private static func drain(_ channel: any Channel) {
+        channel.eventLoop.execute {
+            if let handler = try? channel.pipeline.syncOperations.handler(type: ConnectionHandler.self) {
+                handler.drain()
+            } else {
+                stopReading(channel)
+            }
+        }
     }
 
     /// Half-closes the connection's input: requests already received are still answered.
@@ -354,7 +365,7 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             try await channel.eventLoop.submit {
                 try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self).admit()
             }.get()
-            if isDraining { Self.stopReading(channel) }
+            if isDraining { Self.drain(channel) }
         } catch {
             channel.close(promise: nil)
         }

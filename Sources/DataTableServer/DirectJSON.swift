@@ -330,6 +330,10 @@ struct JSONWriter: ~Copyable {
         switch id {
         case .integer(let number): int(Int(number))
         case .number(let number): double(number)
+        case .exact(let text):
+            // Only ever a number token as the envelope scanner found it.
+            var text = text
+            text.withUTF8 { append($0) }
         case .string(let text): string(text)
         case .null: raw("null")
         }

@@ -4,7 +4,14 @@ import Foundation
 /// Encodes reply objects: keys sorted (so replies read the same every time), slashes unescaped.
 enum ReplyEncoding {
     static func failure(id: RequestID, _ error: ResponseError) -> Data {
-        encode(ErrorMessage(id: id, error: error))
+        guard case .exact(let text) = id else { return encode(ErrorMessage(id: id, error: error)) }
+        // JSONEncoder cannot write a number as given: the id goes in as null, then its text in
+        // its place (keys sorted, so the message ends with it).
+        var data = encode(ErrorMessage(id: .null, error: error))
+        let ending = Data(#""id":null,"jsonrpc":"2.0"}"#.utf8)
+        guard data.count >= ending.count, data.suffix(ending.count) == ending else { return data }
+        data.replaceSubrange((data.count - ending.count)..., with: Data(#""id":\#(text),"jsonrpc":"2.0"}"#.utf8))
+        return data
     }
 
     static func success(id: RequestID, _ result: any Encodable & Sendable) -> Data {
@@ -17,7 +24,13 @@ enum ReplyEncoding {
             writer.raw("}")
             return writer.data()
         }
-        return encode(AnyResultMessage(id: id, result: result))
+        guard case .exact(let text) = id else { return encode(AnyResultMessage(id: id, result: result)) }
+        // As in `failure`: the id's text in place of null (keys sorted, so the message starts with it).
+        var data = encode(AnyResultMessage(id: .null, result: result))
+        let opening = Data(#"{"id":null,"#.utf8)
+        guard data.starts(with: opening) else { return data }
+        data.replaceSubrange(0..<opening.count, with: Data(#"{"id":\#(text),"#.utf8))
+        return data
     }
 
     /// A notification from the daemon: `{"jsonrpc":"2.0","method":…,"params":…}`.

@@ -120,9 +120,18 @@ public struct RequestDispatcher: Sendable {
         }
         var replies: [PendingReply.Part] = []
         let encoder = JSONEncoder()
-        for element in elements {
+        // Each request from the bytes sent where they can be found (ids kept as written).
+        let ranges = EnvelopeScanner.elementRanges(line).flatMap { $0.count == elements.count ? $0 : nil }
+        for (index, element) in elements.enumerated() {
             let reply: PendingReply.Part?
-            if case .object = element, let data = try? encoder.encode(element) {
+            if case .object = element,
+                let data = ranges.map({
+                    line.subdata(
+                        in: (line.startIndex + $0[index].lowerBound)..<(line.startIndex + $0[index].upperBound)
+                    )
+                })
+                    ?? (try? encoder.encode(element))
+            {
                 reply = await replyToSingle(data, context: &context, tryImmediately: true)
             } else {
                 context.server.countRequests(1)
@@ -145,7 +154,7 @@ public struct RequestDispatcher: Sendable {
         context.server.countRequests(1)
         let header: RequestHeader
         do {
-            header = try EnvelopeScanner.header(line) ?? JSONDecoder().decode(RequestHeader.self, from: line)
+            header = try EnvelopeScanner.header(line) ?? Self.decodedHeader(line)
         } catch {
             return .init(line: ReplyEncoding.failure(id: .null, Self.parseError), id: .null)
         }
@@ -216,6 +225,17 @@ public struct RequestDispatcher: Sendable {
         var paramsRange: Range<Int>?
     }
 
+    /// The header of a line the envelope scanner left to `JSONDecoder`, with a numeric id kept
+    /// as written when a `Double` would round it.
+    private static func decodedHeader(_ line: Data) throws -> RequestHeader {
+        var header = try JSONDecoder().decode(RequestHeader.self, from: line)
+        switch header.id {
+        case .number?, .integer?: header.exactID = EnvelopeScanner.idNumberText(line)
+        default: break
+        }
+        return header
+    }
+
     /// The call `header` makes, or the reply that refuses it (none for a well-formed
     /// notification, which gets no reply even when it fails).
     private func call(_ header: RequestHeader, context: RequestContext) -> Result<Call, Refusal> {
@@ -225,7 +245,7 @@ public struct RequestDispatcher: Sendable {
             guard let valid = RequestID(rawID) else {
                 return .failure(Refusal(.invalidRequest("The id must be a string, a number or null."), id: .null))
             }
-            id = valid
+            id = header.exactID.map(RequestID.exact) ?? valid
         }
         let strict: Bool
         switch header.jsonrpc {

@@ -17,6 +17,8 @@ public final class ServerState: Sendable {
     let fonts = FontLibrary()
     /// Subscriptions, and the delivery of table events.
     let events = EventHub()
+    /// Unsent events of every connection together, against `maxEventBytes`.
+    let eventBudget: OutputBudget
     /// Resident memory, for the memory budget.
     let memory = MemoryGauge()
     /// The log of changes in the state directory; `nil` when the tables live in memory only.
@@ -65,6 +67,7 @@ public final class ServerState: Sendable {
         tableMode: UInt16 = standardTableMode
     ) {
         self.limits = limits
+        self.eventBudget = OutputBudget(limit: limits.maxEventBytes)
         self.defaultTableMode = tableMode
         self.journal = journal
         self.files = files

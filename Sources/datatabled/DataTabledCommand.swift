@@ -70,6 +70,12 @@ struct DataTabledCommand: AsyncParsableCommand {
     @Option(help: "Most bytes one reply (or a batch's whole reply) may hold; export streams past it.")
     var maxReplyBytes: Int = ServerLimits().maxReplyBytes
 
+    @Option(
+        help:
+            "Most bytes of events all subscribers together may leave unread; past it, those behind get a resync event."
+    )
+    var maxEventBytes: Int = ServerLimits().maxEventBytes
+
     @Option(help: "Most tables held at once.")
     var maxTables: Int = ServerLimits().maxTables
 
@@ -162,7 +168,7 @@ struct DataTabledCommand: AsyncParsableCommand {
             ("--demo-rows", demoRows, 100_000_000), ("--max-tables", maxTables, 1_000_000),
             ("--max-rows", maxRows, 1_000_000_000), ("--soft-output-bytes", softOutputBytes, 1 << 40),
             ("--soft-output-seconds", softOutputSeconds, 86_400), ("--compact-after-bytes", compactAfterBytes, 1 << 50),
-            ("--max-reply-bytes", maxReplyBytes, 1 << 40),
+            ("--max-reply-bytes", maxReplyBytes, 1 << 40), ("--max-event-bytes", maxEventBytes, 1 << 40),
         ] where !(1...most).contains(value) {
             throw ValidationError("\(name) must be from 1 to \(most).")
         }
@@ -213,7 +219,8 @@ struct DataTabledCommand: AsyncParsableCommand {
             maxMemoryBytes: maxMemoryBytes,
             maxConnectionsPerUid: maxConnectionsPerUid,
             maxMemoryPerUid: maxMemoryPerUid,
-            maxReplyBytes: maxReplyBytes
+            maxReplyBytes: maxReplyBytes,
+            maxEventBytes: maxEventBytes
         )
         let (catalog, store) = try await restoreTables(notifier: notifier, logger: logger)
         let keeping =

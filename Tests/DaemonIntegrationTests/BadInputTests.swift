@@ -54,6 +54,21 @@ import Testing
     }
 
     /// A batch of 100,000 requests is over the batch limit: one error, nothing done.
+    /// A numeric id comes back exactly as it was sent, however large or long.
+    @Test(arguments: [
+        "9223372036854775807", "9223372036854775808", "18446744073709551616", "-9223372036854775809",
+        "123456789012345678901234567890", "1.10", "0.1", "1e2", "2.5E-3",
+    ])
+    func aNumericIDIsEchoedExactly(id: String) throws {
+        let daemon = try TestDaemon()
+        let client = try daemon.connect()
+        try client.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"ping"}"# + "\n")
+        #expect(try client.readLine() == #"{"id":\#(id),"jsonrpc":"2.0","result":{"pong":true}}"#)
+        try client.send(#"[{"jsonrpc":"2.0","id":\#(id),"method":"describe","params":{"table":"nope"}}]"# + "\n")
+        let reply = try #require(try client.readLine())
+        #expect(reply.hasPrefix(#"[{"error":"#) && reply.hasSuffix(#""id":\#(id),"jsonrpc":"2.0"}]"#), "\(reply)")
+    }
+
     @Test func aHugeBatchIsOneLimitError() throws {
         let daemon = try TestDaemon(arguments: ["--max-line-bytes", "16000000"])
         let batch = "[" + Array(repeating: #"{"method":"ping"}"#, count: 100_000).joined(separator: ",") + "]"

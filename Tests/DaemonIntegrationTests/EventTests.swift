@@ -139,4 +139,61 @@ import Testing
         #expect(daemon.process.output.contains("for over 1"), "\(daemon.process.output.suffix(500))")
         #expect(try writer.call("ping")["pong"] as? Bool == true)
     }
+
+    /// A subscriber above the soft limit is cut off when its grace ends, even if no event comes
+    /// after: the check does not wait for the next one.
+    @Test func aSubscriberIsCutOffOnTimeWhenTheEventsStop() throws {
+        let daemon = try TestDaemon(
+            arguments: [
+                "--max-output-bytes", "100000000", "--soft-output-bytes", "65536", "--soft-output-seconds", "2",
+            ]
+        )
+        let writer = try daemon.connect()
+        let sleeper = try daemon.connect()
+        try writer.call("create", #"{"table":"feed","columns":[{"key":"n","type":"number"}]}"#)
+        try sleeper.call("subscribe", #"{"table":"feed"}"#)
+        let rows = (0..<1000).map { #"{"n":\#($0)}"# }.joined(separator: ",")
+        for _ in 0..<150 { #expect(try writer.call("add", #"{"table":"feed","rows":[\#(rows)]}"#)["rows"] != nil) }
+        let stopped = ContinuousClock.now
+        #expect(daemon.process.waitForOutput(containing: "does not read its events", timeout: .seconds(10)))
+        #expect(ContinuousClock.now - stopped < .seconds(3) + .milliseconds(500))
+        #expect(try writer.call("ping")["pong"] as? Bool == true)
+    }
+
+    /// A subscriber that falls behind and then reads gets what it missed as one `resync` event
+    /// (re-fetch at its version), not every event, and then events again.
+    @Test func aSubscriberThatFallsBehindGetsOneResync() throws {
+        let daemon = try TestDaemon(
+            arguments: [
+                "--max-output-bytes", "100000000", "--soft-output-bytes", "65536", "--soft-output-seconds", "60",
+            ]
+        )
+        let writer = try daemon.connect()
+        let slow = try daemon.connect()
+        try writer.call("create", #"{"table":"feed","columns":[{"key":"n","type":"number"}]}"#)
+        try slow.call("subscribe", #"{"table":"feed"}"#)
+        let rows = (0..<1000).map { #"{"n":\#($0)}"# }.joined(separator: ",")
+        var version = 0
+        for _ in 0..<150 {
+            version = try #require(try writer.call("add", #"{"table":"feed","rows":[\#(rows)]}"#)["version"] as? Int)
+        }
+        var events: [[String: Any]] = []
+        while let line = try slow.readLine(timeout: .seconds(2)) {
+            let params = try #require(try object(line)["params"] as? [String: Any])
+            events.append(params)
+            if params["version"] as? Int == version { break }
+        }
+        #expect(events.count < 150, "\(events.count) events")
+        let last = try #require(events.last)
+        #expect(last["kind"] as? String == "resync", "\(last)")
+        #expect(last["version"] as? Int == version && last["rows"] as? Int == 150_000)
+        // Each event takes up where the one before ended: nothing is lost between them.
+        for (before, after) in zip(events, events.dropFirst()) {
+            #expect((after["previous"] as? Int) == (before["version"] as? Int))
+        }
+        // Caught up: the next change comes as itself.
+        try writer.call("add", #"{"table":"feed","row":{"n":1}}"#)
+        let next = try #require(try object(try slow.readLine())["params"] as? [String: Any])
+        #expect(next["kind"] as? String == "added" && next["previous"] as? Int == version)
+    }
 }

@@ -84,14 +84,15 @@ import Testing
                 maxMemoryBytes: 9,
                 maxConnectionsPerUid: 10,
                 maxMemoryPerUid: 11,
-                maxReplyBytes: 12
+                maxReplyBytes: 12,
+                maxEventBytes: 13
             ),
             features: ["batch"]
         )
         try checkCoding(
             reply,
             json:
-                #"{"features":["batch"],"limits":{"maxBatchSize":3,"maxConnections":2,"maxConnectionsPerUid":10,"maxLineBytes":100,"maxMemoryBytes":9,"maxMemoryPerUid":11,"maxOutputBytes":4,"maxReplyBytes":12,"maxRows":6,"maxTables":5,"softOutputBytes":7,"softOutputSeconds":8},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
+                #"{"features":["batch"],"limits":{"maxBatchSize":3,"maxConnections":2,"maxConnectionsPerUid":10,"maxEventBytes":13,"maxLineBytes":100,"maxMemoryBytes":9,"maxMemoryPerUid":11,"maxOutputBytes":4,"maxReplyBytes":12,"maxRows":6,"maxTables":5,"softOutputBytes":7,"softOutputSeconds":8},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
         )
     }
 

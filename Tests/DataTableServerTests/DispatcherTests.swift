@@ -152,7 +152,8 @@ import Testing
                 maxMemoryBytes: 12,
                 maxConnectionsPerUid: 13,
                 maxMemoryPerUid: 14,
-                maxReplyBytes: 15
+                maxReplyBytes: 15,
+                maxEventBytes: 16
             )
         )
         let reply = try await client.reply(#"{"id":1,"method":"hello","params":{"version":99,"client":"test"}}"#)
@@ -164,7 +165,7 @@ import Testing
             result["limits"] == [
                 "maxLineBytes": 4096, "maxConnections": 8, "maxBatchSize": 16, "maxOutputBytes": 1024, "maxTables": 3,
                 "maxRows": 9, "softOutputBytes": 10, "softOutputSeconds": 11, "maxMemoryBytes": 12,
-                "maxConnectionsPerUid": 13, "maxMemoryPerUid": 14, "maxReplyBytes": 15,
+                "maxConnectionsPerUid": 13, "maxMemoryPerUid": 14, "maxReplyBytes": 15, "maxEventBytes": 16,
             ]
         )
         #expect(result["features"]?.arrayValue?.contains("batch") == true)

@@ -193,8 +193,9 @@ class Event:
     """An ``event`` notification: what changed in a subscribed table.
 
     ``table``, ``kind`` (``added``, ``edited``, ``deleted``, ``selection``, ``sort``, ``drafts``,
-    ``schema``), ``version`` and ``previous`` (a client that last saw ``previous`` is up to date
-    after this event; anything else means it missed one and should re-fetch), ``rows``, and the
+    ``schema``; ``resync`` when events were missed: re-fetch), ``version`` and ``previous`` (a
+    client that last saw ``previous`` is up to date after this event; anything else means it
+    missed one and should re-fetch), ``rows``, and the
     rest of the params in ``params`` (``ids``, ``count``, ``columns``, ``selected``, ...).
     """
 

@@ -46,4 +46,11 @@ public struct ErrorKind: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// (its filesystem is full, say), so the change was not made; changes are accepted again as
     /// soon as it can.
     public static let notSaved = ErrorKind(rawValue: "not_saved")
+
+    /// Every kind the daemon answers with.
+    public static let all: [ErrorKind] = [
+        .parseError, .invalidRequest, .unknownMethod, .invalidParams, .invalidValue, .internalError, .limitExceeded,
+        .noSuchTable, .noSuchRow, .readOnly, .alreadyExists, .shuttingDown, .noSuchColumn, .nothingToUndo,
+        .notPermitted, .permissionDenied, .notSaved,
+    ]
 }

@@ -179,6 +179,11 @@ class NotPermitted(DataTableError):
     """The daemon does not let this client do that."""
 
 
+@_kind("not_saved")
+class NotSaved(DataTableError):
+    """The state directory cannot take changes now (a full disk): nothing was changed; try again later."""
+
+
 @_kind("permission_denied")
 class PermissionDenied(DataTableError):
     """The table's owner and mode do not let this client read it, change it, or act as its owner."""

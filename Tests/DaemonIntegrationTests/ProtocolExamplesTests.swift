@@ -1,0 +1,141 @@
+import DataTableProtocol
+import Foundation
+import Testing
+
+/// Every `→` example in protocol.md, sent in the order the document gives them to one daemon
+/// started as the README starts it: each is answered as its `←` lines say — a result with the
+/// same members, or an error of the same kind, and the notifications shown before it.
+@Suite struct ProtocolExamplesTests {
+    /// One example: a request line and the lines shown after it.
+    struct Example: CustomStringConvertible {
+        var line: Int
+        var request: String
+        var shown: [String]
+        var description: String { "protocol.md line \(line): \(request)" }
+    }
+
+    static let document: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return (try? String(contentsOf: url.appendingPathComponent("protocol.md"), encoding: .utf8)) ?? ""
+    }()
+
+    static func examples() -> [Example] {
+        var examples: [Example] = []
+        // Replies belong to the request before them in the same code block.
+        var open = false
+        for (index, line) in document.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.hasPrefix("```") {
+                open = false
+            } else if line.hasPrefix("→ ") {
+                examples.append(Example(line: index + 1, request: String(line.dropFirst(2)), shown: []))
+                open = true
+            } else if line.hasPrefix("← "), open {
+                examples[examples.count - 1].shown.append(String(line.dropFirst(2)))
+            }
+        }
+        return examples
+    }
+
+    /// What a reply line says, as far as the examples pin it: result members or error kind.
+    enum Outcome: Equatable, CustomStringConvertible {
+        case result(Set<String>?)
+        case error(String?)
+
+        init(_ line: String) {
+            if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] {
+                if let error = object["error"] as? [String: Any] {
+                    self = .error((error["data"] as? [String: Any])?["kind"] as? String)
+                } else {
+                    self = .result((object["result"] as? [String: Any]).map { Set($0.keys) })
+                }
+            } else if line.contains(#""error":"#) {
+                // Shortened with "…": the kind, if it shows.
+                let kind = line.range(of: #""kind":""#).map { line[$0.upperBound...].prefix { $0 != "\"" } }
+                self = .error(kind.map(String.init))
+            } else {
+                self = .result(nil)
+            }
+        }
+
+        /// Whether `actual` is what this shown outcome says (members are only compared when the
+        /// shown line is whole JSON).
+        func admits(_ actual: Outcome) -> Bool {
+            switch (self, actual) {
+            case (.result(let shown), .result(let got)): shown == nil || shown == got
+            case (.error(let shown), .error(let got)): shown == nil || shown == got
+            default: false
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .result(let keys): "result \(keys.map { $0.sorted().description } ?? "…")"
+            case .error(let kind): "error \(kind ?? "…")"
+            }
+        }
+    }
+
+    /// Every method has an example, so every method's reply is pinned by one.
+    @Test func everyMethodHasAnExample() {
+        let shown = Set(
+            Self.examples().compactMap { example -> String? in
+                guard let start = example.request.range(of: #""method":""#) else { return nil }
+                return String(example.request[start.upperBound...].prefix { $0 != "\"" })
+            }
+        )
+        #expect(Set(MethodRegistry.all.map { $0.method }).subtracting(shown).isEmpty)
+    }
+
+    /// The Python client has an error class for every kind the daemon answers with.
+    @Test func thePythonClientKnowsEveryErrorKind() throws {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        let client = try String(
+            contentsOf: url.appendingPathComponent("clients/python/datatable_client/__init__.py"),
+            encoding: .utf8
+        )
+        let kinds = client.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix(#"@_kind(""#) else { return nil }
+            return String(line.dropFirst(8).prefix { $0 != "\"" })
+        }
+        #expect(Set(kinds) == Set(ErrorKind.all.map(\.rawValue)))
+    }
+
+    @Test func everyExampleRunsAsWritten() throws {
+        let examples = Self.examples()
+        try #require(examples.count >= 30, "protocol.md has \(examples.count) examples")
+        let daemon = try TestDaemon(arguments: ["--demo"])
+        let client = try daemon.connect()
+        for example in examples {
+            try client.send(example.request + "\n")
+            let replies = example.shown.filter { !$0.hasPrefix(#"{"jsonrpc":"2.0","method""#) }
+            let notifications = example.shown.filter { $0.hasPrefix(#"{"jsonrpc":"2.0","method""#) }
+            var received: [String] = []
+            var answers: [String] = []
+            while answers.count < max(replies.count, 1) {
+                let line: String
+                do {
+                    guard let read = try client.readLine(timeout: .seconds(20)) else {
+                        Issue.record("\(example): the connection closed")
+                        return
+                    }
+                    line = read
+                } catch {
+                    Issue.record("\(example): \(error)")
+                    return
+                }
+                if line.hasPrefix(#"{"jsonrpc":"2.0","method""#) { received.append(line) } else { answers.append(line) }
+            }
+            for (shown, answer) in zip(replies, answers) {
+                let expected = Outcome(shown)
+                let actual = Outcome(answer)
+                #expect(expected.admits(actual), "\(example)\n  shown: \(expected)\n  got:   \(actual)\n  \(answer)")
+            }
+            for shown in notifications {
+                let method = shown.split(separator: ",")[1]
+                #expect(received.contains { $0.contains(method) }, "\(example): no \(method) notification")
+            }
+        }
+    }
+}

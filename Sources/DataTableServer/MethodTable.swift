@@ -133,20 +133,44 @@ public struct MethodTable: Sendable {
         let parameterless = Request.self is any ParameterlessRequest.Type
         return { line, range in
             if parameterless {
-                // Nothing to read (the dispatcher checked that params, if any, is an object).
-                return Request.readParams(UnsafeRawBufferPointer(start: nil, count: 0))!
+                // Nothing to read (the dispatcher checked that params, if any, is an object);
+                // a member in it is one the method does not take.
+                let request = Request.readParams(UnsafeRawBufferPointer(start: nil, count: 0))!
+                if let range, !KnownParams.lenient,
+                    line[range].contains(where: { $0 != UInt8(ascii: "{") && $0 != UInt8(ascii: "}") && $0 > 0x20 })
+                {
+                    try KnownParams.check(request, sent: Data(UnsafeRawBufferPointer(rebasing: line[range])))
+                }
+                return request
             }
             if let range, let read = Request.readParams(UnsafeRawBufferPointer(rebasing: line[range])) {
                 return read
             }
             let bytes = Data(range.map { UnsafeRawBufferPointer(rebasing: line[$0]) } ?? line)
+            let request: Request
             do {
-                if range != nil { return try JSONDecoder().decode(Request.self, from: bytes) }
-                return try JSONDecoder().decode(RequestParams<Request>.self, from: bytes).params
+                if range != nil {
+                    request = try JSONDecoder().decode(Request.self, from: bytes)
+                } else {
+                    request = try JSONDecoder().decode(RequestParams<Request>.self, from: bytes).params
+                }
             } catch let error as DecodingError {
                 throw ResponseError(decoding: error, within: range != nil ? "params" : nil)
             }
+            if !KnownParams.lenient {
+                let params = range != nil ? bytes : Self.paramsMember(of: bytes)
+                if let params { try KnownParams.check(request, sent: params) }
+            }
+            return request
         }
+    }
+
+    /// The bytes of the `params` member of a whole request line, when it has one.
+    private static func paramsMember(of line: Data) -> Data? {
+        guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: line),
+            let params = members["params"], case .object = params
+        else { return nil }
+        return try? JSONEncoder().encode(params)
     }
 
     /// Whether a handler answers `method`.

@@ -37,7 +37,7 @@ final class RequestFuzzer: Sendable {
     /// The tables every input starts with: those protocol.md's examples name.
     static let setUp = [
         #"{"method":"create","params":{"table":"stock","key":"item","columns":[{"key":"item","required":true},{"key":"qty","type":"number","min":0,"decimals":0},{"key":"received","type":"date"},{"key":"at","type":"time"},{"key":"lead","type":"duration"},{"key":"status","type":"picker","options":["In Stock","Reorder"]},{"key":"photo","type":"image"}],"sort":[{"column":"received","descending":true}],"rows":[{"item":"Hex Bolt","qty":40,"received":"2024-05-06"},{"item":"Washer","qty":3,"status":"Reorder","lead":"2h"},{"item":"Nut","received":"2024-01-02","at":"09:30"}]}}"#,
-        #"{"method":"create","params":{"table":"parts","columns":[{"key":"name","label":"Name"},{"key":"notes","wrap":true,"maxLines":2},{"key":"price","type":"number","decimals":2}],"rows":[{"name":"Servo","notes":"Order the new cable kit with every motor","price":12.5},{"name":"Gear"}]}}"#,
+        #"{"method":"create","params":{"table":"parts","columns":[{"key":"name","label":"Name"},{"key":"notes","lines":2},{"key":"price","type":"number","decimals":2}],"rows":[{"name":"Servo","notes":"Order the new cable kit with every motor","price":12.5},{"name":"Gear"}]}}"#,
         #"{"method":"load","params":{"table":"inventory","text":"item,qty,received\nBolt,40,2024-05-06\n"}}"#,
     ]
 

@@ -22,6 +22,33 @@ import Testing
         #expect(scanned == decoded)
     }
 
+    /// A misspelt or unknown param, at any depth, is refused naming it; nothing is ignored.
+    @Test(arguments: [
+        (#"{"method":"get","params":{"table":"t","cont":2}}"#, "params.cont", "Did you mean count?"),
+        (#"{"method":"describe","params":{"tabel":"t","table":"t"}}"#, "params.tabel", "Did you mean table?"),
+        (#"{"method":"ping","params":{"loud":true}}"#, "params.loud", "ping takes no params"),
+        (
+            #"{"method":"scroll","params":{"table":"t","unit":"cell","viewport":{"width":80,"height":5,"hieght":1}}}"#,
+            "params.viewport.hieght", "Did you mean height?"
+        ),
+        (
+            #"{"method":"create","params":{"table":"u","columns":[{"key":"a","typ":"number"}]}}"#,
+            "params.columns[0].typ", "typ is not known"
+        ),
+    ])
+    func anUnknownParamIsRefusedNamingIt(line: String, field: String, hint: String) async throws {
+        var client = InProcessClient()
+        _ = try await client.reply(#"{"method":"create","params":{"table":"t","columns":[{"key":"n"}]}}"#)
+        let reply = try await client.reply(line)
+        let error = try #require(reply["error"])
+        #expect(error["data"]?["field"]?.stringValue == field)
+        #expect(error["data"]?["kind"]?.stringValue == "invalid_params")
+        #expect(error["message"]?.stringValue?.contains(hint) == true, "\(error)")
+        // Known params given as null are fine.
+        let fine = try await client.reply(#"{"method":"get","params":{"table":"t","count":null,"columns":null}}"#)
+        #expect(fine["result"] != nil)
+    }
+
     @Test func anIDIsEchoedExactly() async throws {
         var client = InProcessClient()
         #expect(
@@ -103,10 +130,12 @@ import Testing
         #expect(reply["error"]?["message"] == "params.version must be a whole number.")
     }
 
-    @Test func unknownParamsAreIgnored() async throws {
+    @Test func unknownEnvelopeMembersAreIgnoredAndUnknownParamsAreNot() async throws {
         var client = InProcessClient()
-        let reply = try await client.reply(#"{"method":"ping","params":{"whatever":[1,2]},"extra":true}"#)
+        let reply = try await client.reply(#"{"method":"ping","params":{},"extra":true}"#)
         #expect(reply["result"]?["pong"] == true)
+        let refused = try await client.reply(#"{"method":"ping","params":{"whatever":[1,2]},"extra":true}"#)
+        #expect(refused["error"]?["data"]?["field"]?.stringValue == "params.whatever")
     }
 
     @Test func aBatchAnswersInOrderAndLeavesOutNotifications() async throws {

@@ -62,10 +62,30 @@ final class DaemonSession {
         self.printReplies = printReplies
     }
 
+    /// The typed result of `request`; throws ``Refused`` for an error reply. With `--json` the
+    /// reply line is printed as it came (unless `quiet`).
+    @discardableResult
+    func send<Request: DataTableRequest>(_ request: Request, quiet: Bool = false) throws -> Request.Response {
+        let result = try exchange(Request.method, Self.params(of: request), quiet: quiet)
+        return try JSONDecoder().decode(Request.Response.self, from: JSONEncoder().encode(result))
+    }
+
+    /// The result of `request` as the daemon wrote it, for output drawn from the reply's JSON as
+    /// it is (a scroll's window, a layout's plan).
+    @discardableResult
+    func sendForJSON<Request: DataTableRequest>(_ request: Request, quiet: Bool = false) throws -> JSONValue {
+        try exchange(Request.method, Self.params(of: request), quiet: quiet)
+    }
+
+    /// A request's params as JSON (members left out where the request leaves them out).
+    private static func params<Request: DataTableRequest>(of request: Request) throws -> [String: JSONValue] {
+        let encoded = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(request))
+        return encoded.objectValue ?? [:]
+    }
+
     /// The `result` of `method` with `params`; throws ``Refused`` for an error reply. With
     /// `--json` the reply line is printed as it came.
-    @discardableResult
-    func call(_ method: String, _ params: [String: JSONValue] = [:], quiet: Bool = false) throws -> JSONValue {
+    private func exchange(_ method: String, _ params: [String: JSONValue], quiet: Bool) throws -> JSONValue {
         nextID += 1
         let request = RequestLine(id: nextID, method: method, params: params.isEmpty ? nil : .object(params))
         let encoder = JSONEncoder()

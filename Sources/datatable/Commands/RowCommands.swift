@@ -22,14 +22,10 @@ struct Add: ParsableCommand {
             cells[String(pair[..<equals])] = .cell(String(pair[pair.index(after: equals)...]))
         }
         guard !cells.isEmpty else { throw ValidationError("Give the row: --row KEY=VALUE …") }
-        var params: [String: JSONValue] = ["table": .string(table), "row": .object(cells)]
-        if let index { params["index"] = .integer(Int64(index)) }
         try common.withSession { session in
-            let reply = try session.call("add", params)
-            guard !common.json, let added = reply["added"]?.arrayValue?.first else { return }
-            print(
-                "added row \(added["id"]?.text ?? "") at index \(added["index"]?.text ?? "") (\(reply["rows"]?.text ?? "") rows)"
-            )
+            let reply = try session.send(AddRequest(table: table, row: .object(cells), index: index))
+            guard !common.json, let added = reply.added.first else { return }
+            print("added row \(added.id.text) at index \(added.index) (\(reply.rows) rows)")
         }
     }
 }
@@ -50,26 +46,26 @@ struct Edit: ParsableCommand {
     @Flag(help: "Set the column in every selected row.") var selection = false
 
     func run() throws {
-        var params: [String: JSONValue] = ["table": .string(table)]
+        let request: EditRequest
         if selection {
             guard arguments.count == 2 else { throw ValidationError("With --selection give COLUMN VALUE.") }
-            params["selection"] = .bool(true)
-            params["column"] = .string(arguments[0])
-            params["value"] = .cell(arguments[1])
+            request = EditRequest(table: table, column: arguments[0], value: .cell(arguments[1]), selection: true)
         } else {
             guard arguments.count == 3 else { throw ValidationError("Give ID COLUMN VALUE.") }
-            params["id"] = .rowID(arguments[0])
-            params["column"] = .string(arguments[1])
-            params["value"] = .cell(arguments[2])
+            request = EditRequest(
+                table: table,
+                id: .rowID(arguments[0]),
+                column: arguments[1],
+                value: .cell(arguments[2])
+            )
         }
         try common.withSession { session in
-            let reply = try session.call("edit", params)
+            let reply = try session.send(request)
             guard !common.json else { return }
-            let cells = reply["cells"]?.arrayValue ?? []
-            if let cell = cells.first, cells.count == 1 {
-                print("\(cell["column"]?.text ?? "") of row \(cell["id"]?.text ?? ""): \(cell["display"]?.text ?? "")")
+            if let cell = reply.cells.first, reply.cells.count == 1 {
+                print("\(cell.column) of row \(cell.id.text): \(cell.display)")
             } else {
-                print("set \(reply["edited"]?.text ?? "0") cells")
+                print("set \(reply.edited) cells")
             }
         }
     }
@@ -84,14 +80,9 @@ struct Revert: ParsableCommand {
     @Option(help: "Only this column.") var column: String?
 
     func run() throws {
-        var params: [String: JSONValue] = ["table": .string(table)]
-        if let id { params["id"] = .rowID(id) }
-        if let column { params["column"] = .string(column) }
         try common.withSession { session in
-            let reply = try session.call("revert", params)
-            if !common.json {
-                print("cleared \(reply["cleared"]?.text ?? "0") drafts (\(reply["errors"]?.text ?? "0") left)")
-            }
+            let reply = try session.send(RevertRequest(table: table, id: id.map(JSONValue.rowID), column: column))
+            if !common.json { print("cleared \(reply.cleared) drafts (\(reply.errors) left)") }
         }
     }
 }
@@ -106,13 +97,12 @@ struct Delete: ParsableCommand {
 
     func run() throws {
         guard ids.isEmpty != !selection else { throw ValidationError("Give row ids or --selection (one of them).") }
-        var params: [String: JSONValue] = ["table": .string(table)]
-        if selection { params["selection"] = .bool(true) } else { params["ids"] = .array(ids.map(JSONValue.rowID)) }
+        let request =
+            selection
+            ? DeleteRequest(table: table, selection: true) : DeleteRequest(table: table, ids: ids.map(JSONValue.rowID))
         try common.withSession { session in
-            let reply = try session.call("delete", params)
-            if !common.json {
-                print("deleted \(reply["deleted"]?.text ?? "0") rows (\(reply["rows"]?.text ?? "0") left)")
-            }
+            let reply = try session.send(request)
+            if !common.json { print("deleted \(reply.deleted) rows (\(reply.rows) left)") }
         }
     }
 }
@@ -128,27 +118,27 @@ struct Get: ParsableCommand {
     @Option(help: "Only these columns (repeat).") var column: [String] = []
 
     func run() throws {
-        var params: [String: JSONValue] = ["table": .string(table)]
-        if !id.isEmpty { params["ids"] = .array(id.map(JSONValue.rowID)) }
-        if let from { params["from"] = .integer(Int64(from)) }
-        params["count"] = .integer(Int64(count ?? 20))
-        if !column.isEmpty { params["columns"] = .array(column.map(JSONValue.string)) }
+        let request = GetRequest(
+            table: table,
+            ids: id.isEmpty ? nil : id.map(JSONValue.rowID),
+            from: from,
+            count: count ?? 20,
+            columns: column.isEmpty ? nil : column
+        )
         try common.withSession { session in
-            let reply = try session.call("get", params)
+            let reply = try session.sendForJSON(request)
             guard !common.json else { return }
-            let described = try session.call("describe", ["table": .string(table)], quiet: true)
-            let columns = (described["columns"]?.arrayValue ?? []).filter {
-                column.isEmpty || column.contains($0["key"]?.text ?? "")
-            }
+            let described = try session.send(DescribeRequest(table: table), quiet: true)
+            let columns = described.columns.filter { column.isEmpty || column.contains($0.key) }
             let numeric: Set = ["number", "duration"]
             var text = TextTable(
-                ["id", "#"] + columns.map { $0["label"]?.text ?? $0["key"]?.text ?? "" },
+                ["id", "#"] + columns.map { $0.label ?? $0.key },
                 alignments: [.trailing, .trailing]
-                    + columns.map { numeric.contains($0["type"]?.text ?? "") ? .trailing : .leading }
+                    + columns.map { numeric.contains($0.type ?? "") ? .trailing : .leading }
             )
             for row in reply["rows"]?.arrayValue ?? [] {
                 let cells = columns.map { column -> String in
-                    let key = column["key"]?.text ?? ""
+                    let key = column.key
                     if let draft = row["drafts"]?[key] { return "\(draft["text"]?.text ?? "") ⚠" }
                     return row["display"]?[key]?.text ?? ""
                 }
@@ -166,7 +156,7 @@ struct Undo: ParsableCommand {
     @OptionGroup var common: CommonOptions
     @Argument(help: "The table.") var table: String
 
-    func run() throws { try UndoRedo.run("undo", table, common) }
+    func run() throws { try UndoRedo.print(common) { try $0.send(UndoRequest(table: table)) } }
 }
 
 struct Redo: ParsableCommand {
@@ -174,17 +164,16 @@ struct Redo: ParsableCommand {
     @OptionGroup var common: CommonOptions
     @Argument(help: "The table.") var table: String
 
-    func run() throws { try UndoRedo.run("redo", table, common) }
+    func run() throws { try UndoRedo.print(common) { try $0.send(RedoRequest(table: table)) } }
 }
 
 enum UndoRedo {
-    static func run(_ method: String, _ table: String, _ common: CommonOptions) throws {
+    /// Sends the request `send` makes and prints the cells it set.
+    static func print(_ common: CommonOptions, _ send: (DaemonSession) throws -> UndoResponse) throws {
         try common.withSession { session in
-            let reply = try session.call(method, ["table": .string(table)])
+            let reply = try send(session)
             guard !common.json else { return }
-            for cell in reply["cells"]?.arrayValue ?? [] {
-                print("\(cell["column"]?.text ?? "") of row \(cell["id"]?.text ?? ""): \(cell["display"]?.text ?? "")")
-            }
+            for cell in reply.cells { Swift.print("\(cell.column) of row \(cell.id.text): \(cell.display)") }
         }
     }
 }

@@ -24,21 +24,17 @@ struct Select: ParsableCommand {
     @Option(help: "Switch the selection mode: none, single or multiple.") var mode: String?
 
     func run() throws {
-        var params: [String: JSONValue] = ["table": .string(table)]
-        if all {
-            params["action"] = "all"
-        } else if none {
-            params["action"] = "none"
-        } else if let action {
-            params["action"] = .string(action)
-        }
-        if !ids.isEmpty { params["ids"] = .array(ids.map(JSONValue.rowID)) }
-        if let from { params["from"] = .integer(Int64(from)) }
-        if let count { params["count"] = .integer(Int64(count)) }
-        if let mode { params["mode"] = .string(mode) }
+        let request = SelectRequest(
+            table: table,
+            action: all ? "all" : none ? "none" : action,
+            ids: ids.isEmpty ? nil : ids.map(JSONValue.rowID),
+            from: from,
+            count: count,
+            mode: mode
+        )
         try common.withSession { session in
-            let reply = try session.call("select", params)
-            if !common.json { print("\(reply["count"]?.text ?? "0") selected (\(reply["mode"]?.text ?? ""))") }
+            let reply = try session.send(request)
+            if !common.json { print("\(reply.count) selected (\(reply.mode))") }
         }
     }
 }
@@ -51,9 +47,9 @@ struct Selection: ParsableCommand {
 
     func run() throws {
         try common.withSession { session in
-            let reply = try session.call("selection", ["table": .string(table)])
+            let reply = try session.send(SelectionRequest(table: table))
             guard !common.json else { return }
-            for id in reply["ids"]?.arrayValue ?? [] { print(id.text) }
+            for id in reply.ids { print(id.text) }
         }
     }
 }
@@ -69,11 +65,9 @@ struct Sort: ParsableCommand {
 
     func run() throws {
         try common.withSession { session in
-            let reply = try session.call("sort", ["table": .string(table), "keys": SortKeys.parse(keys)])
+            let reply = try session.send(SortRequest(table: table, keys: SortKeys.parse(keys)))
             guard !common.json else { return }
-            let keys = (reply["keys"]?.arrayValue ?? []).map {
-                ($0["column"]?.text ?? "") + ($0["descending"]?.boolValue == true ? " descending" : "")
-            }
+            let keys = reply.keys.map { $0.column + ($0.descending == true ? " descending" : "") }
             print(keys.isEmpty ? "in the table's own order" : "sorted by " + keys.joined(separator: ", "))
         }
     }

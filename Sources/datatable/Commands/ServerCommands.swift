@@ -1,5 +1,6 @@
 import ArgumentParser
 import DataTableProtocol
+import Foundation
 
 /// `datatable ping`.
 struct Ping: ParsableCommand {
@@ -8,7 +9,7 @@ struct Ping: ParsableCommand {
 
     func run() throws {
         try common.withSession { session in
-            try session.call("ping")
+            try session.send(PingRequest())
             if !common.json { print("pong") }
         }
     }
@@ -21,15 +22,14 @@ struct Hello: ParsableCommand {
 
     func run() throws {
         try common.withSession { session in
-            let reply = try session.call("hello", ["client": "datatable"])
+            let reply = try session.send(HelloRequest(client: "datatable"))
             guard !common.json else { return }
-            print(
-                "\(reply["server"]?.text ?? "") \(reply["version"]?.text ?? ""), protocol \(reply["protocol"]?.text ?? "")"
-            )
-            for (name, value) in (reply["limits"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+            print("\(reply.server) \(reply.version), protocol \(reply.protocol)")
+            let limits = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(reply.limits))
+            for (name, value) in (limits.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
                 print("  \(name): \(value.text)")
             }
-            print("  features: \(reply["features"]?.text ?? "")")
+            print("  features: \(reply.features.joined(separator: ", "))")
         }
     }
 }
@@ -42,12 +42,10 @@ struct Methods: ParsableCommand {
 
     func run() throws {
         try common.withSession { session in
-            let reply = try session.call("help", method.map { ["method": .string($0)] } ?? [:])
+            let reply = try session.send(HelpRequest(method: method))
             guard !common.json else { return }
             var table = TextTable(["method", "what it does"])
-            for method in reply["methods"]?.arrayValue ?? [] {
-                table.add([method["name"]?.text ?? "", method["summary"]?.text ?? ""])
-            }
+            for method in reply.methods { table.add([method.name, method.summary]) }
             table.print()
         }
     }
@@ -60,7 +58,7 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         try common.withSession { session in
-            let reply = try session.call("stats")
+            let reply = try session.sendForJSON(StatsRequest())
             guard !common.json else { return }
             Self.printMembers(reply, indent: "")
         }

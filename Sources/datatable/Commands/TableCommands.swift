@@ -9,14 +9,17 @@ struct Tables: ParsableCommand {
 
     func run() throws {
         try common.withSession { session in
-            let reply = try session.call("tables")
+            let reply = try session.send(TablesRequest())
             guard !common.json else { return }
             var table = TextTable(
                 ["table", "rows", "columns", "selected", "errors", "version"],
                 alignments: [.leading, .trailing, .trailing, .trailing, .trailing, .trailing]
             )
-            for entry in reply["tables"]?.arrayValue ?? [] {
-                table.add(["name", "rows", "columns", "selected", "errors", "version"].map { entry[$0]?.text ?? "" })
+            for entry in reply.tables {
+                table.add(
+                    [entry.name]
+                        + [entry.rows, entry.columns, entry.selected, entry.errors, entry.version].map(String.init)
+                )
             }
             table.print()
         }
@@ -31,7 +34,8 @@ struct Describe: ParsableCommand {
 
     func run() throws {
         try common.withSession { session in
-            let reply = try session.call("describe", ["table": .string(table)])
+            // The columns are printed with every setting they came with, as the daemon wrote them.
+            let reply = try session.sendForJSON(DescribeRequest(table: table))
             guard !common.json else { return }
             let sort = (reply["sort"]?.arrayValue ?? []).map { key in
                 (key["column"]?.text ?? "") + (key["descending"]?.boolValue == true ? " descending" : "")
@@ -76,28 +80,45 @@ struct Create: ParsableCommand {
     @Option(help: "The column whose values are the row ids.") var key: String?
 
     func run() throws {
-        var definitions: [JSONValue] = columns.map { spec in
+        var definitions: [ColumnDefinition] = columns.map { spec in
             let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
-            var column: [String: JSONValue] = ["key": .string(parts[0])]
-            if parts.count > 1 { column["type"] = .string(parts[1]) }
-            return .object(column)
+            var column = ColumnDefinition(key: parts[0])
+            if parts.count > 1 { column.type = parts[1] }
+            return column
         }
-        if let columnsJSON {
-            guard let given = try? JSONDecoder().decode([JSONValue].self, from: Data(columnsJSON.utf8)) else {
-                throw ValidationError("--columns must be a JSON array of column definitions.")
-            }
-            definitions += given
-        }
+        if let columnsJSON { definitions += try Self.columnDefinitions(columnsJSON) }
         guard !definitions.isEmpty else { throw ValidationError("Give at least one --column (or --columns).") }
-        var params: [String: JSONValue] = ["table": .string(table), "columns": .array(definitions)]
-        if !sort.isEmpty { params["sort"] = SortKeys.parse(sort) }
-        if let key { params["key"] = .string(key) }
+        let request = CreateRequest(
+            table: table,
+            columns: definitions,
+            key: key,
+            sort: sort.isEmpty ? nil : SortKeys.parse(sort)
+        )
         try common.withSession { session in
-            try session.call("create", params)
+            try session.send(request)
             if !common.json {
                 print("created \(table) with \(definitions.count) column\(definitions.count == 1 ? "" : "s")")
             }
         }
+    }
+}
+
+extension Create {
+    /// The column definitions of `--columns`, refusing a setting no column has (it would be lost
+    /// on the way, not refused by the daemon).
+    static func columnDefinitions(_ text: String) throws -> [ColumnDefinition] {
+        guard let given = try? JSONDecoder().decode([JSONValue].self, from: Data(text.utf8)),
+            let definitions = try? JSONDecoder().decode([ColumnDefinition].self, from: Data(text.utf8))
+        else {
+            throw ValidationError("--columns must be a JSON array of column definitions.")
+        }
+        for (sent, definition) in zip(given, definitions) {
+            let kept = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(definition))
+            for (name, value) in sent.objectValue ?? [:] where value != .null && kept[name] == nil {
+                throw ValidationError("--columns: \(name) is not a column setting (in the column \(definition.key)).")
+            }
+        }
+        return definitions
     }
 }
 
@@ -109,8 +130,8 @@ struct Drop: ParsableCommand {
 
     func run() throws {
         try common.withSession { session in
-            let reply = try session.call("drop", ["table": .string(table)])
-            if !common.json { print("dropped \(table) (\(reply["rows"]?.text ?? "0") rows)") }
+            let reply = try session.send(DropRequest(table: table))
+            if !common.json { print("dropped \(table) (\(reply.rows) rows)") }
         }
     }
 }
@@ -132,17 +153,9 @@ struct Chmod: ParsableCommand {
 
     func run() throws {
         try common.withSession { session in
-            var params: [String: JSONValue] = ["table": .string(table)]
-            if mode != "-" { params["mode"] = .string(mode) }
-            if let group { params["group"] = .number(Double(group)) }
-            if let owner { params["owner"] = .number(Double(owner)) }
-            let reply = try session.call("chmod", params)
-            if !common.json {
-                print(
-                    "\(table): mode \(reply["mode"]?.text ?? "?"), owner \(reply["owner"]?.text ?? "?"), "
-                        + "group \(reply["group"]?.text ?? "?")"
-                )
-            }
+            let request = ChmodRequest(table: table, mode: mode == "-" ? nil : mode, group: group, owner: owner)
+            let reply = try session.send(request)
+            if !common.json { print("\(table): mode \(reply.mode), owner \(reply.owner), group \(reply.group)") }
         }
     }
 }
@@ -166,24 +179,25 @@ struct Load: ParsableCommand {
     func run() throws {
         let url = URL(fileURLWithPath: file)
         let name = table ?? url.deletingPathExtension().lastPathComponent
-        var params: [String: JSONValue] = ["table": .string(name), "path": .string(url.standardizedFileURL.path)]
-        if let format { params["format"] = .string(format) }
-        if let key { params["key"] = .string(key) }
-        if !sort.isEmpty { params["sort"] = SortKeys.parse(sort) }
+        let request = LoadRequest(
+            table: name,
+            format: format,
+            path: url.standardizedFileURL.path,
+            key: key,
+            sort: sort.isEmpty ? nil : SortKeys.parse(sort)
+        )
         try common.withSession { session in
-            let reply: JSONValue
+            let reply: LoadRequest.Response
             do {
-                reply = try session.call("load", params, quiet: true)
+                reply = try session.send(request, quiet: true)
             } catch let refused as DaemonSession.Refused where refused.kind == "not_permitted" {
                 // The daemon may not open it for us: read it as ourselves and send it.
-                reply = try Self.upload(url, params: params, table: name, session: session)
+                reply = try Self.upload(url, request: request, session: session)
             }
             if common.json, let line = session.lastReply { print(line) }
             guard !common.json else { return }
-            let created = reply["created"]?.boolValue == true ? "created \(name); " : ""
-            print(
-                "\(created)loaded \(reply["added"]?.text ?? "0") rows into \(name) (\(reply["rows"]?.text ?? "0") now)"
-            )
+            let created = reply.created ? "created \(name); " : ""
+            print("\(created)loaded \(reply.added) rows into \(name) (\(reply.rows) now)")
         }
     }
 }
@@ -194,9 +208,7 @@ extension Load {
     static let uploadPieceBytes = 128 * 1024
 
     /// Sends the file's text in pieces, then loads what was sent.
-    static func upload(_ url: URL, params: [String: JSONValue], table: String, session: DaemonSession) throws
-        -> JSONValue
-    {
+    static func upload(_ url: URL, request: LoadRequest, session: DaemonSession) throws -> LoadRequest.Response {
         let bytes: [UInt8]
         do {
             bytes = Array(try Data(contentsOf: url))
@@ -216,14 +228,13 @@ extension Load {
             // A piece ends at a character's end: back off continuation bytes.
             while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end -= 1 }
             let piece = String(decoding: bytes[start..<end], as: UTF8.self)
-            try session.call("upload", ["table": .string(table), "text": .string(piece)], quiet: true)
+            try session.send(UploadRequest(table: request.table, text: piece), quiet: true)
             start = end
         }
-        var params = params
-        params["path"] = nil
-        params["upload"] = .bool(true)
-        if bytes.isEmpty { params["text"] = .string(""); params["upload"] = nil }
-        return try session.call("load", params, quiet: true)
+        var load = request
+        load.path = nil
+        if bytes.isEmpty { load.text = "" } else { load.upload = true }
+        return try session.send(load, quiet: true)
     }
 }
 
@@ -239,16 +250,15 @@ struct Export: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
 
     func run() throws {
-        var params: [String: JSONValue] = ["table": .string(table)]
-        if let format { params["format"] = .string(format) }
-        if selection { params["selection"] = .bool(true) }
         try common.withSession { session in
-            let reply = try session.call("export", params)
+            let reply = try session.send(
+                ExportRequest(table: table, format: format, selection: selection ? true : nil)
+            )
             guard !common.json else { return }
-            let text = reply["text"]?.stringValue ?? ""
+            let text = reply.text ?? ""
             if let output {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: output))
-                Output.error("wrote \(reply["rows"]?.text ?? "0") rows to \(output)")
+                Output.error("wrote \(reply.rows) rows to \(output)")
             } else {
                 print(text, terminator: text.hasSuffix("\n") || text.isEmpty ? "" : "\n")
             }
@@ -258,13 +268,12 @@ struct Export: ParsableCommand {
 
 /// Sort keys as typed: `COLUMN` or `COLUMN:desc`.
 enum SortKeys {
-    static func parse(_ specs: [String]) -> JSONValue {
-        .array(
-            specs.map { spec in
-                let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
-                let descending = parts.count > 1 && ["desc", "descending"].contains(parts[1].lowercased())
-                return .object(["column": .string(parts[0]), "descending": .bool(descending)])
-            }
-        )
+    /// Sort keys as typed: `COLUMN` or `COLUMN:desc`.
+    static func parse(_ specs: [String]) -> [SortKeyParam] {
+        specs.map { spec in
+            let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
+            let descending = parts.count > 1 && ["desc", "descending"].contains(parts[1].lowercased())
+            return SortKeyParam(column: parts[0], descending: descending)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DataTableProtocol
 import Foundation
 
 /// `datatable view TABLE`: the interactive terminal viewer.
@@ -16,7 +17,7 @@ struct View: ParsableCommand {
 
     func run() throws {
         // Reach the daemon (and find the table) before taking over the screen.
-        try common.withSession { session in try session.call("describe", ["table": .string(table)]) }
+        try common.withSession { session in try session.send(DescribeRequest(table: table)) }
         let terminal: Terminal
         do {
             terminal = try Terminal()

@@ -11,12 +11,27 @@ struct LayoutFlags: ParsableArguments {
 
     var resolvedWidth: Int { width ?? Output.terminalSize()?.columns ?? 100 }
 
-    var params: [String: JSONValue] {
-        var params: [String: JSONValue] = ["unit": .string(unit)]
-        if compact { params["sizeClass"] = "compact" }
-        if horizontalScroll { params["horizontalScroll"] = true }
-        return params
+    /// A `layout` of `table` with these settings.
+    func layoutRequest(_ table: String) -> LayoutRequest {
+        LayoutRequest(
+            table: table,
+            width: Double(resolvedWidth),
+            sizeClass: compact ? "compact" : nil,
+            horizontalScroll: horizontalScroll ? true : nil,
+            unit: unit
+        )
     }
+
+    /// A `scroll` of `table` with these settings.
+    func scrollRequest(_ table: String, viewport: ScrollRequest.Viewport?, to target: ScrollRequest.Target?)
+        -> ScrollRequest
+    {
+        var request = ScrollRequest(table: table, viewport: viewport, to: target, unit: unit)
+        if compact { request.sizeClass = "compact" }
+        if horizontalScroll { request.horizontalScroll = true }
+        return request
+    }
+
 }
 
 /// `datatable layout TABLE`.
@@ -27,11 +42,8 @@ struct Layout: ParsableCommand {
     @Argument(help: "The table.") var table: String
 
     func run() throws {
-        var params = layout.params
-        params["table"] = .string(table)
-        params["width"] = .integer(Int64(layout.resolvedWidth))
         try common.withSession { session in
-            let plan = try session.call("layout", params)
+            let plan = try session.sendForJSON(layout.layoutRequest(table))
             guard !common.json else { return }
             print(
                 "\(plan["mode"]?.text ?? "") in \(plan["width"]?.text ?? "") \(plan["unit"]?.text ?? ""): content \(plan["contentWidth"]?.text ?? "") × \(plan["contentHeight"]?.text ?? "")"
@@ -76,22 +88,17 @@ struct Scroll: ParsableCommand {
     @Option(help: "The content offset from the left, when scrolling sideways.") var x: Int?
 
     func run() throws {
-        var params = layout.params
-        params["table"] = .string(table)
-        var viewport: [String: JSONValue] = [
-            "width": .integer(Int64(layout.resolvedWidth)), "height": .integer(Int64(rows + 1)),
-        ]
-        if let y { viewport["y"] = .integer(Int64(y)) }
-        if let x { viewport["x"] = .integer(Int64(x)) }
-        params["viewport"] = .object(viewport)
-        if to != nil || id != nil {
-            var target: [String: JSONValue] = ["align": .string(align ?? "top")]
-            if let to { target["index"] = .integer(Int64(to)) }
-            if let id { target["id"] = .rowID(id) }
-            params["to"] = .object(target)
-        }
+        let viewport = ScrollRequest.Viewport(
+            x: x.map(Double.init),
+            y: y.map(Double.init),
+            width: Double(layout.resolvedWidth),
+            height: Double(rows + 1)
+        )
+        let target =
+            to != nil || id != nil
+            ? ScrollRequest.Target(id: id.map(JSONValue.rowID), index: to, align: align ?? "top") : nil
         try common.withSession { session in
-            let window = try session.call("scroll", params)
+            let window = try session.sendForJSON(layout.scrollRequest(table, viewport: viewport, to: target))
             guard !common.json else { return }
             for line in WindowText(window: window).lines { print(line) }
         }
@@ -107,7 +114,7 @@ struct Subscribe: ParsableCommand {
 
     func run() throws {
         try common.withSession { session in
-            try session.call("subscribe", ["table": .string(table)])
+            try session.send(SubscribeRequest(table: table))
             var seen = 0
             while count.map({ seen < $0 }) ?? true {
                 let event = try session.nextNotification()

@@ -52,7 +52,7 @@ final class Viewer {
         self.terminal = terminal
         session = try DaemonSession(path: socketPath, printReplies: false)
         events = try DaemonSession(path: socketPath, printReplies: false)
-        try events.call("subscribe", ["table": .string(table)])
+        try events.send(SubscribeRequest(table: table))
     }
 
     /// Runs until the user quits.
@@ -108,20 +108,17 @@ final class Viewer {
         case .left: moveColumn(by: -1)
         case .right: moveColumn(by: 1)
         case .character(" "):
-            if let id = cursorID { try act("select", ["action": "toggle", "ids": [id]]) }
+            if let id = cursorID { try act { try $0.send(SelectRequest(table: $1, action: "toggle", ids: [id])) } }
         case .character("a"):
             let all = (window.window["selected"]?.intValue ?? 0) == total
-            try act("select", ["action": all ? "none" : "all"])
+            try act { try $0.send(SelectRequest(table: $1, action: all ? "none" : "all")) }
         case .character("s"): try cycleSort()
         case .character("e"): startEdit()
         case .character("+"):
             guard let first = columnKeys.first else { return nil }
             prompt = Prompt(label: "new row — \(label(of: first))", text: "") { viewer, text in
-                let reply = try viewer.session.call(
-                    "add",
-                    ["table": .string(viewer.table), "row": .object([first: .cell(text)])]
-                )
-                if let index = reply["added"]?.arrayValue?.first?["index"]?.intValue { viewer.cursor = index }
+                let reply = try viewer.session.send(AddRequest(table: viewer.table, row: .object([first: .cell(text)])))
+                if let index = reply.added.first?.index { viewer.cursor = index }
                 viewer.message = ("added a row", false)
             }
         default: return nil
@@ -155,12 +152,11 @@ final class Viewer {
         return nil
     }
 
-    /// Calls `method` on the table with `params`; an error reply becomes the status message.
-    private func act(_ method: String, _ params: [String: JSONValue]) throws {
-        var params = params
-        params["table"] = .string(table)
+    /// Sends the request `send` makes (given the session and the table); an error reply becomes
+    /// the status message.
+    private func act(_ send: (DaemonSession, String) throws -> Void) throws {
         do {
-            try session.call(method, params)
+            try send(session, table)
             message = nil
         } catch let refused as DaemonSession.Refused {
             message = (refused.message, true)
@@ -177,10 +173,7 @@ final class Viewer {
             ?? position.flatMap { shown?["cells"]?.arrayValue?[$0].stringValue } ?? ""
         prompt = Prompt(label: "edit \(label(of: key))", text: current) { viewer, text in
             viewer.message = nil
-            try viewer.session.call(
-                "edit",
-                ["table": .string(viewer.table), "id": id, "column": .string(key), "value": .cell(text)]
-            )
+            try viewer.session.send(EditRequest(table: viewer.table, id: id, column: key, value: .cell(text)))
         }
     }
 
@@ -188,14 +181,12 @@ final class Viewer {
     private func cycleSort() throws {
         guard column < columnKeys.count else { return }
         let key = columnKeys[column]
-        let described = try session.call("describe", ["table": .string(table)])
-        let first = described["sort"]?.arrayValue?.first
-        var keys: [JSONValue] = [.object(["column": .string(key), "descending": false])]
-        if first?["column"]?.stringValue == key {
-            keys =
-                first?["descending"]?.boolValue == true ? [] : [.object(["column": .string(key), "descending": true])]
+        let first = try session.send(DescribeRequest(table: table)).sort.first
+        var keys = [SortKeyParam(column: key, descending: false)]
+        if first?.column == key {
+            keys = first?.descending == true ? [] : [SortKeyParam(column: key, descending: true)]
         }
-        try act("sort", ["keys": .array(keys)])
+        try act { try $0.send(SortRequest(table: $1, keys: keys)) }
         message = (keys.isEmpty ? "in the table's own order" : "sorted by \(label(of: key))", false)
     }
 
@@ -239,33 +230,39 @@ final class Viewer {
     private func refresh(_ placement: Placement) throws {
         size = terminal.size
         let compact = size.columns < 60
-        var params: [String: JSONValue] = [
-            "table": .string(table), "unit": "cell",
-            "sizeClass": compact ? "compact" : "regular", "horizontalScroll": .bool(!compact),
-        ]
+        let sizeClass = compact ? "compact" : "regular"
         let key = "\(size.columns)×\(size.rows) \(window.window["version"]?.text ?? "")"
         if key != planKey {
-            var layout = params
-            layout["width"] = .integer(Int64(size.columns))
-            plan = try session.call("layout", layout)
+            plan = try session.sendForJSON(
+                LayoutRequest(
+                    table: table,
+                    width: Double(size.columns),
+                    sizeClass: sizeClass,
+                    horizontalScroll: !compact,
+                    unit: "cell"
+                )
+            )
             planKey = key
             column = min(column, max(0, columnKeys.count - 1))
         }
-        var viewport: [String: JSONValue] = [
-            "width": .integer(Int64(size.columns)), "height": .integer(Int64(max(2, size.rows - 1))),
-            "x": .integer(Int64(x)),
-        ]
-        if placement == .anchored, cursorID == nil { viewport["y"] = 0 }
-        params["viewport"] = .object(viewport)
-        if placement == .cursor { params["to"] = .object(["index": .integer(Int64(cursor)), "align": "nearest"]) }
+        let viewport = ScrollRequest.Viewport(
+            x: Double(x),
+            y: placement == .anchored && cursorID == nil ? 0 : nil,
+            width: Double(size.columns),
+            height: Double(max(2, size.rows - 1))
+        )
+        var request = ScrollRequest(table: table, viewport: viewport, unit: "cell")
+        request.sizeClass = sizeClass
+        request.horizontalScroll = !compact
+        if placement == .cursor { request.to = ScrollRequest.Target(index: cursor, align: "nearest") }
         let reply: JSONValue
         do {
-            reply = try session.call("scroll", params)
+            reply = try session.sendForJSON(request)
         } catch let refused as DaemonSession.Refused where refused.field == "params.to.index" {
             // The table shrank under the cursor: go to its end.
-            cursor = max(0, (try session.call("describe", ["table": .string(table)])["rows"]?.intValue ?? 1) - 1)
-            params["to"] = .object(["index": .integer(Int64(cursor)), "align": "nearest"])
-            reply = try session.call("scroll", params)
+            cursor = max(0, try session.send(DescribeRequest(table: table)).rows - 1)
+            request.to = ScrollRequest.Target(index: cursor, align: "nearest")
+            reply = try session.sendForJSON(request)
         }
         window = WindowText(window: reply)
         x = reply["viewport"]?["x"]?.intValue ?? 0

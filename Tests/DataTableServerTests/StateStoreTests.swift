@@ -72,6 +72,28 @@ import Testing
         #expect(try scan.records.map { try StateRecord(payload: $0.payload) } == records)
     }
 
+    /// CRC-32C, eight bytes at a time, is the checksum the standard gives, at every length and
+    /// alignment.
+    @Test func theChecksumIsCRC32C() {
+        #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
+        #expect(CRC32C.checksum([]) == 0)
+        func bitwise(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+            }
+            return ~crc
+        }
+        let bytes = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }
+        for start in 0..<9 {
+            for end in stride(from: start, through: bytes.count, by: 7) {
+                let slice = bytes[start..<end]
+                #expect(slice.withUnsafeBytes { CRC32C.checksum($0) } == bitwise(slice), "\(start)..<\(end)")
+            }
+        }
+    }
+
     /// The room a change claims in the log before it is made is exactly what its record takes.
     @Test(arguments: ["", "stock", "ünïcödé table"])
     func theRoomClaimedIsTheSizeOfTheRecord(table: String) {

@@ -1,0 +1,61 @@
+import DataTableEngine
+import DataTableProtocol
+import Foundation
+
+extension MethodTable {
+    /// `add` (protocol.md, "add"): rows where the sort puts them, within the budgets.
+    static func add(_ request: AddRequest, _ context: inout RequestContext) throws -> AddRequest.Response {
+        let server = context.server
+        var inputs: [RowInput] = []
+        if let row = request.row { inputs.append(try WireValues.rowInput(row, field: "params.row")) }
+        for (index, row) in (request.rows ?? []).enumerated() {
+            inputs.append(try WireValues.rowInput(row, field: "params.rows[\(index)]"))
+        }
+        guard !inputs.isEmpty else {
+            throw ResponseError.invalidParams("Give row (one object) or rows (an array).", field: "params.row")
+        }
+        guard request.row == nil || request.rows == nil else {
+            throw ResponseError.invalidParams("Give row or rows, not both.", field: "params.rows")
+        }
+        guard inputs.count <= server.limits.maxBatchSize else {
+            throw ResponseError.limitExceeded(
+                "A batch may add at most \(server.limits.maxBatchSize) rows; use load for more.",
+                limit: "maxBatchSize",
+                value: server.limits.maxBatchSize
+            )
+        }
+        // Rows a replay brings back are not news: no highlight.
+        let now = context.isReplay ? 0 : Date().timeIntervalSince1970
+        var view = context.views[request.table]
+        let reply = try server.update(request.table, by: context.requester, needing: .write) { table in
+            let before = table.version
+            try server.checkMemory()
+            try server.checkRows(table.rowCount + inputs.count, table: table.name)
+            try server.checkUserMemory(
+                owner: table.access.owner,
+                adding: ServerState.estimatedBytes(rows: inputs.count, columns: table.columns.count)
+            )
+            let added = try table.add(inputs, at: request.index, now: now)
+            server.publish(table, .added, from: before) { $0.list(added.map(\.id)) }
+            return AddRequest.Response(
+                table: table.name,
+                version: Int(table.version),
+                rows: table.rowCount,
+                added: added.map { row in
+                    var scrollTo: Int?
+                    if let options = view?.resolved?.options {
+                        scrollTo = try? table.offset(bringingIntoView: row.id, options: options, view: &view!.state)
+                    }
+                    return .init(
+                        id: WireValues.json(row.id),
+                        index: row.index,
+                        addedAt: WireValues.timestamp(row.addedAt),
+                        scrollTo: scrollTo
+                    )
+                }
+            )
+        }
+        if let view { context.views[request.table] = view }
+        return reply
+    }
+}

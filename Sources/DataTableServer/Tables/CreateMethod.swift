@@ -1,0 +1,43 @@
+import DataTableEngine
+import DataTableProtocol
+import Foundation
+
+extension MethodTable {
+    /// `create` (protocol.md, "create"): the table, owned by the requester, logged whole.
+    static func create(_ request: CreateRequest, _ context: RequestContext) throws -> CreateRequest.Response {
+        let server = context.server
+        try TableCatalog.checkName(request.table)
+        let mode = try server.tableMode(request.mode)
+        var table = try Table(
+            name: request.table,
+            columns: try WireSchema.columns(request.columns),
+            key: request.key,
+            readOnly: request.readOnly ?? false,
+            selectionMode: try WireSchema.selectionMode(request.selection, field: "params.selection") ?? .multiple
+        )
+        if let sort = request.sort { try table.sort(by: WireSchema.sortKeys(sort)) }
+        if let rows = request.rows, !rows.isEmpty {
+            let inputs = try rows.enumerated().map { index, row throws(ResponseError) in
+                try WireValues.rowInput(row, field: "params.rows[\(index)]")
+            }
+            // Rows a table is created with are its starting content, not news: no highlight.
+            _ = try table.add(inputs, now: 0)
+        }
+        table.access = context.requester.access(mode: mode)
+        let created = table
+        try server.checkMemory()
+        try server.checkUserMemory(owner: created.access.owner, adding: created.estimatedBytes)
+        try server.checkRows(created.rowCount, table: created.name)
+        try server.tables.insert(created, check: server.checkRoomForTable) { created in
+            // The whole table, not the request: its owner is the peer who made it, and its mode
+            // what --table-mode said then (a replay has neither).
+            if server.journal != nil {
+                let image = TableImageCoding.encode(created)
+                try server.claimRoom(forImage: image)
+                server.recordWhole(image: image)
+            }
+            server.publish(created, .schema, from: 0) { $0.change = "created" }
+        }
+        return TableVersion(table: created.name, version: Int(created.version), rows: created.rowCount)
+    }
+}

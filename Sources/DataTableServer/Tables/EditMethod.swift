@@ -1,0 +1,91 @@
+import DataTableEngine
+import DataTableProtocol
+import Foundation
+
+extension MethodTable {
+    /// `edit` (protocol.md, "edit"): cells set, or kept as drafts with the reason.
+    static func edit(_ request: EditRequest, _ server: ServerState, by requester: Requester) throws
+        -> EditRequest.Response
+    {
+        enum Shape {
+            case cells([CellEdit])
+            case selection(column: String, input: CellInput)
+        }
+        let shape: Shape
+        if let edits = request.edits {
+            guard request.id == nil, request.value == nil, request.selection != true else {
+                throw ResponseError.invalidParams(
+                    "Give edits, or id, column and value, not both.",
+                    field: "params.edits"
+                )
+            }
+            guard edits.count <= server.limits.maxBatchSize else {
+                throw ResponseError.limitExceeded(
+                    "A batch may set at most \(server.limits.maxBatchSize) cells.",
+                    limit: "maxBatchSize",
+                    value: server.limits.maxBatchSize
+                )
+            }
+            shape = .cells(
+                try edits.enumerated().map { index, edit throws(ResponseError) in
+                    let field = "params.edits[\(index)]"
+                    return CellEdit(
+                        id: try WireValues.rowID(edit.id, field: field + ".id"),
+                        column: edit.column,
+                        input: try WireValues.cellInput(edit.value, field: field + ".value")
+                    )
+                }
+            )
+        } else {
+            guard let column = request.column else {
+                throw ResponseError.invalidParams("params.column is required.", field: "params.column")
+            }
+            guard let value = request.value else {
+                throw ResponseError.invalidParams("params.value is required.", field: "params.value")
+            }
+            let input = try WireValues.cellInput(value, field: "params.value")
+            if request.selection == true {
+                guard request.id == nil else {
+                    throw ResponseError.invalidParams("Give id or selection: true, not both.", field: "params.id")
+                }
+                shape = .selection(column: column, input: input)
+            } else {
+                guard let id = request.id else {
+                    throw ResponseError.invalidParams("params.id is required (or selection: true).", field: "params.id")
+                }
+                shape = .cells([
+                    CellEdit(id: try WireValues.rowID(id, field: "params.id"), column: column, input: input)
+                ])
+            }
+        }
+        return try server.update(request.table, by: requester, needing: .write) { table in
+            let before = table.version
+            let cells: [EditedCell]
+            do {
+                switch shape {
+                case .cells(let edits): cells = try table.edit(edits)
+                case .selection(let column, let input): cells = try table.editSelection(column: column, input: input)
+                }
+            } catch {
+                // A refused edit still keeps its drafts.
+                if table.version != before {
+                    server.publish(table, .drafts, from: before) { $0.errors = table.errorCount }
+                }
+                throw error
+            }
+            if !cells.isEmpty {
+                server.publish(table, .edited, from: before) {
+                    $0.list(cells)
+                    $0.errors = table.errorCount
+                }
+            }
+            return EditRequest.Response(
+                table: table.name,
+                version: Int(table.version),
+                edited: cells.count,
+                cells: WireValues.cells(cells, in: table, limit: 1000),
+                errors: table.errorCount
+            )
+        }
+    }
+}

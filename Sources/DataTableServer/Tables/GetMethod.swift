@@ -1,0 +1,45 @@
+import DataTableEngine
+import DataTableProtocol
+import Foundation
+
+extension MethodTable {
+    /// `get` (protocol.md, "get"): rows by id or position, within the reply cap.
+    static func get(_ request: GetRequest, _ server: ServerState, by requester: Requester) throws -> GetReply {
+        let ids = try request.ids.map { values throws(ResponseError) in
+            try WireValues.rowIDs(values, field: "params.ids")
+        }
+        let from = request.from ?? 0
+        let count = request.count ?? 100
+        guard from >= 0 else { throw ResponseError.invalidValue("from must be 0 or more.", field: "params.from") }
+        guard count >= 0 else { throw ResponseError.invalidValue("count must be 0 or more.", field: "params.count") }
+        guard count <= GetRequest.maximumCount, (ids?.count ?? 0) <= GetRequest.maximumCount else {
+            throw ResponseError.limitExceeded(
+                "get returns at most \(GetRequest.maximumCount) rows at a time.",
+                limit: "count",
+                value: GetRequest.maximumCount
+            )
+        }
+        let now = Date().timeIntervalSince1970
+        return try server.read(request.table, by: requester) { table in
+            var only: Set<Int>?
+            if let keys = request.columns {
+                only = []
+                for key in keys {
+                    guard let index = table.columns.firstIndex(where: { $0.key == key }) else {
+                        throw TableError.noSuchColumn(key, row: nil)
+                    }
+                    only!.insert(index)
+                }
+            }
+            let asked = ids?.count ?? max(0, min(count, table.rowCount - from))
+            try server.checkReplySize(
+                ServerState.estimatedGetBytes(of: table, rows: asked, only: only),
+                what: "This get"
+            )
+            let rows =
+                try ids.map { ids throws(TableError) in try table.rows(ids: ids, now: now, columns: only) }
+                ?? table.rows(from: from, count: count, now: now, columns: only)
+            return GetReply(rows, table: table, only: only)
+        }
+    }
+}

@@ -5,15 +5,12 @@ import Foundation
 
 /// Options every subcommand that talks to the daemon shares.
 struct CommonOptions: ParsableArguments {
-    @Option(help: "The daemon's socket (default: $DATATABLED_SOCKET, then the daemon's default path).")
-    var socket: String?
+    @OptionGroup var connection: ConnectionOptions
 
     @Flag(help: "Print the daemon's reply as it came (one JSON line) instead of text.")
     var json = false
 
-    var socketPath: String {
-        socket ?? SocketLocation.defaultPath(environment: ProcessInfo.processInfo.environment, uid: getuid())
-    }
+    var socketPath: String { connection.socketPath }
 
     /// Runs `body` with a session on the daemon. An error reply is printed as one line on stderr
     /// (exit 1); a daemon that cannot be reached exits 2.
@@ -122,10 +119,10 @@ enum Output {
         FileHandle.standardError.write(Data("datatable: \(text)\n".utf8))
     }
 
-    /// The terminal's size, or `nil` when stdout is not a terminal.
+    /// The terminal's size, or `nil` when stdout is not a terminal (or it does not say).
     static func terminalSize() -> (columns: Int, rows: Int)? {
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
         return (Int(size.ws_col), Int(size.ws_row))
     }
 }

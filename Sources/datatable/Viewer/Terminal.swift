@@ -37,13 +37,7 @@ final class Terminal {
     }
 
     /// Columns and rows; 80 × 24 when the terminal does not say.
-    var size: (columns: Int, rows: Int) {
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
-            return (80, 24)
-        }
-        return (Int(size.ws_col), Int(size.ws_row))
-    }
+    var size: (columns: Int, rows: Int) { Output.terminalSize() ?? (80, 24) }
 
     func write(_ text: String) {
         var bytes = Array(text.utf8)[...]

@@ -4,7 +4,13 @@ import Testing
 
 /// Socket activation, sd_notify, the watchdog and graceful shutdown, against the real systemd
 /// tools.
-@Suite struct SystemdTests {
+@Suite(
+    .enabled(
+        if: canRun(with: "systemd-socket-activate"),
+        "systemd-socket-activate is not installed (apt install systemd)"
+    )
+)
+struct SystemdTests {
     private func socketActivate() throws -> String {
         try #require(which("systemd-socket-activate"), "systemd-socket-activate is not installed (apt install systemd)")
     }

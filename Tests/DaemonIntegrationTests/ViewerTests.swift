@@ -4,7 +4,11 @@ import Testing
 
 /// `datatable view` in a real terminal: tmux runs it in a pane of a fixed size, keys are sent
 /// with `send-keys`, and the screen is read with `capture-pane`, as a person would see it.
-@Suite(.serialized) struct ViewerTests {
+@Suite(
+    .serialized,
+    .enabled(if: canRun(with: "tmux"), "tmux is not installed (scripts/install-dependencies installs it)")
+)
+struct ViewerTests {
     /// A tmux server of the test's own, one pane running the viewer.
     final class Pane {
         let tmux: String

@@ -195,6 +195,12 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
 
+/// Whether the tests that need `tool` run: it is installed, or this is CI (where a missing tool
+/// is a failure, not a reason to skip: `.ci/run` installs them all).
+func canRun(with tool: String) -> Bool {
+    which(tool) != nil || ProcessInfo.processInfo.environment["CI"] != nil
+}
+
 /// The absolute path of a tool on PATH (or in the sbin directories), or `nil`.
 func which(_ tool: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

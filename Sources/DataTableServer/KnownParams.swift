@@ -16,7 +16,12 @@ enum KnownParams {
         guard let sent = try? JSONDecoder().decode(JSONValue.self, from: params),
             let kept = try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(request))
         else { return }
-        let names = Mirror(reflecting: request).children.compactMap(\.label)
+        // Members grouped into a value of their own on the type (layout settings) are params
+        // of the request itself on the wire.
+        let names = Mirror(reflecting: request).children.flatMap { child -> [String] in
+            if child.value is LayoutSettings { return Mirror(reflecting: child.value).children.compactMap(\.label) }
+            return child.label.map { [$0] } ?? []
+        }
         try compare(sent, kept, path: "params", names: names, method: Request.method)
     }
 

@@ -2,7 +2,8 @@
 /// which columns are omitted, header and row heights, the content's size, or in compact width
 /// without sideways scrolling the list-report bindings. Lengths are points (`unit: "pt"`, text
 /// measured in a font) or terminal cells (`unit: "cell"`).
-public struct LayoutRequest: DataTableRequest, Hashable {
+@dynamicMemberLookup
+public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
     public static let method = "layout"
     public static let summary =
         "Column widths, heights and omitted columns for a container (or the compact list report)."
@@ -10,32 +11,15 @@ public struct LayoutRequest: DataTableRequest, Hashable {
     public var table: String
     /// The container's width.
     public var width: Double
-    /// `regular` (default) or `compact`.
-    public var sizeClass: String?
-    /// Whether the container scrolls sideways (default false).
-    public var horizontalScroll: Bool?
-    /// `pt` (default) or `cell`.
-    public var unit: String?
-    /// Font of data cells (pt only): DejaVu Sans, Regular, 15 by default.
-    public var font: FontParam?
-    /// Font of header labels (pt only): DejaVu Sans, Semibold (bold when the family has no
-    /// semibold), 13 by default.
-    public var headerFont: FontParam?
-    /// Paddings and fixed sizes; absent members keep the unit's defaults.
-    public var padding: PaddingParam?
-    /// Least share of the container a truncated column keeps (default 0.25).
-    public var minShare: Double?
-    /// Most share of the container one of several columns takes (default 0.5).
-    public var maxShare: Double?
-    /// `none`, `checkbox` or `syncStatus`; absent follows the table.
-    public var leftAccessory: String?
-    /// `none` or `chevron` (default none).
-    public var rightAccessory: String?
-    /// Whether the first column stays in view while scrolling sideways; absent follows the
-    /// column's `sticky`.
-    public var stickyFirstColumn: Bool?
-    /// Layout hints replacing the table's for this layout, by column key.
-    public var columns: [String: ColumnHints]?
+    /// Unit, size class, fonts, paddings, shares, accessories and column hints (members of
+    /// `params` themselves, beside `table` and `width`).
+    public var settings: LayoutSettings
+
+    public init(table: String, width: Double, settings: LayoutSettings = LayoutSettings()) {
+        self.table = table
+        self.width = width
+        self.settings = settings
+    }
 
     public init(
         table: String,
@@ -43,30 +27,36 @@ public struct LayoutRequest: DataTableRequest, Hashable {
         sizeClass: String? = nil,
         horizontalScroll: Bool? = nil,
         unit: String? = nil,
-        font: FontParam? = nil,
-        headerFont: FontParam? = nil,
-        padding: PaddingParam? = nil,
-        minShare: Double? = nil,
-        maxShare: Double? = nil,
-        leftAccessory: String? = nil,
-        rightAccessory: String? = nil,
-        stickyFirstColumn: Bool? = nil,
-        columns: [String: ColumnHints]? = nil
+        stickyFirstColumn: Bool? = nil
     ) {
-        self.table = table
-        self.width = width
-        self.sizeClass = sizeClass
-        self.horizontalScroll = horizontalScroll
-        self.unit = unit
-        self.font = font
-        self.headerFont = headerFont
-        self.padding = padding
-        self.minShare = minShare
-        self.maxShare = maxShare
-        self.leftAccessory = leftAccessory
-        self.rightAccessory = rightAccessory
-        self.stickyFirstColumn = stickyFirstColumn
-        self.columns = columns
+        self.init(
+            table: table,
+            width: width,
+            settings: LayoutSettings(
+                sizeClass: sizeClass,
+                horizontalScroll: horizontalScroll,
+                unit: unit,
+                stickyFirstColumn: stickyFirstColumn
+            )
+        )
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case table, width
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        table = try container.decode(String.self, forKey: .table)
+        width = try container.decode(Double.self, forKey: .width)
+        settings = try LayoutSettings(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(table, forKey: .table)
+        try container.encode(width, forKey: .width)
+        try settings.encode(to: encoder)
     }
 
     /// A font by family and style (through fontconfig), or by file.

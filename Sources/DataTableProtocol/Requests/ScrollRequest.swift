@@ -6,7 +6,8 @@
 /// `width` and `height` and, like `layout`, the unit, size class, fonts and the rest; later ones
 /// give only what changes. Without `viewport.y` or `to`, the view keeps its anchor row at the
 /// same place on screen.
-public struct ScrollRequest: DataTableRequest {
+@dynamicMemberLookup
+public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     public static let method = "scroll"
     public static let summary =
         "The visible rows and columns of your view for a viewport, a target row, or where your view was."
@@ -24,19 +25,9 @@ public struct ScrollRequest: DataTableRequest {
     public var overscan: Int?
     /// `none` (default), `top` or `bottom`: while at that edge, stay there as rows arrive.
     public var follow: String?
-    // The layout of the view (see `layout`); absent members keep the view's.
-    public var sizeClass: String?
-    public var horizontalScroll: Bool?
-    public var unit: String?
-    public var font: LayoutRequest.FontParam?
-    public var headerFont: LayoutRequest.FontParam?
-    public var padding: LayoutRequest.PaddingParam?
-    public var minShare: Double?
-    public var maxShare: Double?
-    public var leftAccessory: String?
-    public var rightAccessory: String?
-    public var stickyFirstColumn: Bool?
-    public var columns: [String: ColumnHints]?
+    /// The layout of the view, as `layout` takes it (members of `params` themselves); absent
+    /// members keep the view's.
+    public var settings: LayoutSettings
 
     public init(
         table: String,
@@ -44,14 +35,56 @@ public struct ScrollRequest: DataTableRequest {
         to: Target? = nil,
         overscan: Int? = nil,
         follow: String? = nil,
-        unit: String? = nil
+        settings: LayoutSettings = LayoutSettings()
     ) {
         self.table = table
         self.viewport = viewport
         self.to = to
         self.overscan = overscan
         self.follow = follow
-        self.unit = unit
+        self.settings = settings
+    }
+
+    public init(
+        table: String,
+        viewport: Viewport? = nil,
+        to: Target? = nil,
+        overscan: Int? = nil,
+        follow: String? = nil,
+        unit: String?
+    ) {
+        self.init(
+            table: table,
+            viewport: viewport,
+            to: to,
+            overscan: overscan,
+            follow: follow,
+            settings: LayoutSettings(unit: unit)
+        )
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case table, viewport, to, overscan, follow
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        table = try container.decode(String.self, forKey: .table)
+        viewport = try container.decodeIfPresent(Viewport.self, forKey: .viewport)
+        to = try container.decodeIfPresent(Target.self, forKey: .to)
+        overscan = try container.decodeIfPresent(Int.self, forKey: .overscan)
+        follow = try container.decodeIfPresent(String.self, forKey: .follow)
+        settings = try LayoutSettings(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(table, forKey: .table)
+        try container.encodeIfPresent(viewport, forKey: .viewport)
+        try container.encodeIfPresent(to, forKey: .to)
+        try container.encodeIfPresent(overscan, forKey: .overscan)
+        try container.encodeIfPresent(follow, forKey: .follow)
+        try settings.encode(to: encoder)
     }
 
     /// The part of the content shown: offsets `x`, `y` (content coordinates, from the top of the

@@ -19,21 +19,7 @@ struct TableView: Sendable {
     mutating func merge(_ request: ScrollRequest) -> Bool {
         let before = layout
         if let width = request.viewport?.width { layout.width = width }
-        func take<Value>(_ value: Value?, _ keyPath: WritableKeyPath<LayoutRequest, Value?>) {
-            if let value { layout[keyPath: keyPath] = value }
-        }
-        take(request.sizeClass, \.sizeClass)
-        take(request.horizontalScroll, \.horizontalScroll)
-        take(request.unit, \.unit)
-        take(request.font, \.font)
-        take(request.headerFont, \.headerFont)
-        take(request.padding, \.padding)
-        take(request.minShare, \.minShare)
-        take(request.maxShare, \.maxShare)
-        take(request.leftAccessory, \.leftAccessory)
-        take(request.rightAccessory, \.rightAccessory)
-        take(request.stickyFirstColumn, \.stickyFirstColumn)
-        take(request.columns, \.columns)
+        layout.settings = layout.settings.merging(request.settings)
         return layout != before
     }
 }

@@ -1,0 +1,92 @@
+/// How a table is laid out, as `layout` and `scroll` take it: the members both requests share,
+/// defined once. In a request they sit at the top of `params`, beside the request's own members.
+///
+/// Every member is optional: absent means the default (`layout`) or what the view had
+/// (`scroll`, see ``merging(_:)``).
+public struct LayoutSettings: Codable, Hashable, Sendable {
+    /// `regular` (default) or `compact`.
+    public var sizeClass: String?
+    /// Whether the container scrolls sideways (default false).
+    public var horizontalScroll: Bool?
+    /// `pt` (default) or `cell`.
+    public var unit: String?
+    /// Font of data cells (pt only): DejaVu Sans, Regular, 15 by default.
+    public var font: LayoutRequest.FontParam?
+    /// Font of header labels (pt only): DejaVu Sans, Semibold (bold when the family has no
+    /// semibold), 13 by default.
+    public var headerFont: LayoutRequest.FontParam?
+    /// Paddings and fixed sizes; absent members keep the unit's defaults.
+    public var padding: LayoutRequest.PaddingParam?
+    /// Least share of the container a truncated column keeps (default 0.25).
+    public var minShare: Double?
+    /// Most share of the container one of several columns takes (default 0.5).
+    public var maxShare: Double?
+    /// `none`, `checkbox` or `syncStatus`; absent follows the table.
+    public var leftAccessory: String?
+    /// `none` or `chevron` (default none).
+    public var rightAccessory: String?
+    /// Whether the first column stays in view while scrolling sideways; absent follows the
+    /// column's `sticky`.
+    public var stickyFirstColumn: Bool?
+    /// Layout hints replacing the table's for this layout, by column key.
+    public var columns: [String: ColumnHints]?
+
+    public init(
+        sizeClass: String? = nil,
+        horizontalScroll: Bool? = nil,
+        unit: String? = nil,
+        font: LayoutRequest.FontParam? = nil,
+        headerFont: LayoutRequest.FontParam? = nil,
+        padding: LayoutRequest.PaddingParam? = nil,
+        minShare: Double? = nil,
+        maxShare: Double? = nil,
+        leftAccessory: String? = nil,
+        rightAccessory: String? = nil,
+        stickyFirstColumn: Bool? = nil,
+        columns: [String: ColumnHints]? = nil
+    ) {
+        self.sizeClass = sizeClass
+        self.horizontalScroll = horizontalScroll
+        self.unit = unit
+        self.font = font
+        self.headerFont = headerFont
+        self.padding = padding
+        self.minShare = minShare
+        self.maxShare = maxShare
+        self.leftAccessory = leftAccessory
+        self.rightAccessory = rightAccessory
+        self.stickyFirstColumn = stickyFirstColumn
+        self.columns = columns
+    }
+
+    /// These settings with every member `later` gives in place of this one's.
+    public func merging(_ later: LayoutSettings) -> LayoutSettings {
+        LayoutSettings(
+            sizeClass: later.sizeClass ?? sizeClass,
+            horizontalScroll: later.horizontalScroll ?? horizontalScroll,
+            unit: later.unit ?? unit,
+            font: later.font ?? font,
+            headerFont: later.headerFont ?? headerFont,
+            padding: later.padding ?? padding,
+            minShare: later.minShare ?? minShare,
+            maxShare: later.maxShare ?? maxShare,
+            leftAccessory: later.leftAccessory ?? leftAccessory,
+            rightAccessory: later.rightAccessory ?? rightAccessory,
+            stickyFirstColumn: later.stickyFirstColumn ?? stickyFirstColumn,
+            columns: later.columns ?? columns
+        )
+    }
+}
+
+/// A request whose params hold ``LayoutSettings`` beside its own members: the settings read and
+/// written as if they were the request's own (`request.unit`).
+public protocol HasLayoutSettings {
+    var settings: LayoutSettings { get set }
+}
+
+extension HasLayoutSettings {
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<LayoutSettings, Value>) -> Value {
+        get { settings[keyPath: keyPath] }
+        set { settings[keyPath: keyPath] = newValue }
+    }
+}

@@ -13,6 +13,10 @@ public protocol DataTableRequest: Codable, Sendable {
     /// One line for `help`.
     static var summary: String { get }
 
+    /// Refuses params whose members do not go together ("row or rows, not both"), before the
+    /// request is carried out; each member's own type and value are checked where it is read.
+    func validate() throws(ResponseError)
+
     /// The params read straight from the bytes of the params object, without `JSONDecoder`, or
     /// `nil` when they must be decoded (the default; see ``ReadableParams``). Being a
     /// requirement, it is called on a request type without a cast.
@@ -31,4 +35,9 @@ public protocol ParameterlessRequest: DataTableRequest {
 extension ParameterlessRequest {
     /// There is nothing to read.
     public static func readParams(_ bytes: UnsafeRawBufferPointer) -> Self? { Self() }
+}
+
+extension DataTableRequest {
+    /// Most requests' members go together in any combination.
+    public func validate() throws(ResponseError) {}
 }

@@ -130,6 +130,18 @@ public struct MethodTable: Sendable {
     private static func decoder<Request: DataTableRequest>(
         _: Request.Type
     ) -> @Sendable (UnsafeRawBufferPointer, Range<Int>?) throws -> Request {
+        let read = readRequest(Request.self)
+        return { line, range in
+            let request = try read(line, range)
+            try request.validate()
+            return request
+        }
+    }
+
+    /// How `Request` is read from a request line, before its members are checked together.
+    private static func readRequest<Request: DataTableRequest>(
+        _: Request.Type
+    ) -> @Sendable (UnsafeRawBufferPointer, Range<Int>?) throws -> Request {
         let parameterless = Request.self is any ParameterlessRequest.Type
         return { line, range in
             if parameterless {

@@ -135,6 +135,31 @@ import Testing
         #expect(null.id == .null)
     }
 
+    /// Members that do not go together are refused by the request itself, naming the field.
+    @Test func requestsRefuseMembersThatDoNotGoTogether() {
+        func field(_ request: some DataTableRequest) -> String? {
+            do {
+                try request.validate()
+                return nil
+            } catch {
+                return error.details["field"]?.stringValue
+            }
+        }
+        #expect(field(AddRequest(table: "t")) == "params.row")
+        #expect(field(AddRequest(table: "t", row: .object([:]), rows: [])) == "params.rows")
+        #expect(field(AddRequest(table: "t", rows: [.object([:])])) == nil)
+        #expect(field(DeleteRequest(table: "t")) == "params.ids")
+        #expect(field(DeleteRequest(table: "t", ids: [1], selection: true)) == "params.ids")
+        #expect(field(DeleteRequest(table: "t", selection: true)) == nil)
+        #expect(field(LoadRequest(table: "t")) == "params.path")
+        #expect(field(LoadRequest(table: "t", path: "/x", text: "a")) == "params.path")
+        #expect(field(LoadRequest(table: "t", upload: true)) == nil)
+        #expect(field(ExportRequest(table: "t", path: "/x", stream: true)) == "params.stream")
+        #expect(field(ExportRequest(table: "t", stream: true)) == nil)
+        #expect(field(ChmodRequest(table: "t")) == "params.mode")
+        #expect(field(ChmodRequest(table: "t", group: 5)) == nil)
+    }
+
     @Test func everyMethodIsRegisteredOnceWithASummary() {
         let names = MethodRegistry.all.map { $0.method }
         #expect(Set(names).count == names.count)

@@ -11,12 +11,6 @@ extension MethodTable {
         for (index, row) in (request.rows ?? []).enumerated() {
             inputs.append(try WireValues.rowInput(row, field: "params.rows[\(index)]"))
         }
-        guard !inputs.isEmpty else {
-            throw ResponseError.invalidParams("Give row (one object) or rows (an array).", field: "params.row")
-        }
-        guard request.row == nil || request.rows == nil else {
-            throw ResponseError.invalidParams("Give row or rows, not both.", field: "params.rows")
-        }
         guard inputs.count <= server.limits.maxBatchSize else {
             throw ResponseError.limitExceeded(
                 "A batch may add at most \(server.limits.maxBatchSize) rows; use load for more.",

@@ -6,9 +6,6 @@ extension MethodTable {
     /// changes a table's mode and group; root changes its owner.
     static func chmod(_ request: ChmodRequest, _ context: RequestContext) throws -> ChmodRequest.Response {
         let requester = context.requester
-        guard request.mode != nil || request.group != nil || request.owner != nil else {
-            throw ResponseError.invalidParams("Give mode, group or owner (or several).", field: "params.mode")
-        }
         let mode = try request.mode.map { text throws(ResponseError) in try ServerState.mode(text, field: "params.mode")
         }
         let group = try request.group.map { value throws(ResponseError) in try Self.id(value, field: "params.group") }

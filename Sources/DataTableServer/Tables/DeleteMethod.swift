@@ -10,9 +10,6 @@ extension MethodTable {
         let ids = try request.ids.map { values throws(ResponseError) in
             try WireValues.rowIDs(values, field: "params.ids")
         }
-        guard (ids == nil) != (request.selection != true) else {
-            throw ResponseError.invalidParams("Give ids or selection: true (one of them).", field: "params.ids")
-        }
         return try server.update(request.table, by: requester, needing: .write) { table in
             let before = table.version
             // The selection's ids, only when someone will be told about them.

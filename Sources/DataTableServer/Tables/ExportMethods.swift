@@ -13,9 +13,6 @@ extension MethodTable {
     static func export(_ request: ExportRequest, _ context: RequestContext) async throws -> ExportReply {
         let format = try dataFormat(request.format, path: nil)
         let selectedOnly = request.selection ?? false
-        if request.path != nil, request.stream == true {
-            throw ResponseError.invalidParams("Give path or stream: true, not both.", field: "params.stream")
-        }
         let server = context.server
         var target: ExportFile?
         if let path = request.path {

@@ -10,10 +10,6 @@ extension MethodTable {
         // Reading and parsing leave much freed memory behind: once the rows are in and the text
         // and parsed rows are gone with `loadRows`' frame, hand it back to the system.
         defer { ProcessMemory.releaseFreedMemory() }
-        let sources = [request.path != nil, request.text != nil, request.upload == true].filter { $0 }.count
-        guard sources == 1 else {
-            throw ResponseError.invalidParams("Give path, text or upload: true (one of them).", field: "params.path")
-        }
         var uploaded: [UInt8]?
         if request.upload == true {
             // Taken whether the load succeeds or not: an upload is loaded once.

@@ -10,6 +10,8 @@ public final class LineConnection {
     /// The socket, for `poll`.
     public let descriptor: Int32
     private var pending: [UInt8] = []
+    /// The reply line ``request(_:)`` returned last, as it came.
+    public private(set) var lastReplyLine: String?
 
     /// Whether a whole line is already read and waiting (``nextLine()`` returns it at once).
     public var hasBufferedLine: Bool { pending.contains(UInt8(ascii: "\n")) }
@@ -34,7 +36,9 @@ public final class LineConnection {
     /// notifications such as `progress` and `chunk`.
     public func request(_ line: String) throws -> String {
         try send(line + "\n")
-        return try nextReply()
+        let reply = try nextReply()
+        lastReplyLine = reply
+        return reply
     }
 
     /// Whether `line` is a reply rather than a notification. The daemon writes members in

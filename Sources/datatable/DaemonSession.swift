@@ -63,7 +63,7 @@ final class DaemonSession {
     /// reply line is printed as it came (unless `quiet`).
     @discardableResult
     func send<Request: DataTableRequest>(_ request: Request, quiet: Bool = false) throws -> Request.Response {
-        let result = try exchange(Request.method, Self.params(of: request), quiet: quiet)
+        let result = try sendForJSON(request, quiet: quiet)
         return try JSONDecoder().decode(Request.Response.self, from: JSONEncoder().encode(result))
     }
 
@@ -71,44 +71,23 @@ final class DaemonSession {
     /// it is (a scroll's window, a layout's plan).
     @discardableResult
     func sendForJSON<Request: DataTableRequest>(_ request: Request, quiet: Bool = false) throws -> JSONValue {
-        try exchange(Request.method, Self.params(of: request), quiet: quiet)
-    }
-
-    /// A request's params as JSON (members left out where the request leaves them out).
-    private static func params<Request: DataTableRequest>(of request: Request) throws -> [String: JSONValue] {
-        let encoded = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(request))
-        return encoded.objectValue ?? [:]
-    }
-
-    /// The `result` of `method` with `params`; throws ``Refused`` for an error reply. With
-    /// `--json` the reply line is printed as it came.
-    private func exchange(_ method: String, _ params: [String: JSONValue], quiet: Bool) throws -> JSONValue {
         nextID += 1
-        let request = RequestLine(id: nextID, method: method, params: params.isEmpty ? nil : .object(params))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let line = String(decoding: try encoder.encode(request), as: UTF8.self)
-        let reply = try connection.request(line)
-        lastReply = reply
-        if printReplies && !quiet { print(reply) }
-        let message = try JSONDecoder().decode(ReplyMessage.self, from: Data(reply.utf8))
-        if let error = message.error {
+        do {
+            let exchange = try connection.exchange(request, id: nextID)
+            lastReply = exchange.line
+            if printReplies && !quiet { print(exchange.line) }
+            return exchange.result
+        } catch let error as ResponseError {
+            lastReply = connection.lastReplyLine
+            if printReplies && !quiet, let line = lastReply { print(line) }
             throw Refused(message: error.message, kind: error.kind.rawValue, field: error.details["field"]?.stringValue)
         }
-        return message.result ?? .null
     }
 
     /// The next line from the daemon, parsed: a notification (`event`, `progress`) when no
     /// request is waiting for its reply.
     func nextNotification() throws -> JSONValue {
         try JSONDecoder().decode(JSONValue.self, from: Data(try connection.nextLine().utf8))
-    }
-
-    private struct RequestLine: Encodable {
-        var jsonrpc = "2.0"
-        var id: Int
-        var method: String
-        var params: JSONValue?
     }
 }
 

@@ -80,7 +80,14 @@ public final class LineConnection {
                 return line
             }
             searched = pending.count
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { buffer throws(UnixSocket.Failure) in
+                    try UnixSocket.read(descriptor, into: buffer)
+                }
+            } catch {
+                throw Failure(description: "\(error)")
+            }
             guard count > 0 else { throw Failure(description: "the daemon closed the connection") }
             pending += chunk[..<count]
         }

@@ -36,13 +36,28 @@ public enum UnixSocket {
         return descriptor
     }
 
-    /// Writes all of `bytes` to `descriptor`.
+    /// Writes all of `bytes` to the socket `descriptor`: a daemon that closed its end is an
+    /// error, not a SIGPIPE that ends the process, and a write a signal interrupted is retried.
     public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0, errno == EINTR { continue }
             guard written > 0 else { throw Failure(description: "write: \(String(cString: strerror(errno)))") }
             offset += written
+        }
+    }
+
+    /// Reads what has arrived on `descriptor` into `buffer` (waiting for something); 0 at the end
+    /// of the stream. A read a signal interrupted is retried.
+    public static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Failure) -> Int {
+        while true {
+            let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+            if count >= 0 { return count }
+            if errno == EINTR { continue }
+            throw Failure(description: "read: \(String(cString: strerror(errno)))")
         }
     }
 }

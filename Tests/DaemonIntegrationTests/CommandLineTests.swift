@@ -24,6 +24,14 @@ import TextMeasure
         #expect(stats.output.contains("connections:"))
         let raw = try datatable("ping", "--json")
         #expect(try object(raw.output.trimmingCharacters(in: .newlines))["result"] != nil)
+        // Where the socket is: what it was told, else the environment, else the default.
+        #expect(try datatable("socket") == (0, daemon.socketPath + "\n"))
+        let environment = try run(
+            BuiltProducts.client,
+            ["socket"],
+            environment: ["DATATABLED_SOCKET": "/run/elsewhere.sock", "PATH": "/usr/bin:/bin"]
+        )
+        #expect(environment.output == "/run/elsewhere.sock\n")
     }
 
     /// A window drawn from the daemon's own cell layout: every column starts at the same

@@ -76,3 +76,16 @@ struct Stats: ParsableCommand {
         }
     }
 }
+
+/// `datatable socket`: where the daemon's socket is, found the way the daemon finds it.
+struct Socket: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the path of the daemon's socket (--socket, else $DATATABLED_SOCKET, else the default).",
+        discussion: "SOCK=$(datatable socket)"
+    )
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() {
+        print(connection.socketPath)
+    }
+}

@@ -98,6 +98,11 @@ enum Output {
         FileHandle.standardError.write(Data("datatable: \(text)\n".utf8))
     }
 
+    /// `number` and `noun`, plural unless the number is 1: "1 row", "3 rows".
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+
     /// The terminal's size, or `nil` when stdout is not a terminal (or it does not say).
     static func terminalSize() -> (columns: Int, rows: Int)? {
         var size = winsize()

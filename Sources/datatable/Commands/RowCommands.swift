@@ -25,7 +25,7 @@ struct Add: ParsableCommand {
         try common.withSession { session in
             let reply = try session.send(AddRequest(table: table, row: .object(cells), index: index))
             guard !common.json, let added = reply.added.first else { return }
-            print("added row \(added.id.text) at index \(added.index) (\(reply.rows) rows)")
+            print("added row \(added.id.text) at index \(added.index) (\(Output.count(reply.rows, "row")))")
         }
     }
 }
@@ -65,7 +65,7 @@ struct Edit: ParsableCommand {
             if let cell = reply.cells.first, reply.cells.count == 1 {
                 print("\(cell.column) of row \(cell.id.text): \(cell.display)")
             } else {
-                print("set \(reply.edited) cells")
+                print("set \(Output.count(reply.edited, "cell"))")
             }
         }
     }
@@ -82,7 +82,7 @@ struct Revert: ParsableCommand {
     func run() throws {
         try common.withSession { session in
             let reply = try session.send(RevertRequest(table: table, id: id.map(JSONValue.rowID), column: column))
-            if !common.json { print("cleared \(reply.cleared) drafts (\(reply.errors) left)") }
+            if !common.json { print("cleared \(Output.count(reply.cleared, "draft")) (\(reply.errors) left)") }
         }
     }
 }
@@ -102,7 +102,7 @@ struct Delete: ParsableCommand {
             ? DeleteRequest(table: table, selection: true) : DeleteRequest(table: table, ids: ids.map(JSONValue.rowID))
         try common.withSession { session in
             let reply = try session.send(request)
-            if !common.json { print("deleted \(reply.deleted) rows (\(reply.rows) left)") }
+            if !common.json { print("deleted \(Output.count(reply.deleted, "row")) (\(reply.rows) left)") }
         }
     }
 }
@@ -145,7 +145,7 @@ struct Get: ParsableCommand {
                 text.add([row["id"]?.text ?? "", row["index"]?.text ?? ""] + cells)
             }
             text.print()
-            print("\(reply["rows"]?.arrayValue?.count ?? 0) of \(reply["total"]?.text ?? "0") rows")
+            print("\(reply["rows"]?.arrayValue?.count ?? 0) of \(Output.count(reply["total"]?.intValue ?? 0, "row"))")
         }
     }
 }

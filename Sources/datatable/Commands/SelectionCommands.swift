@@ -64,8 +64,9 @@ struct Sort: ParsableCommand {
     @Argument(help: "Sort keys, first key first.") var keys: [String] = []
 
     func run() throws {
+        let keys = try SortKeys.parse(keys)
         try common.withSession { session in
-            let reply = try session.send(SortRequest(table: table, keys: SortKeys.parse(keys)))
+            let reply = try session.send(SortRequest(table: table, keys: keys))
             guard !common.json else { return }
             let keys = reply.keys.map { $0.column + ($0.descending == true ? " descending" : "") }
             print(keys.isEmpty ? "in the table's own order" : "sorted by " + keys.joined(separator: ", "))

@@ -92,7 +92,7 @@ struct Create: ParsableCommand {
             table: table,
             columns: definitions,
             key: key,
-            sort: sort.isEmpty ? nil : SortKeys.parse(sort)
+            sort: sort.isEmpty ? nil : try SortKeys.parse(sort)
         )
         try common.withSession { session in
             try session.send(request)
@@ -131,7 +131,7 @@ struct Drop: ParsableCommand {
     func run() throws {
         try common.withSession { session in
             let reply = try session.send(DropRequest(table: table))
-            if !common.json { print("dropped \(table) (\(reply.rows) rows)") }
+            if !common.json { print("dropped \(table) (\(Output.count(reply.rows, "row")))") }
         }
     }
 }
@@ -184,7 +184,7 @@ struct Load: ParsableCommand {
             format: format,
             path: url.standardizedFileURL.path,
             key: key,
-            sort: sort.isEmpty ? nil : SortKeys.parse(sort)
+            sort: sort.isEmpty ? nil : try SortKeys.parse(sort)
         )
         try common.withSession { session in
             let reply: LoadRequest.Response
@@ -197,7 +197,7 @@ struct Load: ParsableCommand {
             if common.json, let line = session.lastReply { print(line) }
             guard !common.json else { return }
             let created = reply.created ? "created \(name); " : ""
-            print("\(created)loaded \(reply.added) rows into \(name) (\(reply.rows) now)")
+            print("\(created)loaded \(Output.count(reply.added, "row")) into \(name) (\(reply.rows) now)")
         }
     }
 }
@@ -258,7 +258,7 @@ struct Export: ParsableCommand {
             let text = reply.text ?? ""
             if let output {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: output))
-                Output.error("wrote \(reply.rows) rows to \(output)")
+                Output.error("wrote \(Output.count(reply.rows, "row")) to \(output)")
             } else {
                 print(text, terminator: text.hasSuffix("\n") || text.isEmpty ? "" : "\n")
             }
@@ -268,12 +268,18 @@ struct Export: ParsableCommand {
 
 /// Sort keys as typed: `COLUMN` or `COLUMN:desc`.
 enum SortKeys {
-    /// Sort keys as typed: `COLUMN` or `COLUMN:desc`.
-    static func parse(_ specs: [String]) -> [SortKeyParam] {
-        specs.map { spec in
+    /// Sort keys as typed: `COLUMN`, `COLUMN:asc` or `COLUMN:desc`; any other direction is an
+    /// error, not ascending.
+    static func parse(_ specs: [String]) throws -> [SortKeyParam] {
+        try specs.map { spec in
             let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
-            let descending = parts.count > 1 && ["desc", "descending"].contains(parts[1].lowercased())
-            return SortKeyParam(column: parts[0], descending: descending)
+            guard let column = parts.first, !column.isEmpty else { throw ValidationError("A sort key names a column.") }
+            switch parts.count > 1 ? parts[1].lowercased() : "asc" {
+            case "asc", "ascending": return SortKeyParam(column: column, descending: false)
+            case "desc", "descending": return SortKeyParam(column: column, descending: true)
+            default:
+                throw ValidationError("Sort \(column) asc or desc (\(column):asc, \(column):desc), not \(parts[1]).")
+            }
         }
     }
 }

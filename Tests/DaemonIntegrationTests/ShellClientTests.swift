@@ -37,6 +37,27 @@ import Testing
         #expect(!result.output.contains(#""name":"ping""#))
     }
 
+    /// A listener that takes the request and never answers: the helper says so and exits 3,
+    /// rather than printing an empty reply with status 0.
+    @Test func theHelperFailsLoudlyWhenNoReplyComes() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let socket = scratch.file("silent.sock")
+        let silent = try RunningProcess(
+            which("socat")!,
+            ["UNIX-LISTEN:\(socket)", "SYSTEM:sleep 3"],
+            outputPath: scratch.file("socat.log")
+        )
+        defer { _ = silent.stop() }
+        try silent.waitForFile(socket)
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATATABLED_SOCKET"] = socket
+        environment["DT_TIMEOUT"] = "1"
+        let result = try run("/bin/sh", ["-c", "\(Self.helper) ping"], environment: environment)
+        #expect(result.status == 3, "\(result.output)")
+        #expect(result.output.contains("no reply from datatabled within 1 s"))
+    }
+
     @Test func theHelperExitsOneOnAnErrorReplyAndTwoWhenNobodyListens() throws {
         let daemon = try TestDaemon()
         let refused = try shell("\(Self.helper) no_such_method", socket: daemon.socketPath)

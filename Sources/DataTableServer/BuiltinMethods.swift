@@ -56,12 +56,14 @@ extension MethodTable {
         guard let name = request.method else {
             return HelpRequest.Response(methods: described)
         }
-        guard let one = described.first(where: { $0.name == name }) else {
+        guard var one = described.first(where: { $0.name == name }), let type = MethodRegistry.type(named: name)
+        else {
             var error = ResponseError.unknownMethod(name)
             error.code = .invalidParams
             error.details["field"] = "params.method"
             throw error
         }
+        one.params = ParamsSchema(of: type).params
         return HelpRequest.Response(methods: [one])
     }
 

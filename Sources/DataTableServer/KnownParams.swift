@@ -16,33 +16,38 @@ enum KnownParams {
         guard let sent = try? JSONDecoder().decode(JSONValue.self, from: params),
             let kept = try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(request))
         else { return }
-        // Members grouped into a value of their own on the type (layout settings) are params
-        // of the request itself on the wire.
-        let names = Mirror(reflecting: request).children.flatMap { child -> [String] in
-            if child.value is LayoutSettings { return Mirror(reflecting: child.value).children.compactMap(\.label) }
-            return child.label.map { [$0] } ?? []
-        }
-        try compare(sent, kept, path: "params", names: names, method: Request.method)
+        try compare(sent, kept, path: "params", names: nil, method: Request.method, request: Request.self)
     }
 
-    private static func compare(
+    private static func compare<Request: DataTableRequest>(
         _ sent: JSONValue,
         _ kept: JSONValue,
         path: String,
         names: [String]?,
-        method: String
+        method: String,
+        request: Request.Type
     ) throws(ResponseError) {
         switch (sent, kept) {
         case (.object(let sentMembers), .object(let keptMembers)):
             for (key, value) in sentMembers.sorted(by: { $0.key < $1.key }) where value != .null {
                 guard let keptValue = keptMembers[key] else {
-                    throw unknown(key, at: path, names: names ?? Array(keptMembers.keys), method: method)
+                    // The method's own params, as the type reads them; deeper, what was kept.
+                    let known =
+                        path == "params" ? ParamsSchema(of: Request.self).params.map(\.name) : Array(keptMembers.keys)
+                    throw unknown(key, at: path, names: known, method: method)
                 }
-                try compare(value, keptValue, path: path + "." + key, names: nil, method: method)
+                try compare(value, keptValue, path: path + "." + key, names: nil, method: method, request: request)
             }
         case (.array(let sentElements), .array(let keptElements)) where sentElements.count == keptElements.count:
             for (index, (element, keptElement)) in zip(sentElements, keptElements).enumerated() {
-                try compare(element, keptElement, path: "\(path)[\(index)]", names: nil, method: method)
+                try compare(
+                    element,
+                    keptElement,
+                    path: "\(path)[\(index)]",
+                    names: nil,
+                    method: method,
+                    request: request
+                )
             }
         default:
             return

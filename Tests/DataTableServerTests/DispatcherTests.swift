@@ -49,6 +49,28 @@ import Testing
         #expect(fine["result"] != nil)
     }
 
+    /// `help` of one method lists its params as the request type reads them.
+    @Test func helpListsAMethodsParamsFromItsType() async throws {
+        var client = InProcessClient()
+        let get = try await client.reply(#"{"method":"help","params":{"method":"get"}}"#)
+        let params = try #require(get["result"]?["methods"]?.arrayValue?.first?["params"]?.arrayValue)
+        let described = params.map { param in
+            "\(param["name"]?.stringValue ?? "") \(param["type"]?.stringValue ?? "") \(param["required"] == true)"
+        }
+        #expect(
+            described == [
+                "table string true", "ids array false", "from integer false", "count integer false",
+                "columns array false",
+            ]
+        )
+        let scroll = try await client.reply(#"{"method":"help","params":{"method":"scroll"}}"#)
+        let scrollParams = scroll["result"]?["methods"]?.arrayValue?.first?["params"]?.arrayValue
+        let viewport = scrollParams?.first { $0["name"] == "viewport" }
+        #expect(viewport?["type"]?.stringValue == "object (x, y, width, height)")
+        let ping = try await client.reply(#"{"method":"help","params":{"method":"ping"}}"#)
+        #expect(ping["result"]?["methods"]?.arrayValue?.first?["params"]?.arrayValue?.isEmpty == true)
+    }
+
     @Test func anIDIsEchoedExactly() async throws {
         var client = InProcessClient()
         #expect(
@@ -215,7 +237,7 @@ import Testing
         let one = try #require(
             try await client.reply(#"{"method":"help","params":{"method":"stats"}}"#)["result"]?["methods"]?.arrayValue
         )
-        #expect(one == [["name": "stats", "summary": .string(StatsRequest.summary)]])
+        #expect(one == [["name": "stats", "params": [], "summary": .string(StatsRequest.summary)]])
     }
 
     @Test func statsCountsRequests() async throws {

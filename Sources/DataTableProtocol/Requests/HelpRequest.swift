@@ -18,10 +18,13 @@ public struct HelpRequest: DataTableRequest {
     public struct MethodDescription: Codable, Hashable, Sendable {
         public var name: String
         public var summary: String
+        /// When one method is described: its params, as the daemon reads them.
+        public var params: [ParamsSchema.Param]?
 
-        public init(name: String, summary: String) {
+        public init(name: String, summary: String, params: [ParamsSchema.Param]? = nil) {
             self.name = name
             self.summary = summary
+            self.params = params
         }
     }
 }

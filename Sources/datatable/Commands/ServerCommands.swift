@@ -46,6 +46,13 @@ struct Methods: ParsableCommand {
             guard !common.json else { return }
             var table = TextTable(["method", "what it does"])
             for method in reply.methods { table.add([method.name, method.summary]) }
+            if let one = reply.methods.first, reply.methods.count == 1, let params = one.params {
+                table.print()
+                print("")
+                table = TextTable(["param", "type", ""])
+                for param in params { table.add([param.name, param.type, param.required ? "required" : "optional"]) }
+                if params.isEmpty { table.add(["(none)", "", ""]) }
+            }
             table.print()
         }
     }

@@ -21,7 +21,9 @@ extension MethodTable {
     }
 
     /// Features `hello` reports.
-    static let features = ["batch", "pipelining", "shell-mode", "notifications", "views", "events"]
+    static let features = [
+        "batch", "pipelining", "shell-mode", "notifications", "views", "events", "strict-params",
+    ]
 
     private static func hello(_ request: HelloRequest, _ context: inout RequestContext) throws
         -> HelloRequest.Response
@@ -36,6 +38,7 @@ extension MethodTable {
             )
         }
         context.protocolVersion = version
+        if let lenient = request.lenientParams { context.lenientParams = lenient }
         if let client = request.client {
             context.logger.info("client said hello", metadata: ["client": "\(client)", "protocol": "\(version)"])
         }

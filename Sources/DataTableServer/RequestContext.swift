@@ -27,6 +27,9 @@ public struct RequestContext: Sendable {
     /// of notifications that must not outrun the client (a streamed `export`); `nil` where
     /// nobody listens. Wait on the future only off the event loop.
     public var deliver: (@Sendable (Data) -> EventLoopFuture<Void>)?
+    /// Whether params a method does not take are ignored on this connection (`hello` with
+    /// `lenientParams`) instead of refused.
+    var lenientParams = false
     /// This connection's views, by table name (`scroll`).
     var views: [String: TableView] = [:]
     /// Text sent with `upload` for a `load`, by table name; gone with the connection.

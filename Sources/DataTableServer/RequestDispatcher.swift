@@ -201,7 +201,11 @@ public struct RequestDispatcher: Sendable {
                 guard
                     let answered = try ChangeRecording.$current.withValue(
                         recording,
-                        operation: { try immediate(line, header.paramsRange, &context) }
+                        operation: {
+                            try KnownParams.$lenient.withValue(context.lenientParams) {
+                                try immediate(line, header.paramsRange, &context)
+                            }
+                        }
                     )
                 else { return nil }
                 reply = answered
@@ -306,14 +310,17 @@ public struct RequestDispatcher: Sendable {
         let recording = context.server.journal.map { _ in ChangeRecording(line: line) }
         let reply: Data
         do {
+            let lenient = context.lenientParams
             reply = try await ChangeRecording.$current.withValue(recording) {
-                // A small request (in a batch, say) is answered where it is, without a hop.
-                if tryImmediately, let immediate = call.handlers.immediate,
-                    let reply = try line.withUnsafeBytes({ try immediate($0, call.paramsRange, &context) })
-                {
-                    return reply
+                try await KnownParams.$lenient.withValue(lenient) {
+                    // A small request (in a batch, say) is answered where it is, without a hop.
+                    if tryImmediately, let immediate = call.handlers.immediate,
+                        let reply = try line.withUnsafeBytes({ try immediate($0, call.paramsRange, &context) })
+                    {
+                        return reply
+                    }
+                    return try await call.handlers.full(line, call.paramsRange, &context)
                 }
-                return try await call.handlers.full(line, call.paramsRange, &context)
             }
             line.withUnsafeBytes { log(call, started: started, context: context, line: $0) }
         } catch {

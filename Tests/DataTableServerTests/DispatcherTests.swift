@@ -152,6 +152,17 @@ import Testing
         #expect(reply["error"]?["message"] == "params.version must be a whole number.")
     }
 
+    /// A connection that asks for leniency in `hello` gets params it does not know ignored.
+    @Test func aLenientConnectionHasUnknownParamsIgnored() async throws {
+        var client = InProcessClient()
+        let hello = try await client.reply(#"{"method":"hello","params":{"lenientParams":true}}"#)
+        #expect(hello["result"]?["features"]?.arrayValue?.contains("strict-params") == true)
+        let reply = try await client.reply(#"{"method":"ping","params":{"whatever":[1,2]}}"#)
+        #expect(reply["result"]?["pong"] == true)
+        let get = try await client.reply(#"{"method":"help","params":{"method":"ping","verbose":true}}"#)
+        #expect(get["result"] != nil)
+    }
+
     @Test func unknownEnvelopeMembersAreIgnoredAndUnknownParamsAreNot() async throws {
         var client = InProcessClient()
         let reply = try await client.reply(#"{"method":"ping","params":{},"extra":true}"#)

@@ -10,10 +10,14 @@ public struct HelloRequest: DataTableRequest {
     public var version: Int?
     /// A name for the client, for the daemon's logs.
     public var client: String?
+    /// `true`: on this connection, params a method does not take are ignored instead of refused
+    /// (for clients written against a newer daemon that send members this one lacks).
+    public var lenientParams: Bool?
 
-    public init(version: Int? = nil, client: String? = nil) {
+    public init(version: Int? = nil, client: String? = nil, lenientParams: Bool? = nil) {
         self.version = version
         self.client = client
+        self.lenientParams = lenientParams
     }
 
     public struct Response: Codable, Hashable, Sendable {

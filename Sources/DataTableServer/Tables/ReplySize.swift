@@ -20,11 +20,17 @@ extension ServerState {
     /// Roughly the bytes a `get` of `rows` rows of `table` writes: per row its id and index, and
     /// each column shown (all, or `only`) with its key twice (value and display) and its text
     /// twice, taking the table's average cell.
+    /// Costs O(columns) and allocates nothing: it runs before every `get`.
     static func estimatedGetBytes(of table: borrowing Table, rows: Int, only: Set<Int>?) -> Int {
-        let shown = only.map { Array($0) } ?? Array(table.columns.indices)
-        let keys = shown.reduce(0) { $0 + 2 * table.columns[$1].key.utf8.count + 16 }
+        guard rows > 0, !table.columns.isEmpty else { return 0 }
+        var keys = 0
+        var shown = 0
+        for (index, column) in table.columns.enumerated() where only?.contains(index) ?? true {
+            keys += 2 * column.key.utf8.count + 16
+            shown += 1
+        }
         let averageRow = table.rowCount == 0 ? 0 : table.estimatedBytes / table.rowCount
-        let averageCells = table.columns.isEmpty ? 0 : averageRow * shown.count / table.columns.count
+        let averageCells = averageRow * shown / table.columns.count
         return rows * (64 + keys + 2 * averageCells)
     }
 

@@ -87,6 +87,34 @@ import Testing
         #expect(Set(MethodRegistry.all.map { $0.method }).subtracting(shown).isEmpty)
     }
 
+    /// The replies protocol.md shows whole are each method's wire format, pinned: decoded as the
+    /// method's `Response` type and encoded again, each comes out as written.
+    @Test func everyWholeReplyShownIsTheResponseTypesOwnForm() throws {
+        func roundTrip<Request: DataTableRequest>(_: Request.Type, _ result: JSONValue) throws -> JSONValue {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let decoded = try JSONDecoder().decode(Request.Response.self, from: encoder.encode(result))
+            return try JSONDecoder().decode(JSONValue.self, from: encoder.encode(decoded))
+        }
+        var pinned: Set<String> = []
+        for example in Self.examples() {
+            guard let start = example.request.range(of: #""method":""#) else { continue }
+            let method = String(example.request[start.upperBound...].prefix { $0 != "\"" })
+            guard let type = MethodRegistry.type(named: method) else { continue }
+            for shown in example.shown where !shown.hasPrefix(#"{"jsonrpc":"2.0","method""#) {
+                guard let reply = try? JSONDecoder().decode(JSONValue.self, from: Data(shown.utf8)),
+                    let result = reply["result"]
+                else { continue }
+                let again = try roundTrip(type, result)
+                #expect(again == result, "protocol.md line \(example.line) (\(method)): \(again)")
+                pinned.insert(method)
+            }
+        }
+        // Methods whose every example is shortened with "…" are pinned by their own tests.
+        #expect(pinned.count >= 20, "\(pinned.sorted())")
+        print("protocol.md pins the reply of \(pinned.count) of \(MethodRegistry.all.count) methods whole")
+    }
+
     /// The Python client has an error class for every kind the daemon answers with.
     @Test func thePythonClientKnowsEveryErrorKind() throws {
         var url = URL(fileURLWithPath: #filePath)

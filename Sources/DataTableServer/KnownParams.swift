@@ -16,16 +16,14 @@ enum KnownParams {
         guard let sent = try? JSONDecoder().decode(JSONValue.self, from: params),
             let kept = try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(request))
         else { return }
-        try compare(sent, kept, path: "params", names: nil, method: Request.method, request: Request.self)
+        try compare(sent, kept, path: "params", Request.self)
     }
 
     private static func compare<Request: DataTableRequest>(
         _ sent: JSONValue,
         _ kept: JSONValue,
         path: String,
-        names: [String]?,
-        method: String,
-        request: Request.Type
+        _ request: Request.Type
     ) throws(ResponseError) {
         switch (sent, kept) {
         case (.object(let sentMembers), .object(let keptMembers)):
@@ -34,20 +32,13 @@ enum KnownParams {
                     // The method's own params, as the type reads them; deeper, what was kept.
                     let known =
                         path == "params" ? ParamsSchema(of: Request.self).params.map(\.name) : Array(keptMembers.keys)
-                    throw unknown(key, at: path, names: known, method: method)
+                    throw unknown(key, at: path, names: known, method: Request.method)
                 }
-                try compare(value, keptValue, path: path + "." + key, names: nil, method: method, request: request)
+                try compare(value, keptValue, path: path + "." + key, request)
             }
         case (.array(let sentElements), .array(let keptElements)) where sentElements.count == keptElements.count:
             for (index, (element, keptElement)) in zip(sentElements, keptElements).enumerated() {
-                try compare(
-                    element,
-                    keptElement,
-                    path: "\(path)[\(index)]",
-                    names: nil,
-                    method: method,
-                    request: request
-                )
+                try compare(element, keptElement, path: "\(path)[\(index)]", request)
             }
         default:
             return

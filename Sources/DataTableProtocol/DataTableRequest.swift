@@ -1,8 +1,9 @@
 /// One protocol method: its params type (the conforming type) and its reply.
 ///
 /// Each method lives in its own file under `Requests/`, is listed in ``MethodRegistry/all`` and is
-/// documented in protocol.md. Params decode leniently: unknown members are ignored, absent
-/// optional members take their defaults.
+/// documented in protocol.md. Absent optional members take their defaults; a member the type
+/// does not read is refused by the server (`KnownParams`), unless the connection asked for
+/// leniency in `hello`.
 public protocol DataTableRequest: Codable, Sendable {
     /// What the `result` member of a successful reply holds.
     associatedtype Response: Codable & Sendable

@@ -21,19 +21,8 @@ import Testing
                 ["UNIX-LISTEN:\(relay)", "UNIX-CONNECT:\(daemon.socketPath)"],
                 outputPath: daemon.scratch.file(name + ".log")
             )
-            try process.waitForFile(relay)
-            // socat creates the file when it binds, a moment before it listens.
-            let deadline = ContinuousClock.now + .seconds(10)
-            var connected: UnixClient?
-            while connected == nil {
-                do {
-                    connected = try UnixClient(path: relay)
-                } catch {
-                    guard ContinuousClock.now < deadline else { throw error }
-                    usleep(20_000)
-                }
-            }
-            client = connected!
+            try process.waitForListener(relay)
+            client = try UnixClient(path: relay)
         }
     }
 

@@ -49,7 +49,7 @@ import Testing
             outputPath: scratch.file("socat.log")
         )
         defer { _ = silent.stop() }
-        try silent.waitForFile(socket)
+        try silent.waitForListener(socket)
         var environment = ProcessInfo.processInfo.environment
         environment["DATATABLED_SOCKET"] = socket
         environment["DT_TIMEOUT"] = "1"

@@ -24,7 +24,7 @@ struct SystemdTests {
             ["-l", path, "--fdname=datatabled", BuiltProducts.daemon, "--log-target", "stderr"],
             outputPath: scratch.file("output.log")
         )
-        try activator.waitForFile(path)
+        try activator.waitForListener(path)
         let client = try UnixClient(path: path)
         try client.send(#"{"method":"ping"}"# + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"hello"}"# + "\n")
         #expect(try object(try client.readLine())["result"] != nil)
@@ -45,7 +45,7 @@ struct SystemdTests {
             ["-l", path, BuiltProducts.daemon, "--log-target", "stderr", "--socket", scratch.file("ignored.sock")],
             outputPath: scratch.file("output.log")
         )
-        try activator.waitForFile(path)
+        try activator.waitForListener(path)
         for id in 1...3 {
             let client = try UnixClient(path: path)
             try client.send(#"{"id":\#(id),"method":"ping"}"# + "\n")

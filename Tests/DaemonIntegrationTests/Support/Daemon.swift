@@ -111,7 +111,32 @@ final class RunningProcess {
         throw UnixClient.Failure(description: "nothing listened on \(path) in time:\n\(output)")
     }
 
-    /// Waits until a file exists at `path` (a listener that starts the daemon lazily).
+    /// Waits until a socket at `path` is listening, without connecting to it (a connection would
+    /// start a lazily activated daemon, or use up a listener that accepts only one). The kernel's
+    /// table of Unix sockets says which are listening: a program binds first (the file appears)
+    /// and listens a moment later, and a connection between the two is refused.
+    func waitForListener(_ path: String, timeout: Duration = .seconds(15)) throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if Self.isListening(path) { return }
+            usleep(10_000)
+        }
+        throw UnixClient.Failure(description: "nothing listened on \(path) in time:\n\(output)")
+    }
+
+    /// Whether `/proc/net/unix` lists a listening socket bound to `path` (flag `__SO_ACCEPTCON`).
+    static func isListening(_ path: String) -> Bool {
+        guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return false }
+        let listening: UInt32 = 0x0001_0000
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 8, fields[7] == path, let flags = UInt32(fields[3], radix: 16) else { continue }
+            if flags & listening != 0 { return true }
+        }
+        return false
+    }
+
+    /// Waits until a file exists at `path`.
     func waitForFile(_ path: String, timeout: Duration = .seconds(15)) throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {

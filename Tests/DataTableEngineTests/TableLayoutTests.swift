@@ -209,7 +209,7 @@ import TextMeasure
         #expect(try table.layout(scrolling).mode == .table)
         // Explicit bindings for this layout only.
         var chosen = try Self.points(width: 375, sizeClass: .compact)
-        chosen.columns = ["grade": ColumnLayoutOverride(binding: .headline)]
+        chosen.columns = ["grade": ColumnLayout(binding: .headline)]
         #expect(try table.layout(chosen).bindings.map(\.column) == ["grade"])
     }
 

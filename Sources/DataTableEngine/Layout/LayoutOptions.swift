@@ -51,7 +51,7 @@ public struct LayoutOptions: Sendable, Equatable {
     public var minShare: Double = 0.25
     public var maxShare: Double = 0.5
     /// Layout hints that replace the table's, by column key.
-    public var columns: [String: ColumnLayoutOverride] = [:]
+    public var columns: [String: ColumnLayout] = [:]
 
     /// The defaults for `unit`: in points, 12 padding either side of a cell, 8 above and below
     /// a header, 16 above and below a row, rows at least 44 high, 44-wide accessories, 56-wide
@@ -96,47 +96,4 @@ public enum Accessory: String, Sendable, Hashable, CaseIterable {
     case syncStatus
     /// A drill-down chevron (right; only when asked for).
     case chevron
-}
-
-/// Layout hints for one column that replace the table's for one layout; `nil` keeps the
-/// table's.
-public struct ColumnLayoutOverride: Sendable, Hashable {
-    public var width: Double?
-    public var minWidth: Double?
-    public var maxWidth: Double?
-    public var align: ColumnLayout.Alignment?
-    public var lines: Int?
-    public var sticky: Bool?
-    public var binding: ListBinding?
-
-    public init(
-        width: Double? = nil,
-        minWidth: Double? = nil,
-        maxWidth: Double? = nil,
-        align: ColumnLayout.Alignment? = nil,
-        lines: Int? = nil,
-        sticky: Bool? = nil,
-        binding: ListBinding? = nil
-    ) {
-        self.width = width
-        self.minWidth = minWidth
-        self.maxWidth = maxWidth
-        self.align = align
-        self.lines = lines
-        self.sticky = sticky
-        self.binding = binding
-    }
-
-    /// `layout` with these hints in place of its own.
-    public func applied(to layout: ColumnLayout) -> ColumnLayout {
-        var result = layout
-        if let width { result.width = width }
-        if let minWidth { result.minWidth = minWidth }
-        if let maxWidth { result.maxWidth = maxWidth }
-        if let align { result.align = align }
-        if let lines { result.lines = lines }
-        if let sticky { result.sticky = sticky }
-        if let binding { result.binding = binding }
-        return result
-    }
 }

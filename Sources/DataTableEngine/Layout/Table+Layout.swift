@@ -11,7 +11,7 @@ extension Table {
         var hints = columns.map(\.layout)
         for (key, override) in options.columns.sorted(by: { $0.key < $1.key }) {
             guard let index = columnIndex[key] else { throw .noSuchColumn(key, row: nil) }
-            hints[index] = override.applied(to: hints[index])
+            hints[index] = hints[index].merging(override)
         }
         do {
             try TableSchema.checkLayout(hints, types: columns.map(\.type)) { "columns.\(columns[$0].key)" }
@@ -32,7 +32,7 @@ extension Table {
         if options.sizeClass == .compact && !options.horizontalScroll {
             return listPlan(options, hints: hints, shown: shown)
         }
-        let wrapping = shown.filter { hints[$0].lines > 1 && columns[$0].type != .image }
+        let wrapping = shown.filter { hints[$0].lineCount > 1 && columns[$0].type != .image }
         let widths = keptWidths(in: options.data.measure, wrapping: wrapping)
         return tablePlan(options, hints: hints, shown: shown, syncColumn: syncColumn, widths: widths)
     }
@@ -84,7 +84,7 @@ extension Table {
                 placement.omitted
                 ? [column.label] : options.header.wrap(column.label, toWidth: Double(inner), maxLines: 2)
             if !placement.omitted { headerLines = max(headerLines, header.count) }
-            let lines = column.type == .image ? 1 : hints[index].lines
+            let lines = column.type == .image ? 1 : hints[index].lineCount
             if lines > 1 && !placement.omitted && placement.truncated {
                 wrapThresholds.append(.init(column: index, units: Self.widestFitting(inner, style: options.data)))
             }
@@ -104,7 +104,7 @@ extension Table {
         }
 
         var sticky: LayoutPlan.StickyColumn?
-        if options.horizontalScroll, options.stickyFirstColumn ?? hints[shown[0]].sticky, let first = planned.first {
+        if options.horizontalScroll, options.stickyFirstColumn ?? hints[shown[0]].isSticky, let first = planned.first {
             sticky = LayoutPlan.StickyColumn(
                 key: first.key,
                 width: first.width,

@@ -8,11 +8,11 @@ extension Table {
         var hints = columns.map(\.layout)
         for (key, override) in options.columns {
             guard let index = columnIndex[key] else { return true }
-            hints[index] = override.applied(to: hints[index])
+            hints[index] = hints[index].merging(override)
         }
         let syncColumn = hints.firstIndex { $0.binding == .syncStatus }
         let wrapping = columns.indices.filter {
-            $0 != syncColumn && hints[$0].lines > 1 && columns[$0].type != .image
+            $0 != syncColumn && hints[$0].lineCount > 1 && columns[$0].type != .image
         }
         let identity = options.data.measure.identity
         guard let widths = contentWidths.first(where: { $0.measure.identity == identity }),

@@ -29,7 +29,9 @@ public struct Column: Sendable {
     }
 }
 
-/// How a column wants to be laid out; stored with the column for the layout work.
+/// How a column wants to be laid out: the hints stored with a column, and those a `layout`
+/// gives for one layout in their place. `nil` means "not said": the table's own hint, or the
+/// default, applies (see ``merging(_:)``).
 public struct ColumnLayout: Sendable, Hashable {
     /// Points (or cells) when 1 or more, a fraction of the container when in 0 ..< 1, -1 for
     /// the one flexible column; `nil` sizes to content.
@@ -40,10 +42,10 @@ public struct ColumnLayout: Sendable, Hashable {
     public var maxWidth: Double?
     /// `leading`, `center` or `trailing`; `nil` follows the type (numbers trail).
     public var align: Alignment?
-    /// Lines a cell may wrap to: 1 or 2.
-    public var lines: Int
-    /// Stays in view while scrolling sideways; the first column only.
-    public var sticky: Bool
+    /// Lines a cell may wrap to: 1 or 2; `nil` is 1 (see ``lineCount``).
+    public var lines: Int?
+    /// Stays in view while scrolling sideways; the first column only. `nil` is `false`.
+    public var sticky: Bool?
     /// Where the column goes in the compact list report (or `syncStatus`: the left accessory);
     /// `nil` follows the default bindings.
     public var binding: ListBinding?
@@ -53,8 +55,8 @@ public struct ColumnLayout: Sendable, Hashable {
         minWidth: Double? = nil,
         maxWidth: Double? = nil,
         align: Alignment? = nil,
-        lines: Int = 1,
-        sticky: Bool = false,
+        lines: Int? = nil,
+        sticky: Bool? = nil,
         binding: ListBinding? = nil
     ) {
         self.width = width
@@ -64,6 +66,25 @@ public struct ColumnLayout: Sendable, Hashable {
         self.lines = lines
         self.sticky = sticky
         self.binding = binding
+    }
+
+    /// Lines a cell may wrap to.
+    public var lineCount: Int { lines ?? 1 }
+
+    /// Whether the column stays in view while scrolling sideways.
+    public var isSticky: Bool { sticky ?? false }
+
+    /// These hints with every hint `other` says in place of this one's.
+    public func merging(_ other: ColumnLayout) -> ColumnLayout {
+        ColumnLayout(
+            width: other.width ?? width,
+            minWidth: other.minWidth ?? minWidth,
+            maxWidth: other.maxWidth ?? maxWidth,
+            align: other.align ?? align,
+            lines: other.lines ?? lines,
+            sticky: other.sticky ?? sticky,
+            binding: other.binding ?? binding
+        )
     }
 
     /// Horizontal alignment of a column's cells.

@@ -60,10 +60,10 @@ enum TableSchema {
             if let low = layout.minWidth, let high = layout.maxWidth, (low >= 1) == (high >= 1), low > high {
                 throw .invalidSchema("minWidth must not be greater than maxWidth.", field: field + ".minWidth")
             }
-            guard layout.lines == 1 || layout.lines == 2 else {
+            guard layout.lineCount == 1 || layout.lineCount == 2 else {
                 throw .invalidSchema("lines must be 1 or 2.", field: field + ".lines")
             }
-            if layout.sticky && index != 0 {
+            if layout.isSticky && index != 0 {
                 throw .invalidSchema("Only the first column can be sticky.", field: field + ".sticky")
             }
             guard let binding = layout.binding else { continue }

@@ -82,8 +82,10 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
     }
 }
 
-/// A column's layout hints: the members of a ``ColumnDefinition`` that only layout reads, and
-/// what `layout` takes per column to replace them for one layout.
+/// A column's layout hints as the wire carries them: the members of a ``ColumnDefinition`` that
+/// only layout reads, and what `layout` takes per column to replace them for one layout. The
+/// server reads them into the engine's `ColumnLayout`, checking `align` and `binding` (this
+/// module knows only the wire, so the names stay text here).
 public struct ColumnHints: Codable, Hashable, Sendable {
     public var width: Double?
     public var minWidth: Double?

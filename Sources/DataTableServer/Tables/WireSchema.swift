@@ -37,7 +37,7 @@ enum WireSchema {
             label: definition.label,
             rules: rules,
             editable: definition.editable,
-            layout: try layoutHints(definition.hints, field: field).applied(to: ColumnLayout())
+            layout: try layoutHints(definition.hints, field: field)
         )
     }
 
@@ -47,8 +47,8 @@ enum WireSchema {
         _ hints: ColumnHints,
         field: String,
         invalid: (String, String?) -> ResponseError = ResponseError.invalidValue
-    ) throws(ResponseError) -> ColumnLayoutOverride {
-        ColumnLayoutOverride(
+    ) throws(ResponseError) -> ColumnLayout {
+        ColumnLayout(
             width: hints.width,
             minWidth: hints.minWidth,
             maxWidth: hints.maxWidth,
@@ -89,8 +89,8 @@ enum WireSchema {
             minWidth: layout.minWidth,
             maxWidth: layout.maxWidth,
             align: layout.align?.rawValue,
-            lines: layout.lines == 1 ? nil : layout.lines,
-            sticky: layout.sticky ? true : nil,
+            lines: layout.lineCount == 1 ? nil : layout.lineCount,
+            sticky: layout.isSticky ? true : nil,
             binding: layout.binding?.rawValue
         )
     }

@@ -158,6 +158,23 @@ import Testing
         #expect(field(ExportRequest(table: "t", stream: true)) == nil)
         #expect(field(ChmodRequest(table: "t")) == "params.mode")
         #expect(field(ChmodRequest(table: "t", group: 5)) == nil)
+        let one = EditRequest.Change(id: 1, column: "qty", value: 2)
+        #expect(field(EditRequest(table: "t", id: 1, edits: [one])) == "params.edits")
+        #expect(field(EditRequest(table: "t", edits: [one], selection: true)) == "params.edits")
+        #expect(field(EditRequest(table: "t", edits: [one])) == nil)
+        #expect(field(EditRequest(table: "t", id: 1, value: 2)) == "params.column")
+        #expect(field(EditRequest(table: "t", id: 1, column: "qty")) == "params.value")
+        #expect(field(EditRequest(table: "t", id: 1, column: "qty", value: nil)) == "params.value")
+        #expect(field(EditRequest(table: "t", id: 1, column: "qty", value: .null)) == nil)
+        #expect(field(EditRequest(table: "t", column: "qty", value: 2)) == "params.id")
+        #expect(field(EditRequest(table: "t", id: 1, column: "qty", value: 2, selection: true)) == "params.id")
+        #expect(field(EditRequest(table: "t", column: "qty", value: 2, selection: true)) == nil)
+        #expect(field(SelectRequest(table: "t", action: "add")) == "params.ids")
+        #expect(field(SelectRequest(table: "t", action: "flip", ids: [1])) == "params.action")
+        #expect(field(SelectRequest(table: "t", ids: [1], from: 0)) == "params.from")
+        #expect(field(SelectRequest(table: "t", from: 3, count: 2)) == nil)
+        #expect(field(SelectRequest(table: "t", action: "all")) == nil)
+        #expect(field(SelectRequest(table: "t", mode: "single")) == nil)
     }
 
     @Test func everyMethodIsRegisteredOnceWithASummary() {

@@ -42,3 +42,44 @@ extension ChmodRequest {
         }
     }
 }
+
+extension EditRequest {
+    public func validate() throws(ResponseError) {
+        if edits != nil {
+            guard id == nil, value == nil, selection != true else {
+                throw .invalidParams("Give edits, or id, column and value, not both.", field: "params.edits")
+            }
+            return
+        }
+        guard column != nil else { throw .invalidParams("params.column is required.", field: "params.column") }
+        guard value != nil else { throw .invalidParams("params.value is required.", field: "params.value") }
+        if selection == true {
+            guard id == nil else { throw .invalidParams("Give id or selection: true, not both.", field: "params.id") }
+        } else {
+            guard id != nil else {
+                throw .invalidParams("params.id is required (or selection: true).", field: "params.id")
+            }
+        }
+    }
+}
+
+extension SelectRequest {
+    /// The action the request takes: as given, or `set` when it names rows; `nil` when it only
+    /// changes the mode.
+    public var effectiveAction: String? {
+        action ?? (ids == nil && from == nil && mode != nil ? nil : "set")
+    }
+
+    public func validate() throws(ResponseError) {
+        guard let action = effectiveAction, action != "all", action != "none" else { return }
+        guard ["set", "add", "remove", "toggle"].contains(action) else {
+            throw .invalidValue("action must be set, add, remove, toggle, all or none.", field: "params.action")
+        }
+        guard ids == nil || from == nil else {
+            throw .invalidParams("Give ids or from/count, not both.", field: "params.from")
+        }
+        guard ids != nil || from != nil else {
+            throw .invalidParams("Name the rows: ids, or from and count (or action all / none).", field: "params.ids")
+        }
+    }
+}

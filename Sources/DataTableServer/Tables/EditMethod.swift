@@ -11,14 +11,9 @@ extension MethodTable {
             case cells([CellEdit])
             case selection(column: String, input: CellInput)
         }
+        // The request's members go together (`EditRequest.validate()`); bind their values.
         let shape: Shape
         if let edits = request.edits {
-            guard request.id == nil, request.value == nil, request.selection != true else {
-                throw ResponseError.invalidParams(
-                    "Give edits, or id, column and value, not both.",
-                    field: "params.edits"
-                )
-            }
             guard edits.count <= server.limits.maxBatchSize else {
                 throw ResponseError.limitExceeded(
                     "A batch may set at most \(server.limits.maxBatchSize) cells.",
@@ -36,27 +31,19 @@ extension MethodTable {
                     )
                 }
             )
-        } else {
-            guard let column = request.column else {
-                throw ResponseError.invalidParams("params.column is required.", field: "params.column")
-            }
-            guard let value = request.value else {
-                throw ResponseError.invalidParams("params.value is required.", field: "params.value")
-            }
+        } else if let column = request.column, let value = request.value {
             let input = try WireValues.cellInput(value, field: "params.value")
-            if request.selection == true {
-                guard request.id == nil else {
-                    throw ResponseError.invalidParams("Give id or selection: true, not both.", field: "params.id")
-                }
-                shape = .selection(column: column, input: input)
-            } else {
-                guard let id = request.id else {
-                    throw ResponseError.invalidParams("params.id is required (or selection: true).", field: "params.id")
-                }
+            if let id = request.id {
                 shape = .cells([
                     CellEdit(id: try WireValues.rowID(id, field: "params.id"), column: column, input: input)
                 ])
+            } else {
+                shape = .selection(column: column, input: input)
             }
+        } else {
+            // No other shape passes validation; should one be let through, it is refused.
+            try request.validate()
+            preconditionFailure("EditRequest.validate() let an edit without column or value through")
         }
         return try server.update(request.table, by: requester, needing: .write) { table in
             let before = table.version

@@ -11,37 +11,19 @@ extension MethodTable {
         let ids = try request.ids.map { values throws(ResponseError) in
             try WireValues.rowIDs(values, field: "params.ids")
         }
-        let actionName = request.action ?? (ids == nil && request.from == nil && mode != nil ? nil : "set")
+        // The request's members go together (`SelectRequest.validate()`); bind their values.
         var change: (SelectAction, RowTarget)?
-        if let actionName {
-            let target: RowTarget
-            let action: SelectAction
-            switch actionName {
-            case "all": (action, target) = (.set, .all)
-            case "none": (action, target) = (.set, .none)
-            default:
-                guard let named = SelectAction(rawValue: actionName) else {
-                    throw ResponseError.invalidValue(
-                        "action must be set, add, remove, toggle, all or none.",
-                        field: "params.action"
-                    )
-                }
-                action = named
-                if let ids {
-                    guard request.from == nil else {
-                        throw ResponseError.invalidParams("Give ids or from/count, not both.", field: "params.from")
-                    }
-                    target = .ids(ids)
-                } else if let from = request.from {
-                    target = .range(from: from, count: request.count ?? 1)
-                } else {
-                    throw ResponseError.invalidParams(
-                        "Name the rows: ids, or from and count (or action all / none).",
-                        field: "params.ids"
-                    )
-                }
+        switch request.effectiveAction {
+        case nil: change = nil
+        case "all": change = (.set, .all)
+        case "none": change = (.set, .none)
+        case let name?:
+            guard let action = SelectAction(rawValue: name), ids != nil || request.from != nil else {
+                // No such request passes validation; should one be let through, it is refused.
+                try request.validate()
+                preconditionFailure("SelectRequest.validate() let \(name) without rows through")
             }
-            change = (action, target)
+            change = (action, ids.map { .ids($0) } ?? .range(from: request.from ?? 0, count: request.count ?? 1))
         }
         return try server.update(request.table, by: requester, needing: .write) { table in
             let before = table.version

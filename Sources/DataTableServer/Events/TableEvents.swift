@@ -6,15 +6,15 @@ extension ServerState {
     /// `fill` adds the details. Call it while holding the table's lock, so its events leave in
     /// version order. Costs nothing but a look-up when nobody subscribed.
     ///
-    /// Every change publishes an event, so this is also where the change is recorded in the
-    /// state directory's log (``recordChange(of:)``).
+    /// It does not record the change in the state directory's log: ``update(_:by:needing:_:)``
+    /// records whatever changed the table's version, and a table created or dropped is recorded
+    /// where the catalog adds or removes it.
     func publish(
         _ table: Table,
         _ kind: TableEvent.Kind,
         from previous: UInt64,
         _ fill: (inout TableEvent) -> Void = { _ in }
     ) {
-        recordChange(of: table)
         events.publish(table.name, access: table.access, kind) {
             var event = TableEvent(
                 table: table.name,

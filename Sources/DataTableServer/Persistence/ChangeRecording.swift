@@ -7,10 +7,11 @@ import Synchronization
 /// request when the daemon keeps a state directory.
 ///
 /// Before a request changes a table it claims room in the log for its record (``claim(_:in:)``):
-/// when the log has none, the request is refused and changes nothing. The first change it makes
-/// (its first event, see ``ServerState/publish(_:_:from:_:)``) appends its record, inside the
-/// table's lock, so the log holds each table's changes in the order they were made; the
-/// dispatcher then waits for that record before it replies.
+/// when the log has none, the request is refused and changes nothing. Once it changed a table,
+/// ``ServerState/update(_:by:needing:_:)`` appends its record (the catalog's own changes, a
+/// table created or dropped, append theirs where they are made), inside the table's lock, so
+/// the log holds each table's changes in the order they were made; the dispatcher then waits
+/// for that record before it replies.
 final class ChangeRecording: Sendable {
     /// The request being answered on this task, if its changes are to be recorded.
     @TaskLocal static var current: ChangeRecording?

@@ -160,6 +160,8 @@ extension MethodTable {
             if let image {
                 try server.claimRoom(forImage: image)
                 server.recordWhole(image: image)
+            } else {
+                server.recordChange(of: table)
             }
             server.publish(table, .schema, from: 0) { $0.change = "created" }
             server.publish(table, .added, from: before) { $0.count = added }

@@ -15,6 +15,7 @@ extension MethodTable {
                     try context.server.claimRoom(forChangeTo: table.name)
                 }
             ) { table in
+                context.server.recordChange(of: table)
                 context.server.publish(table, .schema, from: table.version) { $0.change = "dropped" }
             }
             return DropRequest.Response(table: request.table, dropped: true, rows: table.rowCount)

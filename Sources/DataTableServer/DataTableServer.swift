@@ -220,14 +220,36 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Closes connections accepted while the listeners closed, which no accept loop took.
+    /// Finishes connections accepted while the listeners closed, which no accept loop took: like
+    /// every connection at shutdown, each answers what it had sent before and refuses the rest
+    /// `shutting_down`, then closes (at the latest when the drain timeout ends).
     private func closeUnclaimedConnections() async {
         // Child-channel initializers already queued on an event loop run before this barrier.
         for eventLoop in eventLoopGroup.makeIterator() {
             try? await eventLoop.submit {}.get()
         }
-        for accepted in connections.takeUnclaimed() {
-            try? await accepted.channel.close()
+        let timeout = TimeAmount.nanoseconds(Int64((configuration.drainTimeout / .nanoseconds(1)).rounded(.up)))
+        await withDiscardingTaskGroup { group in
+            for accepted in connections.takeUnclaimed() {
+                group.addTask {
+                    let channel = accepted.channel
+                    let finished: Bool? = try? await channel.eventLoop.submit {
+                        guard let handler = try? channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
+                        else { return false }
+                        handler.admit()
+                        handler.drain()
+                        return true
+                    }.get()
+                    guard finished == true else {
+                        try? await channel.close()
+                        return
+                    }
+                    let deadline = channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+                    try? await channel.closeFuture.get()
+                    deadline.cancel()
+                    self.state.events.unsubscribeAll(connection: accepted.id)
+                }
+            }
         }
     }
 

@@ -110,12 +110,7 @@ let package = Package(
         // A client library: one connection to the daemon, line in, line out.
         .target(
             name: "DataTableClient",
-            dependencies: [
-                "DataTableProtocol",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
-            ]
+            dependencies: ["DataTableProtocol"]
         ),
 
         // The pure table engine: no I/O, no sockets, no clocks it does not get handed.

@@ -70,8 +70,27 @@ public final class LineConnection {
         }
     }
 
+    /// One short conversation, as `socat` has it: sends `lines` (newlines are added), closes the
+    /// sending side and returns every line the daemon sends until it closes the connection. It
+    /// works for notifications (no reply) and batches alike.
+    public func exchange(_ lines: [String]) throws -> [String] {
+        try send(lines.map { $0 + "\n" }.joined())
+        shutdown(descriptor, Int32(SHUT_WR))
+        var received: [String] = []
+        while let line = try nextLineUnlessClosed() { received.append(line) }
+        return received
+    }
+
     /// The next line the daemon sends (a reply or a notification), without its newline.
     public func nextLine() throws -> String {
+        guard let line = try nextLineUnlessClosed() else {
+            throw Failure(description: "the daemon closed the connection")
+        }
+        return line
+    }
+
+    /// The next line, or `nil` when the daemon closed the connection after the last whole one.
+    private func nextLineUnlessClosed() throws -> String? {
         var searched = 0
         while true {
             if let newline = Self.newline(in: pending, from: searched) {
@@ -88,7 +107,10 @@ public final class LineConnection {
             } catch {
                 throw Failure(description: "\(error)")
             }
-            guard count > 0 else { throw Failure(description: "the daemon closed the connection") }
+            guard count > 0 else {
+                guard pending.isEmpty else { throw Failure(description: "the daemon closed the connection mid-line") }
+                return nil
+            }
             pending += chunk[..<count]
         }
     }

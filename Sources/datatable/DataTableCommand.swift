@@ -65,7 +65,7 @@ struct Call: AsyncParsableCommand {
 
         let replies: [String]
         do {
-            replies = try await LineExchange.run(socketPath: connection.socketPath, lines: [line])
+            replies = try LineConnection(path: connection.socketPath).exchange([line])
         } catch {
             FileHandle.standardError.write(
                 Data("datatable: cannot reach datatabled at \(connection.socketPath): \(error)\n".utf8)

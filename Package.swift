@@ -126,6 +126,7 @@ let package = Package(
             name: "DataTableEngineTests",
             dependencies: [
                 "DataTableEngine",
+                "TestSupport",
                 "TextMeasure",
                 // The export tests compare with the CSV writer the export once used.
                 .product(name: "CSV", package: "CSV.swift"),
@@ -134,7 +135,7 @@ let package = Package(
 
         // Wire types: the JSON-RPC envelope, error codes and kinds, one type per method.
         .target(name: "DataTableProtocol"),
-        .testTarget(name: "DataTableProtocolTests", dependencies: ["DataTableProtocol"]),
+        .testTarget(name: "DataTableProtocolTests", dependencies: ["DataTableProtocol", "TestSupport"]),
 
         // The socket server: framing, dispatch, connections, listeners.
         .target(
@@ -189,9 +190,13 @@ let package = Package(
             dependencies: [
                 "DataTableClient",
                 "DataTableProtocol",
+                "TestSupport",
                 "TextMeasure",
             ]
         ),
+
+        // What several test targets share: a seeded random number generator.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
     ]
 )
 

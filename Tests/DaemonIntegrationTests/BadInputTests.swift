@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Hostile and broken input over the socket: every line gets an error reply or the connection
@@ -83,11 +84,8 @@ import Testing
         let daemon = try TestDaemon(arguments: ["--max-line-bytes", "4096"])
         let noise = try daemon.connect()
         let bystander = try daemon.connect()
-        var state = seed &* 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt8 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return UInt8(truncatingIfNeeded: state >> 33)
-        }
+        var random = SeededRandom(seed: seed)
+        func next() -> UInt8 { UInt8.random(in: .min ... .max, using: &random) }
         for round in 0..<20 {
             // Mostly printable JSON-ish bytes, some newlines, now and then anything at all.
             let alphabet = Array(#"{}[]":,0123456789.e-truefalsnl \"#.utf8)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 /// Tables are isolated from each other: long work on one never holds up the clients of another,
@@ -11,10 +12,9 @@ import Testing
     static func writeCSV(rows: Int, in scratch: Scratch) throws -> String {
         var text = "n,name,qty\n"
         text.reserveCapacity(rows * 32)
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var random = SeededRandom(seed: 1)
         for row in 0..<rows {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            text += "\(row),item \(state >> 40) \(row),\(row % 997)\n"
+            text += "\(row),item \(random.next() >> 40) \(row),\(row % 997)\n"
         }
         let path = scratch.file("big.csv")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -92,11 +92,8 @@ import Testing
         // A random schedule: each client sleeps a random moment between its requests.
         let failures = Self.together(writers + 3) { client in
             let connection = try UnixClient(path: socket)
-            var random = UInt64(client + 1) &* 0x9E37_79B9_7F4A_7C15
-            func pause() {
-                random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                usleep(UInt32(random >> 33) % 3_000)
-            }
+            var random = SeededRandom(seed: UInt64(client + 1))
+            func pause() { usleep(UInt32.random(in: 0..<3_000, using: &random)) }
             var lastVersion = 0
             func call(_ method: String, _ params: String) throws -> [String: Any] {
                 let reply = try connection.call(method, params)

@@ -1,5 +1,6 @@
 import CSV
 import Foundation
+import TestSupport
 import Testing
 
 @testable import DataTableEngine
@@ -11,7 +12,7 @@ import Testing
 
     @Test(arguments: [false, true])
     func csvIsByteForByteTheOldExport(sorted: Bool) throws {
-        var random = SeededGenerator(state: sorted ? 11 : 7)
+        var random = SeededRandom(seed: sorted ? 11 : 7)
         let table = try Self.nastyTable(rows: 1500, sorted: sorted, random: &random)
         for selectedOnly in [false, true] {
             let new = table.export(.csv, selectedOnly: selectedOnly)
@@ -23,7 +24,7 @@ import Testing
 
     @Test(arguments: [false, true])
     func ndjsonIsByteForByteTheOldExport(sorted: Bool) throws {
-        var random = SeededGenerator(state: sorted ? 13 : 5)
+        var random = SeededRandom(seed: sorted ? 13 : 5)
         let table = try Self.nastyTable(rows: 1500, sorted: sorted, random: &random)
         for selectedOnly in [false, true] {
             let new = table.export(.ndjson, selectedOnly: selectedOnly)
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func everyKindOfNumberIsWrittenAsBefore() {
-        var random = SeededGenerator(state: 3)
+        var random = SeededRandom(seed: 3)
         var numbers = Self.specialNumbers
         for _ in 0..<20_000 { numbers.append(Self.randomNumber(&random)) }
         for number in numbers {
@@ -111,7 +112,7 @@ import Testing
     }
 
     @Test func datesTimesAndDurationsReadAsTheirDisplayText() {
-        var random = SeededGenerator(state: 9)
+        var random = SeededRandom(seed: 9)
         var days: [Int32] = [0, -1, 1, -719_468, -719_469, -800_000, 2_932_896, .max, .min + 1]
         var seconds: [Int32] = [0, 59, 60, 3599, 3600, 86_399, 86_400, -1, -61, .max, .min + 1]
         var durations: [Int64] = [0, -1, 1, 59, 60, 61, 3600, 3601, 3660, 86_400, .max, .min + 1]
@@ -141,7 +142,7 @@ import Testing
     }
 
     @Test func textIsQuotedAndEscapedAsBefore() {
-        var random = SeededGenerator(state: 21)
+        var random = SeededRandom(seed: 21)
         var texts = Self.textPieces
         for _ in 0..<5000 { texts.append(Self.randomText(&random)) }
         // Every ASCII character alone and in pairs.
@@ -228,7 +229,7 @@ import Testing
 
     @Test(arguments: [DataFormat.csv, .ndjson])
     func chunksJoinToTheWholeTextAndEndAtRowEnds(format: DataFormat) throws {
-        var random = SeededGenerator(state: 17)
+        var random = SeededRandom(seed: 17)
         let table = try Self.nastyTable(rows: 700, sorted: true, random: &random)
         for selectedOnly in [false, true] {
             let whole = table.export(format, selectedOnly: selectedOnly)
@@ -300,7 +301,7 @@ import Testing
 
     /// Keys with commas, quotes, case and digits that sort numerically, and non-ASCII; one
     /// column of every type, numbers with and without `decimals`.
-    private static func nastyTable(rows: Int, sorted: Bool, random: inout SeededGenerator) throws -> Table {
+    private static func nastyTable(rows: Int, sorted: Bool, random: inout SeededRandom) throws -> Table {
         let columns = [
             Column(key: "name", rules: try ColumnRules(type: .text)),
             Column(key: "Note, \"quoted\"", rules: try ColumnRules(type: .text)),
@@ -332,7 +333,7 @@ import Testing
         return table
     }
 
-    private static func randomValue(_ type: ColumnType, _ random: inout SeededGenerator) -> CellValue {
+    private static func randomValue(_ type: ColumnType, _ random: inout SeededRandom) -> CellValue {
         if random.next() % 5 == 0 { return .empty }
         switch type {
         case .text: return .text(randomText(&random))
@@ -360,7 +361,7 @@ import Testing
         "a/b", "\u{2028}\u{2029}", "\u{FEFF}", "\u{85}", "x", "42", "-0", "1e5",
     ]
 
-    private static func randomText(_ random: inout SeededGenerator) -> String {
+    private static func randomText(_ random: inout SeededRandom) -> String {
         (0..<(1 + random.next() % 3)).map { _ in textPieces[Int(random.next() % UInt64(textPieces.count))] }.joined()
     }
 
@@ -372,7 +373,7 @@ import Testing
         0.30000000000000004, 0x1p63, -0x1p63, 0x1p64,
     ]
 
-    private static func randomNumber(_ random: inout SeededGenerator) -> Double {
+    private static func randomNumber(_ random: inout SeededRandom) -> Double {
         switch random.next() % 5 {
         case 0: return specialNumbers[Int(random.next() % UInt64(specialNumbers.count))]
         case 1:

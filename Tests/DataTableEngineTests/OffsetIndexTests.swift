@@ -1,10 +1,11 @@
+import TestSupport
 import Testing
 
 @testable import DataTableEngine
 
 /// A row height: mostly from a small set (zero, tiny, the usual line heights), sometimes any
 /// size up to the largest a row may have.
-private func randomHeight(using random: inout SeededGenerator) -> Int {
+private func randomHeight(using random: inout SeededRandom) -> Int {
     switch Int.random(in: 0..<100, using: &random) {
     case 0..<70: [0, 1, 2, 44, 71].randomElement(using: &random)!
     case 70..<98: Int.random(in: 0...100_000, using: &random)
@@ -14,7 +15,7 @@ private func randomHeight(using random: inout SeededGenerator) -> Int {
 
 /// The first difference between `index` and the plain array `model` (whose offsets are summed
 /// in a loop), probing random positions and offsets; nil when they agree.
-private func mismatch(_ index: OffsetIndex, _ model: [Int], using random: inout SeededGenerator) -> String? {
+private func mismatch(_ index: OffsetIndex, _ model: [Int], using random: inout SeededRandom) -> String? {
     if let problem = index.checkInvariants() { return problem }
     var prefix = [0]
     for height in model { prefix.append(prefix[prefix.count - 1] + height) }
@@ -52,7 +53,7 @@ private func mismatch(_ index: OffsetIndex, _ model: [Int], using random: inout 
     /// Random inserts, removes, height changes and bulk builds, checked against a plain array.
     @Test(arguments: [UInt64(1), 2, 3])
     func behavesLikePrefixSums(seed: UInt64) {
-        var random = SeededGenerator(state: seed)
+        var random = SeededRandom(seed: seed)
         var index = OffsetIndex()
         var model: [Int] = []
         /// One random change to both: `insert` and `remove` are chances in percent, the rest sets a

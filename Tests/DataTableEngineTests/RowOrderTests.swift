@@ -1,23 +1,12 @@
 import DataTableEngine
+import TestSupport
 import Testing
-
-/// A small deterministic generator (SplitMix64), so a failing sequence can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct RowOrderTests {
     /// Random inserts and removes, checked step by step against a plain array.
     @Test(arguments: [UInt64(1), 2, 3, 42])
     func behavesLikeAnArray(seed: UInt64) {
-        var random = SeededGenerator(state: seed)
+        var random = SeededRandom(seed: seed)
         var order = RowOrder()
         var model: [UInt32] = []
         var nextSlot: UInt32 = 0
@@ -55,7 +44,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func growsThroughSeveralLevelsOfSplits() {
-        var random = SeededGenerator(state: 11)
+        var random = SeededRandom(seed: 11)
         var order = RowOrder()
         var model: [UInt32] = []
         for slot in 0..<UInt32(300_000) {
@@ -78,7 +67,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func bulkBuiltOrdersAnswerLikeInsertedOnes() {
-        var random = SeededGenerator(state: 7)
+        var random = SeededRandom(seed: 7)
         let slots = (0..<100_000).map { UInt32($0) }.shuffled(using: &random)
         var order = RowOrder(slots)
         #expect(order.checkInvariants() == nil)

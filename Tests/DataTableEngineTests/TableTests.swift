@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import DataTableEngine
@@ -81,7 +82,7 @@ import Testing
 
     @Test(arguments: [1, 7, 99])
     func aLargeSortAgreesWithTheRowComparison(seed: UInt64) throws {
-        var generator = SeededGenerator(state: seed)
+        var generator = SeededRandom(seed: seed)
         var table = try Fixtures.stock()
         let words = ["alpha", "Alpha", "beta", "BETA", "gamma", "", "ärger", "Zulu", "zulu"]
         let rows = (0..<3000).map { _ in

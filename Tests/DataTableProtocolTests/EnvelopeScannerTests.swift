@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import DataTableProtocol
@@ -120,20 +121,5 @@ import Testing
                 + (0..<count).map { index in "\"k\(index)\":" + value(&random, depth: depth + 1) }
                 .joined(separator: ",") + "}"
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing seed fails again.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }

@@ -84,6 +84,44 @@ final class DaemonSession {
         }
     }
 
+    /// Like ``send(_:quiet:)``, handing `notified` each notification the daemon sends about this
+    /// request before its reply (`progress` of a load, `chunk` of a streamed export): its method
+    /// and params.
+    @discardableResult
+    func send<Request: DataTableRequest>(
+        _ request: Request,
+        quiet: Bool = false,
+        notified: (_ method: String, _ params: [String: JSONValue]) throws -> Void
+    ) throws -> Request.Response {
+        nextID += 1
+        let id = nextID
+        try connection.send(line: try LineConnection.line(for: request, id: id))
+        while true {
+            let line = try connection.nextLine()
+            guard LineConnection.isReply(line) else {
+                let notification = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+                if let method = notification["method"]?.stringValue,
+                    let params = notification["params"]?.objectValue,
+                    params["request"]?.intValue == id
+                {
+                    try notified(method, params)
+                }
+                continue
+            }
+            lastReply = line
+            if printReplies && !quiet { print(line) }
+            let message = try JSONDecoder().decode(ReplyMessage.self, from: Data(line.utf8))
+            if let error = message.error {
+                throw Refused(
+                    message: error.message,
+                    kind: error.kind.rawValue,
+                    field: error.details["field"]?.stringValue
+                )
+            }
+            return try JSONDecoder().decode(Request.Response.self, from: JSONEncoder().encode(message.result ?? .null))
+        }
+    }
+
     /// The next line from the daemon, parsed: a notification (`event`, `progress`) when no
     /// request is waiting for its reply.
     func nextNotification() throws -> JSONValue {
@@ -103,10 +141,11 @@ enum Output {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
-    /// The terminal's size, or `nil` when stdout is not a terminal (or it does not say).
-    static func terminalSize() -> (columns: Int, rows: Int)? {
+    /// The size of the terminal `descriptor` (stdout unless told) is on, or `nil` when it is not
+    /// a terminal (or it does not say).
+    static func terminalSize(of descriptor: Int32 = STDOUT_FILENO) -> (columns: Int, rows: Int)? {
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
         return (Int(size.ws_col), Int(size.ws_row))
     }
 }

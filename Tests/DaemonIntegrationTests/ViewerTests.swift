@@ -15,17 +15,26 @@ struct ViewerTests {
         let server: String
         let daemon: TestDaemon
 
-        init(daemon: TestDaemon, columns: Int = 100, rows: Int = 30, table: String = "stock") throws {
+        /// A pane running the viewer on `table`, or `command` (a shell command line) instead.
+        init(
+            daemon: TestDaemon,
+            columns: Int = 100,
+            rows: Int = 30,
+            table: String = "stock",
+            command: String? = nil
+        ) throws {
             tmux = try #require(which("tmux"), "tmux is needed (scripts/install-dependencies installs it)")
             self.daemon = daemon
             server = "dt-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            let command = "\(BuiltProducts.client) view \(table) --socket \(daemon.socketPath); sleep 30"
+            let viewer = command == nil
+            let command =
+                (command ?? "\(BuiltProducts.client) view \(table) --socket \(daemon.socketPath)") + "; sleep 30"
             let started = Self.spawn(
                 tmux,
                 ["-L", server, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command]
             )
             #expect(started == 0, "tmux new-session exited with \(started)")
-            _ = try screen(until: { lines in lines.contains { $0.hasPrefix("rows ") } })
+            if viewer { _ = try screen(until: { lines in lines.contains { $0.hasPrefix("rows ") } }) }
         }
 
         deinit { _ = Self.spawn(tmux, ["-L", server, "kill-server"]) }
@@ -65,9 +74,12 @@ struct ViewerTests {
             _ = try run(tmux, ["-L", server, "send-keys", "-t", "0"] + names)
         }
 
-        /// The screen's lines, once `ready` holds for them (or after 10 s).
-        func screen(until ready: ([String]) -> Bool = { _ in true }) throws -> [String] {
-            let deadline = ContinuousClock.now + .seconds(10)
+        /// The screen's lines, once `ready` holds for them (or after `timeout`).
+        func screen(
+            until ready: ([String]) -> Bool = { _ in true },
+            timeout: Duration = .seconds(10)
+        ) throws -> [String] {
+            let deadline = ContinuousClock.now + timeout
             while true {
                 let captured = try run(tmux, ["-L", server, "capture-pane", "-p", "-t", "0"])
                 let lines = captured.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

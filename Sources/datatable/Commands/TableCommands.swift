@@ -188,12 +188,15 @@ struct Load: ParsableCommand {
         )
         try common.withSession { session in
             let reply: LoadRequest.Response
+            let bar = ProgressBar(counting: "row", enabled: !common.json)
+            defer { bar.finish() }
             do {
-                reply = try session.send(request, quiet: true)
+                reply = try session.send(request, quiet: true, notified: bar.loadProgress)
             } catch let refused as DaemonSession.Refused where refused.kind == "not_permitted" {
                 // The daemon may not open it for us: read it as ourselves and send it.
-                reply = try Self.upload(url, request: request, session: session)
+                reply = try Self.upload(url, request: request, session: session, bar: bar)
             }
+            bar.finish()
             if common.json, let line = session.lastReply { print(line) }
             guard !common.json else { return }
             let created = reply.created ? "created \(name); " : ""
@@ -208,7 +211,12 @@ extension Load {
     static let uploadPieceBytes = 128 * 1024
 
     /// Sends the file's text in pieces, then loads what was sent.
-    static func upload(_ url: URL, request: LoadRequest, session: DaemonSession) throws -> LoadRequest.Response {
+    static func upload(
+        _ url: URL,
+        request: LoadRequest,
+        session: DaemonSession,
+        bar: ProgressBar
+    ) throws -> LoadRequest.Response {
         let bytes: [UInt8]
         do {
             bytes = Array(try Data(contentsOf: url))
@@ -234,7 +242,7 @@ extension Load {
         var load = request
         load.path = nil
         if bytes.isEmpty { load.text = "" } else { load.upload = true }
-        return try session.send(load, quiet: true)
+        return try session.send(load, quiet: true, notified: bar.loadProgress)
     }
 }
 
@@ -251,16 +259,43 @@ struct Export: ParsableCommand {
 
     func run() throws {
         try common.withSession { session in
-            let reply = try session.send(
-                ExportRequest(table: table, format: format, selection: selection ? true : nil)
-            )
-            guard !common.json else { return }
-            let text = reply.text ?? ""
+            let request = ExportRequest(table: table, format: format, selection: selection ? true : nil)
+            guard !common.json else {
+                try session.send(request)
+                return
+            }
+            // Streamed: the text is written as it comes, never held whole. The file is made when
+            // the first chunk comes, so a refused export leaves none.
+            var destination: FileHandle?
+            func opened() throws -> FileHandle {
+                if let destination { return destination }
+                guard let output else {
+                    destination = FileHandle.standardOutput
+                    return FileHandle.standardOutput
+                }
+                guard FileManager.default.createFile(atPath: output, contents: nil) else {
+                    throw ValidationError("Cannot create \(output).")
+                }
+                let file = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+                destination = file
+                return file
+            }
+            defer { if output != nil { try? destination?.close() } }
+            let bar = ProgressBar(counting: "row")
+            defer { bar.finish() }
+            var streamed = request
+            streamed.stream = true
+            let reply = try session.send(streamed, quiet: true) { method, params in
+                guard method == "chunk" else { return }
+                if let text = params["text"]?.stringValue { try opened().write(contentsOf: Data(text.utf8)) }
+                if let done = params["done"]?.intValue, let total = params["total"]?.intValue {
+                    bar.update(done: done, total: total)
+                }
+            }
+            bar.finish()
             if let output {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output))
+                _ = try opened()
                 Output.error("wrote \(Output.count(reply.rows, "row")) to \(output)")
-            } else {
-                print(text, terminator: text.hasSuffix("\n") || text.isEmpty ? "" : "\n")
             }
         }
     }

@@ -18,6 +18,7 @@ public final class LineConnection {
 
     /// Why the connection failed.
     public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong, for a person: the system's reason, or that the daemon closed the connection.
         public var description: String
     }
 

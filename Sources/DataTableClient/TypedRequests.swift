@@ -6,7 +6,9 @@ import Foundation
 extension LineConnection {
     /// The reply to one request: the line as it came, and its result.
     public struct Exchange: Sendable {
+        /// The reply line as the daemon sent it, without its newline.
         public var line: String
+        /// The reply's `result` member (`null` when it had none).
         public var result: JSONValue
     }
 

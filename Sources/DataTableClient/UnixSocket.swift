@@ -8,6 +8,7 @@ import Foundation
 public enum UnixSocket {
     /// Why a connection could not be made.
     public struct Failure: Error, CustomStringConvertible {
+        /// What failed, for a person, like `connect PATH: No such file or directory`.
         public var description: String
     }
 

@@ -7,6 +7,7 @@ public struct TableCatalog: Sendable {
     public private(set) var tableNames: [String] = []
     private var tables: [String: Table] = [:]
 
+    /// An empty catalog.
     public init() {}
 
     /// How many tables there are.
@@ -64,7 +65,10 @@ public struct TableCatalog: Sendable {
 
 /// Why the catalog refused.
 public enum CatalogError: Error, Sendable, Equatable {
+    /// No table has this name.
     case noSuchTable(String)
+    /// A table of this name is already in the catalog.
     case alreadyExists(String)
+    /// The name is empty, longer than 128 characters, or holds a control character.
     case invalidName(String)
 }

@@ -25,11 +25,13 @@ public protocol DataTableRequest: Codable, Sendable {
 }
 
 extension DataTableRequest {
+    /// `nil`: by default the params are decoded with `JSONDecoder`.
     public static func readParams(_ bytes: UnsafeRawBufferPointer) -> Self? { nil }
 }
 
 /// Params of a method that takes none.
 public protocol ParameterlessRequest: DataTableRequest {
+    /// The request, which has no members: absent, `null` or `{}` params all read as this.
     init()
 }
 

@@ -10,11 +10,18 @@ public let jsonRPCVersion = "2.0"
 public struct RequestHeader: Decodable, Sendable {
     /// `"jsonrpc"` as sent; absent means the shell-friendly mode that always replies.
     public var jsonrpc: JSONValue?
+    /// `id` as sent: `nil` when the member is absent, `.null` when the client sent `null`; a value
+    /// that is not a string, number or `null` is refused with `invalid_request`.
     public var id: JSONValue?
     /// The id as the client wrote it, when it is a number a `Double` would not echo exactly.
     public var exactID: String?
+    /// Whether the request has an `id` member at all (even `null`); a `"2.0"` request without one
+    /// is a notification and gets no reply.
     public var hasID: Bool
+    /// `method` as sent, of any JSON type (anything but a string is `invalid_request`); `nil` when
+    /// absent or `null`.
     public var method: JSONValue?
+    /// The JSON type of `params`; `null` counts as absent, which reads as `{}`.
     public var params: ParamsShape
     /// Where the `params` object sits in the line (byte offsets from the line's start), when
     /// the ``EnvelopeScanner`` read it; the params can then be decoded from just those bytes.
@@ -22,8 +29,12 @@ public struct RequestHeader: Decodable, Sendable {
 
     /// What kind of JSON the `params` member held, without decoding it.
     public enum ParamsShape: Sendable, Equatable {
+        /// No `params` member, or `null`: the same as `{}`.
         case absent
+        /// An object, the only shape a method takes.
         case object
+        /// Any other JSON type, named as an error message says it ("an array", "a string", …): the
+        /// request is refused with `invalid_params`, `data.field` `params`.
         case other(String)
     }
 
@@ -31,6 +42,8 @@ public struct RequestHeader: Decodable, Sendable {
         case jsonrpc, id, method, params
     }
 
+    /// A header of the given members; `paramsRange` is where the params object sits in the line,
+    /// when known. ``exactID`` starts out `nil`.
     public init(
         jsonrpc: JSONValue?,
         id: JSONValue?,
@@ -69,6 +82,7 @@ public struct RequestHeader: Decodable, Sendable {
         }
     }
 
+    /// Reads the envelope members with a `Decoder`; ``exactID`` and ``paramsRange`` stay `nil`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         jsonrpc = try container.decodeIfPresent(JSONValue.self, forKey: .jsonrpc)
@@ -91,12 +105,14 @@ extension RequestHeader: Equatable {
 
 /// The params of a request of a known method, decoded in a second pass over the same line.
 public struct RequestParams<Request: DataTableRequest>: Decodable {
+    /// The params; absent or `null` params are decoded from `{}`, so each member takes its default.
     public var params: Request
 
     private enum CodingKeys: String, CodingKey {
         case params
     }
 
+    /// Decodes the `params` member of a request object; a required member missing from it throws.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if container.contains(.params), try !container.decodeNil(forKey: .params) {
@@ -110,11 +126,16 @@ public struct RequestParams<Request: DataTableRequest>: Decodable {
 
 /// A request as a client sends it.
 public struct RequestMessage<Request: DataTableRequest>: Encodable, Sendable {
+    /// Always `"2.0"`.
     public var jsonrpc = jsonRPCVersion
+    /// The id the reply echoes.
     public var id: RequestID
+    /// The method's wire name, `Request.method`.
     public var method: String
+    /// The params, encoded as the `params` object.
     public var params: Request
 
+    /// A request with `id` for the method `Request` stands for.
     public init(id: RequestID, params: Request) {
         self.id = id
         self.method = Request.method
@@ -124,10 +145,14 @@ public struct RequestMessage<Request: DataTableRequest>: Encodable, Sendable {
 
 /// A successful reply.
 public struct ResultMessage<Result: Encodable & Sendable>: Encodable, Sendable {
+    /// Always `"2.0"`.
     public var jsonrpc = jsonRPCVersion
+    /// The id of the request answered, as it sent it.
     public var id: RequestID
+    /// The method's reply, sent as the `result` member.
     public var result: Result
 
+    /// A reply to the request with `id`.
     public init(id: RequestID, result: Result) {
         self.id = id
         self.result = result
@@ -136,10 +161,14 @@ public struct ResultMessage<Result: Encodable & Sendable>: Encodable, Sendable {
 
 /// A failed reply. `id` is `null` when the request's id could not be read.
 public struct ErrorMessage: Codable, Sendable {
+    /// Always `"2.0"`.
     public var jsonrpc = jsonRPCVersion
+    /// The id of the request refused, as it sent it; `null` when it could not be read.
     public var id: RequestID
+    /// What went wrong, sent as the `error` member.
     public var error: ResponseError
 
+    /// A refusal of the request with `id`.
     public init(id: RequestID, error: ResponseError) {
         self.id = id
         self.error = error
@@ -148,7 +177,10 @@ public struct ErrorMessage: Codable, Sendable {
 
 /// Any reply, as a client reads it: `result` or `error`, never both.
 public struct ReplyMessage: Decodable, Sendable {
+    /// The id of the request answered; `null` when it had none (shell mode) or it could not be read.
     public var id: RequestID
+    /// The `result` member; `nil` when the request failed.
     public var result: JSONValue?
+    /// The `error` member; `nil` when the request succeeded.
     public var error: ResponseError?
 }

@@ -2,10 +2,13 @@
 ///
 /// An extensible set rather than a closed enum, so a client decodes codes a newer daemon sends.
 public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The number sent as `error.code`.
     public var rawValue: Int
 
+    /// The code `rawValue`, known or not.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
+    /// The code as a decimal number, like `-32602`.
     public var description: String { String(rawValue) }
 
     // Standard JSON-RPC 2.0 codes.

@@ -3,10 +3,13 @@
 /// Codes group errors the way JSON-RPC tooling expects; kinds say precisely what went wrong and
 /// are what a client should switch on. An extensible set: unknown kinds decode as themselves.
 public struct ErrorKind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The text sent as `error.data.kind`, like `invalid_params`.
     public var rawValue: String
 
+    /// The kind `rawValue`, known or not.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// The kind as sent on the wire.
     public var description: String { rawValue }
 
     /// The line is not JSON. Code ``ErrorCode/parseError``.

@@ -1,13 +1,19 @@
 /// Any JSON value, for the parts of the protocol whose shape is open: request ids, error details,
 /// feature lists, and replies a client has not typed.
 public enum JSONValue: Hashable, Sendable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number that is a whole number and fits in 64 bits; kept apart so `7` comes back as `7`.
     case integer(Int64)
+    /// A number kept as a `Double`: one with a fraction, or one too large for ``integer(_:)``.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array, its elements in order.
     case array([JSONValue])
+    /// An object, by member name; member order is not kept.
     case object([String: JSONValue])
 
     /// The value's JSON type name as a person reads it in an error message.
@@ -28,11 +34,13 @@ public enum JSONValue: Hashable, Sendable {
         return nil
     }
 
+    /// The text when this is a string, else `nil`.
     public var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
+    /// The number when this is a whole number that fits in `Int` (`3.0` included), else `nil`.
     public var intValue: Int? {
         switch self {
         case .integer(let value): Int(exactly: value)
@@ -41,6 +49,7 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
+    /// The number as a `Double` when this is a number (a large integer rounded), else `nil`.
     public var doubleValue: Double? {
         switch self {
         case .integer(let value): Double(value)
@@ -49,11 +58,13 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
+    /// The boolean when this is `true` or `false`, else `nil`.
     public var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
 
+    /// The elements when this is an array, else `nil`.
     public var arrayValue: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
@@ -61,6 +72,8 @@ public enum JSONValue: Hashable, Sendable {
 }
 
 extension JSONValue: Codable {
+    /// Decodes any JSON value: a number as `.integer` when the decoder reads it as an `Int64`, else
+    /// as `.number`; a number too large for a `Double` throws.
     public init(from decoder: any Decoder) throws {
         // Each type is tried in turn and every miss throws, which costs far more than a hit:
         // strings (ids, cell values) come first, then numbers, then the rarer kinds.
@@ -100,6 +113,7 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Encodes the JSON the value stands for; `.integer` is written without a fraction.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -118,12 +132,19 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
 {
+    /// `nil` as `.null`.
     public init(nilLiteral: ()) { self = .null }
+    /// A boolean literal as `.bool`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An integer literal as `.integer`.
     public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// A floating-point literal as `.number`.
     public init(floatLiteral value: Double) { self = .number(value) }
+    /// A string literal as `.string`.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An array literal as `.array`.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// A dictionary literal as `.object`; of a key given twice, the last value is kept.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }

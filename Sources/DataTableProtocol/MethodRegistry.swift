@@ -2,6 +2,7 @@
 ///
 /// Adding a method: see "Adding a method" in protocol.md.
 public enum MethodRegistry {
+    /// Every method's request type, in the order `help` lists them.
     public static let all: [any DataTableRequest.Type] = [
         PingRequest.self,
         HelloRequest.self,

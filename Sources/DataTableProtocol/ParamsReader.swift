@@ -17,6 +17,7 @@ public struct ParamsReader: JSONByteCursor {
     /// Whether a member was seen, by the bit the request type gives it.
     private var seen: UInt64 = 0
 
+    /// A reader at the start of `bytes`, which it reads in place and must not outlive.
     public init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
@@ -25,6 +26,7 @@ public struct ParamsReader: JSONByteCursor {
     public struct Key {
         let bytes: UnsafeRawBufferPointer
 
+        /// Whether the member name is exactly `pattern`, byte for byte.
         public static func ~= (pattern: StaticString, key: Key) -> Bool {
             pattern.withUTF8Buffer { name in
                 guard name.count == key.bytes.count else { return false }
@@ -95,6 +97,8 @@ public struct ParamsReader: JSONByteCursor {
         return true
     }
 
+    /// A string, its two-character escapes unescaped; `nil` when the next value is not a string or
+    /// holds a `\u` escape.
     public mutating func string() -> String? {
         guard let first = peek(), first == UInt8(ascii: "\"") else { return nil }
         if let plain = plainString() {
@@ -103,6 +107,7 @@ public struct ParamsReader: JSONByteCursor {
         return escapedString()
     }
 
+    /// `true` or `false`; `nil` when the next value is neither.
     public mutating func bool() -> Bool? {
         if literal("true") { return true }
         if literal("false") { return false }
@@ -288,5 +293,6 @@ extension ReadableParams {
         return reader.position == bytes.count ? params : nil
     }
 
+    /// The params read by ``read(_:)``; `nil` leaves them to `JSONDecoder`.
     public static func readParams(_ bytes: UnsafeRawBufferPointer) -> Self? { read(bytes) }
 }

@@ -5,13 +5,17 @@
 public struct ParamsSchema: Sendable, Hashable {
     /// One param.
     public struct Param: Sendable, Hashable, Codable {
+        /// The member's name in the params object.
         public var name: String
         /// `string`, `integer`, `number`, `boolean`, `array`, `object` or `any`; an object's
         /// members follow in parentheses when the type says what they are.
         public var type: String
+        /// Whether a request must give it; `false` when it may be left out.
         public var required: Bool
     }
 
+    /// The top-level params, in the order the request type reads them; an object's members are named
+    /// in its ``Param/type`` only.
     public var params: [Param]
 
     /// The params of `Request`.

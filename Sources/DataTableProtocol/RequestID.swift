@@ -5,12 +5,17 @@ import Foundation
 /// JSON-RPC allows a string, a number or `null`. Whole numbers are kept as integers so that an id
 /// of `7` is answered with `7`, not `7.0`.
 public enum RequestID: Hashable, Sendable, Codable {
+    /// A whole-number id that fits in 64 bits.
     case integer(Int64)
+    /// Any other numeric id, as a `Double`.
     case number(Double)
     /// A number kept as the client wrote it, which a `Double` would not echo exactly (a whole
     /// number past 2^63, say).
     case exact(String)
+    /// A string id.
     case string(String)
+    /// `null`: the id sent, or the one a reply carries when the request had none or it could not
+    /// be read.
     case null
 
     /// The id a JSON value stands for, or `nil` when JSON-RPC does not allow that value as an id
@@ -25,6 +30,7 @@ public enum RequestID: Hashable, Sendable, Codable {
         }
     }
 
+    /// Decodes a string, number or `null`; any other JSON value throws a type mismatch.
     public init(from decoder: any Decoder) throws {
         let value = try JSONValue(from: decoder)
         guard let id = RequestID(value) else {
@@ -36,6 +42,7 @@ public enum RequestID: Hashable, Sendable, Codable {
         self = id
     }
 
+    /// Encodes the id as JSON; an ``exact(_:)`` id as the number its text holds, read as a `Decimal`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -54,7 +61,9 @@ public enum RequestID: Hashable, Sendable, Codable {
 }
 
 extension RequestID: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
+    /// An integer literal as an ``integer(_:)`` id.
     public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// A string literal as a ``string(_:)`` id.
     public init(stringLiteral value: String) { self = .string(value) }
 }
 

@@ -4,12 +4,16 @@
 /// Handlers throw it; the dispatcher turns it into the reply. Nothing is applied when a request
 /// fails with one of these.
 public struct ResponseError: Error, Hashable, Sendable {
+    /// The JSON-RPC code, sent as `error.code`.
     public var code: ErrorCode
+    /// One sentence for a person, sent as `error.message`.
     public var message: String
+    /// What went wrong, sent as `error.data.kind`; what a client should switch on.
     public var kind: ErrorKind
     /// Extra members of `data` beside `kind`.
     public var details: [String: JSONValue]
 
+    /// An error of `code` and `kind`; `details` become the members of `data` beside `kind`.
     public init(code: ErrorCode, kind: ErrorKind, message: String, details: [String: JSONValue] = [:]) {
         self.code = code
         self.kind = kind
@@ -19,14 +23,17 @@ public struct ResponseError: Error, Hashable, Sendable {
 }
 
 extension ResponseError {
+    /// The line is not JSON: `parse_error`, code -32700.
     public static func parseError(_ message: String) -> ResponseError {
         ResponseError(code: .parseError, kind: .parseError, message: message)
     }
 
+    /// The JSON is not a request (no `method`, a bad `jsonrpc` or `id`, …): `invalid_request`, code -32600.
     public static func invalidRequest(_ message: String) -> ResponseError {
         ResponseError(code: .invalidRequest, kind: .invalidRequest, message: message)
     }
 
+    /// No method is named `method`: `unknown_method`, code -32601, with `data.method`.
     public static func unknownMethod(_ method: String) -> ResponseError {
         ResponseError(
             code: .methodNotFound,
@@ -56,6 +63,7 @@ extension ResponseError {
         )
     }
 
+    /// The daemon failed and changed nothing: `internal_error`, code -32603.
     public static func internalError(_ message: String = "The daemon failed to answer; nothing was changed.")
         -> ResponseError
     {
@@ -95,6 +103,7 @@ extension ResponseError: Codable {
         init?(intValue: Int) { nil }
     }
 
+    /// Decodes `code`, `message` and `data`; a missing `data.kind` reads as `unknown`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         code = try container.decode(ErrorCode.self, forKey: .code)
@@ -104,6 +113,7 @@ extension ResponseError: Codable {
         details = data
     }
 
+    /// Encodes `code`, `message` and `data`: `kind` and the details beside it (a detail named `kind` is left out).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(code, forKey: .code)

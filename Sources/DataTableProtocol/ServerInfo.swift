@@ -23,6 +23,8 @@ public struct ServerLimits: Codable, Hashable, Sendable {
     public var maxOutputBytes: Int
     /// Bytes of unread events a connection may have for at most ``softOutputSeconds``.
     public var softOutputBytes: Int
+    /// How long, in seconds, a connection may stay above ``softOutputBytes`` of unread events
+    /// before it is closed.
     public var softOutputSeconds: Int
     /// Most tables the daemon holds; creating one more is refused.
     public var maxTables: Int
@@ -44,6 +46,7 @@ public struct ServerLimits: Codable, Hashable, Sendable {
     /// behind get one `resync` event later instead of every event now.
     public var maxEventBytes: Int
 
+    /// Limits as given; each one left out takes the daemon's default (protocol.md, "Limits").
     public init(
         maxLineBytes: Int = 1 << 20,
         maxConnections: Int = 1024,

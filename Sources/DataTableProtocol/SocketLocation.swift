@@ -9,6 +9,8 @@ public enum SocketLocation {
     /// The path the shipped systemd socket unit listens on.
     public static let systemPath = "/run/datatabled/datatabled.sock"
 
+    /// The socket path for this environment and user id, in the order above; an empty
+    /// `$DATATABLED_SOCKET` and a relative `$XDG_RUNTIME_DIR` are skipped.
     public static func defaultPath(environment: [String: String], uid: UInt32) -> String {
         if let explicit = environment[environmentVariable], !explicit.isEmpty {
             return explicit

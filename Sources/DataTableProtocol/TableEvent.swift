@@ -7,7 +7,9 @@
 public struct TableEvent: Codable, Hashable, Sendable {
     /// What happened.
     public struct Kind: RawRepresentable, Codable, Hashable, Sendable, CaseIterable {
+        /// The kind as sent in the event's `kind` member and named in `subscribe`'s `events`.
         public var rawValue: String
+        /// The kind `rawValue`, known or not.
         public init(rawValue: String) { self.rawValue = rawValue }
 
         /// Rows were added (`ids`, `count`).
@@ -29,12 +31,16 @@ public struct TableEvent: Codable, Hashable, Sendable {
         /// whatever kinds were subscribed to.
         public static let resync = Kind(rawValue: "resync")
 
+        /// The kinds `subscribe` takes (every one but ``resync``), in the order its reply lists them;
+        /// the default subscription.
         public static let allCases: [Kind] = [.added, .edited, .deleted, .selection, .sort, .drafts, .schema]
 
+        /// Decodes the kind from its string; an unknown one decodes as itself.
         public init(from decoder: any Decoder) throws {
             rawValue = try decoder.singleValueContainer().decode(String.self)
         }
 
+        /// Encodes the kind as its string.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             try container.encode(rawValue)
@@ -44,9 +50,13 @@ public struct TableEvent: Codable, Hashable, Sendable {
     /// The most ids one event lists; past that only `count` says how many.
     public static let maximumIDs = 1000
 
+    /// The name of the table that changed.
     public var table: String
+    /// What happened; it says which of the optional members are set.
     public var kind: Kind
+    /// The table's version after the last change the event reports.
     public var version: Int
+    /// The table's version before the first change the event reports.
     public var previous: Int
     /// Rows in the table now.
     public var rows: Int
@@ -65,6 +75,7 @@ public struct TableEvent: Codable, Hashable, Sendable {
     /// `schema`: `created` or `dropped`.
     public var change: String?
 
+    /// An event of `kind`; the members left `nil` are left out on the wire.
     public init(
         table: String,
         kind: Kind,

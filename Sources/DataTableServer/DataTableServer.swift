@@ -16,11 +16,14 @@ import Synchronization
 /// their replies, then returns. Connections still open after ``Configuration/drainTimeout`` are
 /// closed.
 public final class DataTableServer: Service, Sendable, CustomStringConvertible {
+    /// The service's name, as ServiceLifecycle logs it.
     public var description: String { "DataTableServer" }
 
     /// How the server is set up.
     public struct Configuration: Sendable {
+        /// Where connections come from: inherited sockets and paths to bind; every one is served.
         public var listeners: [ListenerSource]
+        /// The limits the server enforces and `hello` reports.
         public var limits: ServerLimits
         /// How long shutdown waits for connections to finish before closing them.
         public var drainTimeout: Duration
@@ -35,6 +38,8 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         /// The mode a new table gets unless its request gives one.
         public var tableMode: UInt16
 
+        /// A configuration; what is left out takes its default: protocol.md's limits, a 10-second drain,
+        /// no tables, every peer served, memory only, paths for privileged peers only, mode 0660.
         public init(
             listeners: [ListenerSource],
             limits: ServerLimits = ServerLimits(),
@@ -63,6 +68,7 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         /// Graceful shutdown has begun.
         public var stopping: @Sendable () -> Void
 
+        /// Hooks; one left out does nothing.
         public init(
             ready: @escaping @Sendable ([String]) -> Void = { _ in },
             stopping: @escaping @Sendable () -> Void = {}
@@ -90,7 +96,9 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         var id: Int
     }
 
+    /// How the server was set up.
     public let configuration: Configuration
+    /// What every connection shares: the tables, the limits and the counters `stats` reports.
     public let state: ServerState
     private let dispatcher: RequestDispatcher
     private let hooks: Hooks
@@ -102,6 +110,8 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
     private let drainDeadline = Mutex<Scheduled<Void>?>(nil)
     private let nextConnectionID = Atomic(0)
 
+    /// A server of `configuration` that answers with `methods` and serves its connections on
+    /// `eventLoopGroup`; nothing is bound before ``run()``.
     public init(
         configuration: Configuration,
         methods: MethodTable = .builtin(),
@@ -123,6 +133,8 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         self.eventLoopGroup = eventLoopGroup
     }
 
+    /// Binds every listener, calls ``Hooks/ready``, and serves until graceful shutdown has drained
+    /// the connections; then removes the socket files it bound. Throws when a listener cannot be bound.
     public func run() async throws {
         var listeners: [Listener] = []
         var ownedPaths: [(String, SocketPath.FileIdentity)] = []

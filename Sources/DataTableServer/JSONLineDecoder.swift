@@ -13,23 +13,31 @@ import NIOExtras
 /// the start of a request cut off mid-way, not a last line: `isShuttingDown` says so, and they are
 /// dropped.
 public final class JSONLineDecoder: ByteToMessageDecoder {
+    /// One request line, without its newline or the `\r` before it.
     public typealias InboundOut = ByteBuffer
 
     private let lines = LineBasedFrameDecoder()
+    /// The longest line taken, in bytes without its newline (`maxLineBytes`).
     public let maximumLineBytes: Int
     private let isShuttingDown: @Sendable () -> Bool
 
+    /// A decoder of lines up to `maximumLineBytes`; `isShuttingDown` tells it when the daemon has
+    /// stopped reading, so that an unfinished last line is dropped.
     public init(maximumLineBytes: Int, isShuttingDown: @escaping @Sendable () -> Bool = { false }) {
         self.maximumLineBytes = maximumLineBytes
         self.isShuttingDown = isShuttingDown
     }
 
+    /// Passes on the next whole line; throws ``LineTooLongError`` once a line, or the start of one,
+    /// is longer than ``maximumLineBytes``.
     public func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let line = try nextLine(&buffer) else { return .needMoreData }
         context.fireChannelRead(wrapInboundOut(line))
         return .continue
     }
 
+    /// Passes on the lines left when input ends, then a last line without a newline, unless the
+    /// daemon is shutting down.
     public func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws
         -> DecodingState
     {
@@ -67,7 +75,9 @@ public final class JSONLineDecoder: ByteToMessageDecoder {
 
 /// A request line was longer than the configured maximum.
 public struct LineTooLongError: Error, Hashable, Sendable {
+    /// The limit the line passed, in bytes.
     public var maximumLineBytes: Int
 
+    /// The error for a line longer than `maximumLineBytes`.
     public init(maximumLineBytes: Int) { self.maximumLineBytes = maximumLineBytes }
 }

@@ -9,6 +9,7 @@ public enum ListenerSource: Sendable, Hashable, CustomStringConvertible {
     /// (see ``SocketPath``). `mode` is applied to the socket file; `group`, when set, owns it.
     case path(String, mode: mode_t, group: gid_t?)
 
+    /// How logs and the ready hook name it: the inherited socket's descriptor and name, or the path.
     public var description: String {
         switch self {
         case .inherited(let descriptor, let name): "inherited socket fd \(descriptor) (\(name))"

@@ -36,6 +36,7 @@ public struct MethodTable: Sendable {
 
     private var handlers: [String: Handlers] = [:]
 
+    /// A table without methods: every name is `unknown_method` until registered (``builtin()`` has them all).
     public init() {}
 
     /// Answers `Request.method` with `body`, off the event loop.

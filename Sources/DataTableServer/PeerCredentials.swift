@@ -4,16 +4,21 @@ import NIOCore
 /// The process at the other end of a Unix socket connection, as the kernel reports it
 /// (`SO_PEERCRED`): what the peer was when it connected, not what it claims.
 public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
+    /// The peer's process id; the peer may have exited since.
     public var pid: Int32
+    /// The peer's effective user id: the owner of the tables it makes, checked against their modes.
     public var uid: UInt32
+    /// The peer's effective primary group id: the group of the tables it makes.
     public var gid: UInt32
 
+    /// Credentials as given.
     public init(pid: Int32, uid: UInt32, gid: UInt32) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
     }
 
+    /// `pid P uid U gid G`, for logs.
     public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
 
     /// Asks the kernel about the peer of `channel`; `nil` for a channel that is not a socket or

@@ -4,9 +4,12 @@ import Foundation
 /// `--allow-group`). A peer is admitted when its user id is listed, or its primary group, or
 /// one of its supplementary groups (read from `/proc/PID/status` while the peer runs).
 public struct PeerPolicy: Sendable, Hashable {
+    /// The user ids served (`--allow-uid`).
     public var uids: Set<UInt32>
+    /// The group ids served, as a peer's primary or supplementary group (`--allow-group`).
     public var gids: Set<UInt32>
 
+    /// A policy serving the users and groups listed; with neither, every peer is served.
     public init(uids: Set<UInt32> = [], gids: Set<UInt32> = []) {
         self.uids = uids
         self.gids = gids

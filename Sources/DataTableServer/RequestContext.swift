@@ -39,6 +39,8 @@ public struct RequestContext: Sendable {
     /// Whether the request is a logged change replayed at start-up: rows it adds are not news.
     var isReplay = false
 
+    /// A context for requests on `connection`, speaking ``ServerInfo/defaultProtocolVersion`` with
+    /// strict params, no views, uploads or events, and nobody to notify.
     public init(connection: ConnectionInfo, server: ServerState, logger: Logger) {
         self.connection = connection
         self.protocolVersion = ServerInfo.defaultProtocolVersion
@@ -54,6 +56,7 @@ public struct ConnectionInfo: Sendable, Hashable {
     /// The peer's process, user and group, from `SO_PEERCRED`; `nil` when the kernel did not say.
     public var peer: PeerCredentials?
 
+    /// A connection's number and, when the kernel described it, its peer.
     public init(id: Int, peer: PeerCredentials? = nil) {
         self.id = id
         self.peer = peer

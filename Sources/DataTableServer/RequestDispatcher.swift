@@ -17,9 +17,13 @@ import Logging
 /// The dispatcher holds no per-connection state; that lives in the ``RequestContext`` the caller
 /// owns. It never throws: a failing handler becomes an error reply.
 public struct RequestDispatcher: Sendable {
+    /// The handlers, by method name; a name not in it is `unknown_method`.
     public let methods: MethodTable
+    /// The configured limits; of them, the dispatcher reads `maxBatchSize` (a longer batch is
+    /// `limit_exceeded`, and none of it is carried out).
     public let limits: ServerLimits
 
+    /// A dispatcher answering with `methods` under `limits`.
     public init(methods: MethodTable, limits: ServerLimits) {
         self.methods = methods
         self.limits = limits

@@ -6,6 +6,7 @@ import TextMeasure
 /// State every connection shares: the tables, the configured limits and the counters `stats`
 /// reports.
 public final class ServerState: Sendable {
+    /// The configured limits, as `hello` reports them.
     public let limits: ServerLimits
     /// When the daemon started, for `stats`' uptime.
     public let startedAt: ContinuousClock.Instant
@@ -42,9 +43,15 @@ public final class ServerState: Sendable {
 
     /// Connection and request counts.
     public struct Counters: Sendable, Hashable {
+        /// Connections open now, of those admitted.
         public var currentConnections = 0
+        /// Connections admitted since start.
         public var totalConnections = 0
+        /// Connections turned away since start by `maxConnections` or `maxConnectionsPerUid` (not
+        /// those refused for `--allow-uid` or `--allow-group`).
         public var refusedConnections = 0
+        /// Requests read since start, refused ones and notifications included; each member of a batch
+        /// counts (a batch that is empty, not JSON or past `maxBatchSize` counts once).
         public var requests = 0
         /// Open connections per user, for users the per-user limit applies to.
         var connectionsByUid: [UInt32: Int] = [:]
@@ -59,6 +66,8 @@ public final class ServerState: Sendable {
     /// write, others nothing.
     public static let standardTableMode: UInt16 = 0o660
 
+    /// State holding `catalog`'s tables under `limits`; `journal` logs their changes (`nil`: memory
+    /// only), `files` decides which paths clients may name, `tableMode` is the mode of new tables.
     public init(
         limits: ServerLimits,
         catalog: TableCatalog = TableCatalog(),
@@ -75,6 +84,7 @@ public final class ServerState: Sendable {
         self.tables = LiveTables(catalog)
     }
 
+    /// The counters as they are now, for `stats`.
     public var snapshot: Counters { counters.withLock { $0 } }
 
     /// Why a connection was turned away.

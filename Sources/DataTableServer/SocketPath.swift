@@ -16,6 +16,8 @@ public enum SocketPath {
         /// A system call failed.
         case system(String, call: String, errno: Int32)
 
+        /// The problem in one sentence for the daemon's error output, with what to do where there is
+        /// something to do.
         public var description: String {
             switch self {
             case .inUse(let path):

@@ -9,13 +9,19 @@ import Logging
 /// journald silently drops fields whose names are not `[A-Z0-9_]` (or start with `_`, which is
 /// for trusted fields), so names are rewritten by ``fieldName(for:)``.
 public struct JournaldLogHandler: LogHandler {
+    /// The least level logged; swift-log drops entries below it before they reach ``log(event:)``.
     public var logLevel: Logger.Level
+    /// Metadata sent with every entry as `DATATABLED_…` fields; the provider's items and the entry's
+    /// own win over it.
     public var metadata: Logger.Metadata = [:]
+    /// Supplies more metadata at each entry; `nil` for none.
     public var metadataProvider: Logger.MetadataProvider?
     private let label: String
     private let identifier: String
     private let fallback: StderrLogHandler
 
+    /// A handler for the logger `label` (sent as `DATATABLED_LOGGER`), with `identifier` as
+    /// `SYSLOG_IDENTIFIER`.
     public init(label: String, identifier: String = "datatabled", logLevel: Logger.Level = .info) {
         self.label = label
         self.identifier = identifier
@@ -23,11 +29,14 @@ public struct JournaldLogHandler: LogHandler {
         self.fallback = StderrLogHandler(label: label, logLevel: logLevel)
     }
 
+    /// One item of ``metadata``.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
+    /// Sends the entry to journald; when journald does not take it, writes it to standard error
+    /// as ``StderrLogHandler`` does.
     public func log(event: LogEvent) {
         let items = LogFields.merged(metadata, metadataProvider, event.metadata)
         var fields = [

@@ -6,21 +6,29 @@ import Logging
 ///
 /// Used when standard error is not connected to the journal: a terminal, a file, a test.
 public struct StderrLogHandler: LogHandler {
+    /// The least level logged; swift-log drops entries below it before they reach ``log(event:)``.
     public var logLevel: Logger.Level
+    /// Metadata written with every entry as `key=value`; the provider's items and the entry's own
+    /// win over it.
     public var metadata: Logger.Metadata = [:]
+    /// Supplies more metadata at each entry; `nil` for none.
     public var metadataProvider: Logger.MetadataProvider?
     private let label: String
 
+    /// A handler for the logger `label` (which is not written in the lines).
     public init(label: String, logLevel: Logger.Level = .info) {
         self.label = label
         self.logLevel = logLevel
     }
 
+    /// One item of ``metadata``.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
+    /// Writes the entry as one line, line breaks in it turned into spaces; a write that fails is
+    /// dropped.
     public func log(event: LogEvent) {
         write(line: Self.format(event, metadata: LogFields.merged(metadata, metadataProvider, event.metadata)))
     }

@@ -6,6 +6,7 @@ import Glibc
 public enum SystemdListenFDs {
     /// One inherited descriptor.
     public struct Descriptor: Sendable, Hashable {
+        /// The descriptor number: `SD_LISTEN_FDS_START` (3) for the first, then one up for each.
         public var fd: CInt
         /// `FileDescriptorName=` of the socket unit (the unit's name by default); `"unknown"` when
         /// systemd gave none.

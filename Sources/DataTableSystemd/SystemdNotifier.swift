@@ -3,6 +3,7 @@ import CSystemd
 /// Tells the service manager how the daemon is doing (`sd_notify`). Does nothing when
 /// `NOTIFY_SOCKET` is not set, so the daemon runs the same outside systemd.
 public struct SystemdNotifier: Sendable {
+    /// A notifier; each message goes to the `NOTIFY_SOCKET` of the environment when it is sent.
     public init() {}
 
     /// Sends `KEY=VALUE` lines; `true` when a service manager received them.

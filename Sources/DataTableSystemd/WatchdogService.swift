@@ -5,11 +5,13 @@ import ServiceLifecycle
 /// Sends `WATCHDOG=1` at half the interval systemd asked for (`WATCHDOG_USEC`), for as long as
 /// the daemon runs. Finishes at once when no watchdog is configured.
 public struct WatchdogService: Service, CustomStringConvertible {
+    /// The service's name, as ServiceLifecycle logs it.
     public var description: String { "WatchdogService" }
 
     private let notifier: SystemdNotifier
     private let logger: Logger
 
+    /// A service that sends keep-alives through `notifier` and logs their interval to `logger`.
     public init(notifier: SystemdNotifier = SystemdNotifier(), logger: Logger) {
         self.notifier = notifier
         self.logger = logger
@@ -22,6 +24,8 @@ public struct WatchdogService: Service, CustomStringConvertible {
         return .microseconds(Int64(microseconds))
     }
 
+    /// Sends `WATCHDOG=1` every half ``interval()`` until graceful shutdown or cancellation;
+    /// returns at once when systemd expects no keep-alives.
     public func run() async throws {
         guard let interval = Self.interval() else { return }
         let period = interval / 2

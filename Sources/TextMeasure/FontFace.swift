@@ -3,9 +3,12 @@ import Synchronization
 
 /// Why a font could not be found or opened.
 public struct FontError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, one sentence for a person (naming the file or family when there is one).
     public var message: String
+    /// The message.
     public var description: String { message }
 
+    /// An error saying `message`.
     public init(_ message: String) { self.message = message }
 }
 
@@ -27,9 +30,14 @@ public final class FontFace: TextMeasure, @unchecked Sendable {
     public let index: Int
     /// The family and style the face was asked for, when it was found by name.
     public let family: String?
+    /// The style the face was opened for when found by name; `nil` when opened by file. A ``FontLibrary``
+    /// keeps one face per file and index, so this is the style of the first request that opened it.
     public let style: String?
+    /// `path#index`: faces of equal identity measure alike.
     public let identity: String
+    /// The face's design units per em, as HarfBuzz reads it from the font.
     public let unitsPerEm: Int
+    /// Ascender − descender + line gap in design units; 1.2 em when the font gives no extents.
     public let lineHeightUnits: Int
 
     /// Advances of the printable ASCII characters, by `byte - 0x20`.
@@ -95,6 +103,7 @@ public final class FontFace: TextMeasure, @unchecked Sendable {
 
     deinit { hb_font_destroy(font) }
 
+    /// Width of `text` shaped on one line, in design units (the ASCII fast path, else shaped and cached).
     public func units(_ text: String) -> Int {
         if let units = asciiUnits(text) { return units }
         if let units = cache.withLock({ $0[text] }) { return units }

@@ -5,6 +5,7 @@ import Synchronization
 public final class FontLibrary: Sendable {
     private let faces = Mutex<[String: FontFace]>([:])
 
+    /// An empty library; faces are opened when first asked for.
     public init() {}
 
     /// The face fontconfig finds for `family` in `style`.

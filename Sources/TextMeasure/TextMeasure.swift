@@ -15,20 +15,27 @@ public protocol TextMeasure: Sendable {
 
 /// Terminal cells: every unit is one cell (``DisplayWidth``).
 public struct CellMeasure: TextMeasure {
+    /// The cell measure (it has no settings).
     public init() {}
+    /// Always `"cell"`.
     public var identity: String { "cell" }
+    /// Terminal cells `text` takes on one line (see ``DisplayWidth``).
     public func units(_ text: String) -> Int { DisplayWidth.cells(text) }
+    /// 1: a unit is one cell.
     public var unitsPerEm: Int { 1 }
+    /// 1: a line is one cell high.
     public var lineHeightUnits: Int { 1 }
 }
 
 /// A measure at a size: what layout uses. Widths come out in layout units — points for a font
 /// (units × size ÷ units per em), cells for ``CellMeasure`` (size 1).
 public struct TextStyle: Sendable, Equatable {
+    /// What measures the text: a font face, or terminal cells.
     public let measure: any TextMeasure
     /// Points for a font; 1 for cells.
     public let size: Double
 
+    /// `measure` at `size`: points for a font, 1 for cells.
     public init(measure: any TextMeasure, size: Double) {
         self.measure = measure
         self.size = size

@@ -4,22 +4,27 @@ public struct ByteWriter: Sendable {
     /// What has been written so far.
     public private(set) var bytes: [UInt8] = []
 
+    /// An empty writer with room for `capacity` bytes.
     public init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
     }
 
+    /// One byte.
     public mutating func write(_ value: UInt8) {
         bytes.append(value)
     }
 
+    /// An integer in its own width (`MemoryLayout<Integer>.size` bytes), little-endian.
     public mutating func write<Integer: FixedWidthInteger>(_ value: Integer) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
+    /// A double as its 64-bit IEEE 754 bit pattern, little-endian.
     public mutating func write(_ value: Double) {
         write(value.bitPattern)
     }
 
+    /// One byte: 1 for `true`, 0 for `false`.
     public mutating func write(_ value: Bool) {
         bytes.append(value ? 1 : 0)
     }
@@ -53,11 +58,13 @@ public struct ByteReader: Sendable {
     /// Where the next read starts, counted from the start of `bytes`.
     public private(set) var offset: Int
 
+    /// A reader of `bytes` (without a copy), its first read `offset` bytes from their start.
     public init(_ bytes: ArraySlice<UInt8>, offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
     }
 
+    /// A reader of `bytes`, its first read `offset` bytes from their start.
     public init(_ bytes: [UInt8], offset: Int = 0) {
         self.init(bytes[...], offset: offset)
     }
@@ -73,10 +80,12 @@ public struct ByteReader: Sendable {
         return offset..<offset + count
     }
 
+    /// The next byte.
     public mutating func readByte() throws(TableImageError) -> UInt8 {
         bytes[bytes.startIndex + (try take(1).lowerBound)]
     }
 
+    /// The next integer of that width, little-endian.
     public mutating func read<Integer: FixedWidthInteger>(_: Integer.Type) throws(TableImageError) -> Integer {
         let range = try take(MemoryLayout<Integer>.size)
         var value = Integer.zero
@@ -88,14 +97,17 @@ public struct ByteReader: Sendable {
         return Integer(littleEndian: value)
     }
 
+    /// The next 8 bytes as a double's bit pattern.
     public mutating func readDouble() throws(TableImageError) -> Double {
         Double(bitPattern: try read(UInt64.self))
     }
 
+    /// The next byte: `false` when it is 0, else `true`.
     public mutating func readBool() throws(TableImageError) -> Bool {
         try readByte() != 0
     }
 
+    /// A 32-bit byte count, then that many bytes of text; throws when they are not UTF-8.
     public mutating func readString() throws(TableImageError) -> String {
         let count = Int(try read(UInt32.self))
         let range = try take(count)
@@ -134,8 +146,10 @@ public struct ByteReader: Sendable {
 
 /// Why a table image could not be read back.
 public struct TableImageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong with the image, as a clause ("it ends early …").
     public var description: String
 
+    /// An error saying `description`.
     public init(_ description: String) {
         self.description = description
     }

@@ -18,13 +18,16 @@ public enum ColumnSolver {
     public struct Column: Sendable, Hashable {
         /// Widest content (header label or any cell) plus padding on both sides.
         public var natural: Int
+        /// An image column: keeps its `width` (else ``Settings/imageWidth``), never shrinks, is never truncated.
         public var isImage: Bool
         /// Points or cells when 1 or more, a fraction of the container below 1, -1 flexible.
         public var width: Double?
         /// Like `width` (no -1); defaults are the settings' shares of the container.
         public var minWidth: Double?
+        /// The most a column sized to content takes, read like `width` (no -1); applies even when scrolling sideways.
         public var maxWidth: Double?
 
+        /// A column whose natural width is `natural`; hints left `nil` are not set.
         public init(
             natural: Int,
             isImage: Bool = false,
@@ -42,16 +45,24 @@ public enum ColumnSolver {
 
     /// The container and the rules' numbers.
     public struct Settings: Sendable, Hashable {
+        /// The container's width in layout units, accessories included.
         public var container: Int
         /// Widths of the left and right accessories (0 when there are none).
         public var leftAccessory: Int = 0
+        /// Width of the right accessory (0 when there is none).
         public var rightAccessory: Int = 0
+        /// Space between neighbouring columns.
         public var spacing: Int = 0
+        /// Whether the container scrolls sideways: columns keep their natural widths and none is omitted.
         public var horizontalScroll: Bool = false
+        /// Width of an image column that sets none.
         public var imageWidth: Int = 56
+        /// Share of the container a truncated column keeps at least, unless its `minWidth` says otherwise.
         public var minShare: Double = 0.25
+        /// Share of the container one of several columns takes at most without sideways scrolling.
         public var maxShare: Double = 0.5
 
+        /// Settings for a container `container` units wide, every other number at its default.
         public init(container: Int) { self.container = container }
     }
 

@@ -6,6 +6,7 @@ import TextMeasure
 public struct LayoutOptions: Sendable, Equatable {
     /// Compact (phone-width) or regular.
     public enum SizeClass: String, Sendable, Hashable, CaseIterable {
+        /// `compact`: phone width (a list report unless the container scrolls sideways); `regular`: the grid.
         case compact, regular
     }
 
@@ -17,14 +18,17 @@ public struct LayoutOptions: Sendable, Equatable {
         case cell
     }
 
+    /// Points or terminal cells; also picks the default paddings (see ``init(unit:width:data:header:)``).
     public var unit: Unit
     /// The container's width.
     public var width: Int
+    /// Regular by default; compact without ``horizontalScroll`` lays the table out as a list report.
     public var sizeClass: SizeClass
     /// Whether the container scrolls sideways; without it, columns that do not fit are omitted.
     public var horizontalScroll: Bool
     /// How data cells and header labels are measured.
     public var data: TextStyle
+    /// How header labels are measured (the header font at its size, or cells).
     public var header: TextStyle
     /// Space between neighbouring columns (FUIGridTableViewCell `spacing`).
     public var spacing: Int
@@ -42,6 +46,7 @@ public struct LayoutOptions: Sendable, Equatable {
     public var accessoryWidth: Int
     /// What the left and right accessories show; `nil` follows the table (see ``Accessory``).
     public var leftAccessory: Accessory?
+    /// `nil` or `.none`: no right accessory; `.chevron`: the chevron. Anything else is refused (`invalidLayout`).
     public var rightAccessory: Accessory?
     /// Whether the first column stays in view while scrolling sideways; `nil` follows the
     /// column's own `sticky`.
@@ -49,6 +54,7 @@ public struct LayoutOptions: Sendable, Equatable {
     /// A column narrower than its content gets at least this share of the container, and no
     /// column (of several) gets more than the maximum share, unless the column says otherwise.
     public var minShare: Double = 0.25
+    /// The most share of the container one of several columns takes without sideways scrolling.
     public var maxShare: Double = 0.5
     /// Layout hints that replace the table's, by column key.
     public var columns: [String: ColumnLayout] = [:]

@@ -5,15 +5,19 @@
 public struct LayoutPlan: Sendable, Hashable {
     /// A grid of columns, or (compact width without sideways scrolling) a list of object views.
     public enum Mode: String, Sendable, Hashable {
+        /// `table`: columns side by side under a header; `list`: each row drawn as an object view.
         case table, list
     }
 
     /// One column's place.
     public struct PlacedColumn: Sendable, Hashable {
+        /// The column's key.
         public var key: String
         /// Left edge; `nil` when omitted or in list mode.
         public var x: Int?
+        /// Width including the cell padding on both sides; 0 when omitted or in list mode.
         public var width: Int
+        /// The column's `align` hint, else by type: numbers and durations trailing, images centred, the rest leading.
         public var align: ColumnLayout.Alignment
         /// Lines a cell may take (1, or 2 when the column wraps).
         public var lines: Int
@@ -29,20 +33,27 @@ public struct LayoutPlan: Sendable, Hashable {
 
     /// A column bound to a place of the object view.
     public struct ListPlacement: Sendable, Hashable {
+        /// The place in the object view.
         public var binding: ListBinding
+        /// The key of the column bound there.
         public var column: String
     }
 
     /// An accessory beside every row.
     public struct PlacedAccessory: Sendable, Hashable {
+        /// What the accessory shows (never `.none`).
         public var kind: Accessory
+        /// Left edge in the container: 0 on the left, the container's width less the accessory's on the right.
         public var x: Int
+        /// ``LayoutOptions/accessoryWidth``.
         public var width: Int
     }
 
     /// A first column that stays in view while scrolling sideways.
     public struct StickyColumn: Sendable, Hashable {
+        /// The column's key.
         public var key: String
+        /// Its placed width, before any sideways scroll.
         public var width: Int
         /// The width it shrinks to (the sticky panel: 25% of the container).
         public var minWidth: Int
@@ -53,19 +64,28 @@ public struct LayoutPlan: Sendable, Hashable {
         }
     }
 
+    /// Grid or list report (compact width without sideways scrolling).
     public var mode: Mode
+    /// Points or cells, as in the options.
     public var unit: LayoutOptions.Unit
+    /// The size class the plan was made for.
     public var sizeClass: LayoutOptions.SizeClass
+    /// Whether the content scrolls sideways; always `false` in list mode.
     public var horizontalScroll: Bool
     /// The container's width.
     public var width: Int
+    /// Every column in table order, except one bound to `syncStatus` (its value is the left accessory).
     public var columns: [PlacedColumn]
+    /// The accessory on the left (checkboxes or sync status); `nil` when none, and always in list mode.
     public var leftAccessory: PlacedAccessory?
+    /// The chevron on the right; `nil` when none, and always in list mode.
     public var rightAccessory: PlacedAccessory?
+    /// The sticky first column; `nil` unless the content scrolls sideways with one.
     public var sticky: StickyColumn?
     /// Header height: its tallest label's lines × the header line height + padding above and
     /// below; 0 in list mode.
     public var headerHeight: Int
+    /// Lines of the tallest header label: 1 or 2; 0 in list mode.
     public var headerLines: Int
     /// Height of a row whose cells take one line (content centred vertically).
     public var rowHeight: Int
@@ -73,8 +93,11 @@ public struct LayoutPlan: Sendable, Hashable {
     public var twoLineRowHeight: Int
     /// How many rows have a cell on two lines.
     public var twoLineRows: Int
+    /// Rows in the table when the plan was made.
     public var rowCount: Int
+    /// Height of one line of data text: the data font's line height rounded up, or 1 in cells.
     public var lineHeight: Int
+    /// Height of one line of a header label: the header font's line height rounded up, or 1 in cells.
     public var headerLineHeight: Int
     /// Width of everything drawn side by side (accessories and columns).
     public var contentWidth: Int

@@ -2,9 +2,14 @@
 /// after FUIGridTableViewCell's bindings), or `syncStatus` for the column whose value is the
 /// row's sync-status icon in the left accessory.
 public enum ListBinding: String, Sendable, Hashable, CaseIterable {
+    /// The text lines of the object view, top to bottom; each bound one adds a line to the row's height.
     case headline, subheadline, footnote
+    /// Status texts; `status` shares its place with `statusImage`, `substatus` with `substatusImage`.
     case status, substatus
+    /// Image places (image columns only): status and substatus images, the detail image, and the icon
+    /// (never bound by default).
     case statusImage, substatusImage, detailImage, icon
+    /// Not a place in the object view: the column's value is the row's sync-status icon in the left accessory.
     case syncStatus
 
     /// Whether the place shows an image (an image column goes there) rather than text.

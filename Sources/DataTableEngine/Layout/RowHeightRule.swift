@@ -6,7 +6,9 @@
 public struct RowHeightRule: Sendable, Hashable {
     /// A wrapping column and the most measure units that still fit on one line of it.
     public struct Threshold: Sendable, Hashable {
+        /// The column's index in the table.
         public var column: Int
+        /// A cell wider than this many measure units takes two lines.
         public var units: Int
     }
 
@@ -14,7 +16,9 @@ public struct RowHeightRule: Sendable, Hashable {
     public var measure: String
     /// Wrapping columns that are narrower than their widest content.
     public var thresholds: [Threshold]
+    /// Height of a row whose cells all fit on one line, in layout units.
     public var rowHeight: Int
+    /// Height of a row with a cell on two lines, in layout units.
     public var tallHeight: Int
 
     /// Whether every row has the same height, whatever its content.

@@ -13,6 +13,8 @@ public struct LoadedRows: Sendable {
 
 /// The formats `load` reads and `export` writes.
 public enum DataFormat: String, Sendable, CaseIterable {
+    /// Comma-separated values: a header row naming the columns, then one record per row.
     case csv
+    /// Newline-delimited JSON: one object per row, each on a line of its own.
     case ndjson
 }

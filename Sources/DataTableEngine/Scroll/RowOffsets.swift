@@ -2,7 +2,9 @@
 /// arithmetic when every row has the same height, an ``OffsetIndex`` otherwise. Either way a
 /// row's offset and the row at an offset take O(log n) or less.
 public enum RowOffsets: Sendable {
+    /// `count` rows, each `height` high.
     case uniform(height: Int, count: Int)
+    /// Rows of differing heights, summed by an ``OffsetIndex``.
     case indexed(OffsetIndex)
 
     /// How many rows there are.

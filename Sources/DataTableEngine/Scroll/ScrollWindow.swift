@@ -7,12 +7,15 @@
 public struct ScrollWindow: Sendable {
     /// A column on screen.
     public struct Column: Sendable, Hashable {
+        /// The column's key.
         public var key: String
         /// Left edge on screen (list mode: the text's left edge).
         public var x: Int
         /// Width on screen; a sticky first column's shrinks as the content scrolls sideways.
         public var width: Int
+        /// How the cells' content aligns, as in the plan.
         public var align: ColumnLayout.Alignment
+        /// Lines a cell may take: 2 for a column that wraps, else 1 (always 1 in list mode).
         public var lines: Int
         /// The header label as drawn.
         public var header: [String]
@@ -26,10 +29,13 @@ public struct ScrollWindow: Sendable {
 
     /// A row on screen.
     public struct Row: Sendable {
+        /// The row's id.
         public var id: RowID
+        /// Its position in the current order.
         public var index: Int
         /// Top on screen.
         public var y: Int
+        /// Its height: the plan's row height, or its two-line row height when ``tall``.
         public var height: Int
         /// Whether a cell takes two lines (content top-aligned).
         public var tall: Bool
@@ -37,6 +43,7 @@ public struct ScrollWindow: Sendable {
         /// ``ScrollWindow/columns``: display text cut with "…" to fit; a two-line cell's lines
         /// are joined by "\n". A cell with a draft shows the draft.
         public var cellRange: Range<Int>
+        /// Whether the row is selected.
         public var selected: Bool
         /// 1 when just added, fading to 0 over two seconds.
         public var highlight: Double
@@ -46,26 +53,38 @@ public struct ScrollWindow: Sendable {
         public var readOnly: [Int]
     }
 
+    /// The layout plan the window was drawn with.
     public var plan: LayoutPlan
     /// The content offsets used (after clamping), and the viewport's size.
     public var x: Int
+    /// The vertical offset used: 0 to ``contentHeight`` − ``height`` (0 when the content is shorter).
     public var y: Int
+    /// The viewport's width: the plan's container width.
     public var width: Int
+    /// The viewport's height, header included.
     public var height: Int
+    /// Width of everything drawn side by side (``LayoutPlan/contentWidth``).
     public var contentWidth: Int
+    /// Header height plus every row's height.
     public var contentHeight: Int
+    /// Height of the sticky header (0 in list mode).
     public var headerHeight: Int
     /// Rows have scrolled under the header (y > 0): draw its shadow.
     public var shadow: Bool
+    /// The columns on screen, left to right: a sticky first column, then those reaching into view.
+    /// List mode: the bound columns, in object-view order.
     public var columns: [Column]
+    /// Rows from ``firstVisible`` − overscan to ``lastVisible`` + overscan, top to bottom.
     public var rows: [Row]
     /// The text of every row's cells (see ``Row/cellRange``).
     public var text: WindowText
     /// The first and last row visible below the header (without overscan); `nil` when none.
     public var firstVisible: Int?
+    /// The last row visible below the header, by position in the current order; `nil` when none.
     public var lastVisible: Int?
     /// Rows added since the view last looked that are above its first visible row.
     public var newAbove: Int
+    /// How many rows the table holds.
     public var rowCount: Int
 
     /// The display text of `row`'s cells, one per column.

@@ -21,9 +21,11 @@ public struct ViewState: Sendable {
         var y: Int
     }
 
+    /// Whether later scrolls stick to an edge while the view is at it; `.none` by default.
     public var follow: Follow = .none
     /// The content offsets last used.
     public internal(set) var x = 0
+    /// The vertical content offset last used (0 before the first scroll).
     public internal(set) var y = 0
     /// The viewport height last used.
     public internal(set) var height = 0
@@ -40,6 +42,7 @@ public struct ViewState: Sendable {
     var planOptions: LayoutOptions?
     var planVersion: UInt64 = 0
 
+    /// A view that has not scrolled yet: without an offset or target, its first scroll starts at the top.
     public init(follow: Follow = .none) {
         self.follow = follow
     }
@@ -63,22 +66,29 @@ public enum ScrollAlignment: String, Sendable, Hashable, CaseIterable {
 
 /// A row to bring into view.
 public enum ScrollTarget: Sendable, Hashable {
+    /// The row with this id, aligned as given; an unknown id throws ``TableError/noSuchRow(_:)``.
     case row(RowID, ScrollAlignment)
+    /// The row at this position of the current order; out of range throws `invalidArgument` (`to.index`).
     case index(Int, ScrollAlignment)
 }
 
 /// One scroll: the viewport's height (its width is the layout's), and where it should be.
 /// Without `y` or a target, the view's anchor (or `follow`) decides.
 public struct ScrollInput: Sendable {
+    /// The viewport's height in layout units, header included; must be more than 0 (else `invalidArgument`).
     public var height: Int
+    /// Horizontal content offset, used only when the plan scrolls sideways; `nil` keeps the view's.
     public var x: Int?
+    /// Vertical content offset (0: the top of the header); ignored when `target` is set. Clamped to the content.
     public var y: Int?
+    /// A row to bring into view; takes the place of `y`.
     public var target: ScrollTarget?
     /// Rows to include above and below the visible ones.
     public var overscan: Int
     /// Seconds since 1970, for the highlight of added rows.
     public var now: Double
 
+    /// One scroll of a viewport `height` high, at `now`; without `y` or `target` the anchor (or `follow`) decides.
     public init(height: Int, x: Int? = nil, y: Int? = nil, target: ScrollTarget? = nil, overscan: Int = 0, now: Double)
     {
         self.height = height

@@ -9,10 +9,13 @@ public struct Column: Sendable {
     public let rules: ColumnRules
     /// Whether cells may be edited; `nil` follows the table. Cells and rows can override it.
     public var editable: Bool?
+    /// The column's own layout hints; a layout's hints for the column replace them for that layout.
     public var layout: ColumnLayout
 
+    /// The column's type (``ColumnRules/type``).
     public var type: ColumnType { rules.type }
 
+    /// A column; `label` defaults to `key`, and `editable` to `false` for an image column (`nil` for the rest).
     public init(
         key: String,
         label: String? = nil,
@@ -50,6 +53,7 @@ public struct ColumnLayout: Sendable, Hashable {
     /// `nil` follows the default bindings.
     public var binding: ListBinding?
 
+    /// Hints as given; each one left `nil` is not said.
     public init(
         width: Double? = nil,
         minWidth: Double? = nil,
@@ -89,6 +93,7 @@ public struct ColumnLayout: Sendable, Hashable {
 
     /// Horizontal alignment of a column's cells.
     public enum Alignment: String, Sendable, Hashable, CaseIterable {
+        /// Content against the leading edge, centred, or against the trailing edge.
         case leading, center, trailing
     }
 }

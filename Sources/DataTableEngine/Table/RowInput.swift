@@ -1,12 +1,14 @@
 /// A new row as a client sends it: values by column key (absent columns are empty), and
 /// optional read-only settings for the row and for single cells.
 public struct RowInput: Sendable {
+    /// Values by column key; a key the table lacks refuses the batch (``TableError/noSuchColumn(_:row:)``).
     public var values: [String: CellInput]
     /// Overrides the columns' and table's setting for the whole row.
     public var readOnly: Bool?
     /// Overrides the row's setting for single cells, by column key.
     public var readOnlyCells: [String: Bool]
 
+    /// A row with `values`, following its columns' and the table's read-only settings unless told otherwise.
     public init(values: [String: CellInput], readOnly: Bool? = nil, readOnlyCells: [String: Bool] = [:]) {
         self.values = values
         self.readOnly = readOnly
@@ -16,6 +18,7 @@ public struct RowInput: Sendable {
 
 /// Where a new row landed.
 public struct AddedRow: Sendable, Hashable {
+    /// The new row's id: generated, or its key column's value.
     public var id: RowID
     /// Its position in the current order once the whole batch is in.
     public var index: Int

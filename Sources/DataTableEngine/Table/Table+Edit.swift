@@ -1,9 +1,13 @@
 /// One cell to set: the row, the column and what was typed.
 public struct CellEdit: Sendable {
+    /// The row's id.
     public var id: RowID
+    /// The column's key.
     public var column: String
+    /// What was typed, parsed for the column's type by ``Table/edit(_:)``.
     public var input: CellInput
 
+    /// An edit of one cell.
     public init(id: RowID, column: String, input: CellInput) {
         self.id = id
         self.column = column
@@ -13,8 +17,11 @@ public struct CellEdit: Sendable {
 
 /// A cell after a committed edit (or an undo or redo).
 public struct EditedCell: Sendable {
+    /// The row's id.
     public var id: RowID
+    /// The column's key.
     public var column: String
+    /// The value now stored.
     public var value: CellValue
     /// The value as a renderer shows it.
     public var display: String
@@ -138,6 +145,7 @@ extension Table {
 
     /// Whether ``undo()`` and ``redo()`` have something to do.
     public var canUndo: Bool { !undoSteps.isEmpty }
+    /// Whether ``redo()`` has something to make again; any new edit clears it.
     public var canRedo: Bool { !redoSteps.isEmpty }
 
     private mutating func apply(_ changes: [(id: RowID, column: Int, value: CellValue)]) -> [EditedCell] {

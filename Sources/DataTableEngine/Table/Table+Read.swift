@@ -1,5 +1,6 @@
 /// One row as a reader sees it.
 public struct RowSnapshot: Sendable {
+    /// The row's id.
     public var id: RowID
     /// Position in the current order.
     public var index: Int
@@ -7,6 +8,7 @@ public struct RowSnapshot: Sendable {
     public var values: [CellValue]
     /// Rejected inputs by column index.
     public var drafts: [Int: Draft]
+    /// Whether the row is selected.
     public var selected: Bool
     /// Per column: whether the cell is read-only after every level of setting is applied.
     public var readOnly: [Bool]

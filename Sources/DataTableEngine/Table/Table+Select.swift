@@ -12,10 +12,13 @@ public enum SelectAction: String, Sendable, CaseIterable {
 
 /// Which rows a `select` names.
 public enum RowTarget: Sendable {
+    /// These rows, by id; an unknown id throws ``TableError/noSuchRow(_:)``.
     case ids([RowID])
     /// Positions `from ..< from + count` in the current order.
     case range(from: Int, count: Int)
+    /// Every row.
     case all
+    /// No row (with `set`, clears the selection).
     case none
 }
 

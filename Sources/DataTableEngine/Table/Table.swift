@@ -9,15 +9,19 @@ import Collections
 /// keys are set. Ties in a sort are broken by natural position, so the sorted order is always
 /// one definite order and a re-sort with the same keys changes nothing.
 public struct Table: Sendable {
+    /// The table's name (a catalog holds at most one table of each name).
     public let name: String
+    /// The columns, in order; fixed for the table's life.
     public let columns: [Column]
     /// The column whose values are the row ids, if the rows bring their own ids.
     public let keyColumn: Int?
     /// Whether cells are read-only unless a column, row or cell says otherwise.
     public var readOnly: Bool
+    /// How many rows may be selected; changed with ``setSelectionMode(_:)`` or a `select` with a mode.
     public internal(set) var selectionMode: SelectionMode
     /// Increases with every change to rows, order, selection or drafts.
     public internal(set) var version: UInt64 = 1
+    /// The sort in force, first key first; empty when rows are in the table's own order.
     public internal(set) var sortKeys: [SortKey] = []
     /// How many rows are selected.
     public internal(set) var selectedCount = 0
@@ -243,14 +247,18 @@ public struct Draft: Sendable, Hashable {
 
 /// How many rows may be selected at once.
 public enum SelectionMode: String, Sendable, Hashable, CaseIterable {
+    /// `none`: no row can be selected; `single`: at most one; `multiple`: any number (the default).
     case none, single, multiple
 }
 
 /// One key of a sort: a column and a direction.
 public struct SortKey: Sendable, Hashable {
+    /// The key of the column to sort by.
     public var column: String
+    /// Largest first when `true`; smallest first (the default) when `false`.
     public var descending: Bool
 
+    /// A key sorting by `column`, ascending unless `descending`.
     public init(column: String, descending: Bool = false) {
         self.column = column
         self.descending = descending

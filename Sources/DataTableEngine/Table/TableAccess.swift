@@ -12,6 +12,7 @@ public struct TableAccess: Sendable, Hashable {
     /// reads, others nothing). Only read and write bits mean anything; others are refused.
     public var mode: UInt16
 
+    /// Access as given; `mode` is not checked here (see ``mode(_:)``).
     public init(owner: UInt32, group: UInt32, mode: UInt16) {
         self.owner = owner
         self.group = group

@@ -25,14 +25,20 @@ public enum TableError: Error, Sendable, Equatable {
 /// One rejected cell: which row (by id when it has one, by its 0-based place in the batch when
 /// it is new), which column, what was typed, and why it is not acceptable.
 public struct CellProblem: Sendable, Equatable {
+    /// The row's id, when the row already exists (an edit); `nil` otherwise.
     public var id: RowID?
+    /// A new row's 0-based place in its batch (an add); `nil` otherwise.
     public var row: Int?
     /// A line of a loaded file (1-based), when the value came from one.
     public var line: Int?
+    /// The column's key; empty when the problem is with a whole line of loaded text.
     public var column: String
+    /// What was sent for the cell, as text (``CellInput/draftText``).
     public var input: String
+    /// Why it was refused: one sentence for a person.
     public var message: String
 
+    /// A problem as given.
     public init(id: RowID? = nil, row: Int? = nil, line: Int? = nil, column: String, input: String, message: String) {
         self.id = id
         self.row = row

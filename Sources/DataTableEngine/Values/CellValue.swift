@@ -5,14 +5,22 @@
 public enum CellValue: Sendable, Hashable {
     /// No value (allowed unless the column is `required`).
     case empty
+    /// Text, as given (a text column).
     case text(String)
+    /// A number (a number column).
     case number(Double)
+    /// A calendar day: days since 1970-01-01, negative before it.
     case date(days: Int32)
+    /// A time of day: seconds since midnight, 0 to 86 399.
     case time(seconds: Int32)
+    /// A length of time in whole seconds, 0 or more.
     case duration(seconds: Int64)
+    /// The chosen option: its 0-based index in the column's ``ColumnRules/options``.
     case picker(option: Int32)
+    /// A reference to an image (a name or URL), as given.
     case image(String)
 
+    /// Whether this is ``empty``.
     public var isEmpty: Bool {
         if case .empty = self { return true }
         return false
@@ -21,8 +29,11 @@ public enum CellValue: Sendable, Hashable {
 
 /// What a client sent for a cell, before it is parsed for the column's type.
 public enum CellInput: Sendable, Hashable {
+    /// No value: JSON `null`, or the column left out of a row.
     case null
+    /// A JSON string: what was typed.
     case text(String)
+    /// A JSON number.
     case number(Double)
 
     /// The input as the text a person typed, kept as a draft when it is rejected.
@@ -37,9 +48,12 @@ public enum CellInput: Sendable, Hashable {
 
 /// Why an input is not an acceptable value for a column, in words for the person who typed it.
 public struct ValidationFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The reason, one sentence for the person who typed the value.
     public var message: String
 
+    /// A failure with `message`.
     public init(_ message: String) { self.message = message }
 
+    /// The message.
     public var description: String { message }
 }

@@ -29,10 +29,12 @@ public enum CivilDate {
         return (year, month, day)
     }
 
+    /// Whether `year` is a leap year (divisible by 4, except centuries not divisible by 400).
     public static func isLeap(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
+    /// The number of days in `month` (1 to 12) of `year`: 28 to 31.
     public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: isLeap(year) ? 29 : 28

@@ -6,6 +6,7 @@ import Foundation
 /// client sent into a stored value or a ``ValidationFailure`` whose message a renderer can show
 /// under the cell as it is.
 public struct ColumnRules: Sendable {
+    /// What kind of values the column holds.
     public let type: ColumnType
     /// A value must be given (an empty one is refused).
     public let required: Bool
@@ -16,6 +17,7 @@ public struct ColumnRules: Sendable {
     private let compiledPattern: NSRegularExpression?
     /// Number, date, time, duration: the smallest and largest value allowed, as stored values.
     public let minimum: CellValue?
+    /// The largest value allowed, as a stored value; `nil` when there is no upper bound.
     public let maximum: CellValue?
     /// Number: the most digits after the decimal point.
     public let decimals: Int?

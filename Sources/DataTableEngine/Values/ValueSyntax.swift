@@ -42,6 +42,7 @@ public enum ValueSyntax {
         return CivilDate.days(year: year, month: month, day: day)
     }
 
+    /// `YYYY-MM-DD` for a day number (days since 1970-01-01).
     public static func dateText(_ days: Int32) -> String {
         var text = SmallText()
         text.appendDate(days)

@@ -3,16 +3,23 @@
 /// A row is an object of column key → value; `"$readOnly": true` makes the row read-only and
 /// `"$readOnlyCells": {"qty": true}` sets single cells.
 public struct AddRequest: DataTableRequest {
+    /// The method name on the wire: `"add"`.
     public static let method = "add"
+    /// The line `help` shows for `add`.
     public static let summary =
         "Add one row or a batch; each lands where the sort puts it (else appends or goes at index)."
 
+    /// The table to add to; the peer needs write (`permission_denied`).
     public var table: String
+    /// One row: an object of column key → value (a string, a number or `null`); give `row` or `rows`,
+    /// not both (`invalid_params`).
     public var row: JSONValue?
+    /// A batch of row objects, added as one change; at most `maxBatchSize` (`limit_exceeded`).
     public var rows: [JSONValue]?
     /// Where to put the rows in an unsorted table; absent appends.
     public var index: Int?
 
+    /// Params with every member given; the optional ones may be left out.
     public init(table: String, row: JSONValue? = nil, rows: [JSONValue]? = nil, index: Int? = nil) {
         self.table = table
         self.row = row
@@ -20,13 +27,18 @@ public struct AddRequest: DataTableRequest {
         self.index = index
     }
 
+    /// The table after the add, and where each new row landed.
     public struct Response: Codable, Hashable, Sendable {
+        /// The table's name.
         public var table: String
+        /// The table's version after the add.
         public var version: Int
         /// Rows in the table now.
         public var rows: Int
+        /// One entry per new row, in the order the rows were given.
         public var added: [Added]
 
+        /// A reply with every member given.
         public init(table: String, version: Int, rows: Int, added: [Added]) {
             self.table = table
             self.version = version
@@ -37,7 +49,9 @@ public struct AddRequest: DataTableRequest {
 
     /// Where one new row landed.
     public struct Added: Codable, Hashable, Sendable {
+        /// The row's id: its value in the key column, or the number the daemon gave it (1, 2, 3, …).
         public var id: JSONValue
+        /// The row's position in the current order (0 is the first), once the whole batch is in.
         public var index: Int
         /// When it was added (ISO 8601, UTC); views highlight it for 2 seconds from then.
         public var addedAt: String
@@ -45,6 +59,7 @@ public struct AddRequest: DataTableRequest {
         /// table (as little scrolling as needed); absent when the caller has no view.
         public var scrollTo: Int?
 
+        /// A new row's entry with every member given; `scrollTo` may be left out.
         public init(id: JSONValue, index: Int, addedAt: String, scrollTo: Int? = nil) {
             self.id = id
             self.index = index
@@ -55,6 +70,7 @@ public struct AddRequest: DataTableRequest {
 }
 
 extension AddRequest: ReadableParams {
+    /// Reads the params straight from the bytes; `nil` leaves them to `JSONDecoder`.
     public init?(reading reader: inout ParamsReader) {
         var table: String?
         var row: JSONValue?

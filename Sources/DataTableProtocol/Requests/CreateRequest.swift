@@ -1,14 +1,21 @@
 /// `create`: make a table from column definitions, optionally with rows and a sort.
 public struct CreateRequest: DataTableRequest {
+    /// The method name on the wire: `"create"`.
     public static let method = "create"
+    /// The line `help` shows for `create`.
     public static let summary = "Create a table from columns, with optional rows, key column, sort and selection mode."
 
+    /// The new table's name: 1 to 128 characters, no control characters (`invalid_value`);
+    /// a name in use is `already_exists`.
     public var table: String
+    /// The columns, in order: at least one, keys unique; a bad definition is `invalid_value` with
+    /// `data.field` naming it.
     public var columns: [ColumnDefinition]
     /// The column whose values are the row ids; absent means the daemon numbers rows 1, 2, 3, …
     public var key: String?
     /// Rows as objects of column key → value.
     public var rows: [JSONValue]?
+    /// Sort keys, first key first; absent keeps rows in the table's own order (as given).
     public var sort: [SortKeyParam]?
     /// Cells are read-only unless a column, row or cell says otherwise.
     public var readOnly: Bool?
@@ -18,6 +25,7 @@ public struct CreateRequest: DataTableRequest {
     /// absent means the daemon's `--table-mode` (0660 unless set).
     public var mode: String?
 
+    /// Params with every member given; the optional ones may be left out.
     public init(
         table: String,
         columns: [ColumnDefinition],
@@ -38,15 +46,20 @@ public struct CreateRequest: DataTableRequest {
         self.mode = mode
     }
 
+    /// The new table's name, version and row count.
     public typealias Response = TableVersion
 }
 
 /// A table's name, version and row count: what most changes reply with.
 public struct TableVersion: Codable, Hashable, Sendable {
+    /// The table's name.
     public var table: String
+    /// The table's version after the change.
     public var version: Int
+    /// Rows in the table after the change.
     public var rows: Int
 
+    /// A reply with every member given.
     public init(table: String, version: Int, rows: Int) {
         self.table = table
         self.version = version

@@ -1,25 +1,38 @@
 /// `delete`: remove rows by `ids`, or the selected rows (`selection: true`). All or nothing.
 public struct DeleteRequest: DataTableRequest {
+    /// The method name on the wire: `"delete"`.
     public static let method = "delete"
+    /// The line `help` shows for `delete`.
     public static let summary = "Delete rows by id or the selected rows."
 
+    /// The table to delete from; the peer needs write (`permission_denied`).
     public var table: String
+    /// Ids of the rows to delete (whole numbers or strings); an unknown id refuses the whole
+    /// request (`no_such_row`).
     public var ids: [JSONValue]?
+    /// `true` deletes the selected rows; give `ids` or `selection: true`, exactly one
+    /// (`invalid_params`).
     public var selection: Bool?
 
+    /// Params with every member given; the optional ones may be left out.
     public init(table: String, ids: [JSONValue]? = nil, selection: Bool? = nil) {
         self.table = table
         self.ids = ids
         self.selection = selection
     }
 
+    /// How many rows went and how many are left.
     public struct Response: Codable, Hashable, Sendable {
+        /// The table's name.
         public var table: String
+        /// The table's version after the delete; unchanged when no row went.
         public var version: Int
+        /// Rows deleted (an id given twice counts once).
         public var deleted: Int
         /// Rows left.
         public var rows: Int
 
+        /// A reply with every member given.
         public init(table: String, version: Int, deleted: Int, rows: Int) {
             self.table = table
             self.version = version

@@ -4,19 +4,30 @@
 /// A value that does not fit its column commits nothing: the reply is an `invalid_value` error
 /// and the cell keeps the input as a draft with the message (see `get`, `revert`).
 public struct EditRequest: DataTableRequest {
+    /// The method name on the wire: `"edit"`.
     public static let method = "edit"
+    /// The line `help` shows for `edit`.
     public static let summary =
         "Set a cell, a batch of cells, or a column across the selection; invalid input becomes a draft."
 
+    /// The table to edit; the peer needs write (`permission_denied`).
     public var table: String
+    /// The row of the one cell to set (a whole number or a string); absent with `edits` or
+    /// `selection: true`.
     public var id: JSONValue?
+    /// The key of the column to set, in one row or across the selection; required unless `edits`
+    /// is given.
     public var column: String?
     /// Absent when `edits` is used; `null` empties the cell.
     public var value: JSONValue?
+    /// Cells to set as one change, instead of `id`, `column` and `value`; at most `maxBatchSize`
+    /// (`limit_exceeded`).
     public var edits: [Change]?
     /// Set `column` to `value` in every selected row.
     public var selection: Bool?
 
+    /// Params with every member given; the optional ones may be left out (`value: .null` empties
+    /// the cell, `nil` leaves `value` out).
     public init(
         table: String,
         id: JSONValue? = nil,
@@ -37,6 +48,7 @@ public struct EditRequest: DataTableRequest {
         case table, id, column, value, edits, selection
     }
 
+    /// Decodes the params, telling a `value` of `null` (empty the cell) from an absent one.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         table = try container.decode(String.self, forKey: .table)
@@ -50,10 +62,14 @@ public struct EditRequest: DataTableRequest {
 
     /// One cell of a batch.
     public struct Change: Codable, Hashable, Sendable {
+        /// The row's id (a whole number or a string).
         public var id: JSONValue
+        /// The key of the cell's column.
         public var column: String
+        /// The new value: a string, a number or `null` (empties the cell); a missing `value` reads as `null`.
         public var value: JSONValue
 
+        /// A change with every member given.
         public init(id: JSONValue, column: String, value: JSONValue) {
             self.id = id
             self.column = column
@@ -62,6 +78,7 @@ public struct EditRequest: DataTableRequest {
 
         private enum CodingKeys: String, CodingKey { case id, column, value }
 
+        /// Decodes one change; an absent `value` reads as `null`.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             id = try container.decode(JSONValue.self, forKey: .id)
@@ -70,8 +87,11 @@ public struct EditRequest: DataTableRequest {
         }
     }
 
+    /// The cells as committed, and how many drafts the table holds.
     public struct Response: Codable, Hashable, Sendable {
+        /// The table's name.
         public var table: String
+        /// The table's version after the edit.
         public var version: Int
         /// Cells set.
         public var edited: Int
@@ -80,6 +100,7 @@ public struct EditRequest: DataTableRequest {
         /// Cells holding a rejected draft in the table.
         public var errors: Int
 
+        /// A reply with every member given.
         public init(table: String, version: Int, edited: Int, cells: [CellReply], errors: Int) {
             self.table = table
             self.version = version
@@ -91,6 +112,7 @@ public struct EditRequest: DataTableRequest {
 }
 
 extension EditRequest: ReadableParams {
+    /// Reads the params straight from the bytes; `nil` leaves them to `JSONDecoder`.
     public init?(reading reader: inout ParamsReader) {
         var table: String?
         var id: JSONValue?

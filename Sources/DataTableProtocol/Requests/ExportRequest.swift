@@ -1,10 +1,13 @@
 /// `export`: the rows (or only the selected ones) as CSV or NDJSON, in the current order; in the
 /// reply, to a file, or streamed in `chunk` notifications.
 public struct ExportRequest: DataTableRequest {
+    /// The method name on the wire: `"export"`.
     public static let method = "export"
+    /// The line `help` shows for `export`.
     public static let summary =
         "Export all or the selected rows as CSV or NDJSON, in the current order: in the reply, to a file, or streamed."
 
+    /// The table to export; the peer needs read (`permission_denied`).
     public var table: String
     /// `csv` (the default) or `ndjson`.
     public var format: String?
@@ -16,6 +19,8 @@ public struct ExportRequest: DataTableRequest {
     /// Send the text in `chunk` notifications ahead of the reply instead of in it.
     public var stream: Bool?
 
+    /// Params with every member given; the optional ones may be left out (not both `path` and
+    /// `stream: true`).
     public init(table: String, format: String? = nil, selection: Bool? = nil, path: String? = nil, stream: Bool? = nil)
     {
         self.table = table
@@ -25,10 +30,15 @@ public struct ExportRequest: DataTableRequest {
         self.stream = stream
     }
 
+    /// What was exported: the text itself, or where it went.
     public struct Response: Codable, Hashable, Sendable {
+        /// The table's name.
         public var table: String
+        /// The table version the export shows: it is written from a copy taken at that version.
         public var version: Int
+        /// The format written: `csv` or `ndjson`.
         public var format: String
+        /// Rows exported (a CSV header line not counted).
         public var rows: Int
         /// The exported text, when it is neither written to a file nor streamed.
         public var text: String?
@@ -39,6 +49,7 @@ public struct ExportRequest: DataTableRequest {
         /// `chunk` notifications sent, for `stream`.
         public var chunks: Int?
 
+        /// A reply with every member given; the optional ones may be left out.
         public init(
             table: String,
             version: Int,
@@ -66,12 +77,16 @@ public struct ExportRequest: DataTableRequest {
 public struct ExportChunk: Codable, Hashable, Sendable {
     /// The `id` of the `export` request.
     public var request: RequestID?
+    /// The table being exported.
     public var table: String
     /// Rows written so far (this chunk's included) and in all.
     public var done: Int
+    /// Rows the export holds in all: the table's rows, or its selected rows with `selection: true`.
     public var total: Int
+    /// This chunk's text: whole lines, about 256 KiB (the last less); in CSV the first starts with the header.
     public var text: String
 
+    /// A chunk with every member given.
     public init(request: RequestID?, table: String, done: Int, total: Int, text: String) {
         self.request = request
         self.table = table

@@ -1,13 +1,18 @@
 /// `get`: rows by `ids`, or `count` rows from position `from` of the current order, with values,
 /// display text, drafts and state.
 public struct GetRequest: DataTableRequest {
+    /// The method name on the wire: `"get"`.
     public static let method = "get"
+    /// The line `help` shows for `get`.
     public static let summary = "Read rows by id or by index range, with values, display text, drafts and state."
 
     /// The most rows one `get` returns.
     public static let maximumCount = 10_000
 
+    /// The table to read; the peer needs read (`permission_denied`).
     public var table: String
+    /// The rows to read by id, instead of `from` and `count`; at most 10,000 (`limit_exceeded`),
+    /// and an unknown id is `no_such_row`.
     public var ids: [JSONValue]?
     /// First position (default 0).
     public var from: Int?
@@ -16,6 +21,7 @@ public struct GetRequest: DataTableRequest {
     /// Only these columns' values (default: every column).
     public var columns: [String]?
 
+    /// Params with every member given; the optional ones may be left out.
     public init(
         table: String,
         ids: [JSONValue]? = nil,
@@ -30,15 +36,20 @@ public struct GetRequest: DataTableRequest {
         self.columns = columns
     }
 
+    /// The rows asked for, with the table's counts.
     public struct Response: Codable, Hashable, Sendable {
+        /// The table's name.
         public var table: String
+        /// The table's version the rows were read at.
         public var version: Int
         /// Rows in the table.
         public var total: Int
         /// Cells holding a rejected draft in the table.
         public var errors: Int
+        /// The rows in the order of `ids`, or from `from` in the current order (none past the end).
         public var rows: [RowReply]
 
+        /// A reply with every member given.
         public init(table: String, version: Int, total: Int, errors: Int, rows: [RowReply]) {
             self.table = table
             self.version = version
@@ -50,6 +61,7 @@ public struct GetRequest: DataTableRequest {
 }
 
 extension GetRequest: ReadableParams {
+    /// Reads the params straight from the bytes; `nil` leaves them to `JSONDecoder`.
     public init?(reading reader: inout ParamsReader) {
         var table: String?
         var ids: [JSONValue]?

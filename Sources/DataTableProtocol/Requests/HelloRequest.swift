@@ -3,7 +3,9 @@
 /// The connection speaks the highest version both sides know, never above `version`. Without
 /// `hello`, version 1 applies.
 public struct HelloRequest: DataTableRequest {
+    /// The method name on the wire: `"hello"`.
     public static let method = "hello"
+    /// The line `help` shows for `hello`.
     public static let summary = "Negotiate the protocol version; report the server version, limits and features."
 
     /// The highest protocol version the client speaks; absent means the newest the daemon has.
@@ -14,12 +16,14 @@ public struct HelloRequest: DataTableRequest {
     /// (for clients written against a newer daemon that send members this one lacks).
     public var lenientParams: Bool?
 
+    /// Params with every member given; each may be left out.
     public init(version: Int? = nil, client: String? = nil, lenientParams: Bool? = nil) {
         self.version = version
         self.client = client
         self.lenientParams = lenientParams
     }
 
+    /// The protocol version agreed on, and what the daemon is and allows.
     public struct Response: Codable, Hashable, Sendable {
         /// The protocol version this connection now speaks.
         public var `protocol`: Int
@@ -29,10 +33,12 @@ public struct HelloRequest: DataTableRequest {
         public var server: String
         /// The daemon's release.
         public var version: String
+        /// The limits the daemon was started with (its flags, else their defaults).
         public var limits: ServerLimits
         /// Named capabilities, e.g. `"batch"`, `"pipelining"`, `"shell-mode"`.
         public var features: [String]
 
+        /// A reply with every member given.
         public init(
             protocol: Int,
             protocols: [Int],

@@ -4,10 +4,13 @@
 /// measured in a font) or terminal cells (`unit: "cell"`).
 @dynamicMemberLookup
 public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
+    /// The `method` string on the wire.
     public static let method = "layout"
+    /// The line `help` shows for the method.
     public static let summary =
         "Column widths, heights and omitted columns for a container (or the compact list report)."
 
+    /// The table to lay out; the layout changes nothing in it.
     public var table: String
     /// The container's width.
     public var width: Double
@@ -15,12 +18,14 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
     /// `params` themselves, beside `table` and `width`).
     public var settings: LayoutSettings
 
+    /// Params with every member given; `settings` may be left out (every default).
     public init(table: String, width: Double, settings: LayoutSettings = LayoutSettings()) {
         self.table = table
         self.width = width
         self.settings = settings
     }
 
+    /// Params with the most used settings given one by one; the others take their defaults.
     public init(
         table: String,
         width: Double,
@@ -45,6 +50,7 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         case table, width
     }
 
+    /// Reads `table` and `width`, and the layout settings from the same params object.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         table = try container.decode(String.self, forKey: .table)
@@ -52,6 +58,7 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         settings = try LayoutSettings(from: decoder)
     }
 
+    /// Writes `table`, `width` and the settings given side by side in one params object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(table, forKey: .table)
@@ -61,6 +68,7 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
 
     /// A font by family and style (through fontconfig), or by file.
     public struct FontParam: Codable, Hashable, Sendable {
+        /// The family to find through fontconfig (default `DejaVu Sans`); one not installed is `invalid_params`.
         public var family: String?
         /// `Regular`, `Bold`, `Semibold`, `Italic`, … or any style name the family has.
         public var style: String?
@@ -71,6 +79,7 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         /// The face within a font collection file (default 0).
         public var index: Int?
 
+        /// A font with every member given; each may be left out.
         public init(
             family: String? = nil,
             style: String? = nil,
@@ -103,6 +112,7 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         /// Width of an accessory (pt 44, cell 3).
         public var accessory: Int?
 
+        /// Paddings with every member given, each 0 to 10000 (else `invalid_params`) or left out.
         public init(
             cell: Int? = nil,
             header: Int? = nil,
@@ -122,22 +132,34 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         }
     }
 
+    /// The `result` of a `layout`: the plan, every length in whole `unit`s.
     public struct Response: Codable, Hashable, Sendable {
+        /// The table's name.
         public var table: String
+        /// The table's version; a layout does not change it.
         public var version: Int
         /// `table` (a grid of columns) or `list` (object views).
         public var mode: String
+        /// `pt` or `cell`: what every length in the reply is in.
         public var unit: String
+        /// `regular` or `compact`, as laid out.
         public var sizeClass: String
+        /// Whether the container scrolls sideways, as laid out.
         public var horizontalScroll: Bool
+        /// The container's width, in whole units.
         public var width: Int
         /// Every column in order, shown or omitted.
         public var columns: [LayoutColumn]
+        /// The accessories beside every row; `{}` when there are none (always in list mode).
         public var accessories: Accessories
         /// The sticky first column, when there is one.
         public var sticky: Sticky?
+        /// The header's height and lines.
         public var header: Header
+        /// The rows' count and heights.
         public var rows: Rows
+        /// Width of the accessories and columns side by side: `width`, or more when the container scrolls
+        /// sideways.
         public var contentWidth: Int
         /// Header height plus every row's height.
         public var contentHeight: Int
@@ -146,6 +168,7 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         /// The fonts measured with (pt only).
         public var fonts: Fonts?
 
+        /// A reply with every member given.
         public init(
             table: String,
             version: Int,
@@ -185,20 +208,26 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
 
     /// One column's place.
     public struct LayoutColumn: Codable, Hashable, Sendable {
+        /// The column's key.
         public var key: String
         /// Left edge; absent when omitted or in list mode.
         public var x: Int?
+        /// Width, cell padding included; 0 when omitted or in list mode.
         public var width: Int
         /// `leading`, `center` or `trailing`.
         public var align: String
+        /// Lines a cell may take: 2 for a column with `lines: 2` (not an image column), else 1; 1 in list mode.
         public var lines: Int
+        /// Some content is wider than the column; `scroll` cuts it with "…".
         public var truncated: Bool
+        /// Not shown: it did not fit (table mode) or is not bound (list mode).
         public var omitted: Bool
         /// The header label as drawn: one or two lines.
         public var header: [String]
         /// List mode: where the column goes.
         public var binding: String?
 
+        /// A column with every member given.
         public init(
             key: String,
             x: Int?,
@@ -224,9 +253,12 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
 
     /// What sits left and right of every row; absent when nothing does.
     public struct Accessories: Codable, Hashable, Sendable {
+        /// The left accessory, `checkbox` or `syncStatus`; absent when none.
         public var left: Accessory?
+        /// The right accessory, `chevron`; absent when none.
         public var right: Accessory?
 
+        /// Accessories with every member given.
         public init(left: Accessory?, right: Accessory?) {
             self.left = left
             self.right = right
@@ -236,10 +268,14 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
     /// An accessory: `checkbox`, `syncStatus` or `chevron`, where it is drawn (it sticks to
     /// its side while the content scrolls sideways).
     public struct Accessory: Codable, Hashable, Sendable {
+        /// `checkbox`, `syncStatus` or `chevron`.
         public var kind: String
+        /// Left edge: 0 on the left; the container's width minus the accessory's on the right.
         public var x: Int
+        /// Its width: `padding.accessory` (pt 44, cell 3 by default).
         public var width: Int
 
+        /// An accessory with every member given.
         public init(kind: String, x: Int, width: Int) {
             self.kind = kind
             self.x = x
@@ -250,10 +286,14 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
     /// A first column that stays in view: its width at horizontal offset `x` is
     /// `max(minWidth, width − x)`.
     public struct Sticky: Codable, Hashable, Sendable {
+        /// The first column's key.
         public var column: String
+        /// Its full width, at horizontal offset 0.
         public var width: Int
+        /// The width it shrinks to: `minShare` of the container (a quarter by default), or its own when narrower.
         public var minWidth: Int
 
+        /// A sticky column with every member given.
         public init(column: String, width: Int, minWidth: Int) {
             self.column = column
             self.width = width
@@ -261,11 +301,16 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         }
     }
 
+    /// The header: a label wraps to two lines (by words) when its column is narrower than it.
     public struct Header: Codable, Hashable, Sendable {
+        /// `lines` × `lineHeight` + `padding.header` above and below; 0 in list mode, which has no header.
         public var height: Int
+        /// The most lines a shown column's label takes (1 or 2); 0 in list mode.
         public var lines: Int
+        /// The header font's line height, from its metrics, rounded up (1 in cells).
         public var lineHeight: Int
 
+        /// A header with every member given.
         public init(height: Int, lines: Int, lineHeight: Int) {
             self.height = height
             self.lines = lines
@@ -276,12 +321,20 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
     /// Row heights: one-line rows are `height` (content centred), rows with a cell on two
     /// lines `twoLineHeight` (content top-aligned).
     public struct Rows: Codable, Hashable, Sendable {
+        /// Rows in the table.
         public var count: Int
+        /// Height of a row whose cells take one line: a line + `padding.row` above and below, at least
+        /// `padding.minRowHeight`. List mode: every row's, with a line for each bound headline, subheadline
+        /// and footnote.
         public var height: Int
+        /// Height of a row with a cell on two lines; `height` in list mode.
         public var twoLineHeight: Int
+        /// How many rows have a cell on two lines; 0 in list mode.
         public var twoLineCount: Int
+        /// The data font's line height, from its metrics, rounded up (1 in cells).
         public var lineHeight: Int
 
+        /// Row heights with every member given.
         public init(count: Int, height: Int, twoLineHeight: Int, twoLineCount: Int, lineHeight: Int) {
             self.count = count
             self.height = height
@@ -291,22 +344,29 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         }
     }
 
+    /// A place of the list report's object view and the column shown there.
     public struct Binding: Codable, Hashable, Sendable {
         /// `headline`, `subheadline`, `footnote`, `status`, `substatus`, `statusImage`,
         /// `substatusImage`, `detailImage` or `icon`.
         public var binding: String
+        /// The key of the column shown there.
         public var column: String
 
+        /// A binding with every member given.
         public init(binding: String, column: String) {
             self.binding = binding
             self.column = column
         }
     }
 
+    /// The fonts a layout in points measured with.
     public struct Fonts: Codable, Hashable, Sendable {
+        /// The font of data cells.
         public var data: FontReply
+        /// The font of header labels.
         public var header: FontReply
 
+        /// Fonts with every member given.
         public init(data: FontReply, header: FontReply) {
             self.data = data
             self.header = header
@@ -315,11 +375,16 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
 
     /// A font as found: the family fontconfig matched, the file, the size.
     public struct FontReply: Codable, Hashable, Sendable {
+        /// The family fontconfig matched, for a font found by name; absent for one named by `file`.
         public var family: String?
+        /// The style asked for (the face may be the nearest weight: Bold for Semibold); absent like `family`.
         public var style: String?
+        /// The font file measured with.
         public var file: String
+        /// The size, in points.
         public var size: Double
 
+        /// A font report with every member given.
         public init(family: String?, style: String?, file: String, size: Double) {
             self.family = family
             self.style = style

@@ -5,14 +5,18 @@
 /// the data. While a large load runs, the daemon sends `progress` notifications on the same
 /// connection.
 public struct LoadRequest: DataTableRequest {
+    /// The `method` string on the wire.
     public static let method = "load"
+    /// The line `help` shows for the method.
     public static let summary = "Load CSV or NDJSON from a file or inline text, with a schema or inferred types."
 
+    /// The table to add the rows to; created when there is none (then 1–128 characters, no control characters).
     public var table: String
     /// `csv` or `ndjson`; absent takes the path's extension, else `csv`.
     public var format: String?
     /// A file the peer may name (see protocol.md, "Files").
     public var path: String?
+    /// The CSV or NDJSON text itself, in the request.
     public var text: String?
     /// Load the text sent for this table with `upload` on this connection.
     public var upload: Bool?
@@ -25,6 +29,7 @@ public struct LoadRequest: DataTableRequest {
     /// The mode of a new table, as `chmod` writes it ("0640"); absent means `--table-mode`.
     public var mode: String?
 
+    /// Params with every member given; the optional ones may be left out (give one of `path`, `text`, `upload`).
     public init(
         table: String,
         format: String? = nil,
@@ -47,8 +52,11 @@ public struct LoadRequest: DataTableRequest {
         self.mode = mode
     }
 
+    /// The `result` of a `load`.
     public struct Response: Codable, Hashable, Sendable {
+        /// The table's name.
         public var table: String
+        /// The table's version after the load.
         public var version: Int
         /// Whether the load created the table.
         public var created: Bool
@@ -59,6 +67,7 @@ public struct LoadRequest: DataTableRequest {
         /// The table's columns (with inferred types when the load created it).
         public var columns: [ColumnDefinition]
 
+        /// A reply with every member given.
         public init(table: String, version: Int, created: Bool, added: Int, rows: Int, columns: [ColumnDefinition]) {
             self.table = table
             self.version = version
@@ -74,11 +83,14 @@ public struct LoadRequest: DataTableRequest {
 public struct LoadProgress: Codable, Hashable, Sendable {
     /// The `id` of the `load` request.
     public var request: RequestID?
+    /// The table being loaded.
     public var table: String
     /// Records read so far and in all.
     public var done: Int
+    /// Records in the text in all.
     public var total: Int
 
+    /// Progress params with every member given.
     public init(request: RequestID?, table: String, done: Int, total: Int) {
         self.request = request
         self.table = table

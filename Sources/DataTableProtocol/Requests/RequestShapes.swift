@@ -1,6 +1,7 @@
 // Which members of a request go together: each request's `validate()`.
 
 extension AddRequest {
+    /// Requires `row` or `rows`, not both: `invalid_params` on `params.row` for neither, `params.rows` for both.
     public func validate() throws(ResponseError) {
         guard row != nil || rows != nil else {
             throw .invalidParams("Give row (one object) or rows (an array).", field: "params.row")
@@ -12,6 +13,7 @@ extension AddRequest {
 }
 
 extension DeleteRequest {
+    /// Refuses params without exactly one of `ids` and `selection: true` (`invalid_params`, `params.ids`).
     public func validate() throws(ResponseError) {
         guard (ids == nil) != (selection != true) else {
             throw .invalidParams("Give ids or selection: true (one of them).", field: "params.ids")
@@ -20,6 +22,7 @@ extension DeleteRequest {
 }
 
 extension LoadRequest {
+    /// Refuses params without exactly one of `path`, `text` and `upload: true` (`invalid_params`, `params.path`).
     public func validate() throws(ResponseError) {
         guard [path != nil, text != nil, upload == true].filter({ $0 }).count == 1 else {
             throw .invalidParams("Give path, text or upload: true (one of them).", field: "params.path")
@@ -28,6 +31,7 @@ extension LoadRequest {
 }
 
 extension ExportRequest {
+    /// Refuses `path` together with `stream: true` (`invalid_params`, `params.stream`).
     public func validate() throws(ResponseError) {
         guard path == nil || stream != true else {
             throw .invalidParams("Give path or stream: true, not both.", field: "params.stream")
@@ -36,6 +40,7 @@ extension ExportRequest {
 }
 
 extension ChmodRequest {
+    /// Refuses params with none of `mode`, `group` and `owner` (`invalid_params`, `params.mode`).
     public func validate() throws(ResponseError) {
         guard mode != nil || group != nil || owner != nil else {
             throw .invalidParams("Give mode, group or owner (or several).", field: "params.mode")
@@ -44,6 +49,8 @@ extension ChmodRequest {
 }
 
 extension EditRequest {
+    /// Refuses `edits` beside `id`, `value` or `selection: true`; without `edits`, requires `column`, `value`, and
+    /// `id` or `selection: true` (not both). Each refusal is `invalid_params` naming the member.
     public func validate() throws(ResponseError) {
         if edits != nil {
             guard id == nil, value == nil, selection != true else {
@@ -70,6 +77,8 @@ extension SelectRequest {
         action ?? (ids == nil && from == nil && mode != nil ? nil : "set")
     }
 
+    /// Refuses an unknown `action` (`invalid_value`, `params.action`), and for `set`, `add`, `remove` and `toggle`
+    /// both `ids` and `from` (`invalid_params`, `params.from`) or neither (`params.ids`).
     public func validate() throws(ResponseError) {
         guard let action = effectiveAction, action != "all", action != "none" else { return }
         guard ["set", "add", "remove", "toggle"].contains(action) else {

@@ -8,7 +8,9 @@
 /// same place on screen.
 @dynamicMemberLookup
 public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
+    /// The `method` string on the wire.
     public static let method = "scroll"
+    /// The line `help` shows for the method.
     public static let summary =
         "The visible rows and columns of your view for a viewport, a target row, or where your view was."
 
@@ -17,7 +19,9 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     /// The tallest viewport accepted, in layout units (points or lines).
     public static let maximumHeight = 10_000_000
 
+    /// The table the caller's view looks at; the connection keeps one view per table.
     public var table: String
+    /// The part of the content to show; the first scroll of a view gives its `width` and `height`.
     public var viewport: Viewport?
     /// A row to bring into view instead of `viewport.y`.
     public var to: Target?
@@ -29,6 +33,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     /// members keep the view's.
     public var settings: LayoutSettings
 
+    /// Params with every member given; the optional ones may be left out.
     public init(
         table: String,
         viewport: Viewport? = nil,
@@ -45,6 +50,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         self.settings = settings
     }
 
+    /// Params whose only layout setting is `unit`.
     public init(
         table: String,
         viewport: Viewport? = nil,
@@ -67,6 +73,8 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         case table, viewport, to, overscan, follow
     }
 
+    /// Reads `table`, `viewport`, `to`, `overscan` and `follow`, and the layout settings from the same params
+    /// object.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         table = try container.decode(String.self, forKey: .table)
@@ -77,6 +85,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         settings = try LayoutSettings(from: decoder)
     }
 
+    /// Writes the request's own members and the settings given side by side in one params object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(table, forKey: .table)
@@ -90,11 +99,18 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     /// The part of the content shown: offsets `x`, `y` (content coordinates, from the top of the
     /// header) and the size. Absent members keep the view's.
     public struct Viewport: Codable, Hashable, Sendable {
+        /// Horizontal offset, 0 or more, cut to a whole unit; clamped to the content, and taken as 0 unless the
+        /// view scrolls sideways.
         public var x: Double?
+        /// Vertical offset from the top of the header, 0 or more, cut to a whole unit (not with `to`); absent
+        /// keeps the anchor row where it was on screen, unless `follow` holds the view at an edge.
         public var y: Double?
+        /// The viewport's width, which is the layout's container width: 1 to 1,000,000.
         public var width: Double?
+        /// The viewport's height, header included: 1 to ``ScrollRequest/maximumHeight``.
         public var height: Double?
 
+        /// A viewport with every member given; each may be left out.
         public init(x: Double? = nil, y: Double? = nil, width: Double? = nil, height: Double? = nil) {
             self.x = x
             self.y = y
@@ -106,10 +122,14 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     /// A row by `id` or by `index`, and where to put it: `top`, `center`, `bottom` or `nearest`
     /// (default: as little scrolling as brings it fully into view).
     public struct Target: Codable, Hashable, Sendable {
+        /// The row's id (not with `index`); an unknown id is `no_such_row`.
         public var id: JSONValue?
+        /// The row's position in the current order (not with `id`); out of range is `invalid_value`.
         public var index: Int?
+        /// `top`, `center`, `bottom` or `nearest` (the default).
         public var align: String?
 
+        /// A target with every member given; give `id` or `index`.
         public init(id: JSONValue? = nil, index: Int? = nil, align: String? = nil) {
             self.id = id
             self.index = index
@@ -117,33 +137,44 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         }
     }
 
+    /// The `result` of a `scroll`: the view's window, every length in whole `unit`s.
     public struct Response: Codable, Hashable, Sendable {
+        /// The table's name.
         public var table: String
+        /// The table's version the window shows; a scroll does not change it.
         public var version: Int
         /// `table` or `list` (the compact list report).
         public var mode: String
+        /// `pt` or `cell`: what every length in the reply is in.
         public var unit: String
         /// Rows in the table.
         public var total: Int
         /// Selected rows, and cells holding a rejected draft, in the table.
         public var selected: Int
+        /// Cells holding a rejected draft in the table.
         public var errors: Int
         /// The viewport used, after clamping to the content.
         public var viewport: ViewportReply
+        /// Width of the accessories and columns side by side (as `layout` gives it).
         public var contentWidth: Int
+        /// Header height plus every row's height.
         public var contentHeight: Int
+        /// The sticky header's height and shadow.
         public var header: Header
         /// The columns on screen, left to right (list mode: the bound columns).
         public var columns: [Column]
+        /// The accessories beside every row, sticking to their sides; `{}` when none (always in list mode).
         public var accessories: LayoutRequest.Accessories
         /// The rows from `first` - overscan to `last` + overscan, top to bottom.
         public var rows: [Row]
         /// First and last row visible below the header; absent when no row is.
         public var first: Int?
+        /// Position of the last row visible below the header; absent when no row is.
         public var last: Int?
         /// Rows added since this view last looked that are now above its first visible row.
         public var newAbove: Int
 
+        /// A reply with every member given.
         public init(
             table: String,
             version: Int,
@@ -183,12 +214,18 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         }
     }
 
+    /// The viewport used: content offsets after clamping, and its size.
     public struct ViewportReply: Codable, Hashable, Sendable {
+        /// Horizontal content offset: 0 unless the view scrolls sideways, at most `contentWidth` − `width`.
         public var x: Int
+        /// Vertical content offset from the top of the header, clamped to 0 … `contentHeight` − `height`.
         public var y: Int
+        /// The viewport's width.
         public var width: Int
+        /// The viewport's height, header included.
         public var height: Int
 
+        /// A viewport with every member given.
         public init(x: Int, y: Int, width: Int, height: Int) {
             self.x = x
             self.y = y
@@ -200,9 +237,12 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     /// The sticky header: drawn at the top of the viewport, with a shadow once rows have
     /// scrolled under it.
     public struct Header: Codable, Hashable, Sendable {
+        /// Its height: it covers screen y 0 up to this.
         public var height: Int
+        /// `true` once `viewport.y` > 0: rows have scrolled under the header.
         public var shadow: Bool
 
+        /// A header with every member given.
         public init(height: Int, shadow: Bool) {
             self.height = height
             self.shadow = shadow
@@ -212,17 +252,25 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     /// A column on screen: `x` and `width` as drawn (a sticky first column's width shrinks as
     /// the content scrolls sideways).
     public struct Column: Codable, Hashable, Sendable {
+        /// The column's key.
         public var key: String
+        /// Left edge on screen: moved by sideways scrolling, except a sticky column's (list mode: where the
+        /// text starts, after the cell padding).
         public var x: Int
+        /// Width as drawn (list mode: the container's width less the cell padding on both sides).
         public var width: Int
+        /// `leading`, `center` or `trailing`.
         public var align: String
+        /// Lines a cell may take: 1, or 2 for a column with `lines: 2`.
         public var lines: Int
+        /// The header label as drawn: one or two lines (cut with "…" while a sticky column is narrowed).
         public var header: [String]
         /// Present (true) on the sticky first column.
         public var sticky: Bool?
         /// List mode: the object-view place.
         public var binding: String?
 
+        /// A column with every member given.
         public init(
             key: String,
             x: Int,
@@ -247,13 +295,20 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     /// A row on screen: `y` is its top in the viewport (the header covers 0 to its height).
     /// `cells` follow `columns`. State members are present only when set.
     public struct Row: Codable, Hashable, Sendable {
+        /// The row's id.
         public var id: JSONValue
+        /// The row's position in the current order.
         public var index: Int
+        /// Top on screen; less than the header's height when the row is partly under the header.
         public var y: Int
+        /// Height: the layout's one-line row height, or its two-line row height when `tall`.
         public var height: Int
+        /// Display text for each of `columns`, cut with "…" to the width drawn; a two-line cell's lines are
+        /// joined by `\n`; a cell with a draft shows the draft.
         public var cells: [String]
         /// A cell takes two lines: content is top-aligned.
         public var tall: Bool?
+        /// Present (`true`) when the row is selected.
         public var selected: Bool?
         /// 1 when just added, fading (ease-out) to 0 two seconds later; absent at 0.
         public var highlight: Double?
@@ -263,6 +318,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         /// Keys of the read-only cells on screen.
         public var readOnly: [String]?
 
+        /// A row with every member given; the state members may be left out.
         public init(
             id: JSONValue,
             index: Int,
@@ -292,6 +348,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
 /// The members a scroll sends each time (table, viewport, target, overscan, follow, unit) are
 /// read directly; a scroll that also changes the view's layout is decoded.
 extension ScrollRequest: ReadableParams {
+    /// The params read straight from their bytes; `nil` leaves them to `JSONDecoder`.
     public init?(reading reader: inout ParamsReader) {
         var table: String?
         var viewport: Viewport?

@@ -3,17 +3,29 @@
 /// `action` is `set` (the default), `add`, `remove` or `toggle` with `ids` or a range (`from`,
 /// `count`), or `all` / `none`. `mode` (`none`, `single`, `multiple`) switches the mode first.
 public struct SelectRequest: DataTableRequest {
+    /// The `method` string on the wire.
     public static let method = "select"
+    /// The line `help` shows for the method.
     public static let summary =
         "Set, add, remove or toggle selected rows by id or index range; select all or none; set the mode."
 
+    /// The table's name.
     public var table: String
+    /// `set`, `add`, `remove`, `toggle`, `all` or `none` (another is `invalid_value`); absent: `set`, or only
+    /// the mode change when `mode` comes without `ids` or `from`.
     public var action: String?
+    /// The rows to act on, by id (not with `from`); an unknown id is `no_such_row`.
     public var ids: [JSONValue]?
+    /// The first position, in the current order, of the rows to act on (not with `ids`); 0 to the row count,
+    /// else `invalid_value`.
     public var from: Int?
+    /// How many rows from `from` (default 1); a range running past the last row stops there, a negative
+    /// count is `invalid_value`.
     public var count: Int?
+    /// `none`, `single` or `multiple`: the selection mode to switch to first; another is `invalid_value`.
     public var mode: String?
 
+    /// Params with every member given; the optional ones may be left out.
     public init(
         table: String,
         action: String? = nil,
@@ -30,13 +42,18 @@ public struct SelectRequest: DataTableRequest {
         self.mode = mode
     }
 
+    /// The `result` of a `select`.
     public struct Response: Codable, Hashable, Sendable {
+        /// The table's name.
         public var table: String
+        /// The table's version after the request.
         public var version: Int
         /// Rows selected now.
         public var count: Int
+        /// The selection mode now: `none`, `single` or `multiple`.
         public var mode: String
 
+        /// A reply with every member given.
         public init(table: String, version: Int, count: Int, mode: String) {
             self.table = table
             self.version = version
@@ -47,6 +64,7 @@ public struct SelectRequest: DataTableRequest {
 }
 
 extension SelectRequest: ReadableParams {
+    /// The params read straight from their bytes; `nil` leaves them to `JSONDecoder`.
     public init?(reading reader: inout ParamsReader) {
         var table: String?
         var action: String?

@@ -1,10 +1,14 @@
 /// `stats`: how the daemon is doing.
 public struct StatsRequest: ParameterlessRequest {
+    /// The `method` string on the wire.
     public static let method = "stats"
+    /// The line `help` shows for the method.
     public static let summary = "Report uptime, connections, requests, tables, rows and memory."
 
+    /// Params of `stats`: there are none.
     public init() {}
 
+    /// The `result` of a `stats`.
     public struct Response: Codable, Hashable, Sendable {
         /// The daemon's release.
         public var version: String
@@ -12,6 +16,7 @@ public struct StatsRequest: ParameterlessRequest {
         public var pid: Int
         /// Seconds since the daemon started.
         public var uptimeSeconds: Double
+        /// Connections open now, accepted and refused.
         public var connections: Connections
         /// Requests answered since start (each member of a batch counts).
         public var requests: Int
@@ -19,10 +24,12 @@ public struct StatsRequest: ParameterlessRequest {
         public var tables: Int
         /// Rows across all tables.
         public var rows: Int
+        /// The daemon's memory use.
         public var memory: Memory
         /// The state directory; absent when the tables live in memory only.
         public var durability: Durability?
 
+        /// A reply with every member given; `durability` may be left out.
         public init(
             version: String,
             pid: Int,
@@ -48,6 +55,7 @@ public struct StatsRequest: ParameterlessRequest {
 
     /// Where changes are logged (`--state-dir`) and how the log is doing.
     public struct Durability: Codable, Hashable, Sendable {
+        /// The state directory's path (`--state-dir`).
         public var stateDir: String
         /// `always`, `everysec` or `no`.
         public var fsync: String
@@ -67,6 +75,7 @@ public struct StatsRequest: ParameterlessRequest {
         /// How many times the log stopped taking changes since the daemon started.
         public var stops: Int?
 
+        /// A durability report with every member given; the optional ones may be left out.
         public init(
             stateDir: String,
             fsync: String,
@@ -90,6 +99,7 @@ public struct StatsRequest: ParameterlessRequest {
         }
     }
 
+    /// Client connections since the daemon started.
     public struct Connections: Codable, Hashable, Sendable {
         /// Open now.
         public var current: Int
@@ -98,6 +108,7 @@ public struct StatsRequest: ParameterlessRequest {
         /// Refused since start (a limit or the peer allow-list).
         public var refused: Int
 
+        /// Counts with every member given.
         public init(current: Int, total: Int, refused: Int) {
             self.current = current
             self.total = total
@@ -105,10 +116,12 @@ public struct StatsRequest: ParameterlessRequest {
         }
     }
 
+    /// The daemon's memory use; `residentBytes` is 0 where `/proc/self/statm` cannot be read.
     public struct Memory: Codable, Hashable, Sendable {
         /// Resident set size of the process, in bytes.
         public var residentBytes: Int
 
+        /// A memory report with its one member.
         public init(residentBytes: Int) { self.residentBytes = residentBytes }
     }
 }

@@ -3,26 +3,35 @@
 /// deleted, selection, sort, drafts, and the table's creation or removal. Subscribing again
 /// replaces the kinds asked for.
 public struct SubscribeRequest: DataTableRequest {
+    /// The `method` string on the wire.
     public static let method = "subscribe"
+    /// The line `help` shows for the method.
     public static let summary =
         "Receive events (rows added/edited/deleted, selection, sort, drafts, schema) for a table."
 
+    /// The table whose events to send; it must exist and the peer must be allowed to read it.
     public var table: String
     /// The kinds of event wanted (``TableEvent/Kind``); absent means all.
     public var events: [String]?
 
+    /// Params with every member given; `events` may be left out.
     public init(table: String, events: [String]? = nil) {
         self.table = table
         self.events = events
     }
 
+    /// The `result` of a `subscribe`.
     public struct Response: Codable, Hashable, Sendable {
+        /// The table's name.
         public var table: String
         /// The version events continue from.
         public var version: Int
+        /// Always `true`.
         public var subscribed: Bool
+        /// The kinds now sent, in the order `added`, `edited`, `deleted`, `selection`, `sort`, `drafts`, `schema`.
         public var events: [String]
 
+        /// A reply with every member given.
         public init(table: String, version: Int, subscribed: Bool, events: [String]) {
             self.table = table
             self.version = version
@@ -34,18 +43,25 @@ public struct SubscribeRequest: DataTableRequest {
 
 /// `unsubscribe`: no more events for a table on this connection.
 public struct UnsubscribeRequest: DataTableRequest {
+    /// The `method` string on the wire.
     public static let method = "unsubscribe"
+    /// The line `help` shows for the method.
     public static let summary = "Stop receiving a table's events."
 
+    /// The table whose events to stop; one that does not exist (any more) is not an error.
     public var table: String
 
+    /// Params naming the table.
     public init(table: String) { self.table = table }
 
+    /// The `result` of an `unsubscribe`.
     public struct Response: Codable, Hashable, Sendable {
+        /// The table's name, as given.
         public var table: String
         /// Whether the connection was subscribed.
         public var subscribed: Bool
 
+        /// A reply with every member given.
         public init(table: String, subscribed: Bool) {
             self.table = table
             self.subscribed = subscribed

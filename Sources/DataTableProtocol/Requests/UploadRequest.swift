@@ -2,7 +2,9 @@
 /// connection. How a client loads a file the daemon may not read, or one longer than a request
 /// line: each piece within `maxLineBytes`, kept until the load (or the connection) ends.
 public struct UploadRequest: DataTableRequest, Hashable {
+    /// The `method` string on the wire.
     public static let method = "upload"
+    /// The line `help` shows for the method.
     public static let summary = "Send text to load in pieces (then load with upload: true)."
 
     /// The table the text is for.
@@ -10,16 +12,20 @@ public struct UploadRequest: DataTableRequest, Hashable {
     /// The next piece of the text (whole characters; pieces are joined as they are).
     public var text: String
 
+    /// Params with every member given.
     public init(table: String, text: String) {
         self.table = table
         self.text = text
     }
 
+    /// The `result` of an `upload`.
     public struct Response: Codable, Hashable, Sendable {
+        /// The table's name, as given.
         public var table: String
         /// Bytes of text held for the table on this connection so far.
         public var bytes: Int
 
+        /// A reply with every member given.
         public init(table: String, bytes: Int) {
             self.table = table
             self.bytes = bytes
@@ -29,6 +35,7 @@ public struct UploadRequest: DataTableRequest, Hashable {
 
 /// Pieces of a file come by the hundred: read straight from the bytes.
 extension UploadRequest: ReadableParams {
+    /// The params read straight from their bytes; `nil` leaves them to `JSONDecoder`.
     public init?(reading reader: inout ParamsReader) {
         var table: String?
         var text: String?

@@ -3,31 +3,48 @@
 /// Only `key` is required; `type` defaults to `text`, `label` to the key. Bounds (`min`, `max`)
 /// are written as a person types them: `0`, `"2024-01-01"`, `"1h"`.
 public struct ColumnDefinition: Codable, Hashable, Sendable {
+    /// The name rows use for the column's cells: not empty, unique in the table, not starting with `$`.
     public var key: String
+    /// Header text; absent means the key (`describe` always gives it).
     public var label: String?
     /// `text`, `number`, `date`, `time`, `duration`, `picker` or `image`.
     public var type: String?
     /// Absent follows the table (images are not editable unless this says so).
     public var editable: Bool?
+    /// `true`: an empty value (`null` or blank text) is refused; absent means `false`.
     public var required: Bool?
+    /// Text columns: the most characters (grapheme clusters) a value may have; at least 1.
     public var maxLength: Int?
+    /// Text columns: a regular expression the whole value must match.
     public var pattern: String?
+    /// Number, date, time and duration columns: the least value allowed, written as a person types it.
     public var min: JSONValue?
+    /// Number, date, time and duration columns: the greatest value allowed, written as a person types it.
     public var max: JSONValue?
+    /// Number columns: the most digits after the decimal point (0 to 12); values show with exactly
+    /// that many.
     public var decimals: Int?
+    /// Picker columns: the choices, in the order they sort (at least one, all different); input
+    /// matches them ignoring case.
     public var options: [String]?
     /// Points (1 or more), a fraction of the container (0 < w < 1), or -1 for the flexible column.
     public var width: Double?
+    /// The least width a truncated column keeps when the container does not scroll sideways: points
+    /// (or cells) when 1 or more, a fraction of the container below 1; absent: `layout`'s `minShare`.
     public var minWidth: Double?
+    /// The most width content gives the column: points (or cells) when 1 or more, a fraction below 1;
+    /// absent: `layout`'s `maxShare` when several columns share a container that does not scroll sideways.
     public var maxWidth: Double?
     /// `leading`, `center` or `trailing`.
     public var align: String?
     /// 1 or 2.
     public var lines: Int?
+    /// `true`: stays in view while the content scrolls sideways; the first column only (absent: `false`).
     public var sticky: Bool?
     /// Where the column goes in the compact list-report projection.
     public var binding: String?
 
+    /// A definition with every member given; only `key` is required.
     public init(
         key: String,
         label: String? = nil,
@@ -87,14 +104,26 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
 /// server reads them into the engine's `ColumnLayout`, checking `align` and `binding` (this
 /// module knows only the wire, so the names stay text here).
 public struct ColumnHints: Codable, Hashable, Sendable {
+    /// Points (or cells) when 1 or more, a fraction of the container below 1, -1 for the one
+    /// flexible column; absent: the column's own, else sized to content.
     public var width: Double?
+    /// The least width a truncated column keeps, read like `width` (no -1); absent: the column's own, else `minShare`.
     public var minWidth: Double?
+    /// The most width content gives the column, read like `width` (no -1); absent: the column's own, else `maxShare`.
     public var maxWidth: Double?
+    /// `leading`, `center` or `trailing`; absent: the column's own, else by type (numbers and durations trail,
+    /// images centre).
     public var align: String?
+    /// Lines a cell may wrap to: 1 or 2; absent: the column's own, else 1.
     public var lines: Int?
+    /// Whether the column stays in view while scrolling sideways (the first column only); absent: the column's
+    /// own, else `false`.
     public var sticky: Bool?
+    /// Its place in the compact list report (`headline`, …, or `syncStatus`); absent: the column's own, else
+    /// the default places.
     public var binding: String?
 
+    /// Hints with every member given; each may be left out.
     public init(
         width: Double? = nil,
         minWidth: Double? = nil,
@@ -116,10 +145,12 @@ public struct ColumnHints: Codable, Hashable, Sendable {
 
 /// One key of a sort order.
 public struct SortKeyParam: Codable, Hashable, Sendable {
+    /// The key of the column to sort by.
     public var column: String
     /// Largest first; absent means smallest first.
     public var descending: Bool?
 
+    /// A sort key with every member given; `descending` may be left out (smallest first).
     public init(column: String, descending: Bool? = nil) {
         self.column = column
         self.descending = descending
@@ -128,7 +159,9 @@ public struct SortKeyParam: Codable, Hashable, Sendable {
 
 /// A cell as the daemon reports it after a change.
 public struct CellReply: Codable, Hashable, Sendable {
+    /// The row's id.
     public var id: JSONValue
+    /// The key of the cell's column.
     public var column: String
     /// The stored value: a number for number and duration (seconds) columns, text otherwise,
     /// `null` when empty.
@@ -138,6 +171,7 @@ public struct CellReply: Codable, Hashable, Sendable {
     /// The row's position in the current order.
     public var index: Int
 
+    /// A cell with every member given.
     public init(id: JSONValue, column: String, value: JSONValue, display: String, index: Int) {
         self.id = id
         self.column = column
@@ -154,6 +188,7 @@ public struct DraftReply: Codable, Hashable, Sendable {
     /// Why it was rejected.
     public var error: String
 
+    /// A draft with every member given.
     public init(text: String, error: String) {
         self.text = text
         self.error = error
@@ -162,7 +197,9 @@ public struct DraftReply: Codable, Hashable, Sendable {
 
 /// A row as `get` returns it.
 public struct RowReply: Codable, Hashable, Sendable {
+    /// The row's id.
     public var id: JSONValue
+    /// The row's position in the current order (0 is the first).
     public var index: Int
     /// Stored values by column key (`null` when empty).
     public var values: [String: JSONValue]
@@ -170,12 +207,14 @@ public struct RowReply: Codable, Hashable, Sendable {
     public var display: [String: String]
     /// Rejected inputs by column key; absent when there are none.
     public var drafts: [String: DraftReply]?
+    /// Whether the row is selected.
     public var selected: Bool
     /// Keys of the row's read-only cells; absent when every cell can be edited.
     public var readOnly: [String]?
     /// 1 when just added, fading to 0 over 2 seconds; absent when 0.
     public var highlight: Double?
 
+    /// A row with every member given; `nil` leaves `drafts`, `readOnly` and `highlight` out.
     public init(
         id: JSONValue,
         index: Int,

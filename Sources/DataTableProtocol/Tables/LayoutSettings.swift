@@ -31,6 +31,7 @@ public struct LayoutSettings: Codable, Hashable, Sendable {
     /// Layout hints replacing the table's for this layout, by column key.
     public var columns: [String: ColumnHints]?
 
+    /// Settings with every member given; each may be left out (absent: the default, or the view's).
     public init(
         sizeClass: String? = nil,
         horizontalScroll: Bool? = nil,
@@ -85,6 +86,7 @@ public protocol HasLayoutSettings {
 }
 
 extension HasLayoutSettings {
+    /// A layout setting, read and written in `settings` as if it were the request's own (`request.unit`).
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<LayoutSettings, Value>) -> Value {
         get { settings[keyPath: keyPath] }
         set { settings[keyPath: keyPath] = newValue }

@@ -23,6 +23,8 @@ public struct FilePolicy: Sendable, Hashable {
     /// Where any peer may `export` to by path.
     public var exportDirectory: String?
 
+    /// A policy with the directories given, trailing slashes dropped; without an import (export)
+    /// directory, only root and the daemon's own user may `load` from (`export` to) a path.
     public init(importDirectory: String? = nil, exportDirectory: String? = nil) {
         self.importDirectory = importDirectory.map(Self.normalized)
         self.exportDirectory = exportDirectory.map(Self.normalized)

@@ -26,6 +26,7 @@ import Synchronization
 /// Logs are files `log.N` in the state directory; ``rotate()`` starts the next generation so a
 /// snapshot can cover everything before it.
 public final class Journal: Sendable {
+    /// When the log is forced to disk (`--fsync`).
     public let policy: FsyncPolicy
     let directory: String
     private let logger: Logger

@@ -129,6 +129,7 @@ public enum StateDirectoryError: Error, Sendable, CustomStringConvertible {
     /// The directory is not the daemon's alone.
     case untrusted(String)
 
+    /// What went wrong in one line, with the system's reason for a failed call.
     public var description: String {
         switch self {
         case .system(let what, let error): "\(what): \(String(cString: strerror(error)))"

@@ -12,7 +12,9 @@ import Synchronization
 /// Compaction writes a new snapshot once the logs since the last one pass a size, then removes
 /// the logs it covers.
 public final class StateStore: Sendable {
+    /// The state directory's path, as given to ``open(directory:policy:compactAfterBytes:recover:logger:progress:)``.
     public let directory: String
+    /// The log new changes are appended to, for the server's `Configuration.journal`.
     public let journal: Journal
     private let logger: Logger
     private let lockDescriptor: Int32
@@ -21,6 +23,7 @@ public final class StateStore: Sendable {
 
     /// What start-up found.
     public struct Restored: Sendable {
+        /// The tables as the snapshot and the logs after it leave them.
         public var catalog: TableCatalog
         /// Changes replayed from the logs.
         public var replayed: Int

@@ -52,6 +52,13 @@ let package = Package(
             providers: [.apt(["libharfbuzz-dev"])]
         ),
 
+        // Line editing, history and completion for `datatable shell` (libedit, BSD-licensed).
+        .systemLibrary(
+            name: "CLibEdit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+
         // C bridge to libsystemd (sd-daemon and sd-journal), found through pkg-config.
         .systemLibrary(
             name: "CSystemd",
@@ -63,6 +70,7 @@ let package = Package(
         .executableTarget(
             name: "datatable",
             dependencies: [
+                "CLibEdit",
                 "DataTableClient",
                 "DataTableProtocol",
                 "TextMeasure",

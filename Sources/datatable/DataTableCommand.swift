@@ -15,7 +15,7 @@ struct DataTableCommand: AsyncParsableCommand {
             Drop.self, Chmod.self, Load.self, Export.self, Add.self, Edit.self, Revert.self, Delete.self, Get.self,
             Select.self,
             Selection.self, Sort.self, Undo.self, Redo.self, Layout.self, Scroll.self, Subscribe.self, View.self,
-            Socket.self,
+            Socket.self, Shell.self,
         ]
     )
 }

@@ -44,17 +44,22 @@ struct Methods: ParsableCommand {
         try common.withSession { session in
             let reply = try session.send(HelpRequest(method: method))
             guard !common.json else { return }
-            var table = TextTable(["method", "what it does"])
-            for method in reply.methods { table.add([method.name, method.summary]) }
-            if let one = reply.methods.first, reply.methods.count == 1, let params = one.params {
-                table.print()
-                print("")
-                table = TextTable(["param", "type", ""])
-                for param in params { table.add([param.name, param.type, param.required ? "required" : "optional"]) }
-                if params.isEmpty { table.add(["(none)", "", ""]) }
-            }
-            table.print()
+            Self.print(reply)
         }
+    }
+
+    /// The methods as a table; one method with its params.
+    static func print(_ reply: HelpRequest.Response) {
+        var table = TextTable(["method", "what it does"])
+        for method in reply.methods { table.add([method.name, method.summary]) }
+        if let one = reply.methods.first, reply.methods.count == 1, let params = one.params {
+            table.print()
+            Swift.print("")
+            table = TextTable(["param", "type", ""])
+            for param in params { table.add([param.name, param.type, param.required ? "required" : "optional"]) }
+            if params.isEmpty { table.add(["(none)", "", ""]) }
+        }
+        table.print()
     }
 }
 

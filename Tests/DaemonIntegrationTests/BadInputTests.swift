@@ -54,6 +54,25 @@ import Testing
         #expect(try object(daemon.request(#"{"method":"ping"}"#))["result"] != nil)
     }
 
+    /// Values at the edge of what numbers hold get an error, never a crash: a duration past 64
+    /// bits of seconds, a select range of Int.max rows, a column width of 1e300.
+    @Test(arguments: [
+        #"{"method":"edit","params":{"table":"stock","id":5,"column":"lead","value":"9223372036854775807s 1m"}}"#,
+        #"{"method":"edit","params":{"table":"stock","id":5,"column":"lead","value":"9223372036854775808s"}}"#,
+        #"{"method":"add","params":{"table":"stock","row":{"item":"x","lead":"P106751991167300DT99999S"}}}"#,
+        #"{"method":"select","params":{"table":"stock","from":3,"count":9223372036854775807}}"#,
+        #"{"method":"select","params":{"table":"stock","from":3,"count":8}}"#,
+        #"{"method":"layout","params":{"table":"stock","width":80,"columns":{"item":{"width":1e300}}}}"#,
+        #"{"method":"layout","params":{"table":"stock","width":80,"columns":{"item":{"maxWidth":1e300}}}}"#,
+        #"{"method":"create","params":{"table":"w","columns":[{"key":"a","width":1e300}]}}"#,
+    ])
+    func numbersPastTheirRangeAreRefusedNotACrash(line: String) throws {
+        let daemon = try TestDaemon(arguments: ["--demo"])
+        let reply = try Self.reply(daemon, Array(line.utf8))
+        #expect(Self.kind(reply) == "invalid_value" || Self.kind(reply) == "invalid_params", "\(reply)")
+        #expect(try object(daemon.request(#"{"method":"ping"}"#))["result"] != nil)
+    }
+
     /// A batch of 100,000 requests is over the batch limit: one error, nothing done.
     /// A numeric id comes back exactly as it was sent, however large or long.
     @Test(arguments: [

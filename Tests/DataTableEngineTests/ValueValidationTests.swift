@@ -112,6 +112,9 @@ import Testing
     @Test(arguments: [
         CellInput.text("P"), .text("PT"), .text("PT1H1H"), .text("1h 1h"), .text("1x"), .text("h"), .text("-5"),
         .text("1.5h"), .text("PT1D"), .text("P1H"),
+        // Too long for 64 bits: refused, not a crash.
+        .text("9223372036854775807s 1m"), .text("9223372036854775808s"), .text("P106751991167300DT99999S"),
+        .text("99999999999999999999h"),
     ])
     func invalidDurations(input: CellInput) throws {
         #expect(throws: ValidationFailure("Enter a duration like 1h 30m, PT1H30M or a number of seconds.")) {

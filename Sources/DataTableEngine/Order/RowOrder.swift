@@ -145,7 +145,8 @@ public struct RowOrder: Sendable {
     public func slots(from position: Int, limit: Int) -> [UInt32] {
         var result: [UInt32] = []
         var next = max(0, position)
-        let end = min(count, next + max(0, limit))
+        // (Compared, not added: `limit` may be as large as Int allows.)
+        let end = max(0, limit) >= count - min(next, count) ? count : next + max(0, limit)
         result.reserveCapacity(max(0, end - next))
         while next < end {
             let (leaf, offset) = locate(next)

@@ -121,8 +121,12 @@ extension Table {
             for id in ids { slots.append(try requireSlot(id)) }
             return slots
         case .range(let from, let count):
-            guard from >= 0, count >= 0, from <= rowCount else {
-                throw .invalidArgument("from must be from 0 to \(rowCount) and count 0 or more.", field: "from")
+            guard from >= 0, count >= 0, from <= rowCount, count <= rowCount - from else {
+                throw .invalidArgument(
+                    "The range must lie within the table's \(rowCount) rows: from 0 or more, count 0 or more, "
+                        + "from + count at most \(rowCount).",
+                    field: "from"
+                )
             }
             return order.slots(from: from, limit: count)
         case .all:

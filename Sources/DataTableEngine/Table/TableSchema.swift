@@ -23,6 +23,10 @@ enum TableSchema {
         }
     }
 
+    /// The widest a column's width hints may be, in points or cells: as wide as the widest
+    /// container a layout takes.
+    static let maximumWidth = 1_000_000.0
+
     /// Checks columns' layout hints (`field` names column `i` in messages): widths, lines,
     /// stickiness, at most one flexible column, and list-report bindings that fit their columns
     /// and do not share a place.
@@ -42,17 +46,19 @@ enum TableSchema {
                         throw .invalidSchema("At most one column can be flexible (width -1).", field: field + ".width")
                     }
                     flexible = index
-                } else if !(width > 0) || !width.isFinite {
+                } else if !(width > 0) || !(width <= maximumWidth) {
                     throw .invalidSchema(
-                        "width is points (1 or more), a fraction of the container (0 to 1), or -1 for the flexible column.",
+                        "width is points or cells (1 to \(Int(maximumWidth))), a fraction of the container (0 to 1), "
+                            + "or -1 for the flexible column.",
                         field: field + ".width"
                     )
                 }
             }
             for (name, value) in [("minWidth", layout.minWidth), ("maxWidth", layout.maxWidth)] {
-                if let value, !(value >= 0) || !value.isFinite {
+                if let value, !(value >= 0) || !(value <= maximumWidth) {
                     throw .invalidSchema(
-                        "\(name) must be 0 or more: points, or a fraction of the container below 1.",
+                        "\(name) must be from 0 to \(Int(maximumWidth)): points or cells, or a fraction of the "
+                            + "container below 1.",
                         field: field + "." + name
                     )
                 }

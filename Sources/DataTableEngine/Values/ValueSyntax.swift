@@ -127,7 +127,9 @@ public enum ValueSyntax {
             {
                 let (product, overflow) = value.multipliedReportingOverflow(by: unit)
                 guard !overflow else { return nil }
-                total += product
+                let (sum, tooLong) = total.addingReportingOverflow(product)
+                guard !tooLong else { return nil }
+                total = sum
                 number = ""
                 parts += 1
             } else {
@@ -160,7 +162,9 @@ public enum ValueSyntax {
             while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
                 let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
                 guard !overflow else { return nil }
-                value = shifted + Int64(bytes[index] - 0x30)
+                let (next, tooLong) = shifted.addingReportingOverflow(Int64(bytes[index] - 0x30))
+                guard !tooLong else { return nil }
+                value = next
                 index += 1
             }
             guard index > numberStart else { return nil }
@@ -171,7 +175,9 @@ public enum ValueSyntax {
             guard let unit = unitAliases[word], seen.insert(unit).inserted else { return nil }
             let (product, overflow) = value.multipliedReportingOverflow(by: unitSeconds[unit]!)
             guard !overflow else { return nil }
-            total += product
+            let (sum, tooLong) = total.addingReportingOverflow(product)
+            guard !tooLong else { return nil }
+            total = sum
             parts += 1
         }
         return parts > 0 ? total : nil

@@ -37,9 +37,10 @@ import Testing
         return examples
     }
 
-    /// What a reply line says, as far as the examples pin it: result members or error kind.
+    /// What a reply line says, as far as the examples pin it: result members (and the values
+    /// of its true/false members) or error kind.
     enum Outcome: Equatable, CustomStringConvertible {
-        case result(Set<String>?)
+        case result(Set<String>?, flags: [String: Bool])
         case error(String?)
 
         init(_ line: String) {
@@ -47,14 +48,20 @@ import Testing
                 if let error = object["error"] as? [String: Any] {
                     self = .error((error["data"] as? [String: Any])?["kind"] as? String)
                 } else {
-                    self = .result((object["result"] as? [String: Any]).map { Set($0.keys) })
+                    let result = object["result"] as? [String: Any]
+                    var flags: [String: Bool] = [:]
+                    let typed = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+                    if case .object(let members)? = typed?["result"] {
+                        for case (let name, .bool(let flag)) in members { flags[name] = flag }
+                    }
+                    self = .result(result.map { Set($0.keys) }, flags: flags)
                 }
             } else if line.contains(#""error":"#) {
                 // Shortened with "…": the kind, if it shows.
                 let kind = line.range(of: #""kind":""#).map { line[$0.upperBound...].prefix { $0 != "\"" } }
                 self = .error(kind.map(String.init))
             } else {
-                self = .result(nil)
+                self = .result(nil, flags: [:])
             }
         }
 
@@ -62,7 +69,8 @@ import Testing
         /// shown line is whole JSON).
         func admits(_ actual: Outcome) -> Bool {
             switch (self, actual) {
-            case (.result(let shown), .result(let got)): shown == nil || shown == got
+            case (.result(let shown, let shownFlags), .result(let got, let gotFlags)):
+                shown == nil || (shown == got && shownFlags == gotFlags)
             case (.error(let shown), .error(let got)): shown == nil || shown == got
             default: false
             }
@@ -70,7 +78,8 @@ import Testing
 
         var description: String {
             switch self {
-            case .result(let keys): "result \(keys.map { $0.sorted().description } ?? "…")"
+            case .result(let keys, let flags):
+                "result \(keys.map { $0.sorted().description } ?? "…") \(flags.sorted { $0.key < $1.key })"
             case .error(let kind): "error \(kind ?? "…")"
             }
         }

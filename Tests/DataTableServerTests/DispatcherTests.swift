@@ -152,6 +152,25 @@ import Testing
         #expect(reply["error"]?["message"] == "params.version must be a whole number.")
     }
 
+    /// Params that only apply when `load` creates a table are refused when it exists, naming the
+    /// param, and the table is left as it was.
+    @Test(arguments: [
+        (#""key":"item""#, "params.key"), (#""sort":[{"column":"qty"}]"#, "params.sort"),
+        (#""mode":"0600""#, "params.mode"), (#""columns":[{"key":"item"},{"key":"qty"}]"#, "params.columns"),
+    ])
+    func creationParamsAreRefusedForATableThatExists(param: String, field: String) async throws {
+        var client = InProcessClient()
+        let created = try await client.reply(#"{"method":"load","params":{"table":"t","text":"item,qty\nA,1\n"}}"#)
+        #expect(created["result"]?["rows"] == 1)
+        let reply = try await client.reply(
+            #"{"method":"load","params":{"table":"t","text":"item,qty\nB,2\n",\#(param)}}"#
+        )
+        #expect(reply["error"]?["data"]?["field"]?.stringValue == field, "\(reply)")
+        #expect(reply["error"]?["data"]?["kind"] == "invalid_params")
+        let described = try await client.reply(#"{"method":"describe","params":{"table":"t"}}"#)
+        #expect(described["result"]?["rows"] == 1)
+    }
+
     /// A connection that asks for leniency in `hello` gets params it does not know ignored.
     @Test func aLenientConnectionHasUnknownParamsIgnored() async throws {
         var client = InProcessClient()

@@ -37,6 +37,13 @@ public struct ColumnRules: Sendable {
     ) throws(ValidationFailure) {
         self.type = type
         self.required = required
+        // A constraint the type does not check is refused, not kept and ignored.
+        if type != .text {
+            if maxLength != nil { throw ValidationFailure("maxLength applies to text columns only.") }
+            if pattern != nil { throw ValidationFailure("pattern applies to text columns only.") }
+        }
+        if type != .number, decimals != nil { throw ValidationFailure("decimals applies to number columns only.") }
+        if type != .picker, !options.isEmpty { throw ValidationFailure("options apply to picker columns only.") }
         if let maxLength, maxLength < 1 { throw ValidationFailure("maxLength must be at least 1.") }
         self.maxLength = maxLength
         self.pattern = pattern

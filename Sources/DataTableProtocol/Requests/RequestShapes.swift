@@ -53,7 +53,7 @@ extension EditRequest {
     /// `id` or `selection: true` (not both). Each refusal is `invalid_params` naming the member.
     public func validate() throws(ResponseError) {
         if edits != nil {
-            guard id == nil, value == nil, selection != true else {
+            guard id == nil, column == nil, value == nil, selection != true else {
                 throw .invalidParams("Give edits, or id, column and value, not both.", field: "params.edits")
             }
             return
@@ -89,6 +89,14 @@ extension SelectRequest {
         }
         guard ids != nil || from != nil else {
             throw .invalidParams("Name the rows: ids, or from and count (or action all / none).", field: "params.ids")
+        }
+    }
+}
+
+extension GetRequest {
+    public func validate() throws(ResponseError) {
+        guard ids == nil || (from == nil && count == nil) else {
+            throw .invalidParams("Give ids, or from and count, not both.", field: "params.from")
         }
     }
 }

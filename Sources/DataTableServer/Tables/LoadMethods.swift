@@ -48,12 +48,7 @@ extension MethodTable {
         func checkOwnersRoom(forText bytes: Int) throws(ResponseError) {
             try server.checkUserMemory(owner: owner, adding: bytes.multipliedReportingOverflow(by: 2).partialValue)
         }
-        if existing != nil, request.mode != nil {
-            throw ResponseError.invalidParams(
-                "The table \(request.table) exists; mode only applies when load creates it (see chmod).",
-                field: "params.mode"
-            )
-        }
+        if existing != nil { try Self.refuseCreationParams(request) }
         let text: String
         if let uploaded {
             try checkOwnersRoom(forText: uploaded.count)
@@ -76,13 +71,9 @@ extension MethodTable {
             try server.checkRoomToLoad(bytes: text.utf8.count)
             try checkOwnersRoom(forText: text.utf8.count)
         }
+        // Created meanwhile, maybe.
         existing = try Self.tableToLoadInto(request.table, server, by: requester)
-        if existing != nil, request.columns != nil || request.key != nil {
-            throw ResponseError.invalidParams(
-                "The table \(request.table) exists; columns and key only apply when load creates it.",
-                field: "params.columns"
-            )
-        }
+        if existing != nil { try Self.refuseCreationParams(request) }
         if existing == nil { try TableCatalog.checkName(request.table) }
         try server.checkMemory()
         let given =
@@ -137,6 +128,20 @@ extension MethodTable {
 
     /// A load that creates its table: the table is built whole off every lock, then goes in at
     /// once; a load that fails leaves no empty table behind.
+    /// Refuses params that only apply when `load` creates the table (it exists), naming the first.
+    private static func refuseCreationParams(_ request: LoadRequest) throws(ResponseError) {
+        let given: [(String, Bool)] = [
+            ("columns", request.columns != nil), ("key", request.key != nil), ("sort", request.sort != nil),
+            ("mode", request.mode != nil),
+        ]
+        guard let (name, _) = given.first(where: { $0.1 }) else { return }
+        let instead = name == "mode" ? " (see chmod)" : name == "sort" ? " (see sort)" : ""
+        throw ResponseError.invalidParams(
+            "The table \(request.table) exists; \(name) only applies when load creates it\(instead).",
+            field: "params.\(name)"
+        )
+    }
+
     private static func loadNew(
         _ request: LoadRequest,
         _ loaded: LoadedRows,

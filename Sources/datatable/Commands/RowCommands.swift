@@ -122,7 +122,7 @@ struct Get: ParsableCommand {
             table: table,
             ids: id.isEmpty ? nil : id.map(JSONValue.rowID),
             from: from,
-            count: count ?? 20,
+            count: count ?? (id.isEmpty ? 20 : nil),
             columns: column.isEmpty ? nil : column
         )
         try common.withSession { session in

@@ -310,22 +310,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if outbound!.readableBytes >= Self.coalescedBytes { writeOutbound(context) }
     }
 
-    /// The `shutting_down` refusal of a line read while draining (none for a notification).
+    /// The `shutting_down` refusal of a line read while draining (see ``ShutdownRefusal``).
     private func refusal(_ line: ByteBuffer) -> PendingReply {
-        requestContext.server.countRequests(1)
-        let header = line.withUnsafeReadableBytes { EnvelopeScanner.header($0) }
-        guard header?.hasID != false else { return PendingReply(parts: []) }
-        let id = header?.id.flatMap(RequestID.init) ?? .null
-        return PendingReply(
-            ReplyEncoding.failure(
-                id: id,
-                ResponseError(
-                    code: .unavailable,
-                    kind: .shuttingDown,
-                    message: "The daemon is shutting down and takes no new requests; this one was not carried out."
-                )
-            )
-        )
+        let (reply, requests) = ShutdownRefusal.reply(to: Data(line.readableBytesView))
+        requestContext.server.countRequests(requests)
+        return reply
     }
 
     /// How many bytes of replies are gathered before they are written to the channel.

@@ -52,4 +52,51 @@ import Testing
         }
         print("SIGTERM during a load: \(loaded) loads answered and kept, \(refused) refused before they began")
     }
+
+    /// Lines read once shutdown began are refused `shutting_down` as the protocol answers any
+    /// request: a shell-mode line gets its error, a batch an array of them (none for its
+    /// notifications), a notification nothing.
+    @Test func linesReadWhileShuttingDownAreRefusedInTheirOwnForm() throws {
+        let files = try Scratch()
+        defer { files.remove() }
+        let csv = files.file("parts.csv")
+        let rows = (0..<300_000).map { "P-\($0),part \($0),\($0 % 97)" }.joined(separator: "\n")
+        try ("sku,name,qty\n" + rows + "\n").write(toFile: csv, atomically: true, encoding: .utf8)
+        let daemon = try TestDaemon(arguments: ["--drain-seconds", "0"])
+        let client = try daemon.connect()
+        try client.send(#"{"id":0,"method":"ping"}"# + "\n")
+        _ = try #require(try client.readLine(timeout: .seconds(60)))
+        // The load keeps the connection answering; what follows is read after the signal.
+        try client.send(#"{"jsonrpc":"2.0","id":1,"method":"load","params":{"table":"parts","path":"\#(csv)"}}"# + "\n")
+        usleep(50_000)
+        kill(daemon.process.pid, SIGTERM)
+        usleep(300_000)
+        try client.send(
+            [
+                #"{"method":"ping"}"#,
+                #"[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","method":"ping"},{"method":"ping"}]"#,
+                #"{"jsonrpc":"2.0","method":"ping"}"#,
+                #"{"jsonrpc":"2.0","id":"last","method":"ping"}"#,
+            ].joined(separator: "\n") + "\n"
+        )
+        var replies: [String] = []
+        while let line = try client.readLine(timeout: .seconds(60)) {
+            if line.hasPrefix(#"{"jsonrpc":"2.0","method""#) { continue }
+            replies.append(line)
+        }
+        let refused = #"{"code":-32005,"data":{"kind":"shutting_down"},"message":"#
+        try #require(replies.count == 4, "\(replies)")
+        #expect(
+            replies[0].hasPrefix(#"{"id":1,"jsonrpc":"2.0","result""#),
+            "the load was received first: \(replies[0])"
+        )
+        #expect(replies[1].hasPrefix(#"{"error":\#(refused)"#) && replies[1].contains(#""id":null"#), "\(replies[1])")
+        #expect(
+            replies[2].hasPrefix("[") && replies[2].components(separatedBy: "shutting_down").count == 3,
+            "\(replies[2])"
+        )
+        #expect(replies[2].contains(#""id":7"#), "\(replies[2])")
+        #expect(replies[3].contains(#""id":"last""#) && replies[3].contains("shutting_down"), "\(replies[3])")
+        #expect(daemon.process.waitForExit(timeout: .seconds(60)) == 0)
+    }
 }

@@ -24,7 +24,7 @@ public struct TableEvent: Codable, Hashable, Sendable {
         public static let sort = Kind(rawValue: "sort")
         /// Drafts were kept or cleared (`errors`).
         public static let drafts = Kind(rawValue: "drafts")
-        /// The table was created or dropped (`change`).
+        /// The table was created or dropped, or its owner, group or mode changed (`change`).
         public static let schema = Kind(rawValue: "schema")
         /// The subscriber fell behind and the events from `previous` to `version` were not sent:
         /// re-fetch what is shown (`get`, `scroll`) at `version`; events go on from there. Sent
@@ -72,7 +72,7 @@ public struct TableEvent: Codable, Hashable, Sendable {
     public var keys: [SortKeyParam]?
     /// `drafts` (and `edited`): cells holding a rejected draft now.
     public var errors: Int?
-    /// `schema`: `created` or `dropped`.
+    /// `schema`: `created`, `dropped` or `access` (a `chmod`).
     public var change: String?
 
     /// An event of `kind`; the members left `nil` are left out on the wire.

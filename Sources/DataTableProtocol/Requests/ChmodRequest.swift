@@ -10,7 +10,7 @@ public struct ChmodRequest: DataTableRequest {
     public var table: String
     /// Read and write bits for owner, group and others, as octal digits ("0640").
     public var mode: String?
-    /// The table's new group id: a group the peer is in (root: any).
+    /// The table's new group id: the peer's primary group (root and the daemon's own user: any).
     public var group: Int?
     /// The table's new owner's user id (root and the daemon's own user only).
     public var owner: Int?

@@ -28,10 +28,11 @@ public final class FontFace: TextMeasure, @unchecked Sendable {
     public let path: String
     /// The face within the file (collections hold several).
     public let index: Int
-    /// The family and style the face was asked for, when it was found by name.
+    /// The family fontconfig matched when the face was found by name (the one asked for, up to case);
+    /// `nil` when opened by file.
     public let family: String?
-    /// The style the face was opened for when found by name; `nil` when opened by file. A ``FontLibrary``
-    /// keeps one face per file and index, so this is the style of the first request that opened it.
+    /// fontconfig's style for the face when it was found by name ("Book", "Bold"; a style asked for
+    /// that the family lacks gives the nearest, say "Bold" for "Semibold"); `nil` when opened by file.
     public let style: String?
     /// `path#index`: faces of equal identity measure alike.
     public let identity: String

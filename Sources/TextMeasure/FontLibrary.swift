@@ -18,7 +18,7 @@ public final class FontLibrary: Sendable {
                 path: located.path,
                 index: located.index,
                 family: located.family,
-                style: style,
+                style: located.style,
                 in: &faces
             )
             faces[name] = face
@@ -40,7 +40,9 @@ public final class FontLibrary: Sendable {
         style: String?,
         in faces: inout [String: FontFace]
     ) throws(FontError) -> FontFace {
-        let identity = "\(path)#\(index)"
+        // The names are part of the identity: a face found by name reports fontconfig's family
+        // and style for it (a face opened by file, none), whoever opened the file first.
+        let identity = "\(path)#\(index)#\(family ?? "")#\(style ?? "")"
         if let face = faces[identity] { return face }
         let face = try FontFace(path: path, index: index, family: family, style: style)
         faces[identity] = face

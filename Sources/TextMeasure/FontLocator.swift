@@ -8,6 +8,8 @@ enum FontLocator {
         var index: Int
         /// The family of the face found, which may differ from the one asked for.
         var family: String
+        /// The style of the face found ("Book", "Bold"), which may differ from the one asked for.
+        var style: String
     }
 
     /// fontconfig weights by the words styles use for them.
@@ -48,7 +50,7 @@ enum FontLocator {
         }
         var index: Int32 = 0
         _ = FcPatternGetInteger(match, FC_INDEX, 0, &index)
-        return Located(path: path, index: Int(index), family: found)
+        return Located(path: path, index: Int(index), family: found, style: string(match, FC_STYLE) ?? style)
     }
 
     private static func add(_ pattern: OpaquePointer, _ object: String, _ value: String) -> Bool {

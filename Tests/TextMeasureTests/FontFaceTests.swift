@@ -24,6 +24,20 @@ import Testing
         )
     }
 
+    /// A face reports the family and style fontconfig gives it, whichever request (by file, or
+    /// by another style of the same file) opened the file first.
+    @Test func aFaceReportsItsOwnFamilyAndStyleWhoeverOpenedItFirst() throws {
+        let library = FontLibrary()
+        let located = try FontLocator.locate(family: "DejaVu Sans", style: "Bold")
+        let byFile = try library.face(path: located.path, index: located.index)
+        #expect(byFile.family == nil && byFile.style == nil)
+        let bold = try library.face(family: "DejaVu Sans", style: "Bold")
+        #expect(bold.family == "DejaVu Sans" && bold.style == "Bold")
+        let semibold = try library.face(family: "DejaVu Sans", style: "Semibold")
+        #expect(semibold.style == "Bold")
+        #expect(try library.face(path: located.path, index: located.index) === byFile)
+    }
+
     @Test func aFamilyThatIsNotInstalledIsAnError() {
         #expect(throws: FontError.self) { try Self.library.face(family: "No Such Family 42", style: "Regular") }
         #expect(throws: FontError.self) { try Self.library.face(path: "/nonexistent/font.ttf") }

@@ -126,7 +126,19 @@ final class RunningProcess {
 
     /// Whether `/proc/net/unix` lists a listening socket bound to `path` (flag `__SO_ACCEPTCON`).
     static func isListening(_ path: String) -> Bool {
-        guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return false }
+        // Read to the end by hand: a /proc file says it is empty, and Foundation's readers stop
+        // after its first page.
+        let descriptor = open("/proc/net/unix", O_RDONLY)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        let table = String(decoding: bytes, as: UTF8.self)
         let listening: UInt32 = 0x0001_0000
         for line in table.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)

@@ -190,7 +190,7 @@ let package = Package(
 
         // Measuring text: terminal cells, or points in a font shaped with HarfBuzz; no sockets.
         .target(name: "TextMeasure", dependencies: ["CFontconfig", "CHarfBuzz"]),
-        .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure"]),
+        .testTarget(name: "TextMeasureTests", dependencies: ["TestSupport", "TextMeasure"]),
 
         // End-to-end tests: the real daemon binary on real sockets, under systemd tools.
         .testTarget(

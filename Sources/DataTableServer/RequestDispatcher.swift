@@ -114,7 +114,10 @@ public struct RequestDispatcher: Sendable {
         let requester = context.requester
         let estimate = elements.reduce(0) { total, element in
             guard case .object(let request) = element else { return total + 256 }
-            return total + context.server.estimatedReplyBytes(to: request, line: 0, by: requester)
+            let (sum, overflow) = total.addingReportingOverflow(
+                context.server.estimatedReplyBytes(to: request, line: 0, by: requester)
+            )
+            return overflow ? .max : sum
         }
         do {
             try context.server.checkReplySize(estimate, what: "This batch")

@@ -53,7 +53,13 @@ public final class FontFace: TextMeasure, @unchecked Sendable {
 
     /// Opens face `index` of the font file at `path`.
     public init(path: String, index: Int = 0, family: String? = nil, style: String? = nil) throws(FontError) {
+        guard index >= 0, index <= Int(UInt16.max) else {
+            throw FontError(
+                "The face index must be from 0 to \(UInt16.max) (a collection's faces are numbered from 0)."
+            )
+        }
         let bytes = try FontFile.read(path)
+        guard !bytes.isEmpty else { throw FontError("\(path) is empty, not a font file.") }
         let blob = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                 hb_blob_create($0, UInt32(buffer.count), HB_MEMORY_MODE_DUPLICATE, nil, nil)
@@ -86,16 +92,17 @@ public final class FontFace: TextMeasure, @unchecked Sendable {
         let printable = (0x20...0x7E).map { UInt8($0) }
         var advances: [Int32] = []
         for byte in printable {
-            advances.append(Self.shape([byte], font: font, buffer: buffer).advance)
+            advances.append(Int32(clamping: Self.shape([byte], font: font, buffer: buffer).advance))
         }
         var kerning = [Int32](repeating: 0, count: 95 * 95)
         for first in printable {
             for second in printable {
                 let shaped = Self.shape([first, second], font: font, buffer: buffer)
                 let pair = Int(first - 0x20) * 95 + Int(second - 0x20)
+                let kern = shaped.advance - Int(advances[Int(first - 0x20)]) - Int(advances[Int(second - 0x20)])
+                // `.min` marks a pair that does not shape as two glyphs (or kerns past 32 bits).
                 kerning[pair] =
-                    shaped.glyphs == 2
-                    ? shaped.advance - advances[Int(first - 0x20)] - advances[Int(second - 0x20)] : .min
+                    shaped.glyphs == 2 && kern > Int(Int32.min) && kern <= Int(Int32.max) ? Int32(kern) : .min
             }
         }
         self.advances = advances
@@ -139,7 +146,8 @@ public final class FontFace: TextMeasure, @unchecked Sendable {
 
     /// The fast path: printable ASCII whose every pair shapes as two glyphs.
     private func asciiUnits(_ text: String) -> Int? {
-        var total: Int32 = 0
+        // 64 bits: a cell of a few million characters passes 32.
+        var total = 0
         var previous: Int?
         for byte in text.utf8 {
             guard byte >= 0x20 && byte <= 0x7E else { return nil }
@@ -147,29 +155,30 @@ public final class FontFace: TextMeasure, @unchecked Sendable {
             if let previous {
                 let kern = kerning[previous * 95 + current]
                 if kern == .min { return nil }
-                total += kern
+                total += Int(kern)
             }
-            total += advances[current]
+            total += Int(advances[current])
             previous = current
         }
-        return Int(total)
+        return total
     }
 
     private static func shape(_ utf8: [UInt8], font: OpaquePointer, buffer: OpaquePointer?) -> (
-        advance: Int32, glyphs: Int
+        advance: Int, glyphs: Int
     ) {
         hb_buffer_clear_contents(buffer)
         utf8.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
-                hb_buffer_add_utf8(buffer, chars.baseAddress, Int32(chars.count), 0, Int32(chars.count))
+                let count = Int32(clamping: chars.count)
+                hb_buffer_add_utf8(buffer, chars.baseAddress, count, 0, count)
             }
         }
         hb_buffer_guess_segment_properties(buffer)
         hb_shape(font, buffer, nil, 0)
         var count: UInt32 = 0
         guard let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return (0, 0) }
-        var advance: Int32 = 0
-        for position in UnsafeBufferPointer(start: positions, count: Int(count)) { advance += position.x_advance }
+        var advance = 0
+        for position in UnsafeBufferPointer(start: positions, count: Int(count)) { advance += Int(position.x_advance) }
         return (advance, Int(count))
     }
 }

@@ -65,11 +65,40 @@ import Testing
         #"{"method":"layout","params":{"table":"stock","width":80,"columns":{"item":{"width":1e300}}}}"#,
         #"{"method":"layout","params":{"table":"stock","width":80,"columns":{"item":{"maxWidth":1e300}}}}"#,
         #"{"method":"create","params":{"table":"w","columns":[{"key":"a","width":1e300}]}}"#,
+        #"{"method":"edit","params":{"table":"stock","id":1,"column":"weight","value":"1e-9223372036854775808"}}"#,
+        #"{"method":"edit","params":{"table":"stock","id":1,"column":"weight","value":"1.5e-9223372036854775807"}}"#,
+        #"{"method":"layout","params":{"table":"stock","width":600,"font":{"file":"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf","index":-1}}}"#,
+        #"{"method":"layout","params":{"table":"stock","width":600,"headerFont":{"family":"DejaVu Sans","index":4294967296}}}"#,
+        #"{"method":"layout","params":{"table":"stock","width":1,"font":{"size":1e-300}}}"#,
+        #"{"method":"scroll","params":{"table":"stock","viewport":{"width":80,"height":10},"font":{"size":0.5}}}"#,
     ])
     func numbersPastTheirRangeAreRefusedNotACrash(line: String) throws {
         let daemon = try TestDaemon(arguments: ["--demo"])
         let reply = try Self.reply(daemon, Array(line.utf8))
         #expect(Self.kind(reply) == "invalid_value" || Self.kind(reply) == "invalid_params", "\(reply)")
+        #expect(try object(daemon.request(#"{"method":"ping"}"#))["result"] != nil)
+    }
+
+    /// A batch's gets at the edges of Int are refused one by one (their reply size is estimated
+    /// first, without overflowing), and a table whose only column is bound to syncStatus lays
+    /// out sideways with no columns.
+    @Test func edgeCasesInABatchAndAnEmptyLayoutAreAnswered() throws {
+        let daemon = try TestDaemon(arguments: ["--demo"])
+        let batch =
+            #"[{"method":"get","params":{"table":"stock","from":-9223372036854775808}},"#
+            + #"{"method":"get","params":{"table":"stock","from":-9223372036854775000,"count":9223372036854775807}}]"#
+        let client = try daemon.connect()
+        try client.send(batch + "\n")
+        let line = try #require(try client.readLine())
+        let parsed = try JSONSerialization.jsonObject(with: Data(line.utf8))
+        let replies = try #require(parsed as? [[String: Any]])
+        #expect(replies.count == 2 && replies.allSatisfy { Self.kind($0) == "invalid_value" }, "\(replies)")
+        _ = try client.call(
+            "create",
+            #"{"table":"t1","columns":[{"key":"a","binding":"syncStatus"}],"rows":[{"a":"x"}]}"#
+        )
+        let layout = try client.call("layout", #"{"table":"t1","width":100,"unit":"cell","horizontalScroll":true}"#)
+        #expect((layout["columns"] as? [Any])?.isEmpty == true, "\(layout)")
         #expect(try object(daemon.request(#"{"method":"ping"}"#))["result"] != nil)
     }
 

@@ -104,7 +104,9 @@ extension Table {
         }
 
         var sticky: LayoutPlan.StickyColumn?
-        if options.horizontalScroll, options.stickyFirstColumn ?? hints[shown[0]].isSticky, let first = planned.first {
+        if options.horizontalScroll, options.stickyFirstColumn ?? (shown.first.map { hints[$0].isSticky } ?? false),
+            let first = planned.first
+        {
             sticky = LayoutPlan.StickyColumn(
                 key: first.key,
                 width: first.width,
@@ -208,7 +210,9 @@ extension Table {
 
     /// The most measure units that still fit in `width` whole layout units.
     static func widestFitting(_ width: Int, style: TextStyle) -> Int {
-        var units = Int(Double(width) / style.scale)
+        // A start within a unit or two of the answer: the loops below step only a few times.
+        let estimate = Double(width) / style.scale
+        var units = estimate.isFinite ? Int(min(max(estimate, 0), Double(Int32.max))) : 0
         while style.wholeWidth(units: units + 1) <= width { units += 1 }
         while units > 0 && style.wholeWidth(units: units) > width { units -= 1 }
         return units

@@ -41,7 +41,12 @@ public enum NumberText {
         let lowered = text.lowercased()
         let parts = lowered.split(separator: "e", maxSplits: 1)
         let mantissa = parts.first.map(String.init) ?? lowered
-        let exponent = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        // An exponent past ±1,000,000 is clamped: the count only ever meets `decimals` (0 to 12),
+        // and the arithmetic below must not overflow.
+        let limit = 1_000_000
+        let exponent =
+            parts.count > 1
+            ? min(max(Int(parts[1]) ?? (parts[1].hasPrefix("-") ? -limit : limit), -limit), limit) : 0
         guard let dot = mantissa.firstIndex(of: ".") else { return max(0, -exponent) }
         let digits = mantissa[mantissa.index(after: dot)...].count
         return max(0, digits - exponent)

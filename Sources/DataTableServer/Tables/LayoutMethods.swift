@@ -151,8 +151,11 @@ struct LayoutParams {
         _ library: FontLibrary
     ) throws(ResponseError) -> (style: TextStyle, reply: LayoutRequest.FontReply) {
         let size = param?.size ?? defaultSize
-        guard size.isFinite, size > 0, size <= 1000 else {
-            throw .invalidParams("\(field).size must be more than 0 and at most 1000 points.", field: field + ".size")
+        guard size >= 1, size <= 1000 else {
+            throw .invalidParams("\(field).size must be from 1 to 1000 points.", field: field + ".size")
+        }
+        if let index = param?.index, !(0...Int(UInt16.max)).contains(index) {
+            throw .invalidParams("\(field).index must be from 0 to \(UInt16.max).", field: field + ".index")
         }
         let face: FontFace
         do throws(FontError) {

@@ -31,7 +31,9 @@ extension ServerState {
         }
         let averageRow = table.rowCount == 0 ? 0 : table.estimatedBytes / table.rowCount
         let averageCells = averageRow * shown / table.columns.count
-        return rows * (64 + keys + 2 * averageCells)
+        // Saturating: an estimate past Int.max is refused like any other too large.
+        return rows.multipliedReportingOverflow(by: 64 + keys + 2 * averageCells).overflow
+            ? .max : rows * (64 + keys + 2 * averageCells)
     }
 
     /// Roughly the bytes the reply to the batch member `request` holds: a `get`'s rows as
@@ -42,12 +44,14 @@ extension ServerState {
             let get = try? JSONDecoder().decode(GetRequest.self, from: data)
         else { return line + 256 }
         let estimate = try? read(get.table, by: requester) { table -> Int in
-            let rows = get.ids?.count ?? max(0, min(get.count ?? 100, table.rowCount - (get.from ?? 0)))
+            // Params the get itself refuses (a negative from or count) count as no rows here.
+            let from = max(0, get.from ?? 0)
+            let rows = get.ids?.count ?? max(0, min(get.count ?? 100, table.rowCount - min(from, table.rowCount)))
             let only = get.columns.map { keys in
                 Set(keys.compactMap { key in table.columns.firstIndex { $0.key == key } })
             }
             return Self.estimatedGetBytes(of: table, rows: rows, only: only)
         }
-        return (estimate ?? 0) + 256
+        return (estimate ?? 0).addingReportingOverflow(256).overflow ? .max : (estimate ?? 0) + 256
     }
 }

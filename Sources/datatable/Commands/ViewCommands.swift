@@ -111,12 +111,19 @@ struct Subscribe: ParsableCommand {
     @OptionGroup var common: CommonOptions
     @Argument(help: "The table.") var table: String
     @Option(help: "Stop after this many events.") var count: Int?
+    @Option(help: "Stop after this many seconds (however many events came).") var seconds: Double?
 
     func run() throws {
         try common.withSession { session in
             try session.send(SubscribeRequest(table: table))
             var seen = 0
+            let deadline = seconds.map { Date().addingTimeInterval($0) }
             while count.map({ seen < $0 }) ?? true {
+                if let deadline, !session.hasBufferedLine {
+                    let left = Int32(max(0, min(Double(Int32.max), deadline.timeIntervalSinceNow * 1000)))
+                    var waiting = pollfd(fd: session.descriptor, events: Int16(POLLIN), revents: 0)
+                    guard poll(&waiting, 1, left) > 0 else { break }
+                }
                 let event = try session.nextNotification()
                 guard event["method"]?.stringValue == "event", let params = event["params"] else { continue }
                 seen += 1

@@ -114,7 +114,9 @@ final class RunningProcess {
     /// Waits until a socket at `path` is listening, without connecting to it (a connection would
     /// start a lazily activated daemon, or use up a listener that accepts only one). The kernel's
     /// table of Unix sockets says which are listening: a program binds first (the file appears)
-    /// and listens a moment later, and a connection between the two is refused.
+    /// and listens a moment later, and a connection between the two is refused. (The table
+    /// names a socket by the path it was bound to: not for a socket bound elsewhere and renamed,
+    /// as the daemon's own are.)
     func waitForListener(_ path: String, timeout: Duration = .seconds(15)) throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {

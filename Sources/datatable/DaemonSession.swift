@@ -10,11 +10,24 @@ struct CommonOptions: ParsableArguments {
     @Flag(help: "Print the daemon's reply as it came (one JSON line) instead of text.")
     var json = false
 
+    @Flag(help: "Print listings as CSV (a header line, then one line per row).")
+    var csv = false
+
+    @Flag(help: "Print listings as tab-separated values.")
+    var tsv = false
+
+    func validate() throws {
+        guard [json, csv, tsv].filter({ $0 }).count <= 1 else {
+            throw ValidationError("Give one of --json, --csv and --tsv.")
+        }
+    }
+
     var socketPath: String { connection.socketPath }
 
     /// Runs `body` with a session on the daemon. An error reply is printed as one line on stderr
     /// (exit 1); a daemon that cannot be reached exits 2.
     func withSession(_ body: (DaemonSession) throws -> Void) throws {
+        Output.listFormat = csv ? .csv : tsv ? .tsv : .aligned
         let session: DaemonSession
         do {
             session = try DaemonSession(path: socketPath, printReplies: json)
@@ -131,6 +144,30 @@ final class DaemonSession {
 
 /// What commands print.
 enum Output {
+    /// Whether to colour what is drawn: not when `NO_COLOR` is set (no-color.org).
+    static var colours: Bool {
+        (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    }
+
+    /// How listings (tables of rows) are printed.
+    enum ListFormat {
+        /// Aligned columns under a rule of box-drawing characters (ASCII when stdout is not a terminal).
+        case aligned
+        /// Comma-separated values, quoted where needed, a header line first.
+        case csv
+        /// Tab-separated values (tabs and line breaks in a value become spaces), a header line first.
+        case tsv
+    }
+
+    /// The format of listings for this run (`--csv`, `--tsv`).
+    nonisolated(unsafe) static var listFormat = ListFormat.aligned
+
+    /// A line about a listing ("2 of 10 rows"): on stdout beside aligned columns, on stderr when
+    /// the listing is CSV or TSV, so stdout holds nothing but the values.
+    static func summary(_ text: String) {
+        if listFormat == .aligned { print(text) } else { error(text) }
+    }
+
     /// One line on stderr, prefixed with the program's name.
     static func error(_ text: String) {
         FileHandle.standardError.write(Data("datatable: \(text)\n".utf8))

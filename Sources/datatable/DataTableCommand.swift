@@ -49,6 +49,13 @@ struct Call: AsyncParsableCommand {
     @Argument(help: "Params as a JSON object, when the first argument is a method name.")
     var params: String?
 
+    func validate() throws {
+        let trimmed = request.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("{") || trimmed.hasPrefix("["), params != nil {
+            throw ValidationError("Give params only together with a method name, not with a whole request.")
+        }
+    }
+
     func run() async throws {
         let line: String
         let trimmed = request.trimmingCharacters(in: .whitespaces)

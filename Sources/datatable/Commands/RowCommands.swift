@@ -13,7 +13,8 @@ struct Add: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "The row's cells as KEY=VALUE …") var row: [String] = []
     @Option(help: "Where to put the row in an unsorted table (default: at the end).") var index: Int?
 
-    func run() throws {
+    /// The request the arguments make (a usage error, with this command's usage, when they make none).
+    func request() throws -> AddRequest {
         var cells: [String: JSONValue] = [:]
         for pair in row {
             guard let equals = pair.firstIndex(of: "=") else {
@@ -22,8 +23,15 @@ struct Add: ParsableCommand {
             cells[String(pair[..<equals])] = .cell(String(pair[pair.index(after: equals)...]))
         }
         guard !cells.isEmpty else { throw ValidationError("Give the row: --row KEY=VALUE …") }
+        return AddRequest(table: table, row: .object(cells), index: index)
+    }
+
+    func validate() throws { _ = try request() }
+
+    func run() throws {
+        let request = try request()
         try common.withSession { session in
-            let reply = try session.send(AddRequest(table: table, row: .object(cells), index: index))
+            let reply = try session.send(request)
             guard !common.json, let added = reply.added.first else { return }
             print("added row \(added.id.text) at index \(added.index) (\(Output.count(reply.rows, "row")))")
         }
@@ -42,23 +50,29 @@ struct Edit: ParsableCommand {
     )
     @OptionGroup var common: CommonOptions
     @Argument(help: "The table.") var table: String
-    @Argument(help: "ID COLUMN VALUE, or with --selection COLUMN VALUE.") var arguments: [String]
+    // Unrecognized words are arguments too: a negative number is a value, not an option.
+    @Argument(parsing: .allUnrecognized, help: "ID COLUMN VALUE, or with --selection COLUMN VALUE.")
+    var arguments: [String]
     @Flag(help: "Set the column in every selected row.") var selection = false
 
-    func run() throws {
-        let request: EditRequest
+    /// The request the arguments make (a usage error, with this command's usage, when they make none).
+    func request() throws -> EditRequest {
+        // A word like an option that is not one is a misspelt option, not a value.
+        if let unknown = arguments.first(where: { $0.hasPrefix("--") || ($0.hasPrefix("-") && Double($0) == nil) }) {
+            throw ValidationError("Unknown option \(unknown).")
+        }
         if selection {
             guard arguments.count == 2 else { throw ValidationError("With --selection give COLUMN VALUE.") }
-            request = EditRequest(table: table, column: arguments[0], value: .cell(arguments[1]), selection: true)
-        } else {
-            guard arguments.count == 3 else { throw ValidationError("Give ID COLUMN VALUE.") }
-            request = EditRequest(
-                table: table,
-                id: .rowID(arguments[0]),
-                column: arguments[1],
-                value: .cell(arguments[2])
-            )
+            return EditRequest(table: table, column: arguments[0], value: .cell(arguments[1]), selection: true)
         }
+        guard arguments.count == 3 else { throw ValidationError("Give ID COLUMN VALUE.") }
+        return EditRequest(table: table, id: .rowID(arguments[0]), column: arguments[1], value: .cell(arguments[2]))
+    }
+
+    func validate() throws { _ = try request() }
+
+    func run() throws {
+        let request = try request()
         try common.withSession { session in
             let reply = try session.send(request)
             guard !common.json else { return }
@@ -95,8 +109,11 @@ struct Delete: ParsableCommand {
     @Argument(help: "Row ids.") var ids: [String] = []
     @Flag(help: "Delete the selected rows.") var selection = false
 
-    func run() throws {
+    func validate() throws {
         guard ids.isEmpty != !selection else { throw ValidationError("Give row ids or --selection (one of them).") }
+    }
+
+    func run() throws {
         let request =
             selection
             ? DeleteRequest(table: table, selection: true) : DeleteRequest(table: table, ids: ids.map(JSONValue.rowID))
@@ -145,7 +162,9 @@ struct Get: ParsableCommand {
                 text.add([row["id"]?.text ?? "", row["index"]?.text ?? ""] + cells)
             }
             text.print()
-            print("\(reply["rows"]?.arrayValue?.count ?? 0) of \(Output.count(reply["total"]?.intValue ?? 0, "row"))")
+            Output.summary(
+                "\(reply["rows"]?.arrayValue?.count ?? 0) of \(Output.count(reply["total"]?.intValue ?? 0, "row"))"
+            )
         }
     }
 }

@@ -63,6 +63,8 @@ struct Sort: ParsableCommand {
     @Argument(help: "The table.") var table: String
     @Argument(help: "Sort keys, first key first.") var keys: [String] = []
 
+    func validate() throws { _ = try SortKeys.parse(keys) }
+
     func run() throws {
         let keys = try SortKeys.parse(keys)
         try common.withSession { session in

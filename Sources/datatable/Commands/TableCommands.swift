@@ -40,8 +40,8 @@ struct Describe: ParsableCommand {
             let sort = (reply["sort"]?.arrayValue ?? []).map { key in
                 (key["column"]?.text ?? "") + (key["descending"]?.boolValue == true ? " descending" : "")
             }
-            print("\(table): \(reply["rows"]?.text ?? "0") rows, version \(reply["version"]?.text ?? "")")
-            print(
+            Output.summary("\(table): \(reply["rows"]?.text ?? "0") rows, version \(reply["version"]?.text ?? "")")
+            Output.summary(
                 "sort: \(sort.isEmpty ? "none" : sort.joined(separator: ", ")); selection: \(reply["selection"]?.text ?? "")"
             )
             var columns = TextTable(["column", "label", "type", "editable", "rules"])
@@ -79,7 +79,21 @@ struct Create: ParsableCommand {
     @Option(help: "Sort by COLUMN or COLUMN:desc; repeat for more keys.") var sort: [String] = []
     @Option(help: "The column whose values are the row ids.") var key: String?
 
+    func validate() throws { _ = try request() }
+
     func run() throws {
+        let request = try request()
+        let definitions = request.columns
+        try common.withSession { session in
+            try session.send(request)
+            if !common.json {
+                print("created \(table) with \(definitions.count) column\(definitions.count == 1 ? "" : "s")")
+            }
+        }
+    }
+
+    /// The request the arguments make (a usage error, with this command's usage, when they make none).
+    func request() throws -> CreateRequest {
         var definitions: [ColumnDefinition] = columns.map { spec in
             let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
             var column = ColumnDefinition(key: parts[0])
@@ -88,18 +102,12 @@ struct Create: ParsableCommand {
         }
         if let columnsJSON { definitions += try Self.columnDefinitions(columnsJSON) }
         guard !definitions.isEmpty else { throw ValidationError("Give at least one --column (or --columns).") }
-        let request = CreateRequest(
+        return CreateRequest(
             table: table,
             columns: definitions,
             key: key,
             sort: sort.isEmpty ? nil : try SortKeys.parse(sort)
         )
-        try common.withSession { session in
-            try session.send(request)
-            if !common.json {
-                print("created \(table) with \(definitions.count) column\(definitions.count == 1 ? "" : "s")")
-            }
-        }
     }
 }
 
@@ -175,6 +183,8 @@ struct Load: ParsableCommand {
     @Option(help: "csv or ndjson (default: from the extension).") var format: String?
     @Option(help: "When the table is created: the column whose values are the row ids.") var key: String?
     @Option(help: "When the table is created: sort by COLUMN or COLUMN:desc.") var sort: [String] = []
+
+    func validate() throws { _ = try SortKeys.parse(sort) }
 
     func run() throws {
         let url = URL(fileURLWithPath: file)

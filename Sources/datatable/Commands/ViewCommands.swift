@@ -45,7 +45,7 @@ struct Layout: ParsableCommand {
         try common.withSession { session in
             let plan = try session.sendForJSON(layout.layoutRequest(table))
             guard !common.json else { return }
-            print(
+            Output.summary(
                 "\(plan["mode"]?.text ?? "") in \(plan["width"]?.text ?? "") \(plan["unit"]?.text ?? ""): content \(plan["contentWidth"]?.text ?? "") × \(plan["contentHeight"]?.text ?? "")"
             )
             var text = TextTable(

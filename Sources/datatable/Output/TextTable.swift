@@ -1,3 +1,4 @@
+import Foundation
 import TextMeasure
 
 /// Rows of text in aligned columns, measured in terminal cells (East Asian wide characters and
@@ -33,7 +34,32 @@ struct TextTable {
             + rows.map(line)
     }
 
-    func print() { for line in lines { Swift.print(line) } }
+    /// The table as `Output.listFormat` says: aligned (a rule of "─" on a terminal, "-"
+    /// otherwise), CSV or TSV.
+    func print() {
+        switch Output.listFormat {
+        case .aligned:
+            let onTerminal = isatty(STDOUT_FILENO) == 1
+            for (index, line) in lines.enumerated() {
+                Swift.print(index == 1 && !onTerminal ? line.replacingOccurrences(of: "─", with: "-") : line)
+            }
+        case .csv:
+            for row in [headers] + rows { Swift.print(row.map(Self.csvField).joined(separator: ",")) }
+        case .tsv:
+            for row in [headers] + rows { Swift.print(row.map(Self.tsvField).joined(separator: "\t")) }
+        }
+    }
+
+    /// `text` as a CSV field: quoted when it holds a comma, a quote or a line break.
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// `text` as a TSV field: tabs and line breaks become spaces.
+    static func tsvField(_ text: String) -> String {
+        String(text.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 })
+    }
 
     /// `text` padded with spaces to `width` cells.
     static func pad(_ text: String, to width: Int, _ alignment: Alignment) -> String {

@@ -153,9 +153,20 @@ struct WindowText {
             styles = Array(repeating: nil, count: max(0, width))
         }
 
-        /// Gives cells `x ..< x + width` the style `sgr` ("7" reverse, "1;31" bold red, …).
+        /// Gives cells `x ..< x + width` the style `sgr` ("7" reverse, "1;31" bold red, …). With
+        /// `NO_COLOR` set, colours are left out (bold, underline and reverse stay).
         mutating func style(x: Int, width: Int, _ sgr: String) {
-            for cell in max(0, x)..<min(styles.count, max(0, x + width)) { styles[cell] = sgr }
+            let style = Output.colours ? sgr : Self.withoutColours(sgr)
+            for cell in max(0, x)..<min(styles.count, max(0, x + width)) { styles[cell] = style }
+        }
+
+        /// `sgr` without its colour parameters (30–39, 40–49, 90–107).
+        static func withoutColours(_ sgr: String) -> String? {
+            let kept = sgr.split(separator: ";").filter { part in
+                guard let code = Int(part) else { return true }
+                return !((30...49).contains(code) || (90...107).contains(code))
+            }
+            return kept.isEmpty ? nil : kept.joined(separator: ";")
         }
 
         /// The whole width with its styles as ANSI escapes, ending with the style reset.

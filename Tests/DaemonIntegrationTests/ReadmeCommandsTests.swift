@@ -28,6 +28,8 @@ struct ReadmeCommandsTests {
         ("systemd-socket-activate", "SystemdTests runs the daemon under systemd-socket-activate"),
         (#"echo '{"method":"ping"}' | socat - UNIX-CONNECT:/tmp/x.sock"#, "the line after socket activation"),
         ("scripts/install-service", "installs onto the machine: .ci/run does, then checks the units"),
+        ("scripts/build-deb", "a static release build of minutes: .ci/run builds, installs and purges it"),
+        ("apt-get install", "installs onto the machine: .ci/run installs the package"),
         ("install ", "installs onto the machine (the manual form of scripts/install-service)"),
         ("systemd-sysusers", "installs onto the machine"),
         ("systemctl", "installs onto the machine"),

@@ -9,7 +9,7 @@ struct Add: ParsableCommand {
         discussion: "datatable add stock --row item=Bolt qty=4 received=2024-05-06"
     )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
     @Option(parsing: .upToNextOption, help: "The row's cells as KEY=VALUE …") var row: [String] = []
     @Option(help: "Where to put the row in an unsorted table (default: at the end).") var index: Int?
 
@@ -49,7 +49,7 @@ struct Edit: ParsableCommand {
             """
     )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
     // Unrecognized words are arguments too: a negative number is a value, not an option.
     @Argument(parsing: .allUnrecognized, help: "ID COLUMN VALUE, or with --selection COLUMN VALUE.")
     var arguments: [String]
@@ -89,7 +89,7 @@ struct Edit: ParsableCommand {
 struct Revert: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Clear drafts: of a cell, a row, or the whole table.")
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
     @Option(help: "Only this row.") var id: String?
     @Option(help: "Only this column.") var column: String?
 
@@ -105,7 +105,7 @@ struct Revert: ParsableCommand {
 struct Delete: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Delete rows by id, or the selected rows.")
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
     @Argument(help: "Row ids.") var ids: [String] = []
     @Flag(help: "Delete the selected rows.") var selection = false
 
@@ -128,11 +128,11 @@ struct Delete: ParsableCommand {
 struct Get: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Rows by id or by position, with their display text.")
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
     @Option(help: "Rows with these ids (repeat).") var id: [String] = []
     @Option(help: "The first position (default 0).") var from: Int?
     @Option(help: "How many rows (default 20).") var count: Int?
-    @Option(help: "Only these columns (repeat).") var column: [String] = []
+    @Option(help: "Only these columns (repeat).", completion: .custom(Completions.columns)) var column: [String] = []
 
     func run() throws {
         let request = GetRequest(
@@ -173,7 +173,7 @@ struct Get: ParsableCommand {
 struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Take back the last edit.")
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
 
     func run() throws { try UndoRedo.print(common) { try $0.send(UndoRequest(table: table)) } }
 }
@@ -181,7 +181,7 @@ struct Undo: ParsableCommand {
 struct Redo: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Make the last undone edit again.")
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
 
     func run() throws { try UndoRedo.print(common) { try $0.send(RedoRequest(table: table)) } }
 }

@@ -14,7 +14,7 @@ struct Select: ParsableCommand {
             """
     )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
     @Argument(help: "Row ids.") var ids: [String] = []
     @Option(help: "set (default), add, remove or toggle.") var action: String?
     @Option(help: "A range of positions: the first.") var from: Int?
@@ -43,7 +43,7 @@ struct Select: ParsableCommand {
 struct Selection: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "The selected row ids, in the table's order.")
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
 
     func run() throws {
         try common.withSession { session in
@@ -60,8 +60,8 @@ struct Sort: ParsableCommand {
         abstract: "Sort by columns (COLUMN or COLUMN:desc); none returns to the table's own order."
     )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The table.") var table: String
-    @Argument(help: "Sort keys, first key first.") var keys: [String] = []
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
+    @Argument(help: "Sort keys, first key first.", completion: .custom(Completions.columns)) var keys: [String] = []
 
     func validate() throws { _ = try SortKeys.parse(keys) }
 

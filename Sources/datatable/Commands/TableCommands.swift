@@ -30,7 +30,7 @@ struct Tables: ParsableCommand {
 struct Describe: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "A table's columns, sort, selection mode and counts.")
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
 
     func run() throws {
         try common.withSession { session in
@@ -134,7 +134,7 @@ extension Create {
 struct Drop: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Remove a table and all its rows.")
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
 
     func run() throws {
         try common.withSession { session in
@@ -154,7 +154,7 @@ struct Chmod: ParsableCommand {
             """
     )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
     @Argument(help: "The new mode, like 0640 (keep it with -).") var mode: String
     @Option(help: "Give the table this group id (your own group; root: any).") var group: Int?
     @Option(help: "Give the table to this user id (root only).") var owner: Int?
@@ -262,7 +262,7 @@ struct Export: ParsableCommand {
         abstract: "Write a table's rows (or its selection) as CSV or NDJSON."
     )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
     @Option(help: "csv (default) or ndjson.") var format: String?
     @Flag(help: "Only the selected rows.") var selection = false
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?

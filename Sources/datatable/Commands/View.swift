@@ -13,7 +13,7 @@ struct View: ParsableCommand {
             """
     )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
 
     func run() throws {
         // Reach the daemon (and find the table) before taking over the screen.

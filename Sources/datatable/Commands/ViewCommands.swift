@@ -39,7 +39,7 @@ struct Layout: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "The column plan for a container width.")
     @OptionGroup var common: CommonOptions
     @OptionGroup var layout: LayoutFlags
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
 
     func run() throws {
         try common.withSession { session in
@@ -79,7 +79,7 @@ struct Scroll: ParsableCommand {
     )
     @OptionGroup var common: CommonOptions
     @OptionGroup var layout: LayoutFlags
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
     @Option(help: "Rows shown (default 20).") var rows = 20
     @Option(help: "Bring the row at this position into view.") var to: Int?
     @Option(help: "Bring the row with this id into view.") var id: String?
@@ -109,7 +109,7 @@ struct Scroll: ParsableCommand {
 struct Subscribe: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print a table's events as they come, one per line.")
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The table.") var table: String
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
     @Option(help: "Stop after this many events.") var count: Int?
     @Option(help: "Stop after this many seconds (however many events came).") var seconds: Double?
 

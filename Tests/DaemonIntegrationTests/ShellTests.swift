@@ -58,4 +58,25 @@ struct ShellTests {
         #expect(output.contains("(error) There is no table \"nope\""), "\(output)")
         #expect(output.contains("(error) Give params as name=value (or one JSON object), not keys."), "\(output)")
     }
+
+    /// The bash completion script `datatable --generate-completion-script bash` prints completes
+    /// a table name and a column key by asking the daemon, in a real bash.
+    @Test func bashCompletesTableAndColumnNamesFromTheDaemon() throws {
+        let daemon = try TestDaemon(arguments: ["--demo"])
+        let script = daemon.scratch.file("datatable.bash")
+        let generated = try run(BuiltProducts.client, ["--generate-completion-script", "bash"])
+        try generated.output.write(toFile: script, atomically: true, encoding: .utf8)
+        let directory = URL(fileURLWithPath: BuiltProducts.client).deletingLastPathComponent().path
+        let command =
+            "env -i PATH=\(directory):/usr/bin:/bin TERM=xterm DATATABLED_SOCKET=\(daemon.socketPath) "
+            + "bash --norc --noprofile"
+        let pane = try ViewerTests.Pane(daemon: daemon, columns: 120, rows: 20, command: command)
+        try pane.keys("source \(script)", "Enter")
+        try pane.keys("datatable get st", "Tab")
+        let table = try pane.screen(until: { $0.contains { $0.hasSuffix("datatable get stock") } })
+        #expect(table.contains { $0.hasSuffix("datatable get stock") }, "\(table)")
+        try pane.keys(" --column ", "Tab", "Tab")
+        let columns = try pane.screen(until: { $0.contains { $0.contains("received") && $0.contains("qty") } })
+        #expect(columns.contains { $0.contains("received") && $0.contains("qty") }, "\(columns)")
+    }
 }

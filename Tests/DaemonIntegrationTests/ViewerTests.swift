@@ -34,7 +34,9 @@ struct ViewerTests {
                 ["-L", server, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command]
             )
             #expect(started == 0, "tmux new-session exited with \(started)")
-            if viewer { _ = try screen(until: { lines in lines.contains { $0.hasPrefix("rows ") } }) }
+            if viewer {
+                _ = try screen(until: { lines in lines.contains { $0.hasPrefix("rows ") || $0.hasPrefix("no rows ") } })
+            }
         }
 
         deinit { _ = Self.spawn(tmux, ["-L", server, "kill-server"]) }
@@ -72,6 +74,12 @@ struct ViewerTests {
         /// Sends tmux key names ("Down", "End", "Space", "e") or text.
         func keys(_ names: String...) throws {
             _ = try run(tmux, ["-L", server, "send-keys", "-t", "0"] + names)
+        }
+
+        /// The screen's lines with their styles as escape sequences (`capture-pane -e`).
+        func styledScreen() throws -> [String] {
+            let captured = try run(tmux, ["-L", server, "capture-pane", "-p", "-e", "-t", "0"])
+            return captured.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
 
         /// The screen's lines, once `ready` holds for them (or after `timeout`).
@@ -158,6 +166,7 @@ struct ViewerTests {
         let after = try pane.screen(until: { Self.status($0).contains("3 new rows above") })
         #expect(Self.status(after).contains("↑ 3 new rows above"), "\(Self.status(after))")
         #expect(after[1] == firstRow)
+        #expect(Self.status(after).components(separatedBy: "new row").count == 2, "counted once: \(Self.status(after))")
         try pane.keys("Home")
         let top = try pane.screen(until: { !Self.status($0).contains("new rows above") })
         #expect(top[1].hasPrefix("[ ]Fresh 3"), "\(top[1])")
@@ -168,5 +177,47 @@ struct ViewerTests {
         let lines = try pane.screen()
         #expect(lines[0].hasPrefix("Servo Motor SM-400"), "\(lines)")
         #expect(lines[1].hasPrefix("B2"))
+    }
+
+    /// `s` sorts by the cursor's column: the header marks it ▲, the cursor stays on its row
+    /// wherever the sort puts it, and a › shows that columns go on past the right edge.
+    @Test func sortingMarksTheHeaderAndKeepsTheCursorOnItsRow() throws {
+        let pane = try Pane(daemon: try Self.demo(rows: 10), columns: 80, rows: 16)
+        let first = try pane.screen()
+        #expect(first[0].contains("▼"), "the demo is sorted by received, newest first: \(first[0])")
+        #expect(first[0].hasSuffix("›"), "\(first[0])")
+        try pane.keys("Down", "Down", "Right", "Right")
+        let before = try pane.screen(until: { Self.status($0).hasPrefix("rows ") })
+        // The cursor row is drawn in reverse (the header's cursor column too: skip the header).
+        let cursorItem = try #require(try pane.styledScreen().dropFirst().first { $0.contains("\u{1B}[7m") })
+        let item = before.first { $0.hasPrefix("[ ]Hex Bolt") }
+        #expect(cursorItem.contains("Hex Bolt"), "the cursor starts on the third row: \(cursorItem)")
+        #expect(item != nil)
+        try pane.keys("s")
+        let sorted = try pane.screen(until: { Self.status($0).contains("sorted by Qty") })
+        #expect(sorted[0].contains("▲Qty"), "\(sorted[0])")
+        #expect(!sorted[0].contains("▼"))
+        let styled = try pane.styledScreen()
+        #expect(styled.dropFirst().first { $0.contains("\u{1B}[7m") }?.contains("Hex Bolt") == true, "\(styled)")
+        #expect(sorted.firstIndex { $0.hasPrefix("[ ]Hex Bolt") } == 10, "the largest quantity is last: \(sorted)")
+    }
+
+    /// `+` asks for every column a row must have, one after another, then adds the row.
+    @Test func addingARowAsksForEveryRequiredColumn() throws {
+        let daemon = try TestDaemon()
+        _ = try daemon.connect().call(
+            "create",
+            #"{"table":"bins","columns":[{"key":"note"},{"key":"bin","label":"Bin","required":true},{"key":"qty","label":"Qty","type":"number","required":true}]}"#
+        )
+        // An empty table opens too.
+        let pane = try Pane(daemon: daemon, columns: 80, rows: 12, table: "bins")
+        _ = try pane.screen(until: { Self.status($0).hasPrefix("no rows of 0") })
+        try pane.keys("+")
+        _ = try pane.screen(until: { Self.status($0).hasPrefix("new row — Bin (1 of 2):") })
+        try pane.keys("A1", "Enter")
+        _ = try pane.screen(until: { Self.status($0).hasPrefix("new row — Qty (2 of 2):") })
+        try pane.keys("7", "Enter")
+        let added = try pane.screen(until: { Self.status($0).contains("added a row") })
+        #expect(added.contains { $0.contains("A1") && $0.contains("7") }, "\(added)")
     }
 }

@@ -89,6 +89,7 @@ struct WindowText {
                     aligned.trailing = place.trailing
                     canvas.place(text, x: column.x, width: column.width, aligned)
                 }
+                drawAccessories(on: &canvas, left: line == 0 ? marker : "", right: line == 0 ? chevron : "")
                 return canvas
             }
             for (column, text) in Self.drawingOrder(zip(columns, cells)) {
@@ -125,8 +126,12 @@ struct WindowText {
         pairs.filter { !$0.0.sticky } + pairs.filter { $0.0.sticky }
     }
 
-    /// "rows 1–5 of 10 · 2 selected · 1 error".
-    var status: String {
+    /// "rows 1–5 of 10 · 2 selected · 1 error", and the rows added above since the view last
+    /// looked (this window's `newAbove`).
+    var status: String { status(newAbove: window["newAbove"]?.intValue ?? 0) }
+
+    /// The status with `newAbove` new rows above ("↑ 2 new rows above").
+    func status(newAbove: Int) -> String {
         let total = window["total"]?.intValue ?? 0
         var parts: [String] = []
         if let first = window["first"]?.intValue, let last = window["last"]?.intValue {
@@ -138,8 +143,7 @@ struct WindowText {
         if selected > 0 { parts.append("\(selected) selected") }
         let errors = window["errors"]?.intValue ?? 0
         if errors > 0 { parts.append("\(errors) error\(errors == 1 ? "" : "s")") }
-        let newAbove = window["newAbove"]?.intValue ?? 0
-        if newAbove > 0 { parts.append("\(newAbove) new row\(newAbove == 1 ? "" : "s") above") }
+        if newAbove > 0 { parts.append("↑ \(newAbove) new row\(newAbove == 1 ? "" : "s") above") }
         return parts.joined(separator: " · ")
     }
 

@@ -46,6 +46,8 @@ final class Viewer {
     private var message: (text: String, isError: Bool)?
     private var prompt: Prompt?
     private var running = true
+    /// The table's sort, for the ▲ / ▼ in the header (fetched at the start and after sorts).
+    private var sortKeys: [SortKeyParam] = []
 
     init(table: String, socketPath: String, terminal: Terminal) throws {
         self.table = table
@@ -57,6 +59,9 @@ final class Viewer {
 
     /// Runs until the user quits.
     func run() throws {
+        // The first layout of a large table measures every row: say so meanwhile.
+        terminal.write("\u{1B}[H\u{1B}[2Jloading \(table)…")
+        sortKeys = try session.send(DescribeRequest(table: table)).sort
         try refresh(.cursor)
         while running {
             draw()
@@ -75,9 +80,12 @@ final class Viewer {
                 }
             }
             if pollers[1].revents != 0 || events.hasBufferedLine {
+                var sorted = false
                 repeat {
-                    _ = try events.nextNotification()
+                    let event = try events.nextNotification()
+                    if event["params"]?["kind"]?.stringValue == "sort" { sorted = true }
                 } while events.hasBufferedLine
+                if sorted { sortKeys = try session.send(DescribeRequest(table: table)).sort }
                 placement = placement ?? .anchored
             }
             let now = terminal.size
@@ -114,13 +122,7 @@ final class Viewer {
             try act { try $0.send(SelectRequest(table: $1, action: all ? "none" : "all")) }
         case .character("s"): try cycleSort()
         case .character("e"): startEdit()
-        case .character("+"):
-            guard let first = columnKeys.first else { return nil }
-            prompt = Prompt(label: "new row — \(label(of: first))", text: "") { viewer, text in
-                let reply = try viewer.session.send(AddRequest(table: viewer.table, row: .object([first: .cell(text)])))
-                if let index = reply.added.first?.index { viewer.cursor = index }
-                viewer.message = ("added a row", false)
-            }
+        case .character("+"): try startAdd()
         default: return nil
         }
         cursor = max(0, min(cursor, total - 1))
@@ -177,7 +179,36 @@ final class Viewer {
         }
     }
 
-    /// Sort by the cursor's column ascending, then descending, then not at all.
+    /// A new row: asks for each required column in turn (the first column when none is
+    /// required), then adds it; the cursor goes to it.
+    private func startAdd() throws {
+        let described = try session.send(DescribeRequest(table: table))
+        var asked = described.columns.filter { $0.required == true && $0.editable != false }.map(\.key)
+        if asked.isEmpty, let first = columnKeys.first { asked = [first] }
+        guard !asked.isEmpty else { return }
+        askForCell(of: asked, given: [:])
+    }
+
+    /// Prompts for the first of `keys`, then for the rest, and adds the row with `given` and
+    /// what was typed.
+    private func askForCell(of keys: [String], given: [String: JSONValue]) {
+        let key = keys[0]
+        let step = keys.count > 1 || !given.isEmpty ? " (\(given.count + 1) of \(given.count + keys.count))" : ""
+        prompt = Prompt(label: "new row — \(label(of: key))\(step)", text: "") { viewer, text in
+            var cells = given
+            cells[key] = .cell(text)
+            guard keys.count == 1 else {
+                viewer.askForCell(of: Array(keys.dropFirst()), given: cells)
+                return
+            }
+            let reply = try viewer.session.send(AddRequest(table: viewer.table, row: .object(cells)))
+            if let index = reply.added.first?.index { viewer.cursor = index }
+            viewer.message = ("added a row", false)
+        }
+    }
+
+    /// Sort by the cursor's column ascending, then descending, then not at all; the cursor
+    /// stays on its row wherever the sort puts it.
     private func cycleSort() throws {
         guard column < columnKeys.count else { return }
         let key = columnKeys[column]
@@ -187,6 +218,12 @@ final class Viewer {
             keys = first?.descending == true ? [] : [SortKeyParam(column: key, descending: true)]
         }
         try act { try $0.send(SortRequest(table: $1, keys: keys)) }
+        sortKeys = keys
+        if let id = cursorID,
+            let row = try? session.send(GetRequest(table: table, ids: [id], columns: [key])).rows.first
+        {
+            cursor = row.index
+        }
         message = (keys.isEmpty ? "in the table's own order" : "sorted by \(label(of: key))", false)
     }
 
@@ -259,9 +296,11 @@ final class Viewer {
         do {
             reply = try session.sendForJSON(request)
         } catch let refused as DaemonSession.Refused where refused.field == "params.to.index" {
-            // The table shrank under the cursor: go to its end.
-            cursor = max(0, try session.send(DescribeRequest(table: table)).rows - 1)
-            request.to = ScrollRequest.Target(index: cursor, align: "nearest")
+            // The table shrank under the cursor: go to its end (or the top of an empty table).
+            let rows = try session.send(DescribeRequest(table: table)).rows
+            cursor = max(0, rows - 1)
+            request.to = rows == 0 ? nil : ScrollRequest.Target(index: cursor, align: "nearest")
+            if rows == 0 { request.viewport?.y = 0 }
             reply = try session.sendForJSON(request)
         }
         window = WindowText(window: reply)
@@ -286,7 +325,21 @@ final class Viewer {
         let columns = window.window["columns"]?.arrayValue ?? []
         let shadow = window.window["header"]?["shadow"]?.boolValue == true
         let headers = window.headerCanvases()
-        for var canvas in headers {
+        let contentWidth = window.window["contentWidth"]?.intValue ?? 0
+        let continues = contentWidth - (window.window["viewport"]?["x"]?.intValue ?? 0) > size.columns
+        for (line, var canvas) in headers.enumerated() {
+            if line == 0 {
+                // ▲ / ▼ at the right of the sorted column's header; › where columns go on past the edge.
+                for key in sortKeys.prefix(1) {
+                    guard let placed = columns.first(where: { $0["key"]?.stringValue == key.column }),
+                        let left = placed["x"]?.intValue, let width = placed["width"]?.intValue, width > 1
+                    else { continue }
+                    // At the end away from the label: the left edge of a right-aligned column.
+                    let edge = placed["align"]?.stringValue == "trailing" ? left : left + width - 1
+                    canvas.write(key.descending == true ? "▼" : "▲", x: edge, width: 1)
+                }
+                if continues { canvas.write("›", x: size.columns - 1, width: 1) }
+            }
             canvas.style(x: 0, width: size.columns, shadow ? "1;4" : "1")
             if let position = columns.firstIndex(where: { $0["key"]?.stringValue == cursorKey }) {
                 canvas.style(
@@ -299,12 +352,16 @@ final class Viewer {
         }
         for row in window.rows {
             let isCursor = row["id"] == cursorID
-            let marker = row["selected"]?.boolValue == true ? "[x]" : "[ ]"
+            let isSelected = row["selected"]?.boolValue == true
+            let marker = isSelected ? "[x]" : "[ ]"
+            // Without a checkbox (the list report in a narrow terminal), a selected row is underlined.
+            let hasCheckbox = window.window["accessories"]?["left"]?["kind"]?.stringValue == "checkbox"
             let y = row["y"]?.intValue ?? 0
             for (line, var canvas) in window.rowCanvases(row, marker: marker).enumerated() {
                 guard y + line >= headers.count else { continue }
                 if row["highlight"] != nil { canvas.style(x: 0, width: size.columns, "1;33") }
-                if isCursor { canvas.style(x: 0, width: size.columns, "7") }
+                if isSelected && !hasCheckbox { canvas.style(x: 0, width: size.columns, isCursor ? "4;7" : "4") }
+                if isCursor && !(isSelected && !hasCheckbox) { canvas.style(x: 0, width: size.columns, "7") }
                 for key in (row["drafts"]?.objectValue ?? [:]).keys {
                     guard let position = columns.firstIndex(where: { $0["key"]?.stringValue == key }) else { continue }
                     canvas.style(
@@ -334,9 +391,7 @@ final class Viewer {
             canvas.style(x: DisplayWidth.cells(label + prompt.text), width: 1, "7")
             return canvas.styledText
         }
-        var parts = [window.status]
-        if newAbove > 0 { parts.append("↑ \(newAbove) new row\(newAbove == 1 ? "" : "s") above") }
-        let status = parts.joined(separator: " · ") + " · "
+        let status = window.status(newAbove: newAbove) + " · "
         let tail = message?.text ?? "space select · e edit · + add · s sort · q quit"
         canvas.write(status + tail, x: 0, width: size.columns)
         if message?.isError == true { canvas.style(x: DisplayWidth.cells(status), width: size.columns, "1;31") }

@@ -19,8 +19,8 @@ public struct SelectRequest: DataTableRequest {
     /// The first position, in the current order, of the rows to act on (not with `ids`); 0 to the row count,
     /// else `invalid_value`.
     public var from: Int?
-    /// How many rows from `from` (default 1); a range running past the last row stops there, a negative
-    /// count is `invalid_value`.
+    /// How many rows from `from` (default 1); a negative count, or a range running past the last row,
+    /// is `invalid_value`.
     public var count: Int?
     /// `none`, `single` or `multiple`: the selection mode to switch to first; another is `invalid_value`.
     public var mode: String?

@@ -113,6 +113,7 @@ public final class FontFace: TextMeasure, @unchecked Sendable {
 
     /// Width of `text` shaped on one line, in design units (the ASCII fast path, else shaped and cached).
     public func units(_ text: String) -> Int {
+        let text = OneLine.text(text)
         if let units = asciiUnits(text) { return units }
         if let units = cache.withLock({ $0[text] }) { return units }
         let buffer = hb_buffer_create()

@@ -20,7 +20,7 @@ public struct CellMeasure: TextMeasure {
     /// Always `"cell"`.
     public var identity: String { "cell" }
     /// Terminal cells `text` takes on one line (see ``DisplayWidth``).
-    public func units(_ text: String) -> Int { DisplayWidth.cells(text) }
+    public func units(_ text: String) -> Int { DisplayWidth.cells(OneLine.text(text)) }
     /// 1: a unit is one cell.
     public var unitsPerEm: Int { 1 }
     /// 1: a line is one cell high.

@@ -400,6 +400,30 @@ import TextMeasure
         #expect(window.rows.first.map(window.cells(of:)) == ["row 2", "2", "note 2"])
         #expect(window.rows.first?.y == -1)
     }
+
+    /// A one-line cell shows a line break or a tab as a space and is measured so: nothing raw
+    /// reaches a terminal, and the row stays one line high.
+    @Test func lineBreaksAndTabsInAOneLineCellAreSpaces() throws {
+        var table = try Table(
+            name: "t",
+            columns: [
+                Column(key: "said", rules: try ColumnRules(type: .text)),
+                Column(key: "b", rules: try ColumnRules(type: .text)),
+            ],
+            selectionMode: .none
+        )
+        _ = try table.add(
+            [RowInput(values: ["said": .text("he said \"hi\"\nline2"), "b": .text("a\tb")])],
+            now: 0
+        )
+        var view = ViewState()
+        let window = try table.scroll(Self.cells(80, scroll: true), ScrollInput(height: 5, y: 0, now: 0), view: &view)
+        let row = try #require(window.rows.first)
+        #expect(window.cells(of: row) == ["he said \"hi\" line2", "a b"])
+        #expect(row.height == 1 && !row.tall)
+        // The tab is one cell: "a b" is 3 wide (the first column fills the rest).
+        #expect(window.columns.map(\.width).last == 3, "\(window.columns.map(\.width))")
+    }
 }
 
 extension ViewState {

@@ -345,11 +345,14 @@ extension Table {
                     }
                     continue
                 }
-                let shown = draft?.text ?? columns[store].rules.displayText(values[position][offset])
+                let shown = OneLine.text(draft?.text ?? columns[store].rules.displayText(values[position][offset]))
                 guard !shown.isEmpty else { continue }
                 let inner = plans[position].inner
                 if tall && plans[position].wraps {
-                    text.append(string: options.data.wrap(shown, toWidth: inner, maxLines: 2).joined(separator: "\n"))
+                    for (index, line) in options.data.wrap(shown, toWidth: inner, maxLines: 2).enumerated() {
+                        if index > 0 { text.append(UInt8(ascii: "\n")) }
+                        text.append(string: line)
+                    }
                 } else {
                     text.append(string: options.data.truncate(shown, toWidth: inner).text)
                 }

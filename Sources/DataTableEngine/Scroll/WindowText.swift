@@ -1,3 +1,5 @@
+import TextMeasure
+
 /// The display text of a window's cells, packed: every cell's UTF-8 in one buffer, one after
 /// another, and where each ends.
 ///
@@ -46,7 +48,13 @@ extension WindowText: DisplayBytes {
         bytes.append(byte)
     }
 
+    /// A cell's text, each tab and line break as a space (``OneLine``): a two-line cell's own
+    /// line break is appended as a byte (``append(_:)``).
     mutating func append(contentsOf utf8: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: utf8)
+        guard utf8.contains(where: OneLine.isSpaceLike) else {
+            bytes.append(contentsOf: utf8)
+            return
+        }
+        bytes.append(contentsOf: utf8.lazy.map { OneLine.isSpaceLike($0) ? 0x20 : $0 })
     }
 }

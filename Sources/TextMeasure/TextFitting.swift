@@ -54,10 +54,11 @@ extension TextStyle {
     }
 
     /// `text` broken into at most `maxLines` lines of `width` layout units, greedily by words
-    /// (a word wider than a line is broken between characters); the last line is truncated
-    /// with "…" when text remains. Like ``truncate(_:toWidth:)``, each break is found by
-    /// doubling then halving, so a long text costs what its shown lines cost.
-    public func wrap(_ text: String, toWidth width: Double, maxLines: Int) -> [String] {
+    /// (a word wider than a line is broken between characters, or with `breakingWords` false
+    /// cut with "…" on a line of its own); the last line is truncated with "…" when text
+    /// remains. Like ``truncate(_:toWidth:)``, each break is found by doubling then halving, so
+    /// a long text costs what its shown lines cost.
+    public func wrap(_ text: String, toWidth width: Double, maxLines: Int, breakingWords: Bool = true) -> [String] {
         var lines: [String] = []
         var rest = Array(text.drop { $0 == " " })
         while lines.count < maxLines - 1, !rest.isEmpty, firstTooWide(rest, width: width) != nil {
@@ -67,6 +68,12 @@ extension TextStyle {
             let end: Int
             if let fitting {
                 end = spaces[fitting]
+            } else if !breakingWords {
+                // The first word alone is too wide: it is cut with "…", whole words stay whole.
+                let word = rest.firstIndex(of: " ") ?? rest.count
+                lines.append(truncate(String(rest[..<word]), toWidth: width).text)
+                rest = Array(rest[word...].drop { $0 == " " })
+                continue
             } else {
                 // The first word alone is too wide: break it where it stops fitting (at least
                 // one character, so the text always moves on).

@@ -34,6 +34,24 @@ import Testing
         #expect(cells.wrap("Weight in kilograms", toWidth: 10, maxLines: 1) == ["Weight in…"])
     }
 
+    /// Headers wrap at spaces only: a word too wide for the column is cut with "…", never
+    /// broken in two ("Rack" at 3 cells is "Ra…", not "Rac" over "k").
+    @Test func headersKeepTheirWordsWhole() {
+        let cells = TextStyle.cells
+        #expect(cells.wrap("Rack", toWidth: 3, maxLines: 2, breakingWords: false) == ["Ra…"])
+        #expect(cells.wrap("Rack", toWidth: 3, maxLines: 2) == ["Rac", "k"])
+        #expect(
+            cells.wrap("Extraordinarily long", toWidth: 10, maxLines: 2, breakingWords: false) == [
+                "Extraordi…", "long",
+            ]
+        )
+        #expect(
+            cells.wrap("Weight in kilograms", toWidth: 10, maxLines: 2, breakingWords: false) == [
+                "Weight in", "kilograms",
+            ]
+        )
+    }
+
     /// The greedy rule spelled out the plain way: every space tried in turn, every prefix
     /// measured whole.
     static func plainWrap(_ style: TextStyle, _ text: String, width: Double, maxLines: Int) -> [String] {

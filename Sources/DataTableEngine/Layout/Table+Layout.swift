@@ -82,7 +82,8 @@ extension Table {
             let inner = max(0, placement.width - padding)
             let header =
                 placement.omitted
-                ? [column.label] : options.header.wrap(column.label, toWidth: Double(inner), maxLines: 2)
+                ? [column.label]
+                : options.header.wrap(column.label, toWidth: Double(inner), maxLines: 2, breakingWords: false)
             if !placement.omitted { headerLines = max(headerLines, header.count) }
             let lines = column.type == .image ? 1 : hints[index].lineCount
             if lines > 1 && !placement.omitted && placement.truncated {

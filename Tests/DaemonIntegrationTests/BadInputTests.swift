@@ -70,6 +70,8 @@ import Testing
         #"{"method":"layout","params":{"table":"stock","width":600,"font":{"file":"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf","index":-1}}}"#,
         #"{"method":"layout","params":{"table":"stock","width":600,"headerFont":{"family":"DejaVu Sans","index":4294967296}}}"#,
         #"{"method":"layout","params":{"table":"stock","width":1,"font":{"size":1e-300}}}"#,
+        #"{"method":"layout","params":{"table":"stock","width":80,"minShare":0.6,"maxShare":0.5}}"#,
+        #"{"method":"layout","params":{"table":"stock","width":80,"minShare":0.75}}"#,
         #"{"method":"scroll","params":{"table":"stock","viewport":{"width":80,"height":10},"font":{"size":0.5}}}"#,
     ])
     func numbersPastTheirRangeAreRefusedNotACrash(line: String) throws {

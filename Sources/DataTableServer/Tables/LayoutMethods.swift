@@ -74,6 +74,12 @@ struct LayoutParams {
             }
             options[keyPath: keyPath] = value
         }
+        guard options.minShare <= options.maxShare else {
+            throw .invalidParams(
+                "minShare (\(options.minShare)) must not be greater than maxShare (\(options.maxShare)).",
+                field: request.minShare != nil ? "params.minShare" : "params.maxShare"
+            )
+        }
         if let padding = request.padding {
             let lengths: [(String, Int?, WritableKeyPath<LayoutOptions, Int>)] = [
                 ("cell", padding.cell, \.cellPadding), ("header", padding.header, \.headerPadding),

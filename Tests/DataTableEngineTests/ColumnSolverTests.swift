@@ -28,16 +28,16 @@ import Testing
         #expect(result.truncated == [false, false, false])
     }
 
-    /// Column 2 (600) is capped at 50% = 500. Preferred 300 + 500 + 3 × 100 = 1100 > 1000, so
-    /// columns start from their least widths (min(300, 25%) = 250, 250, 100, 100, 100 = 800)
-    /// and share the 200 left by what they lack (50 and 250 of 300): 33 and 166, and the
-    /// last unit goes to the first column: 284 and 416. Both are truncated.
+    /// Column 2 (600) is capped at 50% = 500. Preferred 300 + 500 + 3 × 100 = 1100 > 1000: 100
+    /// too wide. The first column (the title, which fills) gives first, down to its least
+    /// min(300, 25%) = 250: 50; then the widest other, column 2, the other 50: 450. The three
+    /// short columns keep their 100.
     @Test func fiveColumnsShareTheContainerWhenTheyDoNotFit() {
         let result = Self.solve(
             [600, 100, 100, 100].reduce(into: [Column(natural: 300)]) { $0.append(Column(natural: $1)) }
         )
-        #expect(result.widths == [284, 416, 100, 100, 100])
-        #expect(result.xs == [0, 284, 700, 800, 900])
+        #expect(result.widths == [250, 450, 100, 100, 100])
+        #expect(result.xs == [0, 250, 700, 800, 900])
         #expect(result.truncated == [true, true, false, false, false])
         #expect(result.omitted == Array(repeating: false, count: 5))
     }
@@ -45,13 +45,13 @@ import Testing
     /// Least widths 150, 250 (400 capped to 25% when truncated), 120, 250, 90, 200, 80, 60: the
     /// first five need 860, the sixth would make 1060, so columns 6 to 8 are omitted (in order:
     /// the 80 and 60 after it are not tried). Preferred 150 + 400 + 120 + 300 + 90 = 1060 > 1000:
-    /// the 140 left goes 105 to column 2 (lacks 150) and 35 to column 4 (lacks 50).
+    /// the title (150) is at its least already, so the widest, column 2, gives the 60: 340.
     @Test func eightColumnsKeepAsManyAsFitInOrderAndOmitTheRest() {
         let naturals = [150, 400, 120, 300, 90, 200, 80, 60]
         let result = Self.solve(naturals.map { Column(natural: $0) })
-        #expect(result.widths == [150, 355, 120, 285, 90, 0, 0, 0])
-        #expect(result.xs == [0, 150, 505, 625, 910, nil, nil, nil])
-        #expect(result.truncated == [false, true, false, true, false, false, false, false])
+        #expect(result.widths == [150, 340, 120, 300, 90, 0, 0, 0])
+        #expect(result.xs == [0, 150, 490, 610, 910, nil, nil, nil])
+        #expect(result.truncated == [false, true, false, false, false, false, false, false])
         #expect(result.omitted == [false, false, false, false, false, true, true, true])
     }
 
@@ -94,14 +94,14 @@ import Testing
         #expect(mixed.truncated == [false, false, true, false])
     }
 
-    /// Image columns keep their width: in 600, text columns of 600 are capped at 300 and share
-    /// what the image (56) leaves: least 150 + 56 + 150 = 356, 244 more split evenly.
+    /// Image columns keep their width: in 600, text columns of 600 are capped at 300; 300 + 56 +
+    /// 300 = 656 is 56 too wide, and the title (the first text column) gives it: 244.
     @Test func imageColumnsKeepAFixedWidth() {
         let result = Self.solve(
             [Column(natural: 600), Column(natural: 0, isImage: true), Column(natural: 600)],
             container: 600
         )
-        #expect(result.widths == [272, 56, 272])
+        #expect(result.widths == [244, 56, 300])
         // An image first: the first text column is the one that fills.
         let leading = Self.solve([Column(natural: 0, isImage: true), Column(natural: 200), Column(natural: 100)])
         #expect(leading.widths == [56, 844, 100])
@@ -109,14 +109,14 @@ import Testing
         #expect(sized.widths == [80, 100])
     }
 
-    /// maxWidth 0.7 lets column 1 prefer 700; minWidth 400 keeps column 2 from going under it.
-    /// Least 250 + 400 = 650, 350 left shared by what they lack (450 and 100 of 550): 286 and
-    /// 63, and the last unit to the first: 537 and 463.
+    /// maxWidth 0.7 lets column 1 prefer 700; column 2 prefers 500 (50%) and keeps at least its
+    /// minWidth 400. 700 + 500 is 200 too wide: the title gives it all (700 → 500, above its
+    /// least 250). With a 60% share both prefer 600 and the title gives the 200: 400 and 600.
     @Test func minAndMaxWidthOverrideTheShares() {
         let result = Self.solve([Column(natural: 800, maxWidth: 0.7), Column(natural: 800, minWidth: 400)])
-        #expect(result.widths == [537, 463])
+        #expect(result.widths == [500, 500])
         let shares = Self.solve([Column(natural: 800), Column(natural: 800)]) { $0.maxShare = 0.6 }
-        #expect(shares.widths == [500, 500])
+        #expect(shares.widths == [400, 600])
     }
 
     /// Accessories of 44 on both sides and 8 between columns leave 1000 − 88 − 8 = 904 for
@@ -151,5 +151,42 @@ import Testing
         let sticky = LayoutPlan.StickyColumn(key: "item", width: 400, minWidth: 250)
         #expect(sticky.width(atOffset: offset) == width)
         #expect(LayoutPlan.StickyColumn(key: "item", width: 200, minWidth: 200).width(atOffset: offset) == 200)
+    }
+
+    /// The seed's rule at 200 points: item (natural 150), qty (63) and rack (56) are 69 too wide.
+    /// The title, item, gives it all (150 → 81, above its least 50): qty and rack stay whole and
+    /// only the item is cut.
+    @Test func theTitleGivesBeforeANumberIsCut() {
+        let result = Self.solve([Column(natural: 150), Column(natural: 63), Column(natural: 56)], container: 200)
+        #expect(result.widths == [81, 63, 56])
+        #expect(result.truncated == [true, false, false])
+        // With the title at its least (50), the widest other gives next, level with the next
+        // widest: 130 + 100 + 60 in 200 → 50, then 100 → 90: 50 + 90 + 60.
+        let levelled = Self.solve([Column(natural: 130), Column(natural: 100), Column(natural: 60)], container: 200)
+        #expect(levelled.widths == [50, 90, 60])
+        #expect(levelled.truncated == [true, true, false])
+    }
+
+    /// FUIGridTableViewCell's example with the flexible column an image: [-1, 0.2, 0.1, 0.1,
+    /// 0.1, 0.1] at 1000 → 200 + 4 × 100 = 600, and the image takes the 400 left: the columns
+    /// span the container exactly.
+    @Test func aFlexibleImageColumnTakesTheRest() {
+        let columns =
+            [Column(natural: 0, isImage: true, width: -1), Column(natural: 100, width: 0.2)]
+            + Array(repeating: Column(natural: 100, width: 0.1), count: 4)
+        let result = Self.solve(columns)
+        #expect(result.widths == [400, 200, 100, 100, 100, 100])
+        #expect(result.widths.reduce(0, +) == 1000)
+    }
+
+    /// A filling column keeps to its maxWidth: the space it may not take goes to the next text
+    /// column without a width, and what none may take stays empty at the end.
+    @Test func theFillingColumnKeepsToItsMaxWidth() {
+        let result = Self.solve([
+            Column(natural: 100, maxWidth: 100), Column(natural: 100), Column(natural: 50, width: 50),
+        ])
+        #expect(result.widths == [100, 850, 50])
+        let capped = Self.solve([Column(natural: 100, maxWidth: 100), Column(natural: 100, maxWidth: 300)])
+        #expect(capped.widths == [100, 300])
     }
 }

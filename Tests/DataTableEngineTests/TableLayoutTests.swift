@@ -53,6 +53,21 @@ import TextMeasure
         #expect(fitted.columns[0].truncated)
     }
 
+    /// Item, qty and rack at 200 points: the title (item) gives up its width first, so the
+    /// quantity and the rack stay whole and only the item is cut.
+    @Test func theTitleIsCutBeforeANumber() throws {
+        var table = try Self.table(
+            [
+                try Self.text("item"), Column(key: "qty", rules: try ColumnRules(type: .number)),
+                try Self.text("rack"),
+            ],
+            rows: [["item": .text("Servo Motor SM-400"), "qty": .number(84), "rack": .text("B2")]]
+        )
+        let plan = try table.layout(try Self.points(width: 200))
+        #expect(plan.columns.map(\.truncated) == [true, false, false], "\(plan.columns.map(\.width))")
+        #expect(plan.columns.map(\.width).reduce(0, +) == 200)
+    }
+
     /// The widest content follows adds, edits and deletes without re-measuring the table.
     @Test func theWidestContentFollowsEveryChange() throws {
         var table = try Self.table(

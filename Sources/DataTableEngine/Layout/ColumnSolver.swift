@@ -9,8 +9,12 @@
 /// - The flexible column, else the first text column that sets no width (the title), takes the
 ///   space left.
 /// - Without sideways scrolling (horizontal fit), a truncated column keeps at least the minimum
-///   share (25%) of the container; as many columns as fit are kept, in order, the rest omitted,
-///   and the kept ones grow back toward their natural widths to fill the space.
+///   share (25%) of the container; as many columns as fit are kept, in order, the rest omitted.
+///   When the kept ones are wider than the space, the filling column gives first (down to its
+///   least width), then the widest of the others, level with the next widest: a short column
+///   is cut only when nothing wider can give.
+/// - The space left goes to the filling column up to its `maxWidth`, then to the next text
+///   column without a width; what none may take stays empty after the last column.
 /// - With sideways scrolling every column keeps its natural width (only an explicit `maxWidth`
 ///   caps it) and the total may pass the container.
 public enum ColumnSolver {
@@ -105,8 +109,10 @@ public enum ColumnSolver {
                 least.append(min(width, column.minWidth.map { length($0, of: container) } ?? defaultMin))
             }
         }
+        // The column that takes the space left: the one marked -1 (an image too), else the
+        // first text column that sets no width (the title).
         let fill =
-            columns.firstIndex { $0.width == -1 && !$0.isImage }
+            columns.firstIndex { $0.width == -1 }
             ?? columns.firstIndex { $0.width == nil && !$0.isImage }
 
         var widths = preferred
@@ -123,12 +129,30 @@ public enum ColumnSolver {
             }
             let preferredTotal = preferred[..<kept].reduce(0, +) + spacing * (kept - 1)
             if preferredTotal > available {
-                widths = grow(least: Array(least[..<kept]), toward: Array(preferred[..<kept]), by: available - used)
+                widths = shrink(
+                    Array(preferred[..<kept]),
+                    least: Array(least[..<kept]),
+                    fill: fill.flatMap { $0 < kept ? $0 : nil },
+                    by: preferredTotal - available
+                )
                 if used > available { widths[0] = max(0, widths[0] - (used - available)) }
             }
         }
         let total = widths[..<kept].reduce(0, +) + spacing * (kept - 1)
-        if let fill, fill < kept, total < available { widths[fill] += available - total }
+        if total < available {
+            // The space left goes to the filling column up to its maxWidth, then to the next
+            // text column that sets no width, and so on; what none may take stays empty at the end.
+            var left = available - total
+            let takers =
+                (fill.map { [$0] } ?? [])
+                + columns.indices.filter { $0 != fill && columns[$0].width == nil && !columns[$0].isImage }
+            for index in takers where index < kept && left > 0 {
+                let most = columns[index].maxWidth.map { length($0, of: container) } ?? Int.max
+                let given = min(left, max(0, most - widths[index]))
+                widths[index] += given
+                left -= given
+            }
+        }
 
         var placements: [Placement] = []
         var x = settings.leftAccessory
@@ -155,6 +179,42 @@ public enum ColumnSolver {
     /// (the sticky panel width), and a column narrower than that never shrinks.
     public static func stickyWidth(width: Int, least: Int, offset: Int) -> Int {
         max(min(width, least), width - max(0, offset))
+    }
+
+    /// `widths` made `excess` narrower in all, by the seed's order: the filling column (the
+    /// title) gives first, down to its least width; then the widest of the others, brought down
+    /// level with the next widest, and so on, each no lower than its least. A short column (a
+    /// number) is cut only when nothing wider can give.
+    static func shrink(_ widths: [Int], least: [Int], fill: Int?, by excess: Int) -> [Int] {
+        var widths = widths
+        var excess = excess
+        if let fill {
+            let given = min(excess, max(0, widths[fill] - least[fill]))
+            widths[fill] -= given
+            excess -= given
+        }
+        while excess > 0 {
+            let able = widths.indices.filter { $0 != fill && widths[$0] > least[$0] }
+            guard let widest = able.map({ widths[$0] }).max() else { break }
+            let group = able.filter { widths[$0] == widest }
+            let next = able.map { widths[$0] }.filter { $0 < widest }.max() ?? 0
+            // Each of the widest may come down to the next widest (or its least).
+            let room = group.map { widest - max(next, least[$0]) }
+            let total = min(excess, room.reduce(0, +))
+            var taken = 0
+            for (position, index) in group.enumerated() {
+                let share = min(room[position], total / group.count)
+                widths[index] -= share
+                taken += share
+            }
+            for (position, index) in group.enumerated() where taken < total {
+                let more = min(room[position] - (widest - widths[index]), total - taken)
+                widths[index] -= more
+                taken += more
+            }
+            excess -= taken
+        }
+        return widths
     }
 
     /// `least` widths grown by `extra` toward `preferred`, in proportion to what each lacks;

@@ -47,12 +47,24 @@ public final class FontFace: TextMeasure, @unchecked Sendable {
     /// must be shaped with its neighbours (it does not come out as two glyphs).
     private let kerning: [Int32]
     private let cache = Mutex<[String: Int]>([:])
+    /// Faces for the characters this one lacks; `nil` for a fallback face itself (one level).
+    private let fallback: FontFallback?
+
+    /// The faces characters this face lacks were measured with so far (for a layout to name).
+    public var fallbacksUsed: [FontFace] { fallback?.used ?? [] }
 
     /// How many shaped widths are kept before the cache starts over.
     static let cacheLimit = 65_536
 
     /// Opens face `index` of the font file at `path`.
-    public init(path: String, index: Int = 0, family: String? = nil, style: String? = nil) throws(FontError) {
+    public convenience init(path: String, index: Int = 0, family: String? = nil, style: String? = nil) throws(FontError)
+    {
+        try self.init(path: path, index: index, family: family, style: style, fallingBack: true)
+    }
+
+    /// Opens face `index` of `path`; with `fallingBack`, characters it lacks are measured with
+    /// the faces fontconfig finds for them (``FontFallback``).
+    init(path: String, index: Int, family: String?, style: String?, fallingBack: Bool) throws(FontError) {
         guard index >= 0, index <= Int(UInt16.max) else {
             throw FontError(
                 "The face index must be from 0 to \(UInt16.max) (a collection's faces are numbered from 0)."
@@ -73,6 +85,7 @@ public final class FontFace: TextMeasure, @unchecked Sendable {
         }
         guard let font = hb_font_create(face) else { throw FontError("HarfBuzz cannot open \(path).") }
         self.font = font
+        fallback = fallingBack ? FontFallback() : nil
         self.path = path
         self.index = index
         self.family = family
@@ -116,9 +129,7 @@ public final class FontFace: TextMeasure, @unchecked Sendable {
         let text = OneLine.text(text)
         if let units = asciiUnits(text) { return units }
         if let units = cache.withLock({ $0[text] }) { return units }
-        let buffer = hb_buffer_create()
-        defer { hb_buffer_destroy(buffer) }
-        let units = Int(Self.shape(Array(text.utf8), font: font, buffer: buffer).advance)
+        let units = withFallback(text) ?? shapedUnits(text)
         cache.withLock { cache in
             if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
             cache[text] = units
@@ -131,6 +142,49 @@ public final class FontFace: TextMeasure, @unchecked Sendable {
         let buffer = hb_buffer_create()
         defer { hb_buffer_destroy(buffer) }
         return Int(Self.shape(Array(text.utf8), font: font, buffer: buffer).advance)
+    }
+
+    /// Whether the face has a glyph for `scalar`.
+    func has(_ scalar: UInt32) -> Bool {
+        var glyph: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(font, scalar, &glyph) != 0
+    }
+
+    /// The width of `text` when some of its characters are measured with fallback faces: runs
+    /// of characters go to the face that has them (a combining mark, joiner or variation
+    /// selector stays with the character before it), each run shaped by its face and scaled to
+    /// this face's units per em. `nil` when this face has every character (or no face has
+    /// those it lacks): shape it whole then.
+    private func withFallback(_ text: String) -> Int? {
+        guard let fallback else { return nil }
+        var runs: [(face: FontFace?, text: String)] = []
+        var fellBack = false
+        for scalar in text.unicodeScalars {
+            let joins =
+                scalar.properties.isGraphemeExtend || scalar.properties.isVariationSelector || scalar.value == 0x200D
+            var face: FontFace?
+            if joins, let last = runs.last {
+                face = last.face
+            } else if !has(scalar.value), let other = fallback.face(for: scalar.value) {
+                face = other
+                fellBack = true
+            }
+            if let last = runs.last, last.face === face {
+                runs[runs.count - 1].text.unicodeScalars.append(scalar)
+            } else {
+                runs.append((face, String(scalar)))
+            }
+        }
+        guard fellBack else { return nil }
+        var total = 0.0
+        for run in runs {
+            if let face = run.face {
+                total += Double(face.shapedUnits(run.text)) * Double(unitsPerEm) / Double(face.unitsPerEm)
+            } else {
+                total += Double(shapedUnits(run.text))
+            }
+        }
+        return Int(total.rounded(.up))
     }
 
     /// The sum of the nominal advances of `text`'s characters, read from the font's metrics

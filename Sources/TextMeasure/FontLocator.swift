@@ -53,6 +53,43 @@ enum FontLocator {
         return Located(path: path, index: Int(index), family: found, style: string(match, FC_STYLE) ?? style)
     }
 
+    /// The faces fontconfig would draw `scalar` with, best first, when its usual fonts lack it:
+    /// each one's charset holds the character. Empty when no installed font has it.
+    static func covering(_ scalar: UInt32) -> [Located] {
+        guard let pattern = FcPatternCreate(), let charset = FcCharSetCreate() else { return [] }
+        defer {
+            FcPatternDestroy(pattern)
+            FcCharSetDestroy(charset)
+        }
+        _ = FcCharSetAddChar(charset, scalar)
+        _ = FcPatternAddCharSet(pattern, FC_CHARSET, charset)
+        FcConfigSubstitute(nil, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultNoMatch
+        guard let sorted = FcFontSort(nil, pattern, 1, nil, &result) else { return [] }
+        defer { FcFontSetDestroy(sorted) }
+        var found: [Located] = []
+        for position in 0..<Int(sorted.pointee.nfont) {
+            guard let font = sorted.pointee.fonts[position] else { continue }
+            var fontCharset: OpaquePointer?
+            guard FcPatternGetCharSet(font, FC_CHARSET, 0, &fontCharset) == FcResultMatch,
+                FcCharSetHasChar(fontCharset, scalar) != 0, let path = string(font, FC_FILE)
+            else { continue }
+            var index: Int32 = 0
+            _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
+            found.append(
+                Located(
+                    path: path,
+                    index: Int(index),
+                    family: string(font, FC_FAMILY) ?? "",
+                    style: string(font, FC_STYLE) ?? ""
+                )
+            )
+            if found.count == 4 { break }
+        }
+        return found
+    }
+
     private static func add(_ pattern: OpaquePointer, _ object: String, _ value: String) -> Bool {
         let bytes = Array(value.utf8) + [0]
         return bytes.withUnsafeBufferPointer { FcPatternAddString(pattern, object, $0.baseAddress) != 0 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TextMeasure
@@ -36,6 +37,28 @@ import Testing
         let semibold = try library.face(family: "DejaVu Sans", style: "Semibold")
         #expect(semibold.style == "Bold")
         #expect(try library.face(path: located.path, index: located.index) === byFile)
+    }
+
+    /// Whether a font with Japanese is installed (`scripts/install-dependencies` installs VL
+    /// Gothic); in CI the test runs regardless, and fails without one.
+    static let hasJapaneseFont =
+        ProcessInfo.processInfo.environment["CI"] == "true" || !FontLocator.covering(0x65E5).isEmpty
+
+    /// Characters DejaVu Sans lacks are measured with a font fontconfig finds for them, not as
+    /// DejaVu's "missing glyph" boxes (which made "日本語テキスト" 64 points at 15): seven
+    /// full-width characters are about seven em, and the face names the font it fell back to.
+    @Test(.enabled(if: hasJapaneseFont, "no font with Japanese is installed (apt install fonts-vlgothic)"))
+    func charactersTheFontLacksAreMeasuredWithAFallback() throws {
+        let face = try FontLibrary().face(family: "DejaVu Sans", style: "Regular")
+        let width = TextStyle(measure: face, size: 15).width("日本語テキスト")
+        #expect(width > 90 && width < 115, "\(width)")
+        let fallback = try #require(face.fallbacksUsed.first)
+        #expect(fallback.has(0x65E5))
+        #expect(!face.has(0x65E5))
+        // Latin around it is still DejaVu's: the mixed text is the sum of its parts.
+        let mixed = TextStyle(measure: face, size: 15).width("Box 日本")
+        let parts = TextStyle(measure: face, size: 15).width("Box ") + TextStyle(measure: face, size: 15).width("日本")
+        #expect(abs(mixed - parts) < 1, "\(mixed) vs \(parts)")
     }
 
     @Test func aFamilyThatIsNotInstalledIsAnError() {

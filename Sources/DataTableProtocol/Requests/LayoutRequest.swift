@@ -377,19 +377,38 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
     public struct FontReply: Codable, Hashable, Sendable {
         /// The family fontconfig matched, for a font found by name; absent for one named by `file`.
         public var family: String?
-        /// The style asked for (the face may be the nearest weight: Bold for Semibold); absent like `family`.
+        /// The style fontconfig matched ("Book", or "Bold" for a Semibold the family lacks); absent
+        /// like `family`.
         public var style: String?
         /// The font file measured with.
         public var file: String
         /// The size, in points.
         public var size: Double
+        /// Fonts that measured characters this one lacks (CJK in a Latin font, say), as fontconfig
+        /// found them; absent when none was needed.
+        public var fallbacks: [Fallback]?
 
         /// A font report with every member given.
-        public init(family: String?, style: String?, file: String, size: Double) {
+        public init(family: String?, style: String?, file: String, size: Double, fallbacks: [Fallback]? = nil) {
             self.family = family
             self.style = style
             self.file = file
             self.size = size
+            self.fallbacks = fallbacks
+        }
+
+        /// A font characters were measured with in place of the one asked for.
+        public struct Fallback: Codable, Hashable, Sendable {
+            /// Its family, as fontconfig names it.
+            public var family: String
+            /// Its font file.
+            public var file: String
+
+            /// A fallback font with every member given.
+            public init(family: String, file: String) {
+                self.family = family
+                self.file = file
+            }
         }
     }
 }

@@ -144,8 +144,23 @@ struct LayoutParams {
             contentHeight: plan.contentHeight,
             bindings: plan.mode == .list
                 ? plan.bindings.map { .init(binding: $0.binding.rawValue, column: $0.column) } : nil,
-            fonts: fonts
+            fonts: fonts.map { fonts in
+                // The fallbacks as they are now, after this layout measured.
+                LayoutRequest.Fonts(
+                    data: Self.withFallbacks(fonts.data, options.data),
+                    header: Self.withFallbacks(fonts.header, options.header)
+                )
+            }
         )
+    }
+
+    /// `reply` naming the fonts `style`'s face fell back to so far, if any.
+    static func withFallbacks(_ reply: LayoutRequest.FontReply, _ style: TextStyle) -> LayoutRequest.FontReply {
+        guard let face = style.measure as? FontFace else { return reply }
+        let used = face.fallbacksUsed
+        var reply = reply
+        reply.fallbacks = used.isEmpty ? nil : used.map { .init(family: $0.family ?? "", file: $0.path) }
+        return reply
     }
 
     /// The face a font param names, at its size.

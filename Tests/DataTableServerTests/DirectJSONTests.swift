@@ -46,7 +46,9 @@ import Testing
             },
             now: 0
         )
-        _ = try table.add([RowInput(values: ["sku": .text("new"), "item": .text("fresh")])], at: 3, now: 100)
+        // Sorted, so columns carry their sort state (the key column its read-only one).
+        try table.sort(by: [SortKey(column: "item", descending: true)])
+        _ = try table.add([RowInput(values: ["sku": .text("new"), "item": .text("fresh")])], now: 100)
         try table.select(.set, .ids([.text("S-2"), .text("S-4")]))
         // Rejected values stay as drafts.
         _ = try? table.edit([
@@ -76,6 +78,8 @@ import Testing
         let reply = ScrollReply(window, table: table)
         #expect(Self.written(reply) == (try Self.encoded(reply.response)))
         #expect(Self.written(reply) == (try Self.encoded(reply)))
+        #expect(Self.written(reply).contains(#""sort":"descending""#))
+        if sideways { #expect(Self.written(reply).contains(#""readOnly":true,"#)) }
     }
 
     @Test func aPingReplyWritesWhatTheEncoderWould() throws {

@@ -135,6 +135,19 @@ public struct Table: Sendable {
 
     /// Whether the cell may not be edited: the cell's own setting, else the row's, else the
     /// column's, else the table's. A key column never changes (ids are stable).
+    /// Whether the column's cells are read-only unless a row or cell says otherwise: the key
+    /// column always, else its `editable`, else the table's `readOnly`.
+    public func columnIsReadOnly(_ column: Int) -> Bool {
+        if column == keyColumn { return true }
+        return columns[column].editable.map { !$0 } ?? readOnly
+    }
+
+    /// How the table is sorted by the column `key`: `ascending`, `descending`, or `nil` when it
+    /// is not a sort key.
+    public func sortDirection(of key: String) -> String? {
+        sortKeys.first { $0.column == key }.map { $0.descending ? "descending" : "ascending" }
+    }
+
     func isReadOnly(slot: UInt32, column: Int) -> Bool {
         if column == keyColumn { return true }
         if !cellReadOnly.isEmpty, let cell = cellReadOnly[slot]?[column] { return cell }

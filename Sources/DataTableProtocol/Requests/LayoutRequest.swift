@@ -226,6 +226,12 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         public var header: [String]
         /// List mode: where the column goes.
         public var binding: String?
+        /// For assistive technology: `ascending` or `descending` when the table is sorted by the
+        /// column; absent when it is not.
+        public var sort: String?
+        /// For assistive technology: present (true) when the column's cells are read-only (unless a
+        /// row or cell says otherwise).
+        public var readOnly: Bool?
 
         /// A column with every member given.
         public init(
@@ -237,7 +243,9 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
             truncated: Bool,
             omitted: Bool,
             header: [String],
-            binding: String?
+            binding: String?,
+            sort: String? = nil,
+            readOnly: Bool? = nil
         ) {
             self.key = key
             self.x = x
@@ -248,6 +256,8 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
             self.omitted = omitted
             self.header = header
             self.binding = binding
+            self.sort = sort
+            self.readOnly = readOnly
         }
     }
 

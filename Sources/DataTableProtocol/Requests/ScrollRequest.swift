@@ -269,6 +269,12 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         public var sticky: Bool?
         /// List mode: the object-view place.
         public var binding: String?
+        /// For assistive technology: `ascending` or `descending` when the table is sorted by the
+        /// column; absent when it is not.
+        public var sort: String?
+        /// For assistive technology: present (true) when the column's cells are read-only (unless a
+        /// row or cell says otherwise).
+        public var readOnly: Bool?
 
         /// A column with every member given.
         public init(
@@ -279,7 +285,9 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             lines: Int,
             header: [String],
             sticky: Bool?,
-            binding: String?
+            binding: String?,
+            sort: String? = nil,
+            readOnly: Bool? = nil
         ) {
             self.key = key
             self.x = x
@@ -289,6 +297,8 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             self.header = header
             self.sticky = sticky
             self.binding = binding
+            self.sort = sort
+            self.readOnly = readOnly
         }
     }
 

@@ -127,7 +127,11 @@ struct LayoutParams {
                     truncated: column.truncated,
                     omitted: column.omitted,
                     header: column.header,
-                    binding: column.binding?.rawValue
+                    binding: column.binding?.rawValue,
+                    sort: table.sortDirection(of: column.key),
+                    readOnly: table.columns.firstIndex { $0.key == column.key }.map { table.columnIsReadOnly($0) }
+                        == true
+                        ? true : nil
                 )
             },
             accessories: .init(left: accessory(plan.leftAccessory), right: accessory(plan.rightAccessory)),

@@ -17,7 +17,7 @@ extension ScrollReply: DirectJSON {
             writer.accessory(right)
         }
         writer.raw(#"},"columns":["#)
-        for (index, column) in window.columns.enumerated() {
+        for (index, (column, state)) in zip(window.columns, columnStates).enumerated() {
             if index > 0 { writer.comma() }
             writer.raw(#"{"align":"#)
             writer.string(column.align.rawValue)
@@ -31,6 +31,11 @@ extension ScrollReply: DirectJSON {
             writer.string(column.key)
             writer.raw(#","lines":"#)
             writer.int(column.lines)
+            if state.readOnly { writer.raw(#","readOnly":true"#) }
+            if let sort = state.sort {
+                writer.raw(#","sort":"#)
+                writer.string(sort)
+            }
             if column.sticky { writer.raw(#","sticky":true"#) }
             writer.raw(#","width":"#)
             writer.int(column.width)

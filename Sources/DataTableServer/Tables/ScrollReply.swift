@@ -12,6 +12,9 @@ struct ScrollReply: Encodable, Sendable {
     var version: Int
     var selected: Int
     var errors: Int
+    /// Per column on screen (in ``ScrollWindow/columns`` order): its sort direction and whether
+    /// its cells are read-only, for assistive technology.
+    var columnStates: [(sort: String?, readOnly: Bool)]
 
     init(_ window: ScrollWindow, table: Table) {
         self.window = window
@@ -19,6 +22,10 @@ struct ScrollReply: Encodable, Sendable {
         self.version = Int(table.version)
         self.selected = table.selectedCount
         self.errors = table.errorCount
+        columnStates = window.columns.map { column in
+            let index = table.columns.firstIndex { $0.key == column.key }
+            return (table.sortDirection(of: column.key), index.map { table.columnIsReadOnly($0) } ?? false)
+        }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -45,7 +52,7 @@ struct ScrollReply: Encodable, Sendable {
             contentWidth: window.contentWidth,
             contentHeight: window.contentHeight,
             header: .init(height: window.headerHeight, shadow: window.shadow),
-            columns: window.columns.map { column in
+            columns: zip(window.columns, columnStates).map { column, state in
                 .init(
                     key: column.key,
                     x: column.x,
@@ -54,7 +61,9 @@ struct ScrollReply: Encodable, Sendable {
                     lines: column.lines,
                     header: column.header,
                     sticky: column.sticky ? true : nil,
-                    binding: column.binding?.rawValue
+                    binding: column.binding?.rawValue,
+                    sort: state.sort,
+                    readOnly: state.readOnly ? true : nil
                 )
             },
             accessories: .init(left: accessory(leftAccessory), right: accessory(rightAccessory)),

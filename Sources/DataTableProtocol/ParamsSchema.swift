@@ -12,6 +12,9 @@ public struct ParamsSchema: Sendable, Hashable {
         public var type: String
         /// Whether a request must give it; `false` when it may be left out.
         public var required: Bool
+        /// One line about it: the first sentence of the doc comment on the request type's member
+        /// (``meanings``); absent when there is none.
+        public var meaning: String?
     }
 
     /// The top-level params, in the order the request type reads them; an object's members are named
@@ -23,6 +26,13 @@ public struct ParamsSchema: Sendable, Hashable {
         let recorder = Recorder()
         _ = try? Request(from: SchemaDecoder(recorder: recorder, path: []))
         params = recorder.members(at: [])
+    }
+
+    /// The params of the method `Request`, each with its meaning.
+    public init<Request: DataTableRequest>(ofMethod _: Request.Type) {
+        self.init(of: Request.self)
+        let meanings = Self.meanings[Request.method] ?? [:]
+        for index in params.indices { params[index].meaning = meanings[params[index].name] }
     }
 }
 

@@ -66,8 +66,13 @@ extension MethodTable {
             error.details["field"] = "params.method"
             throw error
         }
-        one.params = ParamsSchema(of: type).params
+        one.params = Self.schema(of: type).params
         return HelpRequest.Response(methods: [one])
+    }
+
+    /// The params of the method `type`, with their meanings.
+    private static func schema<Request: DataTableRequest>(of type: Request.Type) -> ParamsSchema {
+        ParamsSchema(ofMethod: type)
     }
 
     private static func stats(_ server: ServerState) -> StatsRequest.Response {

@@ -145,4 +145,15 @@ struct ReadmeCommandsTests {
         }
         print("README commands: \(runHere.count) run as written, \(commands.count - runHere.count) run elsewhere")
     }
+
+    /// The meanings `help` gives for params are the doc comments' as they are now:
+    /// `scripts/generate-param-meanings --check` finds nothing to write.
+    @Test(.enabled(if: canRun(with: "python3"), "python3 is not installed"))
+    func theParamMeaningsFollowTheDocComments() throws {
+        let result = try run(
+            "/usr/bin/env",
+            ["python3", Self.repository + "/scripts/generate-param-meanings", "--check"]
+        )
+        #expect(result.status == 0, "\(result.output)")
+    }
 }

@@ -223,3 +223,18 @@ import Testing
 func jsonValuesKeepTheirKind(json: String, expected: JSONValue) throws {
     #expect(try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)) == expected)
 }
+
+/// `help METHOD` says what each param means, from the doc comment on its member.
+@Suite struct ParamMeaningTests {
+    @Test func everyParamOfEveryMethodHasAMeaning() {
+        func missing<Request: DataTableRequest>(_ type: Request.Type) -> [String] {
+            ParamsSchema(ofMethod: type).params.filter { ($0.meaning ?? "").isEmpty }.map {
+                "\(type.method).\($0.name)"
+            }
+        }
+        let without = MethodRegistry.all.flatMap { missing($0) }
+        #expect(without.isEmpty, "params without a meaning: \(without)")
+        let scroll = ParamsSchema(ofMethod: ScrollRequest.self).params.first { $0.name == "overscan" }
+        #expect(scroll?.meaning == "Rows to add above and below the visible ones (default 0).")
+    }
+}

@@ -55,9 +55,11 @@ struct Methods: ParsableCommand {
         if let one = reply.methods.first, reply.methods.count == 1, let params = one.params {
             table.print()
             Swift.print("")
-            table = TextTable(["param", "type", ""])
-            for param in params { table.add([param.name, param.type, param.required ? "required" : "optional"]) }
-            if params.isEmpty { table.add(["(none)", "", ""]) }
+            table = TextTable(["param", "type", "", "meaning"])
+            for param in params {
+                table.add([param.name, param.type, param.required ? "required" : "optional", param.meaning ?? ""])
+            }
+            if params.isEmpty { table.add(["(none)", "", "", ""]) }
         }
         table.print()
     }

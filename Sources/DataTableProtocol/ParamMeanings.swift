@@ -1,0 +1,282 @@
+// Written by scripts/generate-param-meanings from the doc comments on the request types'
+// members: edit those, then run it again (a test checks that this file is current).
+
+extension ParamsSchema {
+    /// One line about each param, by method: the first sentence of the doc comment on the
+    /// request type's member.
+    static let meanings: [String: [String: String]] = [
+        "add": [
+            "table":
+                "The table to add to; the peer needs write (`permission_denied`).",
+            "row":
+                "One row: an object of column key → value (a string, a number or `null`); give `row` or "
+                + "`rows`, not both (`invalid_params`).",
+            "rows":
+                "A batch of row objects, added as one change; at most `maxBatchSize` (`limit_exceeded`).",
+            "index":
+                "Where to put the rows in an unsorted table; absent appends.",
+        ],
+        "chmod": [
+            "table":
+                "The table to change; only its owner, root or the daemon's own user may "
+                + "(`permission_denied`).",
+            "mode":
+                "Read and write bits for owner, group and others, as octal digits (\"0640\").",
+            "group":
+                "The table's new group id: the peer's primary group (root and the daemon's own user: any).",
+            "owner":
+                "The table's new owner's user id (root and the daemon's own user only).",
+        ],
+        "create": [
+            "table":
+                "The new table's name: 1 to 128 characters, no control characters (`invalid_value`); a name "
+                + "in use is `already_exists`.",
+            "columns":
+                "The columns, in order: at least one, keys unique; a bad definition is `invalid_value` with "
+                + "`data.field` naming it.",
+            "key":
+                "The column whose values are the row ids; absent means the daemon numbers rows 1, 2, 3, …",
+            "rows":
+                "Rows as objects of column key → value.",
+            "sort":
+                "Sort keys, first key first; absent keeps rows in the table's own order (as given).",
+            "readOnly":
+                "Cells are read-only unless a column, row or cell says otherwise.",
+            "selection":
+                "`none`, `single` or `multiple` (the default).",
+            "mode":
+                "Who besides the owner may read and change the table, as `chmod` writes it (\"0640\"); absent "
+                + "means the daemon's `--table-mode` (0660 unless set).",
+        ],
+        "delete": [
+            "table":
+                "The table to delete from; the peer needs write (`permission_denied`).",
+            "ids":
+                "Ids of the rows to delete (whole numbers or strings); an unknown id refuses the whole "
+                + "request (`no_such_row`).",
+            "selection":
+                "`true` deletes the selected rows; give `ids` or `selection: true`, exactly one "
+                + "(`invalid_params`).",
+        ],
+        "describe": [
+            "table":
+                "The table to describe; the peer needs read (`permission_denied`)."
+        ],
+        "drop": [
+            "table":
+                "The table to drop; only its owner, root or the daemon's own user may "
+                + "(`permission_denied`)."
+        ],
+        "edit": [
+            "table":
+                "The table to edit; the peer needs write (`permission_denied`).",
+            "id":
+                "The row of the one cell to set (a whole number or a string); absent with `edits` or "
+                + "`selection: true`.",
+            "column":
+                "The key of the column to set, in one row or across the selection; required unless `edits` "
+                + "is given.",
+            "value":
+                "Absent when `edits` is used; `null` empties the cell.",
+            "edits":
+                "Cells to set as one change, instead of `id`, `column` and `value`; at most `maxBatchSize` "
+                + "(`limit_exceeded`).",
+            "selection":
+                "Set `column` to `value` in every selected row.",
+        ],
+        "export": [
+            "table":
+                "The table to export; the peer needs read (`permission_denied`).",
+            "format":
+                "`csv` (the default) or `ndjson`.",
+            "selection":
+                "Only the selected rows.",
+            "path":
+                "Write the text to this file (an absolute path) instead of the reply: a new file of mode "
+                + "0600 that takes the name's place whole, or not at all.",
+            "stream":
+                "Send the text in `chunk` notifications ahead of the reply instead of in it.",
+        ],
+        "get": [
+            "table":
+                "The table to read; the peer needs read (`permission_denied`).",
+            "ids":
+                "The rows to read by id, instead of `from` and `count`; at most 10,000 (`limit_exceeded`), "
+                + "and an unknown id is `no_such_row`.",
+            "from":
+                "First position (default 0).",
+            "count":
+                "How many rows (default 100, at most 10000).",
+            "columns":
+                "Only these columns' values (default: every column).",
+        ],
+        "hello": [
+            "version":
+                "The highest protocol version the client speaks; absent means the newest the daemon has.",
+            "client":
+                "A name for the client, for the daemon's logs.",
+            "lenientParams":
+                "`true`: on this connection, params a method does not take are ignored instead of refused "
+                + "(for clients written against a newer daemon that send members this one lacks).",
+        ],
+        "help": [
+            "method":
+                "Describe only this method."
+        ],
+        "layout": [
+            "table":
+                "The table to lay out; the layout changes nothing in it.",
+            "width":
+                "The container's width.",
+            "sizeClass":
+                "`regular` (default) or `compact`.",
+            "horizontalScroll":
+                "Whether the container scrolls sideways (default false).",
+            "unit":
+                "`pt` (default) or `cell`.",
+            "font":
+                "Font of data cells (pt only): DejaVu Sans, Regular, 15 by default.",
+            "headerFont":
+                "Font of header labels (pt only): DejaVu Sans, Semibold (bold when the family has no "
+                + "semibold), 13 by default.",
+            "padding":
+                "Paddings and fixed sizes; absent members keep the unit's defaults.",
+            "minShare":
+                "Least share of the container a truncated column keeps (default 0.25).",
+            "maxShare":
+                "Most share of the container one of several columns takes (default 0.5).",
+            "leftAccessory":
+                "`none`, `checkbox` or `syncStatus`; absent follows the table.",
+            "rightAccessory":
+                "`none` or `chevron` (default none).",
+            "stickyFirstColumn":
+                "Whether the first column stays in view while scrolling sideways; absent follows the "
+                + "column's `sticky`.",
+            "columns":
+                "Layout hints replacing the table's for this layout, by column key.",
+        ],
+        "load": [
+            "table":
+                "The table to add the rows to; created when there is none (then 1–128 characters, no "
+                + "control characters).",
+            "format":
+                "`csv` or `ndjson`; absent takes the path's extension, else `csv`.",
+            "path":
+                "A file the peer may name (see protocol.md, \"Files\").",
+            "text":
+                "The CSV or NDJSON text itself, in the request.",
+            "upload":
+                "Load the text sent for this table with `upload` on this connection.",
+            "columns":
+                "The schema for a new table (else types are inferred).",
+            "key":
+                "The key column of a new table.",
+            "sort":
+                "The sort of a new table.",
+            "mode":
+                "The mode of a new table, as `chmod` writes it (\"0640\"); absent means `--table-mode`.",
+        ],
+        "ping": [:],
+        "redo": [
+            "table":
+                "The table's name."
+        ],
+        "revert": [
+            "table":
+                "The table's name.",
+            "id":
+                "The row whose drafts to drop; absent: every row's.",
+            "column":
+                "The column whose drafts to drop; absent: every column's.",
+        ],
+        "scroll": [
+            "table":
+                "The table the caller's view looks at; the connection keeps one view per table.",
+            "viewport":
+                "The part of the content to show; the first scroll of a view gives its `width` and "
+                + "`height`.",
+            "to":
+                "A row to bring into view instead of `viewport.y`.",
+            "overscan":
+                "Rows to add above and below the visible ones (default 0).",
+            "follow":
+                "`none` (default), `top` or `bottom`: while at that edge, stay there as rows arrive.",
+            "sizeClass":
+                "`regular` (default) or `compact`.",
+            "horizontalScroll":
+                "Whether the container scrolls sideways (default false).",
+            "unit":
+                "`pt` (default) or `cell`.",
+            "font":
+                "Font of data cells (pt only): DejaVu Sans, Regular, 15 by default.",
+            "headerFont":
+                "Font of header labels (pt only): DejaVu Sans, Semibold (bold when the family has no "
+                + "semibold), 13 by default.",
+            "padding":
+                "Paddings and fixed sizes; absent members keep the unit's defaults.",
+            "minShare":
+                "Least share of the container a truncated column keeps (default 0.25).",
+            "maxShare":
+                "Most share of the container one of several columns takes (default 0.5).",
+            "leftAccessory":
+                "`none`, `checkbox` or `syncStatus`; absent follows the table.",
+            "rightAccessory":
+                "`none` or `chevron` (default none).",
+            "stickyFirstColumn":
+                "Whether the first column stays in view while scrolling sideways; absent follows the "
+                + "column's `sticky`.",
+            "columns":
+                "Layout hints replacing the table's for this layout, by column key.",
+        ],
+        "select": [
+            "table":
+                "The table's name.",
+            "action":
+                "`set`, `add`, `remove`, `toggle`, `all` or `none` (another is `invalid_value`); absent: "
+                + "`set`, or only the mode change when `mode` comes without `ids` or `from`.",
+            "ids":
+                "The rows to act on, by id (not with `from`); an unknown id is `no_such_row`.",
+            "from":
+                "The first position, in the current order, of the rows to act on (not with `ids`); 0 to the "
+                + "row count, else `invalid_value`.",
+            "count":
+                "How many rows from `from` (default 1); a negative count, or a range running past the last "
+                + "row, is `invalid_value`.",
+            "mode":
+                "`none`, `single` or `multiple`: the selection mode to switch to first; another is "
+                + "`invalid_value`.",
+        ],
+        "selection": [
+            "table":
+                "The table's name."
+        ],
+        "sort": [
+            "table":
+                "The table's name.",
+            "keys":
+                "The sort keys, first key first; absent or empty returns to the table's own order.",
+        ],
+        "stats": [:],
+        "subscribe": [
+            "table":
+                "The table whose events to send; it must exist and the peer must be allowed to read it.",
+            "events":
+                "The kinds of event wanted (`TableEvent/Kind`); absent means all.",
+        ],
+        "tables": [:],
+        "undo": [
+            "table":
+                "The table's name."
+        ],
+        "unsubscribe": [
+            "table":
+                "The table whose events to stop; one that does not exist (any more) is not an error."
+        ],
+        "upload": [
+            "table":
+                "The table the text is for.",
+            "text":
+                "The next piece of the text (whole characters; pieces are joined as they are).",
+        ],
+    ]
+}

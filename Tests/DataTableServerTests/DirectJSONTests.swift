@@ -82,6 +82,33 @@ import Testing
         if sideways { #expect(Self.written(reply).contains(#""readOnly":true,"#)) }
     }
 
+    /// A column bound to `syncStatus` is the left accessory: each row carries what it shows.
+    @Test func rowsCarryTheirSyncStatus() throws {
+        var table = try Table(
+            name: "outbox",
+            columns: [
+                Column(key: "item", rules: try ColumnRules(type: .text)),
+                Column(key: "sync", rules: try ColumnRules(type: .text), layout: ColumnLayout(binding: .syncStatus)),
+            ],
+            selectionMode: .none
+        )
+        _ = try table.add(
+            [
+                RowInput(values: ["item": .text("Bolt"), "sync": .text("Pending \"2\"")]),
+                RowInput(values: ["item": .text("Nut")]),
+            ],
+            now: 0
+        )
+        var view = ViewState()
+        let options = LayoutOptions(unit: .cell, width: 40, data: .cells, header: .cells)
+        let window = try table.scroll(options, ScrollInput(height: 5, y: 0, now: 0), view: &view)
+        let reply = ScrollReply(window, table: table)
+        #expect(Self.written(reply) == (try Self.encoded(reply.response)))
+        #expect(reply.response.rows.map(\.syncStatus) == [#"Pending "2""#, nil])
+        #expect(reply.response.accessories.left?.kind == "syncStatus")
+        #expect(reply.response.columns.map(\.key) == ["item"])
+    }
+
     @Test func aPingReplyWritesWhatTheEncoderWould() throws {
         #expect(Self.written(PingRequest.Response()) == (try Self.encoded(PingRequest.Response())))
     }

@@ -107,6 +107,9 @@ public struct LayoutPlan: Sendable, Hashable {
     public var bindings: [ListPlacement]
     /// Which rows are tall: what the offset index of this plan's row heights is built from.
     public var heightRule: RowHeightRule
+    /// The key of the column bound to `syncStatus`, whose value each row's left accessory shows
+    /// when the accessory is `syncStatus`; `nil` when no column is bound so.
+    public var syncStatusColumn: String? = nil
 
     /// The column with `key`.
     public func column(_ key: String) -> PlacedColumn? { columns.first { $0.key == key } }

@@ -149,7 +149,8 @@ extension Table {
                 thresholds: wrapThresholds,
                 rowHeight: rowHeight,
                 tallHeight: twoLineRowHeight
-            )
+            ),
+            syncStatusColumn: syncColumn.map { columns[$0].key }
         )
     }
 

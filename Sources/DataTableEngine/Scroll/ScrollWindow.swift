@@ -51,6 +51,9 @@ public struct ScrollWindow: Sendable {
         public var drafts: [(column: Int, draft: Draft)]
         /// Positions in ``ScrollWindow/columns`` of cells that are read-only.
         public var readOnly: [Int]
+        /// What the row's `syncStatus` accessory shows: the display text of the column bound to
+        /// `syncStatus`; `nil` when the left accessory is not `syncStatus` (or the cell is empty).
+        public var syncStatus: String? = nil
     }
 
     /// The layout plan the window was drawn with.

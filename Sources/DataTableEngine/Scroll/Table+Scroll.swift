@@ -98,7 +98,8 @@ extension Table {
                         offset: offset,
                         into: &text,
                         options: options,
-                        now: input.now
+                        now: input.now,
+                        syncStatus: plan.leftAccessory?.kind == .syncStatus ? plan.syncStatusColumn : nil
                     )
                 )
                 top += height
@@ -322,7 +323,8 @@ extension Table {
         offset: Int,
         into text: inout WindowText,
         options: LayoutOptions,
-        now: Double
+        now: Double,
+        syncStatus: String?
     ) -> ScrollWindow.Row {
         let rowDrafts = drafts.isEmpty ? nil : drafts[slot]
         let firstCell = text.count
@@ -358,7 +360,7 @@ extension Table {
                 }
             }
         }
-        return ScrollWindow.Row(
+        var row = ScrollWindow.Row(
             id: id(of: slot),
             index: index,
             y: y,
@@ -370,6 +372,11 @@ extension Table {
             drafts: cellDrafts,
             readOnly: readOnly
         )
+        if let syncStatus, let store = columnIndex[syncStatus] {
+            let shown = OneLine.text(columns[store].rules.displayText(stores[store][slot]))
+            row.syncStatus = shown.isEmpty ? nil : shown
+        }
+        return row
     }
 }
 

@@ -327,6 +327,9 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         public var drafts: [String: DraftReply]?
         /// Keys of the read-only cells on screen.
         public var readOnly: [String]?
+        /// What the `syncStatus` left accessory shows for the row: the display text of the column
+        /// bound to `syncStatus`; absent when the accessory is not `syncStatus` or the cell is empty.
+        public var syncStatus: String?
 
         /// A row with every member given; the state members may be left out.
         public init(
@@ -339,7 +342,8 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             selected: Bool? = nil,
             highlight: Double? = nil,
             drafts: [String: DraftReply]? = nil,
-            readOnly: [String]? = nil
+            readOnly: [String]? = nil,
+            syncStatus: String? = nil
         ) {
             self.id = id
             self.index = index
@@ -351,6 +355,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             self.highlight = highlight
             self.drafts = drafts
             self.readOnly = readOnly
+            self.syncStatus = syncStatus
         }
     }
 }

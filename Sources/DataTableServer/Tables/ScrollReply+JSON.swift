@@ -143,6 +143,10 @@ extension JSONWriter {
         int(row.index)
         keysMember("readOnly", row.readOnly) { columns[$0].key }
         if row.selected { raw(#","selected":true"#) }
+        if let syncStatus = row.syncStatus {
+            raw(#","syncStatus":"#)
+            string(syncStatus)
+        }
         if row.tall { raw(#","tall":true"#) }
         raw(#","y":"#)
         int(row.y)

@@ -85,7 +85,8 @@ struct ScrollReply: Encodable, Sendable {
                             },
                             uniquingKeysWith: { first, _ in first }
                         ),
-                    readOnly: row.readOnly.isEmpty ? nil : row.readOnly.map { keys[$0] }
+                    readOnly: row.readOnly.isEmpty ? nil : row.readOnly.map { keys[$0] },
+                    syncStatus: row.syncStatus
                 )
             },
             first: window.firstVisible,

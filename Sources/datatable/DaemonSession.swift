@@ -32,7 +32,7 @@ struct CommonOptions: ParsableArguments {
         do {
             session = try DaemonSession(path: socketPath, printReplies: json)
         } catch {
-            Output.error("cannot reach datatabled at \(socketPath): \(error)")
+            Output.error("Cannot reach datatabled at \(socketPath): \(error).")
             throw ExitCode(2)
         }
         do {
@@ -41,7 +41,7 @@ struct CommonOptions: ParsableArguments {
             Output.error("\(failure.message) (\(failure.kind))")
             throw ExitCode(1)
         } catch let failure as LineConnection.Failure {
-            Output.error("the connection to datatabled failed: \(failure)")
+            Output.error("The connection to datatabled failed: \(failure).")
             throw ExitCode(2)
         }
     }

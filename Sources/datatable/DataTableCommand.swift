@@ -75,7 +75,7 @@ struct Call: AsyncParsableCommand {
             replies = try LineConnection(path: connection.socketPath).exchange([line])
         } catch {
             FileHandle.standardError.write(
-                Data("datatable: cannot reach datatabled at \(connection.socketPath): \(error)\n".utf8)
+                Data("datatable: Cannot reach datatabled at \(connection.socketPath): \(error).\n".utf8)
             )
             throw ExitCode(2)
         }

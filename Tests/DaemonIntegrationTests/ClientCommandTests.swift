@@ -46,6 +46,6 @@ import Testing
         defer { scratch.remove() }
         let result = try run(BuiltProducts.client, ["call", "--socket", scratch.file("nobody.sock"), "ping"])
         #expect(result.status == 2)
-        #expect(result.output.contains("cannot reach datatabled"))
+        #expect(result.output.contains("Cannot reach datatabled"))
     }
 }

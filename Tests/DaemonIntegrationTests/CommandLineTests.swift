@@ -102,6 +102,6 @@ import TextMeasure
         #expect(missing.output.contains("(no_such_table)"))
         let unreachable = try run(BuiltProducts.client, ["ping", "--socket", daemon.scratch.file("none.sock")])
         #expect(unreachable.status == 2)
-        #expect(unreachable.output.hasPrefix("datatable: cannot reach datatabled"))
+        #expect(unreachable.output.hasPrefix("datatable: Cannot reach datatabled"))
     }
 }

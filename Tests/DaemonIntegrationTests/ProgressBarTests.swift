@@ -57,7 +57,7 @@ struct ProgressBarTests {
             ["export", "parts", "-o", exported, "--socket", daemon.socketPath]
         )
         #expect(export.status == 0)
-        #expect(export.output == "datatable: wrote 300000 rows to \(exported)\n", "\(export.output)")
+        #expect(export.output == "datatable: Wrote 300000 rows to \(exported).\n", "\(export.output)")
         let written = try String(contentsOfFile: exported, encoding: .utf8)
         #expect(written == (try String(contentsOfFile: path, encoding: .utf8)))
     }

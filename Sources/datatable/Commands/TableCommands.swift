@@ -232,13 +232,13 @@ extension Load {
             bytes = Array(try Data(contentsOf: url))
         } catch {
             throw DaemonSession.Refused(
-                message: "cannot read \(url.path): \(error.localizedDescription)",
+                message: "Cannot read \(url.path): \(error.localizedDescription)",
                 kind: "invalid_value",
                 field: nil
             )
         }
         guard String(validating: bytes, as: UTF8.self) != nil else {
-            throw DaemonSession.Refused(message: "\(url.path) is not UTF-8 text", kind: "invalid_value", field: nil)
+            throw DaemonSession.Refused(message: "\(url.path) is not UTF-8 text.", kind: "invalid_value", field: nil)
         }
         var start = 0
         while start < bytes.count {
@@ -305,7 +305,7 @@ struct Export: ParsableCommand {
             bar.finish()
             if let output {
                 _ = try opened()
-                Output.error("wrote \(Output.count(reply.rows, "row")) to \(output)")
+                Output.error("Wrote \(Output.count(reply.rows, "row")) to \(output).")
             }
         }
     }

@@ -22,7 +22,7 @@ struct View: ParsableCommand {
         do {
             terminal = try Terminal()
         } catch {
-            Output.error("the viewer needs a terminal (standard input is not one)")
+            Output.error("The viewer needs a terminal (standard input is not one).")
             throw ExitCode(64)
         }
         defer { terminal.close() }

@@ -31,7 +31,7 @@ struct Shell: ParsableCommand {
         do {
             link = try LineConnection(path: path)
         } catch {
-            Output.error("cannot reach datatabled at \(path): \(error)")
+            Output.error("Cannot reach datatabled at \(path): \(error).")
             throw ExitCode(2)
         }
         let completer = ShellCompleter(socketPath: path)

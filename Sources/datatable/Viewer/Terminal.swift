@@ -21,7 +21,7 @@ final class Terminal {
     /// Switches standard input to raw mode and standard output to the alternate screen.
     init() throws {
         guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else {
-            throw DaemonSession.Refused(message: "the viewer needs a terminal", kind: "not_a_terminal")
+            throw DaemonSession.Refused(message: "The viewer needs a terminal.", kind: "not_a_terminal")
         }
         var raw = saved
         cfmakeraw(&raw)

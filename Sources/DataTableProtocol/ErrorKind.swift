@@ -40,6 +40,9 @@ public struct ErrorKind: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let noSuchColumn = ErrorKind(rawValue: "no_such_column")
     /// Code ``ErrorCode/conflict``: `undo` or `redo` has nothing to take back or make again.
     public static let nothingToUndo = ErrorKind(rawValue: "nothing_to_undo")
+    /// Code ``ErrorCode/conflict``: the request's `ifVersion` is not the table's version (someone
+    /// changed it first); `data.version` is the table's version now.
+    public static let versionConflict = ErrorKind(rawValue: "version_conflict")
     /// Code ``ErrorCode/notPermitted``.
     public static let notPermitted = ErrorKind(rawValue: "not_permitted")
     /// Code ``ErrorCode/permissionDenied``: the table's owner and mode do not let the peer read
@@ -54,6 +57,6 @@ public struct ErrorKind: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let all: [ErrorKind] = [
         .parseError, .invalidRequest, .unknownMethod, .invalidParams, .invalidValue, .internalError, .limitExceeded,
         .noSuchTable, .noSuchRow, .readOnly, .alreadyExists, .shuttingDown, .noSuchColumn, .nothingToUndo,
-        .notPermitted, .permissionDenied, .notSaved,
+        .notPermitted, .permissionDenied, .notSaved, .versionConflict,
     ]
 }

@@ -15,6 +15,10 @@ extension ParamsSchema {
                 "A batch of row objects, added as one change; at most `maxBatchSize` (`limit_exceeded`).",
             "index":
                 "Where to put the rows in an unsorted table; absent appends.",
+            "ifVersion":
+                "Only if the table is still at this version (the `version` of the reply or event the client "
+                + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
+                + "nothing changes.",
         ],
         "chmod": [
             "table":
@@ -57,6 +61,10 @@ extension ParamsSchema {
             "selection":
                 "`true` deletes the selected rows; give `ids` or `selection: true`, exactly one "
                 + "(`invalid_params`).",
+            "ifVersion":
+                "Only if the table is still at this version (the `version` of the reply or event the client "
+                + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
+                + "nothing changes.",
         ],
         "describe": [
             "table":
@@ -83,6 +91,10 @@ extension ParamsSchema {
                 + "(`limit_exceeded`).",
             "selection":
                 "Set `column` to `value` in every selected row.",
+            "ifVersion":
+                "Only if the table is still at this version (the `version` of the reply or event the client "
+                + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
+                + "nothing changes.",
         ],
         "export": [
             "table":
@@ -188,6 +200,10 @@ extension ParamsSchema {
                 "The row whose drafts to drop; absent: every row's.",
             "column":
                 "The column whose drafts to drop; absent: every column's.",
+            "ifVersion":
+                "Only if the table is still at this version (the `version` of the reply or event the client "
+                + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
+                + "nothing changes.",
         ],
         "scroll": [
             "table":
@@ -245,6 +261,10 @@ extension ParamsSchema {
             "mode":
                 "`none`, `single` or `multiple`: the selection mode to switch to first; another is "
                 + "`invalid_value`.",
+            "ifVersion":
+                "Only if the table is still at this version (the `version` of the reply or event the client "
+                + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
+                + "nothing changes.",
         ],
         "selection": [
             "table":
@@ -255,6 +275,10 @@ extension ParamsSchema {
                 "The table's name.",
             "keys":
                 "The sort keys, first key first; absent or empty returns to the table's own order.",
+            "ifVersion":
+                "Only if the table is still at this version (the `version` of the reply or event the client "
+                + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
+                + "nothing changes.",
         ],
         "stats": [:],
         "subscribe": [

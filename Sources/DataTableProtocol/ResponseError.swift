@@ -71,6 +71,17 @@ extension ResponseError {
     }
 
     /// The state directory could not take the change's record, so the change was not made.
+    /// `ifVersion` was `expected`, but the table called `table` is at `current`: someone changed it first.
+    public static func versionConflict(table: String, expected: Int, current: Int) -> ResponseError {
+        ResponseError(
+            code: .conflict,
+            kind: .versionConflict,
+            message: "The table \(table) is at version \(current), not \(expected): it changed since; "
+                + "read it again and retry.",
+            details: ["version": .integer(Int64(current)), "table": .string(table)]
+        )
+    }
+
     public static func notSaved(_ reason: String) -> ResponseError {
         ResponseError(
             code: .internalError,

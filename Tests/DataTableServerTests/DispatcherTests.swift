@@ -171,6 +171,33 @@ import Testing
         #expect(described["result"]?["rows"] == 1)
     }
 
+    /// A change given `ifVersion` is made only while the table is at that version; otherwise it
+    /// is `version_conflict`, naming the version now, and changes nothing.
+    @Test func ifVersionRefusesAChangeToATableThatMovedOn() async throws {
+        var client = InProcessClient()
+        let created = try await client.reply(#"{"method":"load","params":{"table":"t","text":"item,qty\nA,1\nB,2\n"}}"#)
+        let version = try #require(created["result"]?["version"]?.intValue)
+        let edited = try await client.reply(
+            #"{"method":"edit","params":{"table":"t","id":1,"column":"qty","value":5,"ifVersion":\#(version)}}"#
+        )
+        #expect(edited["result"]?["version"]?.intValue == version + 1, "\(edited)")
+        for stale in [
+            #"{"method":"edit","params":{"table":"t","id":1,"column":"qty","value":9,"ifVersion":\#(version)}}"#,
+            #"{"method":"add","params":{"table":"t","row":{"item":"C"},"ifVersion":\#(version)}}"#,
+            #"{"method":"delete","params":{"table":"t","ids":[2],"ifVersion":\#(version)}}"#,
+            #"{"method":"select","params":{"table":"t","action":"all","ifVersion":\#(version)}}"#,
+            #"{"method":"sort","params":{"table":"t","keys":[{"column":"qty"}],"ifVersion":\#(version)}}"#,
+            #"{"method":"revert","params":{"table":"t","ifVersion":\#(version)}}"#,
+        ] {
+            let refused = try await client.reply(stale)
+            #expect(refused["error"]?["data"]?["kind"] == "version_conflict", "\(stale): \(refused)")
+            #expect(refused["error"]?["data"]?["version"]?.intValue == version + 1)
+        }
+        let rows = try await client.reply(#"{"method":"get","params":{"table":"t"}}"#)
+        #expect(rows["result"]?["version"]?.intValue == version + 1, "nothing changed: \(rows)")
+        #expect(rows["result"]?["total"] == 2)
+    }
+
     /// A connection that asks for leniency in `hello` gets params it does not know ignored.
     @Test func aLenientConnectionHasUnknownParamsIgnored() async throws {
         var client = InProcessClient()

@@ -18,9 +18,20 @@ public struct AddRequest: DataTableRequest {
     public var rows: [JSONValue]?
     /// Where to put the rows in an unsorted table; absent appends.
     public var index: Int?
+    /// Only if the table is still at this version (the `version` of the reply or event the
+    /// client last saw): otherwise `version_conflict`, with the table's version in
+    /// `data.version`, and nothing changes.
+    public var ifVersion: Int?
 
     /// Params with every member given; the optional ones may be left out.
-    public init(table: String, row: JSONValue? = nil, rows: [JSONValue]? = nil, index: Int? = nil) {
+    public init(
+        table: String,
+        row: JSONValue? = nil,
+        rows: [JSONValue]? = nil,
+        index: Int? = nil,
+        ifVersion: Int? = nil
+    ) {
+        self.ifVersion = ifVersion
         self.table = table
         self.row = row
         self.rows = rows
@@ -76,16 +87,18 @@ extension AddRequest: ReadableParams {
         var row: JSONValue?
         var rows: [JSONValue]?
         var index: Int?
+        var ifVersion: Int?
         let read = reader.object { reader, key in
             switch key {
             case "table": reader.first(0) && reader.optional(&table) { $0.string() }
             case "row": reader.first(1) && reader.optional(&row) { $0.value() }
             case "rows": reader.first(2) && reader.optional(&rows) { $0.array { $0.value() } }
             case "index": reader.first(3) && reader.optional(&index) { $0.int() }
+            case "ifVersion": reader.first(4) && reader.optional(&ifVersion) { $0.int() }
             default: false
             }
         }
         guard read, let table else { return nil }
-        self.init(table: table, row: row, rows: rows, index: index)
+        self.init(table: table, row: row, rows: rows, index: index, ifVersion: ifVersion)
     }
 }

@@ -13,9 +13,14 @@ public struct DeleteRequest: DataTableRequest {
     /// `true` deletes the selected rows; give `ids` or `selection: true`, exactly one
     /// (`invalid_params`).
     public var selection: Bool?
+    /// Only if the table is still at this version (the `version` of the reply or event the
+    /// client last saw): otherwise `version_conflict`, with the table's version in
+    /// `data.version`, and nothing changes.
+    public var ifVersion: Int?
 
     /// Params with every member given; the optional ones may be left out.
-    public init(table: String, ids: [JSONValue]? = nil, selection: Bool? = nil) {
+    public init(table: String, ids: [JSONValue]? = nil, selection: Bool? = nil, ifVersion: Int? = nil) {
+        self.ifVersion = ifVersion
         self.table = table
         self.ids = ids
         self.selection = selection

@@ -25,6 +25,10 @@ public struct EditRequest: DataTableRequest {
     public var edits: [Change]?
     /// Set `column` to `value` in every selected row.
     public var selection: Bool?
+    /// Only if the table is still at this version (the `version` of the reply or event the
+    /// client last saw): otherwise `version_conflict`, with the table's version in
+    /// `data.version`, and nothing changes.
+    public var ifVersion: Int?
 
     /// Params with every member given; the optional ones may be left out (`value: .null` empties
     /// the cell, `nil` leaves `value` out).
@@ -34,8 +38,10 @@ public struct EditRequest: DataTableRequest {
         column: String? = nil,
         value: JSONValue? = nil,
         edits: [Change]? = nil,
-        selection: Bool? = nil
+        selection: Bool? = nil,
+        ifVersion: Int? = nil
     ) {
+        self.ifVersion = ifVersion
         self.table = table
         self.id = id
         self.column = column
@@ -45,7 +51,7 @@ public struct EditRequest: DataTableRequest {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case table, id, column, value, edits, selection
+        case table, id, column, value, edits, selection, ifVersion
     }
 
     /// Decodes the params, telling a `value` of `null` (empty the cell) from an absent one.
@@ -58,6 +64,7 @@ public struct EditRequest: DataTableRequest {
         value = container.contains(.value) ? try container.decode(JSONValue.self, forKey: .value) : JSONValue?.none
         edits = try container.decodeIfPresent([Change].self, forKey: .edits)
         selection = try container.decodeIfPresent(Bool.self, forKey: .selection)
+        ifVersion = try container.decodeIfPresent(Int.self, forKey: .ifVersion)
     }
 
     /// One cell of a batch.
@@ -120,6 +127,7 @@ extension EditRequest: ReadableParams {
         var value: JSONValue?
         var edits: [Change]?
         var selection: Bool?
+        var ifVersion: Int?
         let read = reader.object { reader, key in
             switch key {
             case "table": reader.first(0) && reader.optional(&table) { $0.string() }
@@ -129,11 +137,20 @@ extension EditRequest: ReadableParams {
             case "value": reader.first(3) && reader.assign(&value) { $0.value() }
             case "edits": reader.first(4) && reader.optional(&edits) { $0.array { Change(reading: &$0) } }
             case "selection": reader.first(5) && reader.optional(&selection) { $0.bool() }
+            case "ifVersion": reader.first(6) && reader.optional(&ifVersion) { $0.int() }
             default: false
             }
         }
         guard read, let table else { return nil }
-        self.init(table: table, id: id, column: column, value: value, edits: edits, selection: selection)
+        self.init(
+            table: table,
+            id: id,
+            column: column,
+            value: value,
+            edits: edits,
+            selection: selection,
+            ifVersion: ifVersion
+        )
     }
 }
 

@@ -12,9 +12,14 @@ public struct RevertRequest: DataTableRequest {
     public var id: JSONValue?
     /// The column whose drafts to drop; absent: every column's. An unknown key is `no_such_column`.
     public var column: String?
+    /// Only if the table is still at this version (the `version` of the reply or event the
+    /// client last saw): otherwise `version_conflict`, with the table's version in
+    /// `data.version`, and nothing changes.
+    public var ifVersion: Int?
 
     /// Params with every member given; the optional ones may be left out.
-    public init(table: String, id: JSONValue? = nil, column: String? = nil) {
+    public init(table: String, id: JSONValue? = nil, column: String? = nil, ifVersion: Int? = nil) {
+        self.ifVersion = ifVersion
         self.table = table
         self.id = id
         self.column = column

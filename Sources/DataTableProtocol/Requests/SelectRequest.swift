@@ -24,6 +24,10 @@ public struct SelectRequest: DataTableRequest {
     public var count: Int?
     /// `none`, `single` or `multiple`: the selection mode to switch to first; another is `invalid_value`.
     public var mode: String?
+    /// Only if the table is still at this version (the `version` of the reply or event the
+    /// client last saw): otherwise `version_conflict`, with the table's version in
+    /// `data.version`, and nothing changes.
+    public var ifVersion: Int?
 
     /// Params with every member given; the optional ones may be left out.
     public init(
@@ -32,8 +36,10 @@ public struct SelectRequest: DataTableRequest {
         ids: [JSONValue]? = nil,
         from: Int? = nil,
         count: Int? = nil,
-        mode: String? = nil
+        mode: String? = nil,
+        ifVersion: Int? = nil
     ) {
+        self.ifVersion = ifVersion
         self.table = table
         self.action = action
         self.ids = ids
@@ -72,6 +78,7 @@ extension SelectRequest: ReadableParams {
         var from: Int?
         var count: Int?
         var mode: String?
+        var ifVersion: Int?
         let read = reader.object { reader, key in
             switch key {
             case "table": reader.first(0) && reader.optional(&table) { $0.string() }
@@ -80,10 +87,11 @@ extension SelectRequest: ReadableParams {
             case "from": reader.first(3) && reader.optional(&from) { $0.int() }
             case "count": reader.first(4) && reader.optional(&count) { $0.int() }
             case "mode": reader.first(5) && reader.optional(&mode) { $0.string() }
+            case "ifVersion": reader.first(6) && reader.optional(&ifVersion) { $0.int() }
             default: false
             }
         }
         guard read, let table else { return nil }
-        self.init(table: table, action: action, ids: ids, from: from, count: count, mode: mode)
+        self.init(table: table, action: action, ids: ids, from: from, count: count, mode: mode, ifVersion: ifVersion)
     }
 }

@@ -10,9 +10,14 @@ public struct SortRequest: DataTableRequest {
     /// The sort keys, first key first; absent or empty returns to the table's own order. An unknown column is
     /// `invalid_value` naming it (`params.keys[i].column`).
     public var keys: [SortKeyParam]?
+    /// Only if the table is still at this version (the `version` of the reply or event the
+    /// client last saw): otherwise `version_conflict`, with the table's version in
+    /// `data.version`, and nothing changes.
+    public var ifVersion: Int?
 
     /// Params with every member given; `keys` may be left out.
-    public init(table: String, keys: [SortKeyParam]? = nil) {
+    public init(table: String, keys: [SortKeyParam]? = nil, ifVersion: Int? = nil) {
+        self.ifVersion = ifVersion
         self.table = table
         self.keys = keys
     }

@@ -21,7 +21,12 @@ extension MethodTable {
         // Rows a replay brings back are not news: no highlight.
         let now = context.isReplay ? 0 : Date().timeIntervalSince1970
         var view = context.views[request.table]
-        let reply = try server.update(request.table, by: context.requester, needing: .write) { table in
+        let reply = try server.update(
+            request.table,
+            by: context.requester,
+            needing: .write,
+            ifVersion: request.ifVersion
+        ) { table in
             let before = table.version
             try server.checkMemory()
             try server.checkRows(table.rowCount + inputs.count, table: table.name)

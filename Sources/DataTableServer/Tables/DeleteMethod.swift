@@ -10,7 +10,7 @@ extension MethodTable {
         let ids = try request.ids.map { values throws(ResponseError) in
             try WireValues.rowIDs(values, field: "params.ids")
         }
-        return try server.update(request.table, by: requester, needing: .write) { table in
+        return try server.update(request.table, by: requester, needing: .write, ifVersion: request.ifVersion) { table in
             let before = table.version
             // The selection's ids, only when someone will be told about them.
             let selected = ids == nil && server.events.hasSubscribers(table.name) ? table.selectedIDs() : nil

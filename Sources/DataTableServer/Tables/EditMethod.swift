@@ -45,7 +45,7 @@ extension MethodTable {
             try request.validate()
             preconditionFailure("EditRequest.validate() let an edit without column or value through")
         }
-        return try server.update(request.table, by: requester, needing: .write) { table in
+        return try server.update(request.table, by: requester, needing: .write, ifVersion: request.ifVersion) { table in
             let before = table.version
             let cells: [EditedCell]
             do {

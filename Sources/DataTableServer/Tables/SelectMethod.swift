@@ -25,7 +25,7 @@ extension MethodTable {
             }
             change = (action, ids.map { .ids($0) } ?? .range(from: request.from ?? 0, count: request.count ?? 1))
         }
-        return try server.update(request.table, by: requester, needing: .write) { table in
+        return try server.update(request.table, by: requester, needing: .write, ifVersion: request.ifVersion) { table in
             let before = table.version
             defer {
                 if table.version != before {

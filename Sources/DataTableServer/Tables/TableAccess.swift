@@ -12,14 +12,23 @@ extension ServerState {
         _ name: String,
         by requester: Requester,
         needing right: TableRight,
+        ifVersion: Int? = nil,
         _ body: (inout Table) throws -> Result
     ) throws -> Result {
         try tables.entry(name).update { table in
             try requester.check(right, table)
+            try Self.checkVersion(of: table, is: ifVersion)
             if right != .read { try claimRoom(forChangeTo: name) }
             defer { if right != .read { releaseRoom() } }
             return try recording(&table, body)
         }
+    }
+
+    /// Refuses a change asked for at `ifVersion` (when given) once the table has moved on:
+    /// `version_conflict`, naming the version it is at; call it under the table's lock.
+    static func checkVersion(of table: Table, is ifVersion: Int?) throws(ResponseError) {
+        guard let ifVersion, Int(table.version) != ifVersion else { return }
+        throw .versionConflict(table: table.name, expected: ifVersion, current: Int(table.version))
     }
 
     /// Runs `body` on the table called `name` without changing it, holding its lock alongside
@@ -59,12 +68,14 @@ extension ServerState {
     func updateOffLock<Outcome: Sendable, Result: Sendable>(
         _ name: String,
         by requester: Requester,
+        ifVersion: Int? = nil,
         work: @escaping @Sendable (inout Table) throws -> Outcome,
         install: (inout Table, Outcome, _ before: UInt64) throws -> Result
     ) async throws -> Result {
         let entry = try tables.entry(name)
         let rows = try entry.update { table in
             try requester.check(.write, table)
+            try Self.checkVersion(of: table, is: ifVersion)
             return table.rowCount
         }
         for _ in 0..<(rows < Self.offLockRows ? 0 : Self.optimisticAttempts) {
@@ -76,8 +87,10 @@ extension ServerState {
             }
             let installed: Result? = try entry.update { table in
                 guard table.version == original.version else { return nil }
-                // The owner or mode may have changed since the first look.
+                // The owner or mode may have changed since the first look, and the version since
+                // it was checked (the copy is of the table as it is now).
                 try requester.check(.write, table)
+                try Self.checkVersion(of: table, is: ifVersion)
                 try claimRoom(forChangeTo: name)
                 defer { releaseRoom() }
                 return try recording(&table) { table in
@@ -89,7 +102,7 @@ extension ServerState {
             // `original` goes here, after the lock: storage only it still holds is freed off the lock.
             if let installed { return installed }
         }
-        return try update(name, by: requester, needing: .write) { table in
+        return try update(name, by: requester, needing: .write, ifVersion: ifVersion) { table in
             let before = table.version
             let outcome = try work(&table)
             return try install(&table, outcome, before)

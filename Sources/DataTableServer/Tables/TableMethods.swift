@@ -74,7 +74,12 @@ extension MethodTable {
         registerImmediate(RevertRequest.self, when: { $0.id != nil }) { request, context in
             let id = try request.id.map { value throws(ResponseError) in try WireValues.rowID(value, field: "params.id")
             }
-            return try context.server.update(request.table, by: context.requester, needing: .write) { table in
+            return try context.server.update(
+                request.table,
+                by: context.requester,
+                needing: .write,
+                ifVersion: request.ifVersion
+            ) { table in
                 let before = table.version
                 let cleared = try table.revert(id: id, column: request.column)
                 if cleared > 0 { context.server.publish(table, .drafts, from: before) { $0.errors = table.errorCount } }
@@ -128,7 +133,8 @@ extension MethodTable {
             let keys = WireSchema.sortKeys(request.keys ?? [])
             let server = context.server
             // A million rows take most of a second to sort: on a copy, off the lock.
-            return try await server.updateOffLock(request.table, by: context.requester) { table in
+            return try await server.updateOffLock(request.table, by: context.requester, ifVersion: request.ifVersion) {
+                table in
                 try table.sort(by: keys)
             } install: { table, _, before in
                 let keys = WireSchema.sortParams(table.sortKeys)

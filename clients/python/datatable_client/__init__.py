@@ -189,6 +189,12 @@ class PermissionDenied(DataTableError):
     """The table's owner and mode do not let this client read it, change it, or act as its owner."""
 
 
+@_kind("version_conflict")
+class VersionConflict(DataTableError):
+    """The table changed since the version the request gave as ``ifVersion``: nothing was changed;
+    ``data["version"]`` is the table's version now."""
+
+
 for _name, _cls in list(globals().items()):
     if isinstance(_cls, type) and issubclass(_cls, DataTableError) and _cls is not DataTableError:
         __all__.append(_name)

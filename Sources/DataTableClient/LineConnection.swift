@@ -33,11 +33,11 @@ public final class LineConnection {
 
     deinit { close(descriptor) }
 
-    /// Sends `line` (a newline is added) and returns the next line that is a reply, skipping
-    /// notifications such as `progress` and `chunk`.
-    public func request(_ line: String) throws -> String {
+    /// Sends `line` (a newline is added) and returns the next line that is a reply, handing
+    /// notifications that come first (`progress`, `chunk`) to `notified`, or skipping them.
+    public func request(_ line: String, notified: ((String) throws -> Void)? = nil) throws -> String {
         try send(line + "\n")
-        let reply = try nextReply()
+        let reply = try nextReply(notified: notified)
         lastReplyLine = reply
         return reply
     }
@@ -50,11 +50,12 @@ public final class LineConnection {
         line.hasPrefix("[") || line.hasPrefix(#"{"id":"#) || line.hasPrefix(#"{"error":"#)
     }
 
-    /// The next reply, skipping notifications.
-    public func nextReply() throws -> String {
+    /// The next reply; notifications before it go to `notified`, or are skipped.
+    public func nextReply(notified: ((String) throws -> Void)? = nil) throws -> String {
         while true {
             let line = try nextLine()
             if Self.isReply(line) { return line }
+            try notified?(line)
         }
     }
 

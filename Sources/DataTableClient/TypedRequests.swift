@@ -20,10 +20,15 @@ extension LineConnection {
     }
 
     /// Sends `request` with `id` and returns the reply line and its result as JSON; an error
-    /// reply throws its ``ResponseError``.
-    public func exchange<Request: DataTableRequest>(_ request: Request, id: Int = 1) throws -> Exchange {
+    /// reply throws its ``ResponseError``. Notification lines that come before the reply go to
+    /// `notified`, or are skipped.
+    public func exchange<Request: DataTableRequest>(
+        _ request: Request,
+        id: Int = 1,
+        notified: ((String) throws -> Void)? = nil
+    ) throws -> Exchange {
         let line = try Self.line(for: request, id: id)
-        let reply = try self.request(line)
+        let reply = try self.request(line, notified: notified)
         let message = try JSONDecoder().decode(ReplyMessage.self, from: Data(reply.utf8))
         if let error = message.error { throw error }
         return Exchange(line: reply, result: message.result ?? .null)

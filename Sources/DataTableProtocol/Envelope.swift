@@ -42,6 +42,13 @@ public struct RequestHeader: Decodable, Sendable {
         case jsonrpc, id, method, params
     }
 
+    /// Whether the request is a notification, answered with nothing (not even an error): strict
+    /// JSON-RPC (`"jsonrpc":"2.0"`), a string `method`, and no `id` member. A malformed request
+    /// without an id is not one: JSON-RPC answers it with a null id.
+    public var isNotification: Bool {
+        jsonrpc == .string(jsonRPCVersion) && !hasID && method?.stringValue != nil
+    }
+
     /// A header of the given members; `paramsRange` is where the params object sits in the line,
     /// when known. ``exactID`` starts out `nil`.
     public init(

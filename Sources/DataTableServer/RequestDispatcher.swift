@@ -258,19 +258,16 @@ public struct RequestDispatcher: Sendable {
             }
             id = header.exactID.map(RequestID.exact) ?? valid
         }
-        let strict: Bool
         switch header.jsonrpc {
-        case nil:
-            strict = false
-        case .string(jsonRPCVersion):
-            strict = true
+        case nil, .string(jsonRPCVersion):
+            break
         case let other?:
             let sent = other.stringValue.map { "\"\($0)\"" } ?? other.typeName
             return .failure(Refusal(.invalidRequest("\"jsonrpc\" must be \"2.0\" (or left out), not \(sent)."), id: id))
         }
         // Only a well-formed request can be a notification; JSON-RPC answers a malformed one
         // with `invalid_request` and a null id even without an id.
-        let isNotification = strict && !header.hasID && header.method?.stringValue != nil
+        let isNotification = header.isNotification
         func refuse(_ error: ResponseError) -> Result<Call, Refusal> {
             .failure(isNotification ? Refusal(nil) : Refusal(error, id: id))
         }

@@ -28,7 +28,7 @@ enum ShutdownRefusal {
     /// The refusal of one request, or `nil` for a notification.
     private static func part(for request: Data) -> PendingReply.Part? {
         let header = EnvelopeScanner.header(request)
-        if let header, header.jsonrpc != nil, !header.hasID, header.method?.stringValue != nil { return nil }
+        if header?.isNotification == true { return nil }
         let id =
             header.flatMap { header in
                 header.id.flatMap(RequestID.init).map { header.exactID.map(RequestID.exact) ?? $0 }

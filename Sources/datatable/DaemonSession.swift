@@ -84,17 +84,7 @@ final class DaemonSession {
     /// it is (a scroll's window, a layout's plan).
     @discardableResult
     func sendForJSON<Request: DataTableRequest>(_ request: Request, quiet: Bool = false) throws -> JSONValue {
-        nextID += 1
-        do {
-            let exchange = try connection.exchange(request, id: nextID)
-            lastReply = exchange.line
-            if printReplies && !quiet { print(exchange.line) }
-            return exchange.result
-        } catch let error as ResponseError {
-            lastReply = connection.lastReplyLine
-            if printReplies && !quiet, let line = lastReply { print(line) }
-            throw Refused(message: error.message, kind: error.kind.rawValue, field: error.details["field"]?.stringValue)
-        }
+        try sendForJSON(request, quiet: quiet, notified: nil)
     }
 
     /// Like ``send(_:quiet:)``, handing `notified` each notification the daemon sends about this
@@ -104,34 +94,38 @@ final class DaemonSession {
     func send<Request: DataTableRequest>(
         _ request: Request,
         quiet: Bool = false,
-        notified: (_ method: String, _ params: [String: JSONValue]) throws -> Void
+        notified: @escaping (_ method: String, _ params: [String: JSONValue]) throws -> Void
     ) throws -> Request.Response {
+        let result = try sendForJSON(request, quiet: quiet, notified: notified)
+        return try JSONDecoder().decode(Request.Response.self, from: JSONEncoder().encode(result))
+    }
+
+    private func sendForJSON<Request: DataTableRequest>(
+        _ request: Request,
+        quiet: Bool,
+        notified: ((_ method: String, _ params: [String: JSONValue]) throws -> Void)?
+    ) throws -> JSONValue {
         nextID += 1
         let id = nextID
-        try connection.send(line: try LineConnection.line(for: request, id: id))
-        while true {
-            let line = try connection.nextLine()
-            guard LineConnection.isReply(line) else {
+        // Notifications about this request only (a subscription's events are not).
+        let handler = notified.map { notified in
+            { (line: String) throws in
                 let notification = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
-                if let method = notification["method"]?.stringValue,
-                    let params = notification["params"]?.objectValue,
-                    params["request"]?.intValue == id
-                {
-                    try notified(method, params)
-                }
-                continue
+                guard let method = notification["method"]?.stringValue,
+                    let params = notification["params"]?.objectValue, params["request"]?.intValue == id
+                else { return }
+                try notified(method, params)
             }
-            lastReply = line
-            if printReplies && !quiet { print(line) }
-            let message = try JSONDecoder().decode(ReplyMessage.self, from: Data(line.utf8))
-            if let error = message.error {
-                throw Refused(
-                    message: error.message,
-                    kind: error.kind.rawValue,
-                    field: error.details["field"]?.stringValue
-                )
-            }
-            return try JSONDecoder().decode(Request.Response.self, from: JSONEncoder().encode(message.result ?? .null))
+        }
+        do {
+            let exchange = try connection.exchange(request, id: id, notified: handler)
+            lastReply = exchange.line
+            if printReplies && !quiet { print(exchange.line) }
+            return exchange.result
+        } catch let error as ResponseError {
+            lastReply = connection.lastReplyLine
+            if printReplies && !quiet, let line = lastReply { print(line) }
+            throw Refused(message: error.message, kind: error.kind.rawValue, field: error.details["field"]?.stringValue)
         }
     }
 

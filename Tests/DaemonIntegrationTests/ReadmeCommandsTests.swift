@@ -11,13 +11,7 @@ import Testing
     .enabled(if: canRun(with: "socat"), "socat is not installed (scripts/install-dependencies installs it)")
 )
 struct ReadmeCommandsTests {
-    static let repository: String = {
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-            directory.deleteLastPathComponent()
-        }
-        return directory.path
-    }()
+    static let repository = Repository.path
 
     /// Commands not run here, by how they start, and why.
     static let notRun: [(prefix: String, reason: String)] = [

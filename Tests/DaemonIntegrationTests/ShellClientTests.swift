@@ -4,13 +4,7 @@ import Testing
 
 /// The shell helper and the documented socat one-liners, run as a person would run them.
 @Suite struct ShellClientTests {
-    private static let repository: String = {
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-            directory.deleteLastPathComponent()
-        }
-        return directory.path
-    }()
+    private static let repository = Repository.path
 
     private static var helper: String { repository + "/clients/shell/dt" }
 

@@ -5,13 +5,7 @@ import Testing
 @Suite(.enabled(if: canRun(with: "systemd-analyze"), "systemd-analyze is not installed (apt install systemd)"))
 struct UnitFileTests {
     /// The repository's `systemd/` folder.
-    private static let unitDirectory: String = {
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-            directory.deleteLastPathComponent()
-        }
-        return directory.appendingPathComponent("systemd").path
-    }()
+    private static let unitDirectory = Repository.path + "/systemd"
 
     private func analyze() throws -> String {
         try #require(which("systemd-analyze"), "systemd-analyze is not installed (apt install systemd)")

@@ -142,6 +142,11 @@ public struct Table: Sendable {
         return columns[column].editable.map { !$0 } ?? readOnly
     }
 
+    /// ``columnIsReadOnly(_:)`` of the column with `key`; `false` when there is none.
+    public func columnIsReadOnly(key: String) -> Bool {
+        columnIndex[key].map(columnIsReadOnly) ?? false
+    }
+
     /// How the table is sorted by the column `key`: `ascending`, `descending`, or `nil` when it
     /// is not a sort key.
     public func sortDirection(of key: String) -> String? {

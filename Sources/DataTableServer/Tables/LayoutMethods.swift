@@ -129,9 +129,7 @@ struct LayoutParams {
                     header: column.header,
                     binding: column.binding?.rawValue,
                     sort: table.sortDirection(of: column.key),
-                    readOnly: table.columns.firstIndex { $0.key == column.key }.map { table.columnIsReadOnly($0) }
-                        == true
-                        ? true : nil
+                    readOnly: table.columnIsReadOnly(key: column.key) ? true : nil
                 )
             },
             accessories: .init(left: accessory(plan.leftAccessory), right: accessory(plan.rightAccessory)),

@@ -22,10 +22,7 @@ struct ScrollReply: Encodable, Sendable {
         self.version = Int(table.version)
         self.selected = table.selectedCount
         self.errors = table.errorCount
-        columnStates = window.columns.map { column in
-            let index = table.columns.firstIndex { $0.key == column.key }
-            return (table.sortDirection(of: column.key), index.map { table.columnIsReadOnly($0) } ?? false)
-        }
+        columnStates = window.columns.map { (table.sortDirection(of: $0.key), table.columnIsReadOnly(key: $0.key)) }
     }
 
     func encode(to encoder: any Encoder) throws {

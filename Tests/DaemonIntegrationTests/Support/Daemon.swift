@@ -22,6 +22,17 @@ enum BuiltProducts {
     static let client = directory + "/datatable"
 }
 
+/// The repository the tests run from: the folder of `Package.swift` above this file.
+enum Repository {
+    static let path: String = {
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+            directory.deleteLastPathComponent()
+        }
+        return directory.path
+    }()
+}
+
 /// A fresh private directory under /tmp (short, for socket paths).
 struct Scratch {
     let path: String

@@ -341,8 +341,15 @@ struct JSONWriter: ~Copyable {
 }
 
 /// A reply result that writes its own JSON (keys sorted), bypassing `JSONEncoder`.
-protocol DirectJSON {
+protocol DirectJSON: Sendable {
     func write(to writer: inout JSONWriter)
+    /// About how many bytes ``write(to:)`` writes, so the buffer is allocated once: small by
+    /// default (an allocator serves small blocks fastest), more for a large reply.
+    var expectedBytes: Int { get }
+}
+
+extension DirectJSON {
+    var expectedBytes: Int { 512 }
 }
 
 /// `ping` is the cheapest request there is; its reply should cost no more.

@@ -102,11 +102,12 @@ public struct MethodTable: Sendable {
         otherwise body: @escaping @Sendable (Request, inout RequestContext) async throws -> Reply
     ) {
         let decode = Self.decoder(Request.self)
+        let encode = ReplyEncoding.encoder(for: Reply.self)
         handlers[Request.method] = Handlers(
             immediate: { line, range, context in
                 let params = try decode(line, range)
                 guard let response = try immediate(params, &context) else { return nil }
-                return ReplyEncoding.success(id: context.requestID, response)
+                return encode(context.requestID, response)
             },
             full: Self.erased(Request.self, body)
         )

@@ -15,15 +15,7 @@ enum ReplyEncoding {
     }
 
     static func success(id: RequestID, _ result: any Encodable & Sendable) -> Data {
-        if let direct = result as? any DirectJSON {
-            var writer = JSONWriter()
-            writer.raw(#"{"id":"#)
-            writer.requestID(id)
-            writer.raw(#","jsonrpc":"2.0","result":"#)
-            direct.write(to: &writer)
-            writer.raw("}")
-            return writer.data()
-        }
+        if let direct = result as? any DirectJSON { return success(id: id, direct: direct) }
         guard case .exact(let text) = id else { return encode(AnyResultMessage(id: id, result: result)) }
         // As in `failure`: the id's text in place of null (keys sorted, so the message starts with it).
         var data = encode(AnyResultMessage(id: .null, result: result))
@@ -31,6 +23,28 @@ enum ReplyEncoding {
         guard data.starts(with: opening) else { return data }
         data.replaceSubrange(0..<opening.count, with: Data(#"{"id":\#(text),"#.utf8))
         return data
+    }
+
+    /// A successful reply whose result writes its own JSON.
+    static func success(id: RequestID, direct result: some DirectJSON) -> Data {
+        var writer = JSONWriter(capacity: result.expectedBytes + 64)
+        writer.raw(#"{"id":"#)
+        writer.requestID(id)
+        writer.raw(#","jsonrpc":"2.0","result":"#)
+        result.write(to: &writer)
+        writer.raw("}")
+        return writer.data()
+    }
+
+    /// How replies with results of type `Result` are encoded, decided once (a request's handler
+    /// asks at registration): straight into bytes when the type writes its own JSON
+    /// (``DirectJSON``), without looking that up for each reply.
+    static func encoder<Result: Encodable & Sendable>(for _: Result.Type) -> @Sendable (RequestID, Result) -> Data {
+        guard let direct = Result.self as? any DirectJSON.Type else { return { success(id: $0, $1) } }
+        func writing<Direct: DirectJSON>(_: Direct.Type) -> @Sendable (RequestID, Result) -> Data {
+            { id, result in success(id: id, direct: result as! Direct) }
+        }
+        return writing(direct)
     }
 
     /// A notification from the daemon: `{"jsonrpc":"2.0","method":…,"params":…}`.

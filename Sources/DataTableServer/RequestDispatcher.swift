@@ -193,25 +193,25 @@ public struct RequestDispatcher: Sendable {
         guard ascii || String(validating: line.bindMemory(to: UInt8.self), as: UTF8.self) != nil,
             let header = EnvelopeScanner.header(line)
         else { return nil }
-        guard let method = header.method?.stringValue, let immediate = methods.handlers(for: method)?.immediate
+        guard let method = header.method?.stringValue, let handlers = methods.handlers(for: method),
+            let immediate = handlers.immediate
         else { return nil }
-        switch call(header, context: context) {
+        switch call(header, context: context, handlers: handlers) {
         case .failure(let refusal):
             context.server.countRequests(1)
             return PendingReply(parts: refusal.part.map { [$0] } ?? [])
         case .success(let call):
-            let started = ContinuousClock.now
+            let started = Self.clock(for: context)
             context.requestID = call.id
             let recording = context.server.journal.map { _ in ChangeRecording(line: Data(line)) }
             let reply: Data
             do {
                 guard
-                    let answered = try ChangeRecording.$current.withValue(
-                        recording,
-                        operation: {
-                            try KnownParams.$lenient.withValue(context.lenientParams) {
-                                try immediate(line, header.paramsRange, &context)
-                            }
+                    let answered = try Self.bindingRequestLocals(
+                        recording: recording,
+                        lenient: context.lenientParams,
+                        {
+                            try immediate(line, header.paramsRange, &context)
                         }
                     )
                 else { return nil }
@@ -225,6 +225,28 @@ public struct RequestDispatcher: Sendable {
             guard !call.isNotification else { return PendingReply(parts: []) }
             return PendingReply(parts: [.init(line: reply, record: recording?.recorded, id: call.id)])
         }
+    }
+
+    /// Runs `body` with the task-locals a handler reads (``ChangeRecording/current``,
+    /// ``KnownParams/lenient``) set for this request. Only a value that differs from the one in
+    /// place is bound: binding costs an allocation, and on an event loop with no state
+    /// directory and strict params nothing needs it.
+    private static func bindingRequestLocals<Result>(
+        recording: ChangeRecording?,
+        lenient: Bool,
+        _ body: () throws -> Result
+    ) throws -> Result {
+        func bindLenient() throws -> Result {
+            KnownParams.lenient == lenient ? try body() : try KnownParams.$lenient.withValue(lenient, operation: body)
+        }
+        if recording == nil, ChangeRecording.current == nil { return try bindLenient() }
+        return try ChangeRecording.$current.withValue(recording, operation: bindLenient)
+    }
+
+    /// When a request started, for its debug log entry; `nil` (no clock read) when that entry
+    /// is not written.
+    private static func clock(for context: RequestContext) -> ContinuousClock.Instant? {
+        context.logger.logLevel <= .debug ? ContinuousClock.now : nil
     }
 
     /// A request whose envelope is in order: its method, id, and whether it is a notification.
@@ -249,7 +271,12 @@ public struct RequestDispatcher: Sendable {
 
     /// The call `header` makes, or the reply that refuses it (none for a well-formed
     /// notification, which gets no reply even when it fails).
-    private func call(_ header: RequestHeader, context: RequestContext) -> Result<Call, Refusal> {
+    /// `handlers`, when given, are the method's, already looked up.
+    private func call(
+        _ header: RequestHeader,
+        context: RequestContext,
+        handlers found: MethodTable.Handlers? = nil
+    ) -> Result<Call, Refusal> {
         // The id first, so that every later error can echo it.
         var id = RequestID.null
         if let rawID = header.id {
@@ -277,7 +304,7 @@ public struct RequestDispatcher: Sendable {
         guard let method = methodValue.stringValue else {
             return refuse(.invalidRequest("\"method\" must be a string, not \(methodValue.typeName)."))
         }
-        guard let handlers = methods.handlers(for: method) else {
+        guard let handlers = found ?? methods.handlers(for: method) else {
             context.logger.debug("unknown method", metadata: ["method": "\(method)"])
             return refuse(.unknownMethod(method))
         }
@@ -309,7 +336,7 @@ public struct RequestDispatcher: Sendable {
     private func answer(_ call: Call, line: Data, context: inout RequestContext, tryImmediately: Bool) async
         -> (line: Data, record: UInt64?)
     {
-        let started = ContinuousClock.now
+        let started = Self.clock(for: context)
         context.requestID = call.id
         let recording = context.server.journal.map { _ in ChangeRecording(line: line) }
         let reply: Data
@@ -336,11 +363,11 @@ public struct RequestDispatcher: Sendable {
 
     private func log(
         _ call: Call,
-        started: ContinuousClock.Instant,
+        started: ContinuousClock.Instant?,
         context: RequestContext,
         line: UnsafeRawBufferPointer
     ) {
-        guard context.logger.logLevel <= .debug else { return }
+        guard context.logger.logLevel <= .debug, let started else { return }
         var metadata: Logger.Metadata = [
             "method": "\(call.method)", "id": "\(call.id)", "elapsed": "\(ContinuousClock.now - started)",
         ]

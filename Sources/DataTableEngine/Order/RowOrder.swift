@@ -127,16 +127,22 @@ public struct RowOrder: Sendable {
     /// The position of `slot`, or `nil` when it is not in the order.
     public func position(of slot: UInt32) -> Int? {
         guard contains(slot) else { return nil }
+        // Nodes are read where they lie (`inners[i].children`, not a copy of `inners[i]`, which
+        // would retain and release its arrays on every level).
         let leaf = leafOfSlot[Int(slot)]
         var position = leaves[Int(leaf)].slots.firstIndex(of: slot)!
         var child = leaf
         var parent = leaves[Int(leaf)].parent
         while parent >= 0 {
-            let node = inners[Int(parent)]
-            let index = node.children.firstIndex(of: child)!
-            for left in 0..<index { position += node.counts[left] }
+            let node = Int(parent)
+            let index = inners[node].children.firstIndex(of: child)!
+            position += inners[node].counts.withUnsafeBufferPointer { counts in
+                var sum = 0
+                for left in 0..<index { sum &+= counts[left] }
+                return sum
+            }
             child = parent
-            parent = node.parent
+            parent = inners[node].parent
         }
         return position
     }

@@ -40,7 +40,7 @@ extension Table {
         var count = 0
         for entry in recentAdditions.entries.reversed() {
             guard entry.version > version else { break }
-            guard slot(of: entry.id) == entry.slot, let at = order.position(of: entry.slot) else { continue }
+            guard slot(of: entry.id) == entry.slot, let at = orderPosition(of: entry.slot) else { continue }
             if at < position { count += 1 }
         }
         return (count, version >= recentAdditions.forgottenThrough)

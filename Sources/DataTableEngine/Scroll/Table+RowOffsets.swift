@@ -66,7 +66,7 @@ extension Table {
 
     /// A cell of `slot` changed: its row's height may have.
     mutating func rowOffsetsUpdate(_ slot: UInt32) {
-        guard !keptOffsets.isEmpty, let position = order.position(of: slot) else { return }
+        guard !keptOffsets.isEmpty, let position = orderPosition(of: slot) else { return }
         for kept in keptOffsets.indices {
             let height = height(of: slot, under: keptOffsets[kept].rule)
             if keptOffsets[kept].index.height(at: position) != height {

@@ -80,7 +80,7 @@ extension Table {
             var top = header + offsets.offset(of: from) - y
             let widths = contentWidths.first { $0.measure.identity == plan.heightRule.measure }
             text = WindowText(capacity: (to - from + 1) * columns.count)
-            let slots = order.slots(from: from, limit: to - from + 1)
+            let slots = orderSlots(from: from, limit: to - from + 1)
             let values = gather(slots, cellPlans)
             for (offset, slot) in slots.enumerated() {
                 let height =
@@ -186,7 +186,7 @@ extension Table {
     private func anchoredOffset(_ view: ViewState, offsets: RowOffsets, header: Int) -> Int {
         guard rowCount > 0 else { return 0 }
         for shown in view.shown {
-            if let slot = slot(of: shown.id), let position = order.position(of: slot) {
+            if let slot = slot(of: shown.id), let position = orderPosition(of: slot) {
                 return header + offsets.offset(of: position) - shown.y
             }
         }

@@ -38,7 +38,7 @@ extension Table {
         version += 1
         let remembered = slots.suffix(RecentAdditions.capacity).map { ($0, id(of: $0)) }
         recentAdditions.note(remembered, version: version, more: slots.count - remembered.count)
-        return slots.map { AddedRow(id: id(of: $0), index: order.position(of: $0)!, addedAt: now) }
+        return slots.map { AddedRow(id: id(of: $0), index: orderPosition(of: $0)!, addedAt: now) }
     }
 
     /// How strongly the row with `slot` is highlighted at `now`: 1 when just added, easing out to

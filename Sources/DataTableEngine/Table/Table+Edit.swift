@@ -176,7 +176,7 @@ extension Table {
             column: columns[column].key,
             value: value,
             display: columns[column].rules.displayText(value),
-            index: order.position(of: slot)!
+            index: orderPosition(of: slot)!
         )
     }
 

@@ -62,7 +62,7 @@ extension Table {
         while position < order.count {
             // A batch of rows at a time: `emit` can be called (and throw) between rows, and
             // each column's values are gathered before the rows are written.
-            var slots = order.slots(from: position, limit: 4096)
+            var slots = orderSlots(from: position, limit: 4096)
             position += slots.count
             if selectedOnly { slots.removeAll { !flags[Int($0)].selected } }
             for cell in cells { cell.gather(slots) }

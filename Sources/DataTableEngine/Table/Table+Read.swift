@@ -26,7 +26,7 @@ extension Table {
         let mask = columnMask(columns)
         for id in ids {
             let slot = try requireSlot(id)
-            result.append(snapshot(slot: slot, index: order.position(of: slot)!, now: now, mask: mask))
+            result.append(snapshot(slot: slot, index: orderPosition(of: slot)!, now: now, mask: mask))
         }
         return result
     }
@@ -36,7 +36,7 @@ extension Table {
     public func rows(from: Int, count: Int, now: Double = 0, columns: Set<Int>? = nil) -> [RowSnapshot] {
         guard from >= 0, from < rowCount, count > 0 else { return [] }
         let mask = columnMask(columns)
-        return order.slots(from: from, limit: count).enumerated().map { offset, slot in
+        return orderSlots(from: from, limit: count).enumerated().map { offset, slot in
             snapshot(slot: slot, index: from + offset, now: now, mask: mask)
         }
     }

@@ -128,7 +128,7 @@ extension Table {
                     field: "from"
                 )
             }
-            return order.slots(from: from, limit: count)
+            return orderSlots(from: from, limit: count)
         case .all:
             return order.allSlots
         case .none:

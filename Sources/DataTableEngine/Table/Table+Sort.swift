@@ -43,13 +43,15 @@ extension Table {
 
     /// Puts `slot` (already in the natural order, not in the sorted one) where the sort wants it.
     mutating func placeInSortedOrder(_ slot: UInt32) {
-        guard let order = sorted else { return }
+        // (Read in place: a copy of the order held here would make the insert below copy all
+        // of it.)
+        guard sorted != nil else { return }
         let keys = resolvedSortKeys
         var low = 0
-        var high = order.count
+        var high = sorted!.count
         while low < high {
             let middle = (low + high) / 2
-            if compareRows(slot, order.slot(at: middle), keys: keys) < 0 { high = middle } else { low = middle + 1 }
+            if compareRows(slot, sorted!.slot(at: middle), keys: keys) < 0 { high = middle } else { low = middle + 1 }
         }
         insertSorted(slot, at: low)
     }

@@ -32,6 +32,9 @@ public struct Table: Sendable {
     public var access = TableAccess.open
 
     let columnIndex: [String: Int]
+    /// The columns' indices in the order of their keys, as a JSON object with sorted keys lists
+    /// them.
+    public let columnsInKeyOrder: [Int]
     var stores: [ColumnStore]
     var natural = RowOrder()
     var sorted: RowOrder?
@@ -82,6 +85,7 @@ public struct Table: Sendable {
         var index: [String: Int] = [:]
         for (position, column) in columns.enumerated() { index[column.key] = position }
         columnIndex = index
+        columnsInKeyOrder = columns.indices.sorted { columns[$0].key < columns[$1].key }
         keyColumn = key.flatMap { index[$0] }
         self.readOnly = readOnly
         self.selectionMode = selectionMode
@@ -92,7 +96,21 @@ public struct Table: Sendable {
     public var rowCount: Int { natural.count }
 
     /// The order rows are shown in: sorted when sort keys are set, else the table's own.
+    ///
+    /// This hands back a copy, which retains and releases each of the order's buffers: on a
+    /// request's path use ``orderPosition(of:)`` and ``orderSlots(from:limit:)``, which read the
+    /// order where it lies.
     var order: RowOrder { sorted ?? natural }
+
+    /// The position of `slot` in the order rows are shown in (see ``order``).
+    func orderPosition(of slot: UInt32) -> Int? {
+        sorted != nil ? sorted!.position(of: slot) : natural.position(of: slot)
+    }
+
+    /// Up to `limit` slots from `position` on in the order rows are shown in (see ``order``).
+    func orderSlots(from position: Int, limit: Int) -> [UInt32] {
+        sorted != nil ? sorted!.slots(from: position, limit: limit) : natural.slots(from: position, limit: limit)
+    }
 
     /// The column with `key`.
     public func column(_ key: String) -> Column? { columnIndex[key].map { columns[$0] } }
@@ -128,7 +146,7 @@ public struct Table: Sendable {
 
     /// Where the row with `id` is in the current order.
     public func index(of id: RowID) -> Int? {
-        slot(of: id).flatMap { order.position(of: $0) }
+        slot(of: id).flatMap { orderPosition(of: $0) }
     }
 
     // MARK: Read-only

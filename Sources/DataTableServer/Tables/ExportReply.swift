@@ -55,6 +55,12 @@ struct ExportReply: Encodable, Sendable {
 }
 
 extension ExportReply: DirectJSON {
+    var expectedBytes: Int {
+        // The text, with room for the escapes a CSV's quotes and newlines take.
+        let text = text?.reduce(0) { $0 + $1.count } ?? 0
+        return text + text / 16 + 512
+    }
+
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("bytes", ifPresent: bytes)

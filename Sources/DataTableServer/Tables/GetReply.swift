@@ -14,6 +14,8 @@ struct GetReply: Encodable, Sendable {
     /// The table's columns, and which of them the reply shows (every one without `only`).
     var columns: [Column]
     var only: Set<Int>?
+    /// The columns' indices in the order of their keys.
+    var columnsInKeyOrder: [Int]
 
     init(_ rows: [RowSnapshot], table: Table, only: Set<Int>?) {
         self.table = table.name
@@ -23,6 +25,7 @@ struct GetReply: Encodable, Sendable {
         self.rows = rows
         columns = table.columns
         self.only = only
+        columnsInKeyOrder = table.columnsInKeyOrder
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -45,7 +48,7 @@ extension GetReply: DirectJSON {
     func write(to writer: inout JSONWriter) {
         // The shown columns in the order of their keys (object members are sorted).
         let shown = columns.indices.filter { only?.contains($0) ?? true }
-        let byKey = shown.sorted { columns[$0].key < columns[$1].key }
+        let byKey = only.map { only in columnsInKeyOrder.filter { only.contains($0) } } ?? columnsInKeyOrder
         writer.raw(#"{"errors":"#)
         writer.int(errors)
         writer.raw(#","rows":["#)

@@ -4,6 +4,12 @@ import DataTableProtocol
 /// `scroll` replies are the largest and most frequent: they write themselves, straight from
 /// the engine's window, with no typed response in between.
 extension ScrollReply: DirectJSON {
+    var expectedBytes: Int {
+        // The cells' text, and for each row and column its members (measured: about 110 and 130
+        // bytes).
+        window.text.bytes.count + window.rows.count * 128 + window.columns.count * 160 + 512
+    }
+
     func write(to writer: inout JSONWriter) {
         let window = window
         writer.raw(#"{"accessories":{"#)

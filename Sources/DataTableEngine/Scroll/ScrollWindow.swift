@@ -89,6 +89,10 @@ public struct ScrollWindow: Sendable {
     public var newAbove: Int
     /// How many rows the table holds.
     public var rowCount: Int
+    /// With a filter, how many rows it lets through (the rows positions count); `nil` without.
+    public var shownCount: Int?
+    /// With a filter, its conditions in words (``RowFilter/description(in:)``).
+    public var filterDescription: String?
 
     /// The display text of `row`'s cells, one per column.
     public func cells(of row: Row) -> [String] {

@@ -43,7 +43,7 @@ extension Table {
     }
 
     /// The height of the row in `slot` under a kept rule.
-    private func height(of slot: UInt32, under rule: RowHeightRule) -> Int {
+    func height(of slot: UInt32, under rule: RowHeightRule) -> Int {
         guard let widths = contentWidths.first(where: { $0.measure.identity == rule.measure }) else {
             return rule.rowHeight
         }
@@ -54,6 +54,7 @@ extension Table {
 
     /// `slot` went into the current order at `position`.
     mutating func rowOffsetsInsert(_ slot: UInt32, at position: Int) {
+        filtersInsert(slot, at: position)
         for kept in keptOffsets.indices {
             keptOffsets[kept].index.insert(height(of: slot, under: keptOffsets[kept].rule), at: position)
         }
@@ -103,6 +104,7 @@ extension Table {
 
     /// Removes `slot` from both orders and from the indexes.
     mutating func removeFromOrders(_ slot: UInt32) {
+        filtersRemove(slot)
         let naturalPosition = natural.remove(slot)
         if sorted == nil {
             if let naturalPosition { rowOffsetsRemove(at: naturalPosition) }
@@ -113,6 +115,7 @@ extension Table {
 
     /// Removes `slot` from the sorted order (to place it again) and from the indexes.
     mutating func removeFromSorted(_ slot: UInt32) {
+        filtersRemove(slot)
         if let position = sorted!.remove(slot) { rowOffsetsRemove(at: position) }
     }
 }

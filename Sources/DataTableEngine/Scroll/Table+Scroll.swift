@@ -12,7 +12,9 @@ extension Table {
     ) throws(TableError) -> ScrollWindow {
         try Self.check(input)
         let plan = try plan(options, view: &view)
-        return try window(plan, rowOffsets(for: plan.heightRule), options, input, view: &view)
+        let offsets =
+            view.filter.flatMap { filteredOffsets($0, for: plan.heightRule) } ?? rowOffsets(for: plan.heightRule)
+        return try window(plan, offsets, options, input, view: &view)
     }
 
     /// ``scroll(_:_:view:)`` when it needs no change to the table: the view's plan is current
@@ -25,9 +27,12 @@ extension Table {
         view: inout ViewState
     ) throws(TableError) -> ScrollWindow? {
         try Self.check(input)
-        guard let plan = currentPlan(options, view: view), let offsets = keptRowOffsets(for: plan.heightRule) else {
-            return nil
-        }
+        guard let plan = currentPlan(options, view: view) else { return nil }
+        // A filtered view's offsets count its rows; either kind may need building first.
+        let kept =
+            shownFilter(view) == nil
+            ? keptRowOffsets(for: plan.heightRule) : keptFilteredOffsets(view.filter!, for: plan.heightRule)
+        guard let offsets = kept else { return nil }
         return try window(plan, offsets, options, input, view: &view)
     }
 
@@ -44,13 +49,22 @@ extension Table {
         _ input: ScrollInput,
         view: inout ViewState
     ) throws(TableError) -> ScrollWindow {
+        let shown = shownFilter(view)
+        let rowCount = shownCount(shown)
         let header = plan.headerHeight
         let contentHeight = header + offsets.totalHeight
         let maxY = max(0, contentHeight - input.height)
 
         var y: Int
         if let target = input.target {
-            y = try targetOffset(target, offsets: offsets, header: header, height: input.height, currentY: view.y)
+            y = try targetOffset(
+                target,
+                in: shown,
+                offsets: offsets,
+                header: header,
+                height: input.height,
+                currentY: view.y
+            )
         } else if let explicit = input.y {
             y = explicit
         } else if view.follow == .top && view.wasAtTop {
@@ -58,7 +72,7 @@ extension Table {
         } else if view.follow == .bottom && view.wasAtBottom {
             y = maxY
         } else {
-            y = anchoredOffset(view, offsets: offsets, header: header)
+            y = anchoredOffset(view, in: shown, offsets: offsets, header: header)
         }
         y = min(max(0, y), maxY)
         let x = plan.horizontalScroll ? min(max(0, input.x ?? view.x), max(0, plan.contentWidth - options.width)) : 0
@@ -80,7 +94,7 @@ extension Table {
             var top = header + offsets.offset(of: from) - y
             let widths = contentWidths.first { $0.measure.identity == plan.heightRule.measure }
             text = WindowText(capacity: (to - from + 1) * columns.count)
-            let slots = orderSlots(from: from, limit: to - from + 1)
+            let slots = shownSlots(shown, from: from, limit: to - from + 1)
             let values = gather(slots, cellPlans)
             for (offset, slot) in slots.enumerated() {
                 let height =
@@ -108,7 +122,7 @@ extension Table {
 
         var newAbove = 0
         if let seen = view.seenVersion, seen != version, let firstVisible {
-            let added = rowsAdded(since: seen, before: firstVisible)
+            let added = rowsAdded(since: seen, before: firstVisible, in: shown)
             newAbove = added.exact ? added.count : max(added.count, firstVisible - view.anchorIndex)
         }
         view.x = x
@@ -137,8 +151,34 @@ extension Table {
             firstVisible: firstVisible,
             lastVisible: lastVisible,
             newAbove: newAbove,
-            rowCount: rowCount
+            rowCount: self.rowCount,
+            shownCount: shown.map { _ in rowCount },
+            filterDescription: shown.map { filters[$0].filter.description(in: self) }
         )
+    }
+
+    // MARK: The rows a view shows
+
+    /// The index in ``filters`` of the view's filter; `nil` when it shows every row.
+    func shownFilter(_ view: ViewState) -> Int? {
+        view.filter.flatMap(filterIndex)
+    }
+
+    /// How many rows the view with filter `shown` shows.
+    func shownCount(_ shown: Int?) -> Int {
+        shown.map { filters[$0].rows.count } ?? rowCount
+    }
+
+    /// Up to `limit` of the rows shown from `position` on, in order.
+    func shownSlots(_ shown: Int?, from position: Int, limit: Int) -> [UInt32] {
+        guard let shown else { return orderSlots(from: position, limit: limit) }
+        return filters[shown].rows.slots(from: position, limit: limit)
+    }
+
+    /// The position of `slot` among the rows shown; `nil` when it is not shown.
+    func shownPosition(_ shown: Int?, of slot: UInt32) -> Int? {
+        guard let shown else { return orderPosition(of: slot) }
+        return filters[shown].rows.position(of: slot)
     }
 
     /// The content offset that brings the row with `id` fully into view for `view` (as little
@@ -148,9 +188,11 @@ extension Table {
     {
         guard view.seenVersion != nil else { return nil }
         let plan = try plan(options, view: &view)
-        let offsets = rowOffsets(for: plan.heightRule)
+        let offsets =
+            view.filter.flatMap { filteredOffsets($0, for: plan.heightRule) } ?? rowOffsets(for: plan.heightRule)
         let y = try targetOffset(
             .row(id, .nearest),
+            in: shownFilter(view),
             offsets: offsets,
             header: plan.headerHeight,
             height: view.height,
@@ -183,10 +225,11 @@ extension Table {
     /// Where the view's anchor row is now, as the offset that keeps it at the same place on
     /// screen. A deleted anchor hands over to the next row that was shown; with none of them
     /// left, the row now at the anchor's old position takes its place.
-    private func anchoredOffset(_ view: ViewState, offsets: RowOffsets, header: Int) -> Int {
+    private func anchoredOffset(_ view: ViewState, in filter: Int?, offsets: RowOffsets, header: Int) -> Int {
+        let rowCount = shownCount(filter)
         guard rowCount > 0 else { return 0 }
         for shown in view.shown {
-            if let slot = slot(of: shown.id), let position = orderPosition(of: slot) {
+            if let slot = slot(of: shown.id), let position = shownPosition(filter, of: slot) {
                 return header + offsets.offset(of: position) - shown.y
             }
         }
@@ -197,21 +240,31 @@ extension Table {
     /// The content offset that shows `target` as it asks.
     private func targetOffset(
         _ target: ScrollTarget,
+        in filter: Int?,
         offsets: RowOffsets,
         header: Int,
         height: Int,
         currentY: Int
     ) throws(TableError) -> Int {
+        let rowCount = shownCount(filter)
         let position: Int
         let align: ScrollAlignment
         switch target {
         case .row(let id, let alignment):
-            guard let found = index(of: id) else { throw .noSuchRow(id) }
+            guard let slot = slot(of: id) else { throw .noSuchRow(id) }
+            guard let found = shownPosition(filter, of: slot) else {
+                throw .invalidArgument(
+                    "Row \(id) is not shown: the view's filter leaves it out.",
+                    field: "to.id"
+                )
+            }
             (position, align) = (found, alignment)
         case .index(let index, let alignment):
             guard index >= 0, index < rowCount else {
                 throw .invalidArgument(
-                    rowCount == 0 ? "The table has no rows." : "index must be from 0 to \(rowCount - 1).",
+                    rowCount == 0
+                        ? (filter == nil ? "The table has no rows." : "The view's filter leaves no rows.")
+                        : "index must be from 0 to \(rowCount - 1).",
                     field: "to.index"
                 )
             }

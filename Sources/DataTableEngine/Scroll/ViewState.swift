@@ -23,6 +23,10 @@ public struct ViewState: Sendable {
 
     /// Whether later scrolls stick to an edge while the view is at it; `.none` by default.
     public var follow: Follow = .none
+    /// The id of the view's filter in the table (``Table/setFilter(_:id:)``): the view shows
+    /// only the rows it lets through, and positions (`index`, `first`, `last`, a target index)
+    /// count those rows. `nil`, or an id the table does not keep: every row.
+    public var filter: UInt64?
     /// The content offsets last used.
     public internal(set) var x = 0
     /// The vertical content offset last used (0 before the first scroll).

@@ -27,6 +27,7 @@ extension Table {
             natural = RowOrder(natural.allSlots.filter { !gone.contains($0) })
             if let order = sorted { sorted = RowOrder(order.allSlots.filter { !gone.contains($0) }) }
             forgetRowOffsets()
+            filtersFollowOrder()
         } else {
             for slot in slots { removeFromOrders(slot) }
         }

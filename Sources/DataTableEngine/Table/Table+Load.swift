@@ -69,6 +69,7 @@ extension Table {
         natural = RowOrder(natural.allSlots + newSlots)
         forgetRowOffsets()
         if !sortKeys.isEmpty { try sort(by: sortKeys) }
+        filtersReadmit()
         version += 1
         let remembered = newSlots.suffix(RecentAdditions.capacity).map { ($0, id(of: $0)) }
         recentAdditions.note(remembered, version: version, more: newSlots.count - remembered.count)

@@ -17,6 +17,7 @@ extension Table {
         sortKeys = keys
         version += 1
         forgetRowOffsets()
+        defer { filtersFollowOrder() }
         guard !resolved.isEmpty else {
             sorted = nil
             return

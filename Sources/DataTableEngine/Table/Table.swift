@@ -65,6 +65,11 @@ public struct Table: Sendable {
     var keptOffsets: [KeptOffsets] = []
     /// Rows added lately, oldest first, for views that count new rows above them.
     var recentAdditions = RecentAdditions()
+    /// The rows each view's filter lets through, kept current by every change.
+    var filters: [FilteredRows] = []
+    /// Counts filters set and dropped: they change no data (and no ``version``), but a copy
+    /// made before one must not take the table's place after it.
+    public internal(set) var filterGeneration: UInt64 = 0
     var undoSteps: [EditStep] = []
     var redoSteps: [EditStep] = []
 
@@ -246,6 +251,7 @@ public struct Table: Sendable {
         }
         stores[column][slot] = value
         if !keptOffsets.isEmpty { rowOffsetsUpdate(slot) }
+        if !filters.isEmpty { filtersUpdate(slot) }
     }
 }
 

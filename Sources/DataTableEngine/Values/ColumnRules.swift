@@ -104,17 +104,30 @@ public struct ColumnRules: Sendable {
             if required { throw ValidationFailure("A value is required.") }
             return .empty
         }
+        let value = try parseValue(input, checked: true)
+        try checkBounds(value)
+        return value
+    }
+
+    /// `input` read as a value of the column's type, without the checks a stored value must
+    /// pass (required, bounds, length): a value to compare cells with, as a filter does.
+    public func parseComparand(_ input: CellInput) throws(ValidationFailure) -> CellValue {
+        if Self.isBlank(input) { return .empty }
+        return try parseValue(input, checked: false)
+    }
+
+    /// `checked`: text must fit the length and pattern, a number the decimals.
+    private func parseValue(_ input: CellInput, checked: Bool) throws(ValidationFailure) -> CellValue {
         let value: CellValue
         switch type {
-        case .text: value = try parseText(input)
-        case .number: value = try parseNumber(input)
+        case .text: value = checked ? try parseText(input) : .text(input.draftText)
+        case .number: value = try parseNumber(input, checked: checked)
         case .date: value = .date(days: try ValueSyntax.date(input))
         case .time: value = .time(seconds: try ValueSyntax.time(input))
         case .duration: value = .duration(seconds: try ValueSyntax.duration(input))
         case .picker: value = try parsePicker(input)
         case .image: value = .image(input.draftText)
         }
-        try checkBounds(value)
         return value
     }
 
@@ -161,7 +174,7 @@ public struct ColumnRules: Sendable {
         return .text(text)
     }
 
-    private func parseNumber(_ input: CellInput) throws(ValidationFailure) -> CellValue {
+    private func parseNumber(_ input: CellInput, checked: Bool = true) throws(ValidationFailure) -> CellValue {
         let number: Double
         let fractionDigits: Int
         switch input {
@@ -179,7 +192,7 @@ public struct ColumnRules: Sendable {
         case .null:
             return .empty
         }
-        if let decimals, fractionDigits > decimals {
+        if checked, let decimals, fractionDigits > decimals {
             throw ValidationFailure(
                 decimals == 0 ? "Enter a whole number." : "Use at most \(decimals) decimal places."
             )

@@ -122,6 +122,14 @@ struct SmallText: DisplayBytes {
     var string: String {
         withUnsafeBytes(of: storage) { String(decoding: $0[..<count], as: UTF8.self) }
     }
+
+    /// Empties it for the next text.
+    mutating func removeAll() { count = 0 }
+
+    /// Calls `body` with the bytes appended.
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUnsafeBytes(of: storage) { body(UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[..<count])) }
+    }
 }
 
 /// What showing a column's values takes, apart from the rest of its rules: small to copy, for

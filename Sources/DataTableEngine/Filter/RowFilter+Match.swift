@@ -1,0 +1,94 @@
+extension RowFilter {
+    /// Whether the row in `slot` of `table` meets every condition and, with a search text, has
+    /// a cell whose display text contains it.
+    func admits(_ slot: UInt32, in table: Table) -> Bool {
+        for condition in conditions where !condition.admits(table.stores[condition.column][slot], table: table) {
+            return false
+        }
+        guard !search.isEmpty else { return true }
+        var text = SmallText()
+        for column in table.columns.indices {
+            let store = table.stores[column]
+            switch store.type {
+            case .text, .image:
+                // The stored text is the display text: searched where it lies.
+                if Self.contains(store.text(at: slot), folded: search) { return true }
+            default:
+                text.removeAll()
+                table.columns[column].rules.displayFormat.append(store[slot], to: &text)
+                if text.withBytes({ Self.contains($0, folded: search) }) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Whether `text` contains `needle` (folded to lower case), ignoring case.
+    static func contains(_ text: String, folded needle: String) -> Bool {
+        var text = text
+        return text.withUTF8 { contains($0, folded: needle) }
+    }
+
+    /// Whether the UTF-8 `bytes` contain `needle` (folded to lower case), ignoring case: ASCII
+    /// letters compared folded byte by byte; text with other letters folded as a whole.
+    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, folded needle: String) -> Bool {
+        var needle = needle
+        return needle.withUTF8 { needle in
+            guard needle.count <= bytes.count else { return false }
+            guard !needle.contains(where: { $0 >= 0x80 }) else {
+                // Folding may change the length of non-ASCII text: fold it whole.
+                let folded = TextKey.folded(String(decoding: bytes, as: UTF8.self))
+                return folded.contains(String(decoding: needle, as: UTF8.self))
+            }
+            guard let first = needle.first else { return true }
+            var start = 0
+            let last = bytes.count - needle.count
+            while start <= last {
+                if fold(bytes[start]) == first {
+                    var matched = 1
+                    while matched < needle.count, fold(bytes[start + matched]) == needle[matched] { matched += 1 }
+                    if matched == needle.count { return true }
+                }
+                start += 1
+            }
+            return false
+        }
+    }
+
+    /// Whether `text` starts with `prefix` (folded to lower case), ignoring case.
+    static func startsWith(_ text: String, folded prefix: String) -> Bool {
+        TextKey.folded(text).hasPrefix(prefix)
+    }
+
+    @inline(__always) private static func fold(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
+}
+
+extension FilterCondition {
+    /// Whether `value`, a cell of this condition's column, meets it.
+    func admits(_ value: CellValue, table: Table) -> Bool {
+        switch self.operator {
+        case .empty: return value.isEmpty
+        case .notEmpty: return !value.isEmpty
+        case .notEqual: return value.isEmpty || ValueOrder.compare(value, operands[0]) != 0
+        default: break
+        }
+        guard !value.isEmpty else { return false }
+        switch self.operator {
+        case .equal: return ValueOrder.compare(value, operands[0]) == 0
+        case .less: return ValueOrder.compare(value, operands[0]) < 0
+        case .lessOrEqual: return ValueOrder.compare(value, operands[0]) <= 0
+        case .greater: return ValueOrder.compare(value, operands[0]) > 0
+        case .greaterOrEqual: return ValueOrder.compare(value, operands[0]) >= 0
+        case .between:
+            return ValueOrder.compare(value, operands[0]) >= 0 && ValueOrder.compare(value, operands[1]) <= 0
+        case .oneOf: return operands.contains { ValueOrder.compare(value, $0) == 0 }
+        case .contains, .startsWith:
+            guard case .text(let needle) = operands[0] else { return false }
+            let shown = table.columns[column].rules.displayText(value)
+            return self.operator == .contains
+                ? RowFilter.contains(shown, folded: needle) : RowFilter.startsWith(shown, folded: needle)
+        case .empty, .notEmpty, .notEqual: return true
+        }
+    }
+}

@@ -1,0 +1,176 @@
+/// The rows one view's filter lets through, in the table's current order, and their heights
+/// under the rules asked for: kept current by every change to the table, O(log n) per changed
+/// row (O(log² n) to place a row), like the table's own row offsets.
+struct FilteredRows: Sendable {
+    let id: UInt64
+    var filter: RowFilter
+    /// The admitted rows' slots, in the current order.
+    var rows: RowOrder
+    /// Heights of the admitted rows under the rules of views that asked for them.
+    var keptOffsets: [KeptOffsets] = []
+}
+
+extension Table {
+    /// Sets the filter with `id` (a view's, unique in the process: the caller gives it), in
+    /// place of the one it had. Works through every row (O(n)); the table's data and version do
+    /// not change. A filter that lets every row through is not kept: the view shows every row.
+    public mutating func setFilter(_ filter: RowFilter, id: UInt64) {
+        dropFilter(id)
+        guard !filter.isEmpty else { return }
+        var admitted: [UInt32] = []
+        order.forEachSlot { slot in if filter.admits(slot, in: self) { admitted.append(slot) } }
+        filters.append(FilteredRows(id: id, filter: filter, rows: RowOrder(admitted)))
+        filterGeneration += 1
+    }
+
+    /// Drops the filter with `id` (a view's filter cleared, or its connection gone).
+    public mutating func dropFilter(_ id: UInt64) {
+        let before = filters.count
+        filters.removeAll { $0.id == id }
+        if filters.count != before { filterGeneration += 1 }
+    }
+
+    /// Whether the table keeps a filter with `id`.
+    public func hasFilter(_ id: UInt64) -> Bool {
+        filters.contains { $0.id == id }
+    }
+
+    /// How many rows the filter with `id` lets through (every row without one).
+    public func shownCount(filter id: UInt64?) -> Int {
+        guard let id, let index = filterIndex(id) else { return rowCount }
+        return filters[index].rows.count
+    }
+
+    /// The filter with `id` in words (see ``RowFilter/description(in:)``).
+    public func filterDescription(_ id: UInt64) -> String {
+        guard let index = filterIndex(id) else { return "" }
+        return filters[index].filter.description(in: self)
+    }
+
+    /// The filter with `id` as set.
+    public func filter(_ id: UInt64) -> RowFilter? {
+        filterIndex(id).map { filters[$0].filter }
+    }
+
+    func filterIndex(_ id: UInt64) -> Int? {
+        filters.firstIndex { $0.id == id }
+    }
+
+    // MARK: Keeping filtered rows current
+
+    /// `slot` went into the current order at `position`: each filter that admits it takes it in.
+    mutating func filtersInsert(_ slot: UInt32, at position: Int) {
+        for index in filters.indices where filters[index].filter.admits(slot, in: self) {
+            placeFiltered(slot, at: position, in: index)
+        }
+    }
+
+    /// `slot` left the current order (for good, or to be placed again).
+    mutating func filtersRemove(_ slot: UInt32) {
+        for index in filters.indices {
+            guard let position = filters[index].rows.remove(slot) else { continue }
+            for kept in filters[index].keptOffsets.indices {
+                filters[index].keptOffsets[kept].index.remove(at: position)
+            }
+        }
+    }
+
+    /// A cell of `slot` changed: filters may now admit or refuse its row, and its height may
+    /// have changed.
+    mutating func filtersUpdate(_ slot: UInt32) {
+        guard !filters.isEmpty, let position = orderPosition(of: slot) else { return }
+        for index in filters.indices {
+            let admits = filters[index].filter.admits(slot, in: self)
+            let shownAt = filters[index].rows.position(of: slot)
+            switch (admits, shownAt) {
+            case (true, nil): placeFiltered(slot, at: position, in: index)
+            case (false, let shownAt?):
+                filters[index].rows.remove(slot)
+                for kept in filters[index].keptOffsets.indices {
+                    filters[index].keptOffsets[kept].index.remove(at: shownAt)
+                }
+            case (true, let shownAt?):
+                for kept in filters[index].keptOffsets.indices {
+                    let height = height(of: slot, under: filters[index].keptOffsets[kept].rule)
+                    if filters[index].keptOffsets[kept].index.height(at: shownAt) != height {
+                        filters[index].keptOffsets[kept].index.setHeight(height, at: shownAt)
+                    }
+                }
+            case (false, nil): break
+            }
+        }
+    }
+
+    /// The current order was rebuilt with the same rows, or some rows left it: each filter keeps
+    /// the rows it admitted that are still there, in the new order.
+    mutating func filtersFollowOrder() {
+        guard !filters.isEmpty else { return }
+        for index in filters.indices {
+            let old = filters[index].rows
+            var admitted: [UInt32] = []
+            order.forEachSlot { slot in if old.contains(slot) { admitted.append(slot) } }
+            filters[index].rows = RowOrder(admitted)
+            filters[index].keptOffsets = []
+        }
+    }
+
+    /// Rows came into the order all at once (a load): each filter looks at every row again.
+    mutating func filtersReadmit() {
+        guard !filters.isEmpty else { return }
+        for index in filters.indices {
+            let filter = filters[index].filter
+            var admitted: [UInt32] = []
+            order.forEachSlot { slot in if filter.admits(slot, in: self) { admitted.append(slot) } }
+            filters[index].rows = RowOrder(admitted)
+            filters[index].keptOffsets = []
+        }
+    }
+
+    /// Puts `slot`, at `position` of the current order, among the rows of filter `index`: after
+    /// every admitted row before that position, found by halving (each step asks the current
+    /// order for a position).
+    private mutating func placeFiltered(_ slot: UInt32, at position: Int, in index: Int) {
+        var low = 0
+        var high = filters[index].rows.count
+        while low < high {
+            let middle = (low + high) / 2
+            let other = filters[index].rows.slot(at: middle)
+            if orderPosition(of: other)! < position { low = middle + 1 } else { high = middle }
+        }
+        filters[index].rows.insert(slot, at: low)
+        for kept in filters[index].keptOffsets.indices {
+            filters[index].keptOffsets[kept].index.insert(
+                height(of: slot, under: filters[index].keptOffsets[kept].rule),
+                at: low
+            )
+        }
+    }
+
+    // MARK: Offsets of filtered rows
+
+    /// Offsets of the rows filter `id` admits, under `rule`; built on first use (O(m) for m
+    /// admitted rows), kept current from then on.
+    mutating func filteredOffsets(_ id: UInt64, for rule: RowHeightRule) -> RowOffsets? {
+        if let kept = keptFilteredOffsets(id, for: rule) { return kept }
+        guard let index = filterIndex(id) else { return nil }
+        var heights: [Int] = []
+        heights.reserveCapacity(filters[index].rows.count)
+        filters[index].rows.forEachSlot { slot in heights.append(height(of: slot, under: rule)) }
+        let offsets = OffsetIndex(heights: heights)
+        if filters[index].keptOffsets.count >= Self.rowOffsetsLimit { filters[index].keptOffsets.removeFirst() }
+        filters[index].keptOffsets.append(KeptOffsets(rule: rule, index: offsets))
+        return .indexed(offsets)
+    }
+
+    /// Offsets of the rows filter `id` admits without building anything: `nil` when they need an
+    /// index not built yet (or there is no such filter).
+    func keptFilteredOffsets(_ id: UInt64, for rule: RowHeightRule) -> RowOffsets? {
+        guard let index = filterIndex(id) else { return nil }
+        let count = filters[index].rows.count
+        if rule.isUniform || !contentWidths.contains(where: { $0.measure.identity == rule.measure }) {
+            return .uniform(height: rule.rowHeight, count: count)
+        }
+        if let kept = filters[index].keptOffsets.first(where: { $0.rule == rule }) { return .indexed(kept.index) }
+        return nil
+    }
+}

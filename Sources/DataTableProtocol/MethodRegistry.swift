@@ -23,6 +23,7 @@ public enum MethodRegistry {
         SortRequest.self,
         LayoutRequest.self,
         ScrollRequest.self,
+        FilterRequest.self,
         SubscribeRequest.self,
         UnsubscribeRequest.self,
         UploadRequest.self,

@@ -109,6 +109,15 @@ extension ParamsSchema {
             "stream":
                 "Send the text in `chunk` notifications ahead of the reply instead of in it.",
         ],
+        "filter": [
+            "table":
+                "The table's name.",
+            "where":
+                "The conditions, every one of which a row must meet; replaces the view's.",
+            "search":
+                "Text that the display text of one of the row's cells must contain, ignoring case; replaces "
+                + "the view's.",
+        ],
         "get": [
             "table":
                 "The table to read; the peer needs read (`permission_denied`).",

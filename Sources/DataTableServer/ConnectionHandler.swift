@@ -109,6 +109,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         closing = true
         lines.removeAll()
         replies.removeAll()
+        requestContext.server.dropFilters(of: requestContext.views)
         if admitted { requestContext.logger.debug("connection closed") }
         context.fireChannelInactive()
     }
@@ -243,7 +244,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
             eventLoop.execute { [requestContext] in
                 let (handler, context) = bound.value
                 handler.working = false
-                guard !handler.closing else { return }
+                guard !handler.closing else {
+                    // A filter set while the connection went is dropped with the rest.
+                    requestContext.server.dropFilters(of: requestContext.views)
+                    return
+                }
                 // The request may have changed the connection's state (`hello`, a view).
                 handler.requestContext = requestContext
                 handler.queue(reply, context)

@@ -85,6 +85,10 @@ import Testing
             #"{"accessories":{"left":{"kind":"checkbox","width":3,"x":0}},"columns":[{"align":"leading","header":["bin"],"key":"bin","lines":1,"width":23,"x":3},{"align":"trailing","header":["qty"],"key":"qty","lines":1,"width":3,"x":27}],"contentHeight":3,"contentWidth":30,"errors":0,"first":0,"header":{"height":1,"shadow":false},"last":1,"mode":"table","newAbove":0,"rows":[{"cells":["B2","7"],"height":1,"highlight":0.5,"id":"B2","index":0,"readOnly":["bin"],"selected":true,"y":1},{"cells":["A1","4"],"height":1,"highlight":0.5,"id":"A1","index":1,"readOnly":["bin"],"y":2}],"selected":1,"table":"bins","total":2,"unit":"cell","version":7,"viewport":{"height":5,"width":30,"x":0,"y":0}}"#
         ),
         (
+            "filter",
+            #"{"filter":"qty ≥ 5 · “b”","search":"b","shown":1,"table":"bins","total":2,"version":7,"where":[{"column":"qty","op":"≥","value":5}]}"#
+        ),
+        (
             "subscribe",
             #"{"events":["added","edited","deleted","selection","sort","drafts","schema"],"subscribed":true,"table":"bins","version":7}"#
         ),

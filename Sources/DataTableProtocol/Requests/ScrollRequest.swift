@@ -173,6 +173,11 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         public var last: Int?
         /// Rows added since this view last looked that are now above its first visible row.
         public var newAbove: Int
+        /// With a filter on the view (`filter`): how many rows it lets through, which positions
+        /// (`index`, `first`, `last`) count.
+        public var shown: Int?
+        /// With a filter on the view: its conditions in words, for a filter feedback bar.
+        public var filter: String?
 
         /// A reply with every member given.
         public init(
@@ -192,7 +197,9 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             rows: [Row],
             first: Int?,
             last: Int?,
-            newAbove: Int
+            newAbove: Int,
+            shown: Int? = nil,
+            filter: String? = nil
         ) {
             self.table = table
             self.version = version
@@ -211,6 +218,8 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             self.first = first
             self.last = last
             self.newAbove = newAbove
+            self.shown = shown
+            self.filter = filter
         }
     }
 

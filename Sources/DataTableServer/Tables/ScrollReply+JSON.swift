@@ -55,6 +55,10 @@ extension ScrollReply: DirectJSON {
         writer.int(window.contentWidth)
         writer.raw(#","errors":"#)
         writer.int(errors)
+        if let filter = window.filterDescription {
+            writer.raw(#","filter":"#)
+            writer.string(filter)
+        }
         if let first = window.firstVisible {
             writer.raw(#","first":"#)
             writer.int(first)
@@ -83,6 +87,10 @@ extension ScrollReply: DirectJSON {
         }
         writer.raw(#"],"selected":"#)
         writer.int(selected)
+        if let shown = window.shownCount {
+            writer.raw(#","shown":"#)
+            writer.int(shown)
+        }
         writer.raw(#","table":"#)
         writer.string(table)
         writer.raw(#","total":"#)

@@ -88,7 +88,9 @@ struct ScrollReply: Encodable, Sendable {
             },
             first: window.firstVisible,
             last: window.lastVisible,
-            newAbove: window.newAbove
+            newAbove: window.newAbove,
+            shown: window.shownCount,
+            filter: window.filterDescription
         )
     }
 

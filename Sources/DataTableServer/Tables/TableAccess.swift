@@ -86,7 +86,10 @@ extension ServerState {
                 return (copy, outcome)
             }
             let installed: Result? = try entry.update { table in
-                guard table.version == original.version else { return nil }
+                // (A view's filter set or dropped meanwhile changes no version, but the copy
+                // would lose or bring back its rows.)
+                guard table.version == original.version, table.filterGeneration == original.filterGeneration
+                else { return nil }
                 // The owner or mode may have changed since the first look, and the version since
                 // it was checked (the copy is of the table as it is now).
                 try requester.check(.write, table)

@@ -10,6 +10,10 @@ struct TableView: Sendable {
     /// `layout` resolved (fonts opened); `nil` after a change, until the next scroll.
     var resolved: LayoutParams?
     var state = ViewState()
+    /// The view's filter conditions and search text, as `filter` set them (its id in the table
+    /// is `state.filter`).
+    var conditions: [FilterConditionParam] = []
+    var search = ""
 
     init(table: String) {
         layout = LayoutRequest(table: table, width: 0)

@@ -1,0 +1,85 @@
+/// `filter`: narrow this connection's view of a table to the rows that meet conditions and
+/// contain a search text; the view's `scroll` then shows only them.
+public struct FilterRequest: DataTableRequest {
+    /// The `method` string on the wire.
+    public static let method = "filter"
+    /// The line `help` shows for the method.
+    public static let summary =
+        "Narrow this connection's view of a table to rows meeting conditions and containing a search text."
+
+    /// The table's name.
+    public var table: String
+    /// The conditions, every one of which a row must meet; replaces the view's. An empty list
+    /// clears them; absent keeps them.
+    public var `where`: [FilterConditionParam]?
+    /// Text that the display text of one of the row's cells must contain, ignoring case;
+    /// replaces the view's. Empty clears it; absent keeps it.
+    public var search: String?
+
+    /// Params with every member given.
+    public init(table: String, where conditions: [FilterConditionParam]? = nil, search: String? = nil) {
+        self.table = table
+        self.where = conditions
+        self.search = search
+    }
+
+    /// The `result` of a `filter`.
+    public struct Response: Codable, Hashable, Sendable {
+        /// The table's name.
+        public var table: String
+        /// The table's version (a filter changes no data).
+        public var version: Int
+        /// Rows in the table.
+        public var total: Int
+        /// Rows the view shows now.
+        public var shown: Int
+        /// The view's conditions, as set.
+        public var `where`: [FilterConditionParam]
+        /// The view's search text; empty for none.
+        public var search: String
+        /// The filter in words for a filter feedback bar ("qty ≥ 100 · rack is A1, B2"); empty
+        /// when the view shows every row.
+        public var filter: String
+
+        /// A reply with every member given.
+        public init(
+            table: String,
+            version: Int,
+            total: Int,
+            shown: Int,
+            where conditions: [FilterConditionParam],
+            search: String,
+            filter: String
+        ) {
+            self.table = table
+            self.version = version
+            self.total = total
+            self.shown = shown
+            self.where = conditions
+            self.search = search
+            self.filter = filter
+        }
+    }
+}
+
+/// One condition of a `filter`: a column, an operator and the values it compares with, read as
+/// the column's type (numbers as numbers, dates as days).
+public struct FilterConditionParam: Codable, Hashable, Sendable {
+    /// The column's key.
+    public var column: String
+    /// `=`, `≠`, `<`, `≤`, `>`, `≥` (or `==`, `!=`, `<=`, `>=`), `between`, `in`, `contains`,
+    /// `startsWith`, `empty`, `notEmpty`.
+    public var op: String
+    /// The value compared with, for every operator but `between`, `in`, `empty` and `notEmpty`.
+    public var value: JSONValue?
+    /// The values: two for `between` (lowest first, both included), one or more for `in`.
+    public var values: [JSONValue]?
+
+    /// A condition with every member given.
+    public init(column: String, op: String, value: JSONValue? = nil, values: [JSONValue]? = nil) {
+        self.column = column
+        self.op = op
+        self.value = value
+        self.values = values
+    }
+}

@@ -1,0 +1,99 @@
+import DataTableEngine
+import DataTableProtocol
+import Synchronization
+
+extension MethodTable {
+    /// `filter` (protocol.md, "filter"): sets this connection's view's filter on a table.
+    mutating func registerFilterMethod() {
+        register(FilterRequest.self) { request, context in
+            try Self.filter(request, &context)
+        }
+    }
+
+    /// The view's conditions and search, with what `request` gives in place of what it had,
+    /// set in the table (the rows it shows are worked out there, O(n) once).
+    static func filter(_ request: FilterRequest, _ context: inout RequestContext) throws -> FilterRequest.Response {
+        var view = context.views[request.table] ?? TableView(table: request.table)
+        let conditions = request.where ?? view.conditions
+        let search = request.search ?? view.search
+        let inputs = try conditions.enumerated().map { position, condition in
+            try Self.conditionInput(condition, field: "params.where[\(position)]")
+        }
+        let id = view.state.filter ?? ServerState.nextFilterID()
+        let shown = try context.server.update(request.table, by: context.requester, needing: .read) { table in
+            table.setFilter(try RowFilter(inputs, search: search, in: table), id: id)
+            return (
+                version: Int(table.version),
+                total: table.rowCount,
+                shown: table.shownCount(filter: id),
+                words: table.hasFilter(id) ? table.filterDescription(id) : "",
+                kept: table.hasFilter(id)
+            )
+        }
+        view.conditions = conditions
+        view.search = search
+        // A filter that lets every row through is not kept: the view shows the whole table.
+        view.state.filter = shown.kept ? id : nil
+        context.views[request.table] = view
+        return FilterRequest.Response(
+            table: request.table,
+            version: shown.version,
+            total: shown.total,
+            shown: shown.shown,
+            where: conditions,
+            search: search,
+            filter: shown.words
+        )
+    }
+
+    /// A condition as the engine takes it: a known operator, and the values it needs.
+    private static func conditionInput(_ condition: FilterConditionParam, field: String) throws
+        -> FilterCondition.Input
+    {
+        guard let op = FilterOperator(spelt: condition.op) else {
+            let known = FilterOperator.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ResponseError.invalidValue(
+                "\"\(condition.op)\" is not a filter operator (\(known)).",
+                field: "\(field).op"
+            )
+        }
+        var values: [CellInput] = []
+        switch op.operandCount {
+        case 0:
+            guard condition.value == nil, condition.values == nil else {
+                throw ResponseError.invalidParams("\(op.rawValue) takes no value.", field: "\(field).value")
+            }
+        case 1:
+            guard let value = condition.value, condition.values == nil else {
+                throw ResponseError.invalidParams("\(op.rawValue) takes one value (value).", field: "\(field).value")
+            }
+            values = [try WireValues.cellInput(value, field: "\(field).value")]
+        default:
+            guard let given = condition.values, condition.value == nil else {
+                let what = op == .between ? "two values (values: [lowest, highest])" : "a list of values (values)"
+                throw ResponseError.invalidParams("\(op.rawValue) takes \(what).", field: "\(field).values")
+            }
+            values = try given.enumerated().map { index, value in
+                try WireValues.cellInput(value, field: "\(field).values[\(index)]")
+            }
+        }
+        return FilterCondition.Input(column: condition.column, operator: op, values: values)
+    }
+}
+
+extension ServerState {
+    private static let filterIDs = Atomic<UInt64>(0)
+
+    /// An id for a view's filter, unique in this process (tables keep filters by id).
+    static func nextFilterID() -> UInt64 {
+        filterIDs.add(1, ordering: .relaxed).newValue
+    }
+
+    /// Drops the filters of a connection's views from their tables: the connection is gone.
+    func dropFilters(of views: [String: TableView]) {
+        for (name, view) in views {
+            guard let id = view.state.filter, let entry = try? tables.entry(name) else { continue }
+            _ = try? entry.update { table in table.dropFilter(id) }
+        }
+    }
+}

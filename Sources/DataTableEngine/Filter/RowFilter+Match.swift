@@ -7,15 +7,16 @@ extension RowFilter {
         }
         guard !search.isEmpty else { return true }
         var text = SmallText()
+        // Stores and rules are read where they lie: a copy of each per cell would cost more
+        // than the search.
         for column in table.columns.indices {
-            let store = table.stores[column]
-            switch store.type {
+            switch table.stores[column].type {
             case .text, .image:
                 // The stored text is the display text: searched where it lies.
-                if Self.contains(store.text(at: slot), folded: search) { return true }
+                if Self.contains(table.stores[column].text(at: slot), folded: search) { return true }
             default:
                 text.removeAll()
-                table.columns[column].rules.displayFormat.append(store[slot], to: &text)
+                table.columns[column].rules.displayFormat.append(table.stores[column][slot], to: &text)
                 if text.withBytes({ Self.contains($0, folded: search) }) { return true }
             }
         }

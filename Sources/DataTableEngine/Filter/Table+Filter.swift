@@ -10,16 +10,28 @@ struct FilteredRows: Sendable {
     var keptOffsets: [KeptOffsets] = []
 }
 
+/// The rows a filter admits at one version of a table (``Table/admittedRows(_:)``).
+public struct AdmittedRows: Sendable {
+    let version: UInt64
+    let rows: RowOrder
+}
+
 extension Table {
+    /// The rows `filter` admits, in the current order: work over every row (O(n)) that may be
+    /// done on a copy of the table, off its lock, and handed to ``setFilter(_:id:admitting:)``.
+    public func admittedRows(_ filter: RowFilter) -> AdmittedRows {
+        AdmittedRows(version: version, rows: RowOrder(slotsInOrder { filter.admits($0, in: self) }))
+    }
+
     /// Sets the filter with `id` (a view's, unique in the process: the caller gives it), in
-    /// place of the one it had. Works through every row (O(n)); the table's data and version do
-    /// not change. A filter that lets every row through is not kept: the view shows every row.
-    public mutating func setFilter(_ filter: RowFilter, id: UInt64) {
+    /// place of the one it had. The table's data and version do not change. `admitted`, worked
+    /// out at this version, is taken as it is; otherwise every row is looked at here (O(n)).
+    /// A filter that lets every row through is not kept: the view shows every row.
+    public mutating func setFilter(_ filter: RowFilter, id: UInt64, admitting admitted: AdmittedRows? = nil) {
         dropFilter(id)
         guard !filter.isEmpty else { return }
-        var admitted: [UInt32] = []
-        order.forEachSlot { slot in if filter.admits(slot, in: self) { admitted.append(slot) } }
-        filters.append(FilteredRows(id: id, filter: filter, rows: RowOrder(admitted)))
+        let rows = admitted.flatMap { $0.version == version ? $0.rows : nil } ?? admittedRows(filter).rows
+        filters.append(FilteredRows(id: id, filter: filter, rows: rows))
         filterGeneration += 1
     }
 
@@ -67,12 +79,7 @@ extension Table {
 
     /// `slot` left the current order (for good, or to be placed again).
     mutating func filtersRemove(_ slot: UInt32) {
-        for index in filters.indices {
-            guard let position = filters[index].rows.remove(slot) else { continue }
-            for kept in filters[index].keptOffsets.indices {
-                filters[index].keptOffsets[kept].index.remove(at: position)
-            }
-        }
+        for index in filters.indices { removeFiltered(slot, from: index) }
     }
 
     /// A cell of `slot` changed: filters may now admit or refuse its row, and its height may
@@ -84,11 +91,7 @@ extension Table {
             let shownAt = filters[index].rows.position(of: slot)
             switch (admits, shownAt) {
             case (true, nil): placeFiltered(slot, at: position, in: index)
-            case (false, let shownAt?):
-                filters[index].rows.remove(slot)
-                for kept in filters[index].keptOffsets.indices {
-                    filters[index].keptOffsets[kept].index.remove(at: shownAt)
-                }
+            case (false, _?): removeFiltered(slot, from: index)
             case (true, let shownAt?):
                 for kept in filters[index].keptOffsets.indices {
                     let height = height(of: slot, under: filters[index].keptOffsets[kept].rule)
@@ -104,25 +107,33 @@ extension Table {
     /// The current order was rebuilt with the same rows, or some rows left it: each filter keeps
     /// the rows it admitted that are still there, in the new order.
     mutating func filtersFollowOrder() {
-        guard !filters.isEmpty else { return }
         for index in filters.indices {
             let old = filters[index].rows
-            var admitted: [UInt32] = []
-            order.forEachSlot { slot in if old.contains(slot) { admitted.append(slot) } }
-            filters[index].rows = RowOrder(admitted)
+            filters[index].rows = RowOrder(slotsInOrder { old.contains($0) })
             filters[index].keptOffsets = []
         }
     }
 
     /// Rows came into the order all at once (a load): each filter looks at every row again.
     mutating func filtersReadmit() {
-        guard !filters.isEmpty else { return }
         for index in filters.indices {
-            let filter = filters[index].filter
-            var admitted: [UInt32] = []
-            order.forEachSlot { slot in if filter.admits(slot, in: self) { admitted.append(slot) } }
-            filters[index].rows = RowOrder(admitted)
+            filters[index].rows = admittedRows(filters[index].filter).rows
             filters[index].keptOffsets = []
+        }
+    }
+
+    /// The slots of the current order for which `include` holds, in order.
+    private func slotsInOrder(where include: (UInt32) -> Bool) -> [UInt32] {
+        var slots: [UInt32] = []
+        order.forEachSlot { slot in if include(slot) { slots.append(slot) } }
+        return slots
+    }
+
+    /// Takes `slot` out of the rows of filter `index`, if it is among them.
+    private mutating func removeFiltered(_ slot: UInt32, from index: Int) {
+        guard let position = filters[index].rows.remove(slot) else { return }
+        for kept in filters[index].keptOffsets.indices {
+            filters[index].keptOffsets[kept].index.remove(at: position)
         }
     }
 

@@ -6,13 +6,15 @@ extension MethodTable {
     /// `filter` (protocol.md, "filter"): sets this connection's view's filter on a table.
     mutating func registerFilterMethod() {
         register(FilterRequest.self) { request, context in
-            try Self.filter(request, &context)
+            try await Self.filter(request, &context)
         }
     }
 
     /// The view's conditions and search, with what `request` gives in place of what it had,
-    /// set in the table (the rows it shows are worked out there, O(n) once).
-    static func filter(_ request: FilterRequest, _ context: inout RequestContext) throws -> FilterRequest.Response {
+    /// set in the table.
+    static func filter(_ request: FilterRequest, _ context: inout RequestContext) async throws
+        -> FilterRequest.Response
+    {
         var view = context.views[request.table] ?? TableView(table: request.table)
         let conditions = request.where ?? view.conditions
         let search = request.search ?? view.search
@@ -20,8 +22,15 @@ extension MethodTable {
             try Self.conditionInput(condition, field: "params.where[\(position)]")
         }
         let id = view.state.filter ?? ServerState.nextFilterID()
+        // Every row is looked at on a copy, off the table's lock; the filter is installed under
+        // it (looked at again there only if the table changed meanwhile).
+        let copy = try context.server.snapshot(request.table, by: context.requester)
+        let filter = try RowFilter(inputs, search: search, in: copy)
+        let admitted =
+            filter.isEmpty || copy.rowCount < ServerState.offLockRows
+            ? nil : try await context.server.heavyWork.run { copy.admittedRows(filter) }
         let shown = try context.server.update(request.table, by: context.requester, needing: .read) { table in
-            table.setFilter(try RowFilter(inputs, search: search, in: table), id: id)
+            table.setFilter(filter, id: id, admitting: admitted)
             return (
                 version: Int(table.version),
                 total: table.rowCount,

@@ -14,7 +14,9 @@ struct DataTableCommand: AsyncParsableCommand {
             Call.self, Ping.self, Hello.self, Methods.self, Stats.self, Tables.self, Describe.self, Create.self,
             Drop.self, Chmod.self, Load.self, Export.self, Add.self, Edit.self, Revert.self, Delete.self, Get.self,
             Select.self,
-            Selection.self, Sort.self, Undo.self, Redo.self, Layout.self, Scroll.self, Subscribe.self, View.self,
+            Selection.self, Sort.self, Undo.self, Redo.self, Layout.self, Scroll.self, Filter.self, Search.self,
+            Subscribe.self,
+            View.self,
             Socket.self, Shell.self,
         ]
     )

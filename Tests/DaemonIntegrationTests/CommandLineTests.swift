@@ -55,6 +55,40 @@ import TextMeasure
         #expect(deep.output.split(separator: "\n").last == "rows 9–11 of 11")
     }
 
+    @Test func filterAndSearchShowOnlyTheRowsTheyLetThrough() throws {
+        let filtered = try datatable(
+            "filter",
+            "stock",
+            "qty>=10",
+            "status=Low,In Stock",
+            "--width",
+            "70",
+            "--rows",
+            "3"
+        )
+        #expect(filtered.status == 0, "\(filtered.output)")
+        let lines = filtered.output.split(separator: "\n").map(String.init)
+        #expect(lines.last == "Qty ≥ 10 · Status is Low, In Stock: 6 of 10 rows")
+        #expect(lines.dropLast().last == "rows 1–3 of 6 shown")
+        #expect(lines[1].contains("Copper Pipe"))
+
+        let searched = try datatable("search", "stock", "VALVE", "--width", "70")
+        #expect(searched.status == 0, "\(searched.output)")
+        #expect(searched.output.contains("Safety Valve SV-12"))
+        #expect(searched.output.hasSuffix("“VALVE”: 1 of 10 rows\n"))
+
+        let ranged = try datatable("filter", "stock", "qty=5..60", "item~e", "--width", "70")
+        #expect(ranged.output.contains("Qty 5–60 · Item contains “e”"), "\(ranged.output)")
+
+        for bad in ["qty", "qty=1..", "qty>="] {
+            let refused = try datatable("filter", "stock", bad)
+            #expect(refused.status == 64, "\(bad): \(refused.output)")
+        }
+        let wrongType = try datatable("filter", "stock", "qty>=lots")
+        #expect(wrongType.status == 1)
+        #expect(wrongType.output.contains("Enter a number"))
+    }
+
     @Test func rowCommandsChangeTheTable() throws {
         let added = try datatable("add", "stock", "--row", "item=Gasket", "qty=4", "received=2030-02-02")
         #expect(added == (0, "added row 11 at index 0 (11 rows)\n"))

@@ -127,12 +127,14 @@ struct WindowText {
     }
 
     /// "rows 1–5 of 10 · 2 selected · 1 error", and the rows added above since the view last
-    /// looked (this window's `newAbove`).
+    /// looked (this window's `newAbove`). In a filtered view the rows counted are those shown
+    /// ("rows 1–5 of 6 shown").
     var status: String { status(newAbove: window["newAbove"]?.intValue ?? 0) }
 
     /// The status with `newAbove` new rows above ("↑ 2 new rows above").
     func status(newAbove: Int) -> String {
-        let total = window["total"]?.intValue ?? 0
+        let shown = window["shown"]?.intValue
+        let total = shown.map { "\($0) shown" } ?? "\(window["total"]?.intValue ?? 0)"
         var parts: [String] = []
         if let first = window["first"]?.intValue, let last = window["last"]?.intValue {
             parts.append("rows \(first + 1)–\(last + 1) of \(total)")

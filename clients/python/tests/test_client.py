@@ -191,6 +191,23 @@ class ClientTests(unittest.TestCase):
         self.assertEqual(again["rows"][0]["y"], anchor["y"])
         self.assertEqual(again["newAbove"], 10)
 
+    def test_a_filter_narrows_this_connections_view_only(self):
+        self.client.create(numbered("feed-filter", 100))
+        narrowed = self.client.filter(
+            table="feed-filter", where=[{"column": "n", "op": ">=", "value": 90}], search="row 9"
+        )
+        self.assertEqual(narrowed["shown"], 10)
+        self.assertEqual(narrowed["total"], 100)
+        window = self.client.scroll(table="feed-filter", unit="cell", viewport={"width": 40, "height": 5})
+        self.assertEqual(window["shown"], 10)
+        self.assertEqual([row["index"] for row in window["rows"]], [0, 1, 2, 3])
+        with Client(daemon.socket) as other:
+            whole = other.scroll(table="feed-filter", unit="cell", viewport={"width": 40, "height": 5})
+            self.assertNotIn("shown", whole)
+        with self.assertRaises(DataTableError) as refused:
+            self.client.filter(table="feed-filter", where=[{"column": "n", "op": "~~", "value": 1}])
+        self.assertEqual(refused.exception.field, "params.where[0].op")
+
     def test_a_subscription_iterates_events_in_version_order(self):
         self.client.create(numbered("feed-events", 3))
         subscription = self.client.subscribe("feed-events", timeout=5)

@@ -87,6 +87,7 @@ struct BenchCommand: ParsableCommand {
             scratch: scratch,
             into: &report
         )
+        try measureFilters(client: client, table: table, into: &report)
         _ = try client.timed(sort(table, "received", descending: true))
 
         var adds: [Double] = []

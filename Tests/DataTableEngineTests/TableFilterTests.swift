@@ -144,6 +144,22 @@ import Testing
         #expect(target.rows[0].index == 20)
     }
 
+    /// A large table is looked at in pieces on several cores: the pieces join up in order.
+    @Test func aLargeTableIsAdmittedPieceByPieceInOrder() throws {
+        var random = SeededRandom(seed: 9)
+        var table = try Self.table()
+        _ = try table.add((0..<140_000).map { _ in Self.randomRow(&random) }, now: 0)
+        try table.sort(by: [SortKey(column: "item")])
+        let filter = try RowFilter(
+            [.init(column: "qty", operator: .less, values: [.number(150)])],
+            search: "valve",
+            in: table
+        )
+        let admitted = table.admittedRows(filter).rows.allSlots.map(table.id(of:))
+        #expect(admitted.count > 10_000)
+        #expect(admitted == Self.reference(table, filter))
+    }
+
     @Test func conditionsAreReadAsTheirColumnsTypesAndDescribedInWords() throws {
         let table = try Self.table()
         let filter = try RowFilter(

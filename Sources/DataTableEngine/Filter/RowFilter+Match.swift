@@ -6,53 +6,59 @@ extension RowFilter {
             return false
         }
         guard !search.isEmpty else { return true }
-        var text = SmallText()
-        // Stores and rules are read where they lie: a copy of each per cell would cost more
-        // than the search.
-        for column in table.columns.indices {
-            switch table.stores[column].type {
-            case .text, .image:
-                // The stored text is the display text: searched where it lies.
-                if Self.contains(table.stores[column].text(at: slot), folded: search) { return true }
-            default:
-                text.removeAll()
-                table.columns[column].rules.displayFormat.append(table.stores[column][slot], to: &text)
-                if text.withBytes({ Self.contains($0, folded: search) }) { return true }
+        return searchBytes.withUnsafeBufferPointer { needle in
+            var text = SmallText()
+            // Stores and rules are read where they lie: a copy of each per cell would cost more
+            // than the search.
+            for column in table.columns.indices {
+                switch table.stores[column].type {
+                case .text, .image:
+                    // The stored text is the display text: searched where it lies.
+                    var stored = table.stores[column].text(at: slot)
+                    if stored.withUTF8({ Self.contains($0, folded: needle, ascii: searchIsASCII) }) { return true }
+                default:
+                    text.removeAll()
+                    table.columns[column].rules.displayFormat.append(table.stores[column][slot], to: &text)
+                    if text.withBytes({ Self.contains($0, folded: needle, ascii: searchIsASCII) }) { return true }
+                }
             }
+            return false
         }
-        return false
     }
 
     /// Whether `text` contains `needle` (folded to lower case), ignoring case.
     static func contains(_ text: String, folded needle: String) -> Bool {
         var text = text
-        return text.withUTF8 { contains($0, folded: needle) }
+        var needle = needle
+        return text.withUTF8 { text in
+            needle.withUTF8 { needle in contains(text, folded: needle, ascii: !needle.contains { $0 >= 0x80 }) }
+        }
     }
 
-    /// Whether the UTF-8 `bytes` contain `needle` (folded to lower case), ignoring case: ASCII
-    /// letters compared folded byte by byte; text with other letters folded as a whole.
-    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, folded needle: String) -> Bool {
-        var needle = needle
-        return needle.withUTF8 { needle in
-            guard needle.count <= bytes.count else { return false }
-            guard !needle.contains(where: { $0 >= 0x80 }) else {
-                // Folding may change the length of non-ASCII text: fold it whole.
-                let folded = TextKey.folded(String(decoding: bytes, as: UTF8.self))
-                return folded.contains(String(decoding: needle, as: UTF8.self))
-            }
-            guard let first = needle.first else { return true }
-            var start = 0
-            let last = bytes.count - needle.count
-            while start <= last {
-                if fold(bytes[start]) == first {
-                    var matched = 1
-                    while matched < needle.count, fold(bytes[start + matched]) == needle[matched] { matched += 1 }
-                    if matched == needle.count { return true }
-                }
-                start += 1
-            }
-            return false
+    /// Whether the UTF-8 `bytes` contain `needle` (folded to lower case, `ascii` when all of it
+    /// is), ignoring case: ASCII letters compared folded byte by byte; text with other letters
+    /// folded as a whole.
+    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, folded needle: UnsafeBufferPointer<UInt8>, ascii: Bool)
+        -> Bool
+    {
+        guard needle.count <= bytes.count else { return false }
+        guard ascii else {
+            // Folding may change the length of non-ASCII text: fold it whole.
+            let folded = TextKey.folded(String(decoding: bytes, as: UTF8.self))
+            return folded.contains(String(decoding: needle, as: UTF8.self))
         }
+        guard let first = needle.first else { return true }
+        let last = bytes.count - needle.count
+        var start = 0
+        while start <= last {
+            if fold(bytes[start]) == first {
+                var matched = 1
+                while matched < needle.count, fold(bytes[start + matched]) == needle[matched] { matched += 1 }
+                if matched == needle.count { return true }
+            }
+            start += 1
+        }
+        return false
     }
 
     /// Whether `text` starts with `prefix` (folded to lower case), ignoring case.
@@ -71,19 +77,21 @@ extension FilterCondition {
         switch self.operator {
         case .empty: return value.isEmpty
         case .notEmpty: return !value.isEmpty
-        case .notEqual: return value.isEmpty || ValueOrder.compare(value, operands[0]) != 0
+        case .notEqual: return value.isEmpty || value != operands[0]
         default: break
         }
         guard !value.isEmpty else { return false }
         switch self.operator {
-        case .equal: return ValueOrder.compare(value, operands[0]) == 0
+        // Equal in the sort's order is equal as values (text: the same bytes), without the
+        // case folding an order comparison of text takes.
+        case .equal: return value == operands[0]
         case .less: return ValueOrder.compare(value, operands[0]) < 0
         case .lessOrEqual: return ValueOrder.compare(value, operands[0]) <= 0
         case .greater: return ValueOrder.compare(value, operands[0]) > 0
         case .greaterOrEqual: return ValueOrder.compare(value, operands[0]) >= 0
         case .between:
             return ValueOrder.compare(value, operands[0]) >= 0 && ValueOrder.compare(value, operands[1]) <= 0
-        case .oneOf: return operands.contains { ValueOrder.compare(value, $0) == 0 }
+        case .oneOf: return operands.contains(value)
         case .contains, .startsWith:
             guard case .text(let needle) = operands[0] else { return false }
             let shown = table.columns[column].rules.displayText(value)

@@ -11,6 +11,9 @@ public struct RowFilter: Sendable, Equatable {
     public private(set) var search: String
     /// ``search`` as given, for the words that describe the filter.
     public private(set) var searchAsGiven: String
+    /// ``search``'s UTF-8, and whether it is all ASCII (then compared byte by byte, folded).
+    private(set) var searchBytes: [UInt8]
+    private(set) var searchIsASCII: Bool
 
     /// Whether the filter lets every row through.
     public var isEmpty: Bool { conditions.isEmpty && search.isEmpty }
@@ -63,6 +66,8 @@ public struct RowFilter: Sendable, Equatable {
         self.conditions = compiled
         self.searchAsGiven = search
         self.search = TextKey.folded(search)
+        searchBytes = Array(self.search.utf8)
+        searchIsASCII = !searchBytes.contains { $0 >= 0x80 }
     }
 
     /// The filter in words, for a filter feedback bar: conditions by column label joined by

@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// The rows one view's filter lets through, in the table's current order, and their heights
 /// under the rules asked for: kept current by every change to the table, O(log n) per changed
 /// row (O(log² n) to place a row), like the table's own row offsets.
@@ -19,8 +22,20 @@ public struct AdmittedRows: Sendable {
 extension Table {
     /// The rows `filter` admits, in the current order: work over every row (O(n)) that may be
     /// done on a copy of the table, off its lock, and handed to ``setFilter(_:id:admitting:)``.
+    ///
+    /// Large tables are looked at in pieces of the order, one per core at a time.
     public func admittedRows(_ filter: RowFilter) -> AdmittedRows {
-        AdmittedRows(version: version, rows: RowOrder(slotsInOrder { filter.admits($0, in: self) }))
+        let pieceRows = 65_536
+        guard rowCount > pieceRows else {
+            return AdmittedRows(version: version, rows: RowOrder(slotsInOrder { filter.admits($0, in: self) }))
+        }
+        let pieces = (rowCount + pieceRows - 1) / pieceRows
+        let admitted = Mutex([[UInt32]](repeating: [], count: pieces))
+        DispatchQueue.concurrentPerform(iterations: pieces) { piece in
+            let slots = orderSlots(from: piece * pieceRows, limit: pieceRows).filter { filter.admits($0, in: self) }
+            admitted.withLock { $0[piece] = slots }
+        }
+        return AdmittedRows(version: version, rows: RowOrder(admitted.withLock { $0 }.flatMap { $0 }))
     }
 
     /// Sets the filter with `id` (a view's, unique in the process: the caller gives it), in

@@ -1,0 +1,53 @@
+import Foundation
+
+extension BenchCommand {
+    /// A view of the large table narrowed by a number range and a grade, then by a search of
+    /// every column: the time to set each (every row looked at, off the table's lock), and
+    /// scrolls of the filtered view beside the whole table's.
+    func measureFilters(client: BenchClient, table: String, into report: inout BenchReport) throws {
+        let conditions =
+            #"[{"column":"qty","op":"between","values":[100,600]},{"column":"grade","op":"in","values":["Low","High"]}]"#
+        let narrowed = try client.timed(
+            #"{"id":11,"method":"filter","params":{"table":"\#(table)","where":\#(conditions)}}"#
+        )
+        report.add(
+            "filter \(rows) rows by a number range and two values",
+            BenchReport.duration(narrowed),
+            target: "< 150 ms"
+        )
+        let searched = try client.timed(
+            #"{"id":12,"method":"filter","params":{"table":"\#(table)","where":[],"search":"widget 12"}}"#
+        )
+        report.add("search \(rows) rows × 8 columns for a word", BenchReport.duration(searched), target: "< 300 ms")
+
+        _ = try client.timed(#"{"id":13,"method":"filter","params":{"table":"\#(table)","where":\#(conditions)}}"#)
+        let shown = try Self.shownCount(
+            client.connection.request(
+                #"{"id":14,"method":"scroll","params":{"table":"\#(table)","unit":"cell","viewport":{"y":0,"width":200,"height":41}}}"#
+            )
+        )
+        var generator = SystemRandomNumberGenerator()
+        var filtered: [Double] = []
+        for _ in 0..<min(samples, 3000) {
+            let y = Int.random(in: 0..<max(1, shown), using: &generator)
+            filtered.append(
+                try client.timed(#"{"id":15,"method":"scroll","params":{"table":"\#(table)","viewport":{"y":\#(y)}}}"#)
+            )
+        }
+        report.add(
+            "scroll a filtered view (\(shown) of \(rows) rows shown), 1 client, p50 / p99",
+            BenchReport.percentiles(filtered),
+            target: "as the whole table's"
+        )
+        _ = try client.timed(#"{"id":16,"method":"filter","params":{"table":"\#(table)","where":[],"search":""}}"#)
+    }
+
+    private static func shownCount(_ reply: String) throws -> Int {
+        guard let object = try JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any],
+            let result = object["result"] as? [String: Any], let shown = result["shown"] as? Int
+        else {
+            throw BenchClient.Refused(description: "a filtered scroll did not say how many rows it shows: \(reply)")
+        }
+        return shown
+    }
+}

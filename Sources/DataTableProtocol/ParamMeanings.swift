@@ -65,6 +65,8 @@ extension ParamsSchema {
                 "Only if the table is still at this version (the `version` of the reply or event the client "
                 + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
                 + "nothing changes.",
+            "view":
+                "With `selection`: delete only the selected rows this connection's view shows (`filter`).",
         ],
         "describe": [
             "table":
@@ -95,6 +97,8 @@ extension ParamsSchema {
                 "Only if the table is still at this version (the `version` of the reply or event the client "
                 + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
                 + "nothing changes.",
+            "view":
+                "With `selection`: edit only the selected rows this connection's view shows (`filter`).",
         ],
         "export": [
             "table":
@@ -108,6 +112,9 @@ extension ParamsSchema {
                 + "0600 that takes the name's place whole, or not at all.",
             "stream":
                 "Send the text in `chunk` notifications ahead of the reply instead of in it.",
+            "view":
+                "Export this connection's view of the table: only the rows its filter shows (`filter`), in "
+                + "order.",
         ],
         "filter": [
             "table":
@@ -130,6 +137,9 @@ extension ParamsSchema {
                 "How many rows (default 100, at most 10000).",
             "columns":
                 "Only these columns' values (default: every column).",
+            "view":
+                "Read this connection's view of the table: `from`, `count` and each row's `index` count the "
+                + "rows its filter shows (`filter`), and an id it leaves out is `invalid_value`.",
         ],
         "hello": [
             "version":
@@ -274,6 +284,9 @@ extension ParamsSchema {
                 "Only if the table is still at this version (the `version` of the reply or event the client "
                 + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
                 + "nothing changes.",
+            "view":
+                "Select within this connection's view of the table: a range (`from`, `count`) counts the "
+                + "rows its filter shows (`filter`), and `all` is every row it shows.",
         ],
         "selection": [
             "table":

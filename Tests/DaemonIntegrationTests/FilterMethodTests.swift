@@ -79,10 +79,46 @@ import Testing
         }
         let still = try first.client.call("scroll", #"{"table":"parts"}"#)
         #expect(still["shown"] as? Int == expected.count + 2)
+        #expect(
+            try first.client.call("filter", #"{"table":"parts","where":[{"column":"n","op":"=","values":[1]}]}"#)[
+                "code"
+            ] as? Int == -32602
+        )
+
+        // Requests that name the view act on the rows it shows.
+        let got = try first.client.call("get", #"{"table":"parts","from":0,"count":3,"view":true,"columns":["n"]}"#)
+        let gotRows = got["rows"] as? [[String: Any]] ?? []
+        #expect(gotRows.map { $0["index"] as? Int } == [0, 1, 2])
+        #expect(gotRows.compactMap { ($0["values"] as? [String: Any])?["n"] as? Int } == [298, 297, 295])
+        let whole3 = try first.client.call("get", #"{"table":"parts","from":0,"count":1,"columns":["n"]}"#)
+        #expect(((whole3["rows"] as? [[String: Any]])?.first?["values"] as? [String: Any])?["n"] as? Int == 900)
+        let hidden = try first.client.call("get", #"{"table":"parts","ids":[1],"view":true}"#)
+        #expect((hidden["data"] as? [String: Any])?["field"] as? String == "params.ids[0]")
+
+        let selected = try first.client.call("select", #"{"table":"parts","action":"all","view":true}"#)
+        #expect(selected["count"] as? Int == expected.count + 2)
+        let exported = try first.client.call("export", #"{"table":"parts","format":"csv","view":true}"#)
+        #expect(exported["rows"] as? Int == expected.count + 2)
+        // Every row selected, then the view's selected rows edited and deleted: the rest stay.
+        _ = try second.client.call("select", #"{"table":"parts","action":"all"}"#)
+        let edited = try first.client.call(
+            "edit",
+            #"{"table":"parts","selection":true,"view":true,"column":"tag","value":"checked"}"#
+        )
+        #expect(edited["edited"] as? Int == expected.count + 2)
+        // The Nuts were shown for their tags' "valve"; tagged "checked" now, the view leaves them
+        // out, and the Valves are what it shows.
+        let valves = (100..<300).filter { $0 % 4 == 2 }.count + 1
+        #expect(try first.client.call("scroll", #"{"table":"parts"}"#)["shown"] as? Int == valves)
+        let deleted = try first.client.call("delete", #"{"table":"parts","selection":true,"view":true}"#)
+        #expect(deleted["deleted"] as? Int == valves)
+        #expect(deleted["rows"] as? Int == 404 - valves)
+        #expect(try first.client.call("delete", #"{"table":"parts","ids":[1],"view":true}"#)["code"] as? Int == -32602)
+        #expect(try first.client.call("select", #"{"table":"parts","ids":[1],"view":true}"#)["code"] as? Int == -32602)
 
         // Cleared, the view shows every row again.
         let cleared = try first.client.call("filter", #"{"table":"parts","where":[],"search":""}"#)
-        #expect(cleared["shown"] as? Int == 404)
+        #expect(cleared["shown"] as? Int == 404 - valves)
         #expect(cleared["filter"] as? String == "")
         #expect(try first.client.call("scroll", #"{"table":"parts"}"#)["shown"] == nil)
     }

@@ -60,7 +60,7 @@ import Testing
         #expect(
             described == [
                 "table string true", "ids array false", "from integer false", "count integer false",
-                "columns array false",
+                "columns array false", "view boolean false",
             ]
         )
         let scroll = try await client.reply(#"{"method":"help","params":{"method":"scroll"}}"#)

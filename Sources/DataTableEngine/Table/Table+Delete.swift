@@ -12,9 +12,10 @@ extension Table {
         return slots.count
     }
 
-    /// Deletes the selected rows; returns how many.
-    public mutating func deleteSelection() -> Int {
-        let slots = selectedSlotsInOrder()
+    /// Deletes the selected rows (`within` a view's filter: the selected rows it shows); returns
+    /// how many.
+    public mutating func deleteSelection(within filter: UInt64? = nil) -> Int {
+        let slots = selectedSlotsInOrder(within: filter)
         remove(slots)
         return slots.count
     }

@@ -92,10 +92,13 @@ extension Table {
         return targets.map { editedCell(slot: $0.slot, column: $0.column) }
     }
 
-    /// Sets `column` to `input` in every selected row, as one change (see ``edit(_:)``).
-    public mutating func editSelection(column: String, input: CellInput) throws(TableError) -> [EditedCell] {
+    /// Sets `column` to `input` in every selected row (`within` a view's filter: every selected
+    /// row it shows), as one change (see ``edit(_:)``).
+    public mutating func editSelection(column: String, input: CellInput, within filter: UInt64? = nil)
+        throws(TableError) -> [EditedCell]
+    {
         guard columnIndex[column] != nil else { throw .noSuchColumn(column, row: nil) }
-        let edits = selectedSlotsInOrder().map { CellEdit(id: id(of: $0), column: column, input: input) }
+        let edits = selectedSlotsInOrder(within: filter).map { CellEdit(id: id(of: $0), column: column, input: input) }
         guard !edits.isEmpty else { return [] }
         return try edit(edits)
     }

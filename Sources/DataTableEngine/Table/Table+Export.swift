@@ -9,10 +9,12 @@ extension Table {
     /// holds `"`, `,`, CR or LF, with quotes doubled. NDJSON: one object per row and line, keys
     /// sorted, empty cells `null`, numbers and durations (in seconds) as JSON numbers, other
     /// values as their display text.
-    public func export(_ format: DataFormat, selectedOnly: Bool = false) -> (text: String, rows: Int) {
+    public func export(_ format: DataFormat, selectedOnly: Bool = false, within filter: UInt64? = nil) -> (
+        text: String, rows: Int
+    ) {
         // Chunks kept as they come and copied once into the text: no buffer grows by copying.
         var chunks: [[UInt8]] = []
-        let rows = export(format, selectedOnly: selectedOnly, chunkBytes: 1 << 22) { chunk, _ in
+        let rows = export(format, selectedOnly: selectedOnly, within: filter, chunkBytes: 1 << 22) { chunk, _ in
             chunks.append(chunk)
         }
         let text = String(unsafeUninitializedCapacity: chunks.reduce(0) { $0 + $1.count }) { text in
@@ -37,6 +39,7 @@ extension Table {
     public func export(
         _ format: DataFormat,
         selectedOnly: Bool = false,
+        within filter: UInt64? = nil,
         chunkBytes: Int,
         _ emit: (_ chunk: [UInt8], _ rowsSoFar: Int) throws -> Void
     ) rethrows -> Int {
@@ -57,12 +60,13 @@ extension Table {
         }
 
         var rows = 0
-        let order = self.order
+        let shown = filter.flatMap(filterIndex)
+        let count = shownCount(shown)
         var position = 0
-        while position < order.count {
+        while position < count {
             // A batch of rows at a time: `emit` can be called (and throw) between rows, and
             // each column's values are gathered before the rows are written.
-            var slots = orderSlots(from: position, limit: 4096)
+            var slots = shownSlots(shown, from: position, limit: 4096)
             position += slots.count
             if selectedOnly { slots.removeAll { !flags[Int($0)].selected } }
             for cell in cells { cell.gather(slots) }

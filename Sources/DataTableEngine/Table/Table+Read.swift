@@ -20,23 +20,38 @@ extension Table {
     /// The rows with `ids`, in the order asked; an unknown id is ``TableError/noSuchRow(_:)``.
     /// With `columns`, only those columns' values and read-only flags are read (the others
     /// are `.empty` and `false`): a `get` of one cell reads one cell.
-    public func rows(ids: [RowID], now: Double = 0, columns: Set<Int>? = nil) throws(TableError) -> [RowSnapshot] {
+    ///
+    /// `within` a view's filter, `index` counts the rows it shows, and a row it leaves out is
+    /// ``TableError/invalidArgument(_:field:)`` (`ids[i]`).
+    public func rows(ids: [RowID], now: Double = 0, columns: Set<Int>? = nil, within filter: UInt64? = nil)
+        throws(TableError) -> [RowSnapshot]
+    {
         var result: [RowSnapshot] = []
         result.reserveCapacity(ids.count)
         let mask = columnMask(columns)
-        for id in ids {
+        let shown = filter.flatMap(filterIndex)
+        for (position, id) in ids.enumerated() {
             let slot = try requireSlot(id)
-            result.append(snapshot(slot: slot, index: orderPosition(of: slot)!, now: now, mask: mask))
+            guard let index = shownPosition(shown, of: slot) else {
+                throw .invalidArgument(
+                    "Row \(id) is not shown: the view's filter leaves it out.",
+                    field: "ids[\(position)]"
+                )
+            }
+            result.append(snapshot(slot: slot, index: index, now: now, mask: mask))
         }
         return result
     }
 
-    /// Up to `count` rows from position `from` of the current order; `columns` as in
-    /// ``rows(ids:now:columns:)``.
-    public func rows(from: Int, count: Int, now: Double = 0, columns: Set<Int>? = nil) -> [RowSnapshot] {
-        guard from >= 0, from < rowCount, count > 0 else { return [] }
+    /// Up to `count` rows from position `from` of the current order (`within` a view's filter:
+    /// of the rows it shows); `columns` as in ``rows(ids:now:columns:within:)``.
+    public func rows(from: Int, count: Int, now: Double = 0, columns: Set<Int>? = nil, within filter: UInt64? = nil)
+        -> [RowSnapshot]
+    {
+        let shown = filter.flatMap(filterIndex)
+        guard from >= 0, from < shownCount(shown), count > 0 else { return [] }
         let mask = columnMask(columns)
-        return orderSlots(from: from, limit: count).enumerated().map { offset, slot in
+        return shownSlots(shown, from: from, limit: count).enumerated().map { offset, slot in
             snapshot(slot: slot, index: from + offset, now: now, mask: mask)
         }
     }

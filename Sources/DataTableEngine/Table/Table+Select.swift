@@ -27,10 +27,16 @@ extension Table {
     /// result may hold at most one row (`add` then replaces it); under `none` only clearing works.
     /// With `mode`, the selection switches to that mode first (see ``setSelectionMode(_:)``); the
     /// change is checked under the new mode before anything changes.
-    public mutating func select(_ action: SelectAction, _ target: RowTarget, mode: SelectionMode? = nil)
-        throws(TableError)
-    {
-        let slots = try slots(for: target)
+    ///
+    /// `within` a view's filter (``setFilter(_:id:admitting:)``), a range counts the rows it
+    /// shows and `all` is every row it shows.
+    public mutating func select(
+        _ action: SelectAction,
+        _ target: RowTarget,
+        mode: SelectionMode? = nil,
+        within filter: UInt64? = nil
+    ) throws(TableError) {
+        let slots = try slots(for: target, within: filter)
         let mode = mode ?? selectionMode
         let wanted: Int
         switch action {
@@ -91,14 +97,21 @@ extension Table {
         version += 1
     }
 
-    /// Ids of the selected rows in the current order.
-    public func selectedIDs() -> [RowID] {
-        selectedSlotsInOrder().map { id(of: $0) }
+    /// Ids of the selected rows in the current order (`within` a view's filter: those it shows).
+    public func selectedIDs(within filter: UInt64? = nil) -> [RowID] {
+        selectedSlotsInOrder(within: filter).map { id(of: $0) }
     }
 
-    func selectedSlotsInOrder() -> [UInt32] {
+    /// The selected rows in the current order; `within` a view's filter, those it shows.
+    func selectedSlotsInOrder(within filter: UInt64? = nil) -> [UInt32] {
         guard selectedCount > 0 else { return [] }
         var result: [UInt32] = []
+        if let shown = filter.flatMap(filterIndex) {
+            filters[shown].rows.forEachSlot { slot in
+                if flags[Int(slot)].selected { result.append(slot) }
+            }
+            return result
+        }
         result.reserveCapacity(selectedCount)
         order.forEachSlot { slot in
             if flags[Int(slot)].selected { result.append(slot) }
@@ -113,7 +126,9 @@ extension Table {
     }
 
     /// The slots a target names, in the order named.
-    func slots(for target: RowTarget) throws(TableError) -> [UInt32] {
+    func slots(for target: RowTarget, within filter: UInt64? = nil) throws(TableError) -> [UInt32] {
+        let shown = filter.flatMap(filterIndex)
+        let rowCount = shownCount(shown)
         switch target {
         case .ids(let ids):
             var slots: [UInt32] = []
@@ -123,14 +138,14 @@ extension Table {
         case .range(let from, let count):
             guard from >= 0, count >= 0, from <= rowCount, count <= rowCount - from else {
                 throw .invalidArgument(
-                    "The range must lie within the table's \(rowCount) rows: from 0 or more, count 0 or more, "
-                        + "from + count at most \(rowCount).",
+                    "The range must lie within the \(shown == nil ? "table's" : "view's") \(rowCount) rows: "
+                        + "from 0 or more, count 0 or more, from + count at most \(rowCount).",
                     field: "from"
                 )
             }
-            return orderSlots(from: from, limit: count)
+            return shownSlots(shown, from: from, limit: count)
         case .all:
-            return order.allSlots
+            return shownSlots(shown, from: 0, limit: rowCount)
         case .none:
             return []
         }

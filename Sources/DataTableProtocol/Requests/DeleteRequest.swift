@@ -17,9 +17,18 @@ public struct DeleteRequest: DataTableRequest {
     /// client last saw): otherwise `version_conflict`, with the table's version in
     /// `data.version`, and nothing changes.
     public var ifVersion: Int?
+    /// With `selection`: delete only the selected rows this connection's view shows (`filter`).
+    public var view: Bool?
 
     /// Params with every member given; the optional ones may be left out.
-    public init(table: String, ids: [JSONValue]? = nil, selection: Bool? = nil, ifVersion: Int? = nil) {
+    public init(
+        table: String,
+        ids: [JSONValue]? = nil,
+        selection: Bool? = nil,
+        ifVersion: Int? = nil,
+        view: Bool? = nil
+    ) {
+        self.view = view
         self.ifVersion = ifVersion
         self.table = table
         self.ids = ids

@@ -29,6 +29,8 @@ public struct EditRequest: DataTableRequest {
     /// client last saw): otherwise `version_conflict`, with the table's version in
     /// `data.version`, and nothing changes.
     public var ifVersion: Int?
+    /// With `selection`: edit only the selected rows this connection's view shows (`filter`).
+    public var view: Bool?
 
     /// Params with every member given; the optional ones may be left out (`value: .null` empties
     /// the cell, `nil` leaves `value` out).
@@ -39,8 +41,10 @@ public struct EditRequest: DataTableRequest {
         value: JSONValue? = nil,
         edits: [Change]? = nil,
         selection: Bool? = nil,
-        ifVersion: Int? = nil
+        ifVersion: Int? = nil,
+        view: Bool? = nil
     ) {
+        self.view = view
         self.ifVersion = ifVersion
         self.table = table
         self.id = id
@@ -51,7 +55,7 @@ public struct EditRequest: DataTableRequest {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case table, id, column, value, edits, selection, ifVersion
+        case table, id, column, value, edits, selection, ifVersion, view
     }
 
     /// Decodes the params, telling a `value` of `null` (empty the cell) from an absent one.
@@ -65,6 +69,7 @@ public struct EditRequest: DataTableRequest {
         edits = try container.decodeIfPresent([Change].self, forKey: .edits)
         selection = try container.decodeIfPresent(Bool.self, forKey: .selection)
         ifVersion = try container.decodeIfPresent(Int.self, forKey: .ifVersion)
+        view = try container.decodeIfPresent(Bool.self, forKey: .view)
     }
 
     /// One cell of a batch.
@@ -128,6 +133,7 @@ extension EditRequest: ReadableParams {
         var edits: [Change]?
         var selection: Bool?
         var ifVersion: Int?
+        var view: Bool?
         let read = reader.object { reader, key in
             switch key {
             case "table": reader.first(0) && reader.optional(&table) { $0.string() }
@@ -138,6 +144,7 @@ extension EditRequest: ReadableParams {
             case "edits": reader.first(4) && reader.optional(&edits) { $0.array { Change(reading: &$0) } }
             case "selection": reader.first(5) && reader.optional(&selection) { $0.bool() }
             case "ifVersion": reader.first(6) && reader.optional(&ifVersion) { $0.int() }
+            case "view": reader.first(7) && reader.optional(&view) { $0.bool() }
             default: false
             }
         }
@@ -149,7 +156,8 @@ extension EditRequest: ReadableParams {
             value: value,
             edits: edits,
             selection: selection,
-            ifVersion: ifVersion
+            ifVersion: ifVersion,
+            view: view
         )
     }
 }

@@ -19,10 +19,21 @@ public struct ExportRequest: DataTableRequest {
     /// Send the text in `chunk` notifications ahead of the reply instead of in it.
     public var stream: Bool?
 
+    /// Export this connection's view of the table: only the rows its filter shows (`filter`),
+    /// in order.
+    public var view: Bool?
+
     /// Params with every member given; the optional ones may be left out (not both `path` and
     /// `stream: true`).
-    public init(table: String, format: String? = nil, selection: Bool? = nil, path: String? = nil, stream: Bool? = nil)
-    {
+    public init(
+        table: String,
+        format: String? = nil,
+        selection: Bool? = nil,
+        path: String? = nil,
+        stream: Bool? = nil,
+        view: Bool? = nil
+    ) {
+        self.view = view
         self.table = table
         self.format = format
         self.selection = selection

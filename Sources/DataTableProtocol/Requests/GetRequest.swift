@@ -20,6 +20,9 @@ public struct GetRequest: DataTableRequest {
     public var count: Int?
     /// Only these columns' values (default: every column).
     public var columns: [String]?
+    /// Read this connection's view of the table: `from`, `count` and each row's `index` count
+    /// the rows its filter shows (`filter`), and an id it leaves out is `invalid_value`.
+    public var view: Bool?
 
     /// Params with every member given; the optional ones may be left out.
     public init(
@@ -27,8 +30,10 @@ public struct GetRequest: DataTableRequest {
         ids: [JSONValue]? = nil,
         from: Int? = nil,
         count: Int? = nil,
-        columns: [String]? = nil
+        columns: [String]? = nil,
+        view: Bool? = nil
     ) {
+        self.view = view
         self.table = table
         self.ids = ids
         self.from = from
@@ -68,6 +73,7 @@ extension GetRequest: ReadableParams {
         var from: Int?
         var count: Int?
         var columns: [String]?
+        var view: Bool?
         let read = reader.object { reader, key in
             switch key {
             case "table": reader.first(0) && reader.optional(&table) { $0.string() }
@@ -75,10 +81,11 @@ extension GetRequest: ReadableParams {
             case "from": reader.first(2) && reader.optional(&from) { $0.int() }
             case "count": reader.first(3) && reader.optional(&count) { $0.int() }
             case "columns": reader.first(4) && reader.optional(&columns) { $0.strings() }
+            case "view": reader.first(5) && reader.optional(&view) { $0.bool() }
             default: false
             }
         }
         guard read, let table else { return nil }
-        self.init(table: table, ids: ids, from: from, count: count, columns: columns)
+        self.init(table: table, ids: ids, from: from, count: count, columns: columns, view: view)
     }
 }

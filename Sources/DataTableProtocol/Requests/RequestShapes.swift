@@ -13,10 +13,14 @@ extension AddRequest {
 }
 
 extension DeleteRequest {
-    /// Refuses params without exactly one of `ids` and `selection: true` (`invalid_params`, `params.ids`).
+    /// Refuses params without exactly one of `ids` and `selection: true` (`invalid_params`, `params.ids`), and
+    /// `view` without `selection: true` (`params.view`).
     public func validate() throws(ResponseError) {
         guard (ids == nil) != (selection != true) else {
             throw .invalidParams("Give ids or selection: true (one of them).", field: "params.ids")
+        }
+        guard view == nil || selection == true else {
+            throw .invalidParams("view goes with selection: true (ids name the rows themselves).", field: "params.view")
         }
     }
 }
@@ -50,8 +54,12 @@ extension ChmodRequest {
 
 extension EditRequest {
     /// Refuses `edits` beside `id`, `value` or `selection: true`; without `edits`, requires `column`, `value`, and
-    /// `id` or `selection: true` (not both). Each refusal is `invalid_params` naming the member.
+    /// `id` or `selection: true` (not both); `view` only with `selection: true`. Each refusal is `invalid_params`
+    /// naming the member.
     public func validate() throws(ResponseError) {
+        guard view == nil || selection == true else {
+            throw .invalidParams("view goes with selection: true (ids name the rows themselves).", field: "params.view")
+        }
         if edits != nil {
             guard id == nil, column == nil, value == nil, selection != true else {
                 throw .invalidParams("Give edits, or id, column and value, not both.", field: "params.edits")
@@ -78,8 +86,15 @@ extension SelectRequest {
     }
 
     /// Refuses an unknown `action` (`invalid_value`, `params.action`), and for `set`, `add`, `remove` and `toggle`
-    /// both `ids` and `from` (`invalid_params`, `params.from`) or neither (`params.ids`).
+    /// both `ids` and `from` (`invalid_params`, `params.from`) or neither (`params.ids`); `view` only with a range or
+    /// `all` (`params.view`).
     public func validate() throws(ResponseError) {
+        guard view == nil || (ids == nil && effectiveAction != "none" && effectiveAction != nil) else {
+            throw .invalidParams(
+                "view goes with from/count or action all (ids name the rows themselves).",
+                field: "params.view"
+            )
+        }
         guard let action = effectiveAction, action != "all", action != "none" else { return }
         guard ["set", "add", "remove", "toggle"].contains(action) else {
             throw .invalidValue("action must be set, add, remove, toggle, all or none.", field: "params.action")

@@ -28,6 +28,9 @@ public struct SelectRequest: DataTableRequest {
     /// client last saw): otherwise `version_conflict`, with the table's version in
     /// `data.version`, and nothing changes.
     public var ifVersion: Int?
+    /// Select within this connection's view of the table: a range (`from`, `count`) counts the
+    /// rows its filter shows (`filter`), and `all` is every row it shows.
+    public var view: Bool?
 
     /// Params with every member given; the optional ones may be left out.
     public init(
@@ -37,8 +40,10 @@ public struct SelectRequest: DataTableRequest {
         from: Int? = nil,
         count: Int? = nil,
         mode: String? = nil,
-        ifVersion: Int? = nil
+        ifVersion: Int? = nil,
+        view: Bool? = nil
     ) {
+        self.view = view
         self.ifVersion = ifVersion
         self.table = table
         self.action = action
@@ -79,6 +84,7 @@ extension SelectRequest: ReadableParams {
         var count: Int?
         var mode: String?
         var ifVersion: Int?
+        var view: Bool?
         let read = reader.object { reader, key in
             switch key {
             case "table": reader.first(0) && reader.optional(&table) { $0.string() }
@@ -88,10 +94,20 @@ extension SelectRequest: ReadableParams {
             case "count": reader.first(4) && reader.optional(&count) { $0.int() }
             case "mode": reader.first(5) && reader.optional(&mode) { $0.string() }
             case "ifVersion": reader.first(6) && reader.optional(&ifVersion) { $0.int() }
+            case "view": reader.first(7) && reader.optional(&view) { $0.bool() }
             default: false
             }
         }
         guard read, let table else { return nil }
-        self.init(table: table, action: action, ids: ids, from: from, count: count, mode: mode, ifVersion: ifVersion)
+        self.init(
+            table: table,
+            action: action,
+            ids: ids,
+            from: from,
+            count: count,
+            mode: mode,
+            ifVersion: ifVersion,
+            view: view
+        )
     }
 }

@@ -4,9 +4,13 @@ import Foundation
 
 extension MethodTable {
     /// `edit` (protocol.md, "edit"): cells set, or kept as drafts with the reason.
-    static func edit(_ request: EditRequest, _ server: ServerState, by requester: Requester) throws
-        -> EditRequest.Response
-    {
+    /// `within`: the filter of the connection's view, when the request asks for it.
+    static func edit(
+        _ request: EditRequest,
+        _ server: ServerState,
+        by requester: Requester,
+        within filter: UInt64? = nil
+    ) throws -> EditRequest.Response {
         enum Shape {
             case cells([CellEdit])
             case selection(column: String, input: CellInput)
@@ -51,7 +55,8 @@ extension MethodTable {
             do {
                 switch shape {
                 case .cells(let edits): cells = try table.edit(edits)
-                case .selection(let column, let input): cells = try table.editSelection(column: column, input: input)
+                case .selection(let column, let input):
+                    cells = try table.editSelection(column: column, input: input, within: filter)
                 }
             } catch {
                 // A refused edit still keeps its drafts.

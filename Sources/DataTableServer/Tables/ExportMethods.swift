@@ -13,6 +13,7 @@ extension MethodTable {
     static func export(_ request: ExportRequest, _ context: RequestContext) async throws -> ExportReply {
         let format = try dataFormat(request.format, path: nil)
         let selectedOnly = request.selection ?? false
+        let filter = context.viewFilter(of: request.table, if: request.view)
         let server = context.server
         var target: ExportFile?
         if let path = request.path {
@@ -23,20 +24,24 @@ extension MethodTable {
         if let target {
             let written = try await server.heavyWork.run {
                 try target.write { emit in
-                    try exportChunks(table, format, selectedOnly: selectedOnly) { chunk, _ in try emit(chunk) }
+                    try exportChunks(table, format, selectedOnly: selectedOnly, within: filter) { chunk, _ in
+                        try emit(chunk)
+                    }
                 }
             }
             (reply.rows, reply.bytes, reply.path) = (written.rows, written.bytes, target.path)
         } else if request.stream == true {
             let streamed = try await server.heavyWork.run {
-                try streamExport(table, format: format, selectedOnly: selectedOnly, context: context)
+                try streamExport(table, format: format, selectedOnly: selectedOnly, within: filter, context: context)
             }
             (reply.rows, reply.bytes, reply.chunks) = (streamed.rows, streamed.bytes, streamed.chunks)
         } else {
             // Kept in the pieces written (copying them into one would copy the whole text).
             @Sendable func pieces() -> (text: [[UInt8]], rows: Int) {
                 var pieces: [[UInt8]] = []
-                let rows = table.export(format, selectedOnly: selectedOnly, chunkBytes: 1 << 22) { chunk, _ in
+                let rows = table.export(format, selectedOnly: selectedOnly, within: filter, chunkBytes: 1 << 22) {
+                    chunk,
+                    _ in
                     pieces.append(chunk)
                 }
                 return (pieces, rows)
@@ -55,15 +60,19 @@ extension MethodTable {
         _ table: Table,
         format: DataFormat,
         selectedOnly: Bool,
+        within filter: UInt64?,
         context: RequestContext
     ) throws -> (rows: Int, bytes: Int, chunks: Int) {
         guard let deliver = context.deliver else {
             throw ResponseError.invalidRequest("This connection cannot receive notifications.")
         }
-        let total = selectedOnly ? table.selectedCount : table.rowCount
+        let total =
+            filter == nil
+            ? (selectedOnly ? table.selectedCount : table.rowCount)
+            : (selectedOnly ? table.selectedIDs(within: filter).count : table.shownCount(filter: filter))
         var (bytes, chunks) = (0, 0)
         var previous: EventLoopFuture<Void>?
-        let rows = try exportChunks(table, format, selectedOnly: selectedOnly) { chunk, done in
+        let rows = try exportChunks(table, format, selectedOnly: selectedOnly, within: filter) { chunk, done in
             let line = ExportReply.chunkNotification(
                 request: context.requestID == .null ? nil : context.requestID,
                 table: table.name,
@@ -88,8 +97,9 @@ extension MethodTable {
         _ table: Table,
         _ format: DataFormat,
         selectedOnly: Bool,
+        within filter: UInt64?,
         _ emit: ([UInt8], Int) throws -> Void
     ) throws -> Int {
-        try table.export(format, selectedOnly: selectedOnly, chunkBytes: exportChunkBytes, emit)
+        try table.export(format, selectedOnly: selectedOnly, within: filter, chunkBytes: exportChunkBytes, emit)
     }
 }

@@ -4,7 +4,10 @@ import Foundation
 
 extension MethodTable {
     /// `get` (protocol.md, "get"): rows by id or position, within the reply cap.
-    static func get(_ request: GetRequest, _ server: ServerState, by requester: Requester) throws -> GetReply {
+    /// `within`: the filter of the connection's view, when the request asks for it.
+    static func get(_ request: GetRequest, _ server: ServerState, by requester: Requester, within filter: UInt64? = nil)
+        throws -> GetReply
+    {
         let ids = try request.ids.map { values throws(ResponseError) in
             try WireValues.rowIDs(values, field: "params.ids")
         }
@@ -31,14 +34,16 @@ extension MethodTable {
                     only!.insert(index)
                 }
             }
-            let asked = ids?.count ?? max(0, min(count, table.rowCount - from))
+            let asked = ids?.count ?? max(0, min(count, table.shownCount(filter: filter) - from))
             try server.checkReplySize(
                 ServerState.estimatedGetBytes(of: table, rows: asked, only: only),
                 what: "This get"
             )
             let rows =
-                try ids.map { ids throws(TableError) in try table.rows(ids: ids, now: now, columns: only) }
-                ?? table.rows(from: from, count: count, now: now, columns: only)
+                try ids.map { ids throws(TableError) in
+                    try table.rows(ids: ids, now: now, columns: only, within: filter)
+                }
+                ?? table.rows(from: from, count: count, now: now, columns: only, within: filter)
             return GetReply(rows, table: table, only: only)
         }
     }

@@ -4,9 +4,13 @@ import Foundation
 
 extension MethodTable {
     /// `select` (protocol.md, "select"): the selection and its mode.
-    static func select(_ request: SelectRequest, _ server: ServerState, by requester: Requester) throws
-        -> SelectRequest.Response
-    {
+    /// `within`: the filter of the connection's view, when the request asks for it.
+    static func select(
+        _ request: SelectRequest,
+        _ server: ServerState,
+        by requester: Requester,
+        within filter: UInt64? = nil
+    ) throws -> SelectRequest.Response {
         let mode = try WireSchema.selectionMode(request.mode, field: "params.mode")
         let ids = try request.ids.map { values throws(ResponseError) in
             try WireValues.rowIDs(values, field: "params.ids")
@@ -33,7 +37,7 @@ extension MethodTable {
                 }
             }
             if let change {
-                try table.select(change.0, change.1, mode: mode)
+                try table.select(change.0, change.1, mode: mode, within: filter)
             } else if let mode {
                 table.setSelectionMode(mode)
             }

@@ -67,9 +67,13 @@ extension MethodTable {
             try Self.add(request, &context)
         }
         registerImmediate(EditRequest.self, when: { $0.selection != true && ($0.edits?.count ?? 0) <= Self.smallBatch })
-        {
-            request,
-            context in try Self.edit(request, context.server, by: context.requester)
+        { request, context in
+            try Self.edit(
+                request,
+                context.server,
+                by: context.requester,
+                within: context.viewFilter(of: request.table, if: request.view)
+            )
         }
         registerImmediate(RevertRequest.self, when: { $0.id != nil }) { request, context in
             let id = try request.id.map { value throws(ResponseError) in try WireValues.rowID(value, field: "params.id")
@@ -92,13 +96,25 @@ extension MethodTable {
             }
         }
         register(DeleteRequest.self) { request, context in
-            try Self.delete(request, context.server, by: context.requester)
+            try Self.delete(
+                request,
+                context.server,
+                by: context.requester,
+                within: context.viewFilter(of: request.table, if: request.view)
+            )
         }
         registerImmediate(
             GetRequest.self,
             replying: GetReply.self,
             when: { ($0.ids?.count ?? $0.count ?? 100) <= Self.smallBatch }
-        ) { request, context in try Self.get(request, context.server, by: context.requester) }
+        ) { request, context in
+            try Self.get(
+                request,
+                context.server,
+                by: context.requester,
+                within: context.viewFilter(of: request.table, if: request.view)
+            )
+        }
         register(SelectRequest.self) { request, context in
             // Selecting all, none or a new mode touches every row; so does setting the selection
             // of a large table while rows are selected (the old selection is cleared).
@@ -114,9 +130,19 @@ extension MethodTable {
             {
                 return nil
             }
-            return try Self.select(request, context.server, by: context.requester)
+            return try Self.select(
+                request,
+                context.server,
+                by: context.requester,
+                within: context.viewFilter(of: request.table, if: request.view)
+            )
         } otherwise: { request, context in
-            try Self.select(request, context.server, by: context.requester)
+            try Self.select(
+                request,
+                context.server,
+                by: context.requester,
+                within: context.viewFilter(of: request.table, if: request.view)
+            )
         }
         register(SelectionRequest.self) { request, context in
             try context.server.read(request.table, by: context.requester) { table in

@@ -27,3 +27,11 @@ struct TableView: Sendable {
         return layout != before
     }
 }
+
+extension RequestContext {
+    /// The id of the filter on this connection's view of `table` when a request asks to act on
+    /// its view (`view: true`); `nil` (every row) otherwise, or when the view has no filter.
+    func viewFilter(of table: String, if asked: Bool?) -> UInt64? {
+        asked == true ? views[table]?.state.filter : nil
+    }
+}

@@ -153,6 +153,29 @@ struct ViewerTests {
         #expect(lines[1].contains("lots"))
     }
 
+    /// `/` searches, `f` keeps the rows with the cursor row's value in the cursor's column, `F`
+    /// shows every row again; the filter is on the status line in words.
+    @Test func searchAndFilterNarrowTheViewAndSayHow() throws {
+        let pane = try Pane(daemon: try Self.demo(rows: 10), columns: 100, rows: 15)
+        try pane.keys("/")
+        _ = try pane.screen(until: { Self.status($0).hasPrefix("search:") })
+        try pane.keys("valve", "Enter")
+        let searched = try pane.screen(until: { Self.status($0).hasPrefix("“valve” · rows 1–1 of 1 shown") })
+        #expect(Self.status(searched).hasPrefix("“valve” · rows 1–1 of 1 shown"), "\(Self.status(searched))")
+        #expect(searched[1].hasPrefix("[ ]Safety Valve SV-12"), "\(searched)")
+        #expect(!searched.contains { $0.hasPrefix("[ ]Servo Motor") })
+
+        try pane.keys("F")
+        let every = try pane.screen(until: { Self.status($0).hasPrefix("rows 1–") })
+        #expect(every.contains { $0.hasPrefix("[ ]Servo Motor") })
+
+        // The cursor is on the first row (Servo Motor, rack B2); on the Rack column, f keeps B2.
+        try pane.keys("Right", "f")
+        let filtered = try pane.screen(until: { Self.status($0).hasPrefix("Rack is B2 · ") })
+        #expect(Self.status(filtered).contains("of 1 shown"), "\(Self.status(filtered))")
+        #expect(filtered[1].hasPrefix("[ ]Servo Motor"))
+    }
+
     @Test func rowsAddedAboveByAnotherClientAreCounted() throws {
         let daemon = try Self.demo(rows: 200)
         let pane = try Pane(daemon: daemon, rows: 15)

@@ -12,7 +12,10 @@ import TextMeasure
 ///
 /// Keys: arrows, PgUp/PgDn, Home/End move the cursor row and column (the daemon scrolls the view
 /// to keep it in sight); space selects the cursor row, `a` selects all (or none), `e` edits the
-/// cell under the cursor, `+` adds a row, `s` cycles the sort on the cursor's column, `q` quits.
+/// cell under the cursor, `+` adds a row, `s` cycles the sort on the cursor's column, `/` searches
+/// every column, `f` keeps only the rows whose cursor-column value is the cursor row's, `F` shows
+/// every row again, `q` quits. The filter (this viewer's own view of the table) is on the status
+/// line in words.
 final class Viewer {
     /// What the status line asks for while the user types.
     private struct Prompt {
@@ -48,6 +51,12 @@ final class Viewer {
     private var running = true
     /// The table's sort, for the ▲ / ▼ in the header (fetched at the start and after sorts).
     private var sortKeys: [SortKeyParam] = []
+    /// The conditions of this viewer's filter (`f` adds one), and its search text (`/`).
+    private var conditions: [FilterConditionParam] = []
+    private var search = ""
+
+    /// Rows in the view: those the filter shows, or the table's.
+    private var shownRows: Int { window.window["shown"]?.intValue ?? window.window["total"]?.intValue ?? 0 }
 
     init(table: String, socketPath: String, terminal: Terminal) throws {
         self.table = table
@@ -101,7 +110,7 @@ final class Viewer {
     /// Acts on a key; returns how to scroll afterwards, if at all.
     private func handle(_ key: Terminal.Key) throws -> Placement? {
         if prompt != nil { return try handlePrompt(key) }
-        let total = window.window["total"]?.intValue ?? 0
+        let total = shownRows
         let page = max(1, window.rows.count - 1)
         switch key {
         case .character("q"), .control(3), .escape:
@@ -118,11 +127,21 @@ final class Viewer {
         case .character(" "):
             if let id = cursorID { try act { try $0.send(SelectRequest(table: $1, action: "toggle", ids: [id])) } }
         case .character("a"):
-            let all = (window.window["selected"]?.intValue ?? 0) == total
-            try act { try $0.send(SelectRequest(table: $1, action: all ? "none" : "all")) }
+            // With a filter, `a` selects the rows it shows.
+            let all = (window.window["selected"]?.intValue ?? 0) >= total && total > 0
+            let filtered = window.window["shown"] != nil
+            try act {
+                try $0.send(SelectRequest(table: $1, action: all ? "none" : "all", view: all || !filtered ? nil : true))
+            }
         case .character("s"): try cycleSort()
         case .character("e"): startEdit()
         case .character("+"): try startAdd()
+        case .character("/"):
+            prompt = Prompt(label: "search", text: search) { viewer, text in
+                try viewer.applyFilter(conditions: viewer.conditions, search: text)
+            }
+        case .character("f"): try filterByCursorValue()
+        case .character("F"): try applyFilter(conditions: [], search: "")
         default: return nil
         }
         cursor = max(0, min(cursor, total - 1))
@@ -204,6 +223,30 @@ final class Viewer {
             let reply = try viewer.session.send(AddRequest(table: viewer.table, row: .object(cells)))
             if let index = reply.added.first?.index { viewer.cursor = index }
             viewer.message = ("added a row", false)
+        }
+    }
+
+    /// Narrows the view to the rows whose value in the cursor's column is the cursor row's (an
+    /// empty cell: the rows empty there), on top of the filter it has.
+    private func filterByCursorValue() throws {
+        guard let id = cursorID, column < columnKeys.count else { return }
+        let key = columnKeys[column]
+        let row = try session.send(GetRequest(table: table, ids: [id], columns: [key])).rows.first
+        let value = row?.values[key] ?? .null
+        let condition =
+            value == .null
+            ? FilterConditionParam(column: key, op: "empty") : FilterConditionParam(column: key, op: "=", value: value)
+        try applyFilter(conditions: conditions + [condition], search: search)
+    }
+
+    /// Sets this viewer's filter; the cursor goes to the first row it shows.
+    private func applyFilter(conditions: [FilterConditionParam], search: String) throws {
+        try act { session, table in
+            let reply = try session.send(FilterRequest(table: table, where: conditions, search: search))
+            self.conditions = reply.where
+            self.search = reply.search
+            self.cursor = 0
+            self.message = (reply.filter.isEmpty ? "every row" : "\(reply.shown) of \(reply.total) rows", false)
         }
     }
 
@@ -296,8 +339,11 @@ final class Viewer {
         do {
             reply = try session.sendForJSON(request)
         } catch let refused as DaemonSession.Refused where refused.field == "params.to.index" {
-            // The table shrank under the cursor: go to its end (or the top of an empty table).
-            let rows = try session.send(DescribeRequest(table: table)).rows
+            // The view shrank under the cursor: go to its end (or the top of an empty view).
+            request.to = nil
+            request.viewport?.y = nil
+            let anchored = try session.sendForJSON(request)
+            let rows = anchored["shown"]?.intValue ?? anchored["total"]?.intValue ?? 0
             cursor = max(0, rows - 1)
             request.to = rows == 0 ? nil : ScrollRequest.Target(index: cursor, align: "nearest")
             if rows == 0 { request.viewport?.y = 0 }
@@ -311,7 +357,7 @@ final class Viewer {
         } else if placement == .anchored {
             cursor += reply["newAbove"]?.intValue ?? 0
         }
-        let total = reply["total"]?.intValue ?? 0
+        let total = reply["shown"]?.intValue ?? reply["total"]?.intValue ?? 0
         cursor = max(0, min(cursor, total - 1))
         if (reply["viewport"]?["y"]?.intValue ?? 0) == 0 { newAbove = 0 }
         cursorID = window.rows.first { $0["index"]?.intValue == cursor }?["id"]
@@ -391,8 +437,14 @@ final class Viewer {
             canvas.style(x: DisplayWidth.cells(label + prompt.text), width: 1, "7")
             return canvas.styledText
         }
-        let status = window.status(newAbove: newAbove) + " · "
-        let tail = message?.text ?? "space select · e edit · + add · s sort · q quit"
+        // A filter bar: the view's filter in words, first.
+        let filter = window.window["filter"]?.stringValue.map { "\($0) · " } ?? ""
+        let status = filter + window.status(newAbove: newAbove) + " · "
+        let tail =
+            message?.text
+            ?? (filter.isEmpty
+                ? "space select · e edit · + add · s sort · / search · f filter · q quit"
+                : "F every row · / search · f filter · q quit")
         canvas.write(status + tail, x: 0, width: size.columns)
         if message?.isError == true { canvas.style(x: DisplayWidth.cells(status), width: size.columns, "1;31") }
         return canvas.styledText

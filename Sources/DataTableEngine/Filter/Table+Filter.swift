@@ -48,13 +48,17 @@ extension Table {
         let rows = admitted.flatMap { $0.version == version ? $0.rows : nil } ?? admittedRows(filter).rows
         filters.append(FilteredRows(id: id, filter: filter, rows: rows))
         filterGeneration += 1
+        sectionsFollowFilter(id)
     }
 
     /// Drops the filter with `id` (a view's filter cleared, or its connection gone).
     public mutating func dropFilter(_ id: UInt64) {
         let before = filters.count
         filters.removeAll { $0.id == id }
-        if filters.count != before { filterGeneration += 1 }
+        if filters.count != before {
+            filterGeneration += 1
+            sectionsFollowFilter(id)
+        }
     }
 
     /// Whether the table keeps a filter with `id`.
@@ -127,6 +131,7 @@ extension Table {
             filters[index].rows = RowOrder(slotsInOrder { old.contains($0) })
             filters[index].keptOffsets = []
         }
+        sectionsRebuild()
     }
 
     /// Rows came into the order all at once (a load): each filter looks at every row again.
@@ -135,6 +140,7 @@ extension Table {
             filters[index].rows = admittedRows(filters[index].filter).rows
             filters[index].keptOffsets = []
         }
+        sectionsRebuild()
     }
 
     /// The slots of the current order for which `include` holds, in order.

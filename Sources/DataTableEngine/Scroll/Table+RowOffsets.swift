@@ -55,6 +55,7 @@ extension Table {
     /// `slot` went into the current order at `position`.
     mutating func rowOffsetsInsert(_ slot: UInt32, at position: Int) {
         filtersInsert(slot, at: position)
+        if !sections.isEmpty { sectionsInsert(slot) }
         for kept in keptOffsets.indices {
             keptOffsets[kept].index.insert(height(of: slot, under: keptOffsets[kept].rule), at: position)
         }
@@ -105,6 +106,7 @@ extension Table {
     /// Removes `slot` from both orders and from the indexes.
     mutating func removeFromOrders(_ slot: UInt32) {
         filtersRemove(slot)
+        sectionsRemove(slot)
         let naturalPosition = natural.remove(slot)
         if sorted == nil {
             if let naturalPosition { rowOffsetsRemove(at: naturalPosition) }
@@ -116,6 +118,7 @@ extension Table {
     /// Removes `slot` from the sorted order (to place it again) and from the indexes.
     mutating func removeFromSorted(_ slot: UInt32) {
         filtersRemove(slot)
+        sectionsRemove(slot)
         if let position = sorted!.remove(slot) { rowOffsetsRemove(at: position) }
     }
 }

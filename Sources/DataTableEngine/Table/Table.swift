@@ -67,8 +67,10 @@ public struct Table: Sendable {
     var recentAdditions = RecentAdditions()
     /// The rows each view's filter lets through, kept current by every change.
     var filters: [FilteredRows] = []
-    /// Counts filters set and dropped: they change no data (and no ``version``), but a copy
-    /// made before one must not take the table's place after it.
+    /// The rows of each view that shows sections, kept current by every change.
+    var sections: [SectionedRows] = []
+    /// Counts filters and sections set and dropped: they change no data (and no ``version``),
+    /// but a copy made before one must not take the table's place after it.
     public internal(set) var filterGeneration: UInt64 = 0
     var undoSteps: [EditStep] = []
     var redoSteps: [EditStep] = []
@@ -252,6 +254,7 @@ public struct Table: Sendable {
         stores[column][slot] = value
         if !keptOffsets.isEmpty { rowOffsetsUpdate(slot) }
         if !filters.isEmpty { filtersUpdate(slot) }
+        if !sections.isEmpty { sectionsUpdate(slot) }
     }
 }
 

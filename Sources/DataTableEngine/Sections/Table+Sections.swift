@@ -1,0 +1,186 @@
+/// How a view divides its rows into sections (Apple HIG, "Tables": plain, grouped, inset
+/// grouped): one section per distinct value of a column.
+public struct SectionSpec: Sendable, Equatable {
+    /// The HIG's table styles.
+    public enum Style: String, Sendable, Hashable, CaseIterable {
+        /// Headers stick to the top while their section scrolls; an index may run down the side.
+        case plain
+        /// Sections set apart by space.
+        case grouped
+        /// Grouped, with the rows inset from both edges.
+        case insetGrouped
+    }
+
+    /// The column whose values name the sections (its index in the table).
+    public var column: Int
+    public var style: Style
+    /// An index of section titles down the right edge (plain only).
+    public var index: Bool
+    /// A footer after each section, saying how many rows it holds.
+    public var footers: Bool
+
+    /// Sections by the column at `column` in `style`.
+    public init(column: Int, style: Style = .plain, index: Bool = false, footers: Bool = false) {
+        self.column = column
+        self.style = style
+        self.index = index
+        self.footers = footers
+    }
+}
+
+/// One view's rows in sections, kept in the table and current with every change like a filter's
+/// rows: the rows (those the view's filter shows, or all) ordered by section, each section's
+/// rows in the table's current order, and each section's count.
+struct SectionedRows: Sendable {
+    let id: UInt64
+    var spec: SectionSpec
+    /// The view's filter, whose rows are the ones sectioned; `nil`: every row.
+    var filter: UInt64?
+    /// Sections run from the greatest value down (the table is sorted by the column, descending).
+    var descending: Bool
+    var rows: RowOrder
+    /// Each section's value, in section order.
+    var values: [CellValue]
+    var counts: SectionCounts
+}
+
+extension Table {
+    /// Divides the rows of the view with `id` into sections as `spec` says (the rows its filter
+    /// `within` shows, or every row), replacing any it had; O(n). `nil` ends its sections.
+    public mutating func setSections(_ spec: SectionSpec?, id: UInt64, within filter: UInt64?) {
+        sections.removeAll { $0.id == id }
+        filterGeneration += 1
+        guard let spec else { return }
+        sections.append(sectioned(spec, id: id, within: filter))
+    }
+
+    /// The view with `id` has sections.
+    public func hasSections(_ id: UInt64) -> Bool { sectionsIndex(id) != nil }
+
+    func sectionsIndex(_ id: UInt64) -> Int? { sections.firstIndex { $0.id == id } }
+
+    /// The rows in sections, worked out from the start.
+    private func sectioned(_ spec: SectionSpec, id: UInt64, within filter: UInt64?) -> SectionedRows {
+        let shown = filter.flatMap(filterIndex)
+        let descending = sortKeys.first.map { $0.descending && columnIndex[$0.column] == spec.column } ?? false
+        var bySection: [CellValue: [UInt32]] = [:]
+        let visit = { (slot: UInt32) in bySection[stores[spec.column][slot], default: []].append(slot) }
+        if let shown { filters[shown].rows.forEachSlot(visit) } else { order.forEachSlot(visit) }
+        let values = bySection.keys.sorted { Self.sectionOrder($0, $1, descending: descending) < 0 }
+        return SectionedRows(
+            id: id,
+            spec: spec,
+            filter: filter,
+            descending: descending,
+            rows: RowOrder(values.flatMap { bySection[$0]! }),
+            values: values,
+            counts: SectionCounts(values.map { bySection[$0]!.count })
+        )
+    }
+
+    static func sectionOrder(_ left: CellValue, _ right: CellValue, descending: Bool) -> Int {
+        let order = ValueOrder.compare(left, right)
+        return descending ? -order : order
+    }
+
+    // MARK: Keeping sections current
+
+    /// `slot` went into the current order (and the filters): sections that show it take it in.
+    mutating func sectionsInsert(_ slot: UInt32) {
+        for index in sections.indices where sectionsShow(slot, index) { placeSectioned(slot, in: index) }
+    }
+
+    /// `slot` left the current order.
+    mutating func sectionsRemove(_ slot: UInt32) {
+        for index in sections.indices { removeSectioned(slot, from: index) }
+    }
+
+    /// A cell of `slot` changed: it may belong in another section, or be shown or hidden.
+    mutating func sectionsUpdate(_ slot: UInt32) {
+        guard orderPosition(of: slot) != nil else { return }
+        for index in sections.indices {
+            let shows = sectionsShow(slot, index)
+            guard let position = sections[index].rows.position(of: slot) else {
+                if shows { placeSectioned(slot, in: index) }
+                continue
+            }
+            let section = sections[index].counts.section(holding: position)
+            let value = stores[sections[index].spec.column][slot]
+            if !shows || sections[index].values[section] != value {
+                removeSectioned(slot, from: index)
+                if shows { placeSectioned(slot, in: index) }
+            }
+        }
+    }
+
+    /// The order or the filters' rows were rebuilt: so are the sections.
+    mutating func sectionsRebuild() {
+        for index in sections.indices {
+            let current = sections[index]
+            sections[index] = sectioned(current.spec, id: current.id, within: current.filter)
+        }
+    }
+
+    /// The filter with `id` changed or went: the sections of its view follow it.
+    mutating func sectionsFollowFilter(_ id: UInt64) {
+        for index in sections.indices where sections[index].filter == id || sections[index].id == id {
+            let current = sections[index]
+            let filter = hasFilter(id) ? id : nil
+            sections[index] = sectioned(current.spec, id: current.id, within: filter)
+        }
+    }
+
+    /// Whether the sections at `index` show `slot` (its view's filter lets it through).
+    private func sectionsShow(_ slot: UInt32, _ index: Int) -> Bool {
+        guard let filter = sections[index].filter else { return true }
+        guard let shown = filterIndex(filter) else { return true }
+        return filters[shown].rows.contains(slot)
+    }
+
+    /// Puts `slot` in its section: found by its value (a new section when none has it), then
+    /// after the section's rows that come before it in the current order.
+    private mutating func placeSectioned(_ slot: UInt32, in index: Int) {
+        let value = stores[sections[index].spec.column][slot]
+        let descending = sections[index].descending
+        var low = 0
+        var high = sections[index].values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Self.sectionOrder(sections[index].values[middle], value, descending: descending) < 0 {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        let section = low
+        if section == sections[index].values.count || sections[index].values[section] != value {
+            sections[index].values.insert(value, at: section)
+            sections[index].counts.insertSection(at: section)
+        }
+        let position = orderPosition(of: slot)!
+        var first = sections[index].counts.rowsBefore(section)
+        var last = first + sections[index].counts.counts[section]
+        while first < last {
+            let middle = (first + last) / 2
+            if orderPosition(of: sections[index].rows.slot(at: middle))! < position {
+                first = middle + 1
+            } else {
+                last = middle
+            }
+        }
+        sections[index].rows.insert(slot, at: first)
+        sections[index].counts.add(1, to: section)
+    }
+
+    /// Takes `slot` out of the sections at `index`, dropping its section when it empties.
+    private mutating func removeSectioned(_ slot: UInt32, from index: Int) {
+        guard let position = sections[index].rows.position(of: slot) else { return }
+        let section = sections[index].counts.section(holding: position)
+        sections[index].rows.remove(slot)
+        sections[index].counts.add(-1, to: section)
+        if sections[index].counts.counts[section] == 0 {
+            sections[index].values.remove(at: section)
+            sections[index].counts.removeSection(at: section)
+        }
+    }
+}

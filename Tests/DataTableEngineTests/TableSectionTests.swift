@@ -95,6 +95,103 @@ import Testing
         }
     }
 
+    /// Ten rows in three racks, numbered in order: A1 holds 0, 3, 6, 9; B2 1, 4, 7; C1 2, 5, 8.
+    static func racked() throws -> Table {
+        var table = try TableFilterTests.table()
+        let racks = ["A1", "B2", "C1"]
+        _ = try table.add(
+            (0..<10).map {
+                RowInput(values: [
+                    "item": .text("item \($0)"), "qty": .number(Double($0)), "rack": .text(racks[$0 % 3]),
+                ])
+            },
+            now: 0
+        )
+        return table
+    }
+
+    @Test func plainSectionsPlaceHeadersBetweenRowsAndStickTheTopOne() throws {
+        var table = try Self.racked()
+        table.setSections(SectionSpec(column: table.columnIndex["rack"]!, index: true), id: 1, within: nil)
+        var view = ViewState()
+        view.sections = 1
+        let options = TableScrollTests.cells(60)
+        let top = try table.scroll(options, ScrollInput(height: 8, y: 0, now: 0), view: &view)
+        // Table header at 0; A1's header at 1, its rows 2–5; B2's header at 6, its rows 7…
+        #expect(top.contentHeight == 1 + 3 + 10)
+        #expect(
+            top.rows.map { window in top.cells(of: window)[0] } == ["item 0", "item 3", "item 6", "item 9", "item 1"]
+        )
+        #expect(top.rows.map(\.y) == [2, 3, 4, 5, 7])
+        #expect(top.rows.map(\.index) == [0, 1, 2, 3, 4])
+        let sections = try #require(top.sections)
+        #expect(sections.count == 3)
+        #expect(sections.shown.map(\.title) == ["A1", "B2"])
+        #expect(sections.shown.map(\.y) == [1, 6])
+        #expect(sections.shown.map(\.count) == [4, 3])
+        #expect(sections.index?.map(\.title) == ["A1", "B2", "C1"])
+        #expect(sections.index?.map(\.y) == [0, 5, 9])
+
+        // Scrolled into A1: its header sticks below the table's; B2's pushes it up.
+        let sticky = try table.scroll(options, ScrollInput(height: 8, y: 2, now: 0), view: &view)
+        #expect(sticky.sections?.shown.first?.sticky == true)
+        #expect(sticky.sections?.shown.first?.y == 1)
+        let pushed = try table.scroll(options, ScrollInput(height: 8, y: 5, now: 0), view: &view)
+        #expect(pushed.sections?.shown.first?.title == "B2")
+        #expect(pushed.sections?.shown.first?.y == 1)
+
+        // A section brought to the top; a row added lands in its section (last: the table is in
+        // the order rows were added).
+        let atC1 = try table.scroll(
+            options,
+            ScrollInput(
+                height: 4,
+                target: .section(try table.columns[table.columnIndex["rack"]!].rules.parseComparand(.text("C1"))),
+                now: 0
+            ),
+            view: &view
+        )
+        #expect(atC1.y == 9)
+        #expect(atC1.rows.first.map { atC1.cells(of: $0)[0] } == "item 2")
+        _ = try table.add([RowInput(values: ["item": .text("new"), "qty": .number(1), "rack": .text("B2")])], now: 0)
+        let after = try table.scroll(options, ScrollInput(height: 20, y: 0, now: 0), view: &view)
+        #expect(
+            after.rows.map { after.cells(of: $0)[0] }.prefix(8) == [
+                "item 0", "item 3", "item 6", "item 9", "item 1", "item 4", "item 7", "new",
+            ]
+        )
+    }
+
+    @Test func groupedSectionsAreSetApartAndInsetGroupedOnesInset() throws {
+        var table = try Self.racked()
+        let rack = table.columnIndex["rack"]!
+        table.setSections(SectionSpec(column: rack, style: .grouped, footers: true), id: 1, within: nil)
+        var view = ViewState()
+        view.sections = 1
+        let grouped = try table.scroll(TableScrollTests.cells(60), ScrollInput(height: 30, y: 0, now: 0), view: &view)
+        // A1: header 1, rows 2–5, footer 6; a line apart, B2's header at 8.
+        let shown = try #require(grouped.sections?.shown)
+        #expect(shown.map(\.y) == [1, 8, 14])
+        #expect(shown.map(\.footerY) == [6, 12, 18])
+        #expect(grouped.contentHeight == 1 + 3 * 2 + 2 + 10)
+        #expect(shown.allSatisfy { !$0.sticky })
+
+        var plain = ViewState()
+        let whole = try table.scroll(TableScrollTests.cells(60), ScrollInput(height: 30, y: 0, now: 0), view: &plain)
+        table.setSections(SectionSpec(column: rack, style: .insetGrouped), id: 2, within: nil)
+        var inset = ViewState()
+        inset.sections = 2
+        let insetWindow = try table.scroll(
+            TableScrollTests.cells(60),
+            ScrollInput(height: 30, y: 0, now: 0),
+            view: &inset
+        )
+        #expect(insetWindow.sections?.inset == 2)
+        #expect(insetWindow.columns.first!.x == whole.columns.first!.x + 2)
+        let right = insetWindow.columns.last!
+        #expect(right.x + right.width <= 60 - 2)
+    }
+
     @Test func countsFindTheirSections() {
         var counts = SectionCounts([3, 0, 2, 5])
         #expect(counts.total == 10)

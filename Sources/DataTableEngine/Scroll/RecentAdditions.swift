@@ -36,13 +36,12 @@ extension Table {
     /// How many rows added after `version` are still in the table and now come before
     /// `position` in the current order, and whether that count is exact (it is not when more
     /// rows were added since than are remembered).
-    /// With `filter` (an index in ``filters``) only rows it lets through count, by their
-    /// position among them.
-    func rowsAdded(since version: UInt64, before position: Int, in filter: Int? = nil) -> (count: Int, exact: Bool) {
+    /// Only rows the view (`rows`) shows count, by their position among them.
+    func rowsAdded(since version: UInt64, before position: Int, in rows: ViewRows = .all) -> (count: Int, exact: Bool) {
         var count = 0
         for entry in recentAdditions.entries.reversed() {
             guard entry.version > version else { break }
-            guard slot(of: entry.id) == entry.slot, let at = shownPosition(filter, of: entry.slot) else { continue }
+            guard slot(of: entry.id) == entry.slot, let at = self.position(in: rows, of: entry.slot) else { continue }
             if at < position { count += 1 }
         }
         return (count, version >= recentAdditions.forgottenThrough)

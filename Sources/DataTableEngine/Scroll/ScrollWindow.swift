@@ -93,6 +93,45 @@ public struct ScrollWindow: Sendable {
     public var shownCount: Int?
     /// With a filter, its conditions in words (``RowFilter/description(in:)``).
     public var filterDescription: String?
+    /// With sections: those the window shows, and the index.
+    public var sections: Sections?
+
+    /// A view's sections as a window shows them.
+    public struct Sections: Sendable, Hashable {
+        /// The column whose values name the sections.
+        public var column: String
+        public var style: SectionSpec.Style
+        /// How many sections the view has.
+        public var count: Int
+        /// How far rows and columns are inset from both edges (inset grouped).
+        public var inset: Int
+        /// The sections the window's rows are in, top to bottom.
+        public var shown: [Section]
+        /// Every section's title and the content offset that brings its header to the top
+        /// (plain style with an index).
+        public var index: [IndexEntry]?
+    }
+
+    /// One section on screen.
+    public struct Section: Sendable, Hashable {
+        /// Its value as the column shows it ("" for the empty value's section).
+        public var title: String
+        /// Its rows.
+        public var count: Int
+        /// Its header's top on screen, and height.
+        public var y: Int
+        public var height: Int
+        /// Its footer's top on screen, when footers are shown.
+        public var footerY: Int?
+        /// The header sticks below the table's header (plain style).
+        public var sticky: Bool
+    }
+
+    /// One title of a section index.
+    public struct IndexEntry: Sendable, Hashable {
+        public var title: String
+        public var y: Int
+    }
 
     /// The display text of `row`'s cells, one per column.
     public func cells(of row: Row) -> [String] {

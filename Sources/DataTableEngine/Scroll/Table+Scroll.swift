@@ -11,7 +11,12 @@ extension Table {
         view: inout ViewState
     ) throws(TableError) -> ScrollWindow {
         try Self.check(input)
+        let options = insetOptions(options, view: view)
         let plan = try plan(options, view: &view)
+        let rows = viewRows(view)
+        if case .sectioned(let index) = rows {
+            return try window(plan, sectionGeometry(index, plan: plan, options: options), options, input, view: &view)
+        }
         let offsets =
             view.filter.flatMap { filteredOffsets($0, for: plan.heightRule) } ?? rowOffsets(for: plan.heightRule)
         return try window(plan, offsets, options, input, view: &view)
@@ -27,13 +32,20 @@ extension Table {
         view: inout ViewState
     ) throws(TableError) -> ScrollWindow? {
         try Self.check(input)
+        let options = insetOptions(options, view: view)
         guard let plan = currentPlan(options, view: view) else { return nil }
-        // A filtered view's offsets count its rows; either kind may need building first.
-        let kept =
-            shownFilter(view) == nil
-            ? keptRowOffsets(for: plan.heightRule) : keptFilteredOffsets(view.filter!, for: plan.heightRule)
-        guard let offsets = kept else { return nil }
-        return try window(plan, offsets, options, input, view: &view)
+        switch viewRows(view) {
+        case .sectioned(let index):
+            // Rows of two heights in sections are measured on each scroll: that takes the lock alone.
+            guard plan.heightRule.isUniform else { return nil }
+            return try window(plan, sectionGeometry(index, plan: plan, options: options), options, input, view: &view)
+        case .filtered:
+            guard let offsets = keptFilteredOffsets(view.filter!, for: plan.heightRule) else { return nil }
+            return try window(plan, offsets, options, input, view: &view)
+        case .all:
+            guard let offsets = keptRowOffsets(for: plan.heightRule) else { return nil }
+            return try window(plan, offsets, options, input, view: &view)
+        }
     }
 
     private static func check(_ input: ScrollInput) throws(TableError) {
@@ -44,13 +56,13 @@ extension Table {
     /// The window of `view` under `plan`, whose row heights `offsets` holds.
     private func window(
         _ plan: LayoutPlan,
-        _ offsets: RowOffsets,
+        _ offsets: some ViewOffsets,
         _ options: LayoutOptions,
         _ input: ScrollInput,
         view: inout ViewState
     ) throws(TableError) -> ScrollWindow {
-        let shown = shownFilter(view)
-        let rowCount = shownCount(shown)
+        let shown = viewRows(view)
+        let rowCount = count(of: shown)
         let header = plan.headerHeight
         let contentHeight = header + offsets.totalHeight
         let maxY = max(0, contentHeight - input.height)
@@ -77,7 +89,9 @@ extension Table {
         y = min(max(0, y), maxY)
         let x = plan.horizontalScroll ? min(max(0, input.x ?? view.x), max(0, plan.contentWidth - options.width)) : 0
 
-        let columns = windowColumns(plan, options: options, x: x)
+        var columns = windowColumns(plan, options: options, x: x)
+        let inset = shown.sectionsIndex.map { SectionMetrics(sections[$0].spec, unit: options.unit).inset } ?? 0
+        for index in columns.indices { columns[index].x += inset }
         let cellPlans = columns.map { WindowCell($0, store: columnIndex[$0.key]!, table: self, options: options) }
         var rows: [ScrollWindow.Row] = []
         var text = WindowText(capacity: 0)
@@ -94,9 +108,11 @@ extension Table {
             var top = header + offsets.offset(of: from) - y
             let widths = contentWidths.first { $0.measure.identity == plan.heightRule.measure }
             text = WindowText(capacity: (to - from + 1) * columns.count)
-            let slots = shownSlots(shown, from: from, limit: to - from + 1)
+            let slots = slots(of: shown, from: from, limit: to - from + 1)
             let values = gather(slots, cellPlans)
             for (offset, slot) in slots.enumerated() {
+                // Sections put headers (and footers, and space) between some rows.
+                if shown.sectionsIndex != nil { top = header + offsets.offset(of: from + offset) - y }
                 let height =
                     plan.heightRule.isUniform || widths == nil
                     ? plan.heightRule.rowHeight : Self.height(of: slot, under: plan.heightRule, widths: widths!)
@@ -152,8 +168,20 @@ extension Table {
             lastVisible: lastVisible,
             newAbove: newAbove,
             rowCount: self.rowCount,
-            shownCount: shown.map { _ in rowCount },
-            filterDescription: shown.map { filters[$0].filter.description(in: self) }
+            shownCount: shownFilter(view).map { filters[$0].rows.count },
+            filterDescription: shownFilter(view).map { filters[$0].filter.description(in: self) },
+            sections: (offsets as? SectionGeometry).map { geometry in
+                windowSections(
+                    geometry,
+                    index: shown.sectionsIndex!,
+                    y: y,
+                    height: input.height,
+                    header: header,
+                    first: firstVisible,
+                    last: lastVisible,
+                    overscan: input.overscan
+                )
+            }
         )
     }
 
@@ -162,6 +190,56 @@ extension Table {
     /// The index in ``filters`` of the view's filter; `nil` when it shows every row.
     func shownFilter(_ view: ViewState) -> Int? {
         view.filter.flatMap(filterIndex)
+    }
+
+    /// The rows a view shows, in its order.
+    enum ViewRows {
+        /// The table's, in the current order.
+        case all
+        /// Those its filter (this index in ``Table/filters``) lets through.
+        case filtered(Int)
+        /// In sections (this index in ``Table/sections``).
+        case sectioned(Int)
+
+        var sectionsIndex: Int? {
+            if case .sectioned(let index) = self { return index }
+            return nil
+        }
+
+        var isAll: Bool {
+            if case .all = self { return true }
+            return false
+        }
+    }
+
+    func viewRows(_ view: ViewState) -> ViewRows {
+        if let index = view.sections.flatMap(sectionsIndex) { return .sectioned(index) }
+        if let index = shownFilter(view) { return .filtered(index) }
+        return .all
+    }
+
+    func count(of rows: ViewRows) -> Int {
+        switch rows {
+        case .all: rowCount
+        case .filtered(let index): filters[index].rows.count
+        case .sectioned(let index): sections[index].rows.count
+        }
+    }
+
+    func slots(of rows: ViewRows, from position: Int, limit: Int) -> [UInt32] {
+        switch rows {
+        case .all: orderSlots(from: position, limit: limit)
+        case .filtered(let index): filters[index].rows.slots(from: position, limit: limit)
+        case .sectioned(let index): sections[index].rows.slots(from: position, limit: limit)
+        }
+    }
+
+    func position(in rows: ViewRows, of slot: UInt32) -> Int? {
+        switch rows {
+        case .all: orderPosition(of: slot)
+        case .filtered(let index): filters[index].rows.position(of: slot)
+        case .sectioned(let index): sections[index].rows.position(of: slot)
+        }
     }
 
     /// How many rows the view with filter `shown` shows.
@@ -187,18 +265,26 @@ extension Table {
         throws(TableError) -> Int?
     {
         guard view.seenVersion != nil else { return nil }
+        let options = insetOptions(options, view: view)
         let plan = try plan(options, view: &view)
-        let offsets =
+        let rows = viewRows(view)
+        func bringing(_ offsets: some ViewOffsets) throws(TableError) -> Int {
+            let y = try targetOffset(
+                .row(id, .nearest),
+                in: rows,
+                offsets: offsets,
+                header: plan.headerHeight,
+                height: view.height,
+                currentY: view.y
+            )
+            return min(max(0, y), max(0, plan.headerHeight + offsets.totalHeight - view.height))
+        }
+        if case .sectioned(let index) = rows {
+            return try bringing(sectionGeometry(index, plan: plan, options: options))
+        }
+        return try bringing(
             view.filter.flatMap { filteredOffsets($0, for: plan.heightRule) } ?? rowOffsets(for: plan.heightRule)
-        let y = try targetOffset(
-            .row(id, .nearest),
-            in: shownFilter(view),
-            offsets: offsets,
-            header: plan.headerHeight,
-            height: view.height,
-            currentY: view.y
         )
-        return min(max(0, y), max(0, plan.headerHeight + offsets.totalHeight - view.height))
     }
 
     /// The view's plan, made again when the table or the options changed since, or when the
@@ -225,11 +311,11 @@ extension Table {
     /// Where the view's anchor row is now, as the offset that keeps it at the same place on
     /// screen. A deleted anchor hands over to the next row that was shown; with none of them
     /// left, the row now at the anchor's old position takes its place.
-    private func anchoredOffset(_ view: ViewState, in filter: Int?, offsets: RowOffsets, header: Int) -> Int {
-        let rowCount = shownCount(filter)
+    private func anchoredOffset(_ view: ViewState, in rows: ViewRows, offsets: some ViewOffsets, header: Int) -> Int {
+        let rowCount = count(of: rows)
         guard rowCount > 0 else { return 0 }
         for shown in view.shown {
-            if let slot = slot(of: shown.id), let position = shownPosition(filter, of: slot) {
+            if let slot = slot(of: shown.id), let position = position(in: rows, of: slot) {
                 return header + offsets.offset(of: position) - shown.y
             }
         }
@@ -240,19 +326,19 @@ extension Table {
     /// The content offset that shows `target` as it asks.
     private func targetOffset(
         _ target: ScrollTarget,
-        in filter: Int?,
-        offsets: RowOffsets,
+        in rows: ViewRows,
+        offsets: some ViewOffsets,
         header: Int,
         height: Int,
         currentY: Int
     ) throws(TableError) -> Int {
-        let rowCount = shownCount(filter)
+        let rowCount = count(of: rows)
         let position: Int
         let align: ScrollAlignment
         switch target {
         case .row(let id, let alignment):
             guard let slot = slot(of: id) else { throw .noSuchRow(id) }
-            guard let found = shownPosition(filter, of: slot) else {
+            guard let found = self.position(in: rows, of: slot) else {
                 throw .invalidArgument(
                     "Row \(id) is not shown: the view's filter leaves it out.",
                     field: "to.id"
@@ -263,12 +349,21 @@ extension Table {
             guard index >= 0, index < rowCount else {
                 throw .invalidArgument(
                     rowCount == 0
-                        ? (filter == nil ? "The table has no rows." : "The view's filter leaves no rows.")
+                        ? (rows.isAll ? "The table has no rows." : "The view shows no rows.")
                         : "index must be from 0 to \(rowCount - 1).",
                     field: "to.index"
                 )
             }
             (position, align) = (index, alignment)
+        case .section(let value):
+            guard let geometry = offsets as? SectionGeometry, let index = rows.sectionsIndex else {
+                throw .invalidArgument("The view has no sections (give sections first).", field: "to.section")
+            }
+            guard let section = sections[index].values.firstIndex(of: value) else {
+                throw .invalidArgument("The view has no section \(sectionTitle(value, index)).", field: "to.section")
+            }
+            // Its header at the top, below the table's.
+            return geometry.headerTop(section)
         }
         let top = header + offsets.offset(of: position)
         let rowHeight = offsets.height(at: position)

@@ -27,6 +27,10 @@ public struct ViewState: Sendable {
     /// only the rows it lets through, and positions (`index`, `first`, `last`, a target index)
     /// count those rows. `nil`, or an id the table does not keep: every row.
     public var filter: UInt64?
+    /// The id of the view's sections in the table (``Table/setSections(_:id:within:)``): the
+    /// view shows its rows section by section, with headers (and footers) between them, and
+    /// positions count them in that order. `nil`, or an id the table does not keep: no sections.
+    public var sections: UInt64?
     /// The content offsets last used.
     public internal(set) var x = 0
     /// The vertical content offset last used (0 before the first scroll).
@@ -74,6 +78,8 @@ public enum ScrollTarget: Sendable, Hashable {
     case row(RowID, ScrollAlignment)
     /// The row at this position of the current order; out of range throws `invalidArgument` (`to.index`).
     case index(Int, ScrollAlignment)
+    /// The header of the section with this value, at the top (a view with sections).
+    case section(CellValue)
 }
 
 /// One scroll: the viewport's height (its width is the layout's), and where it should be.

@@ -1,0 +1,99 @@
+extension Table {
+    /// The options a view with inset grouped sections lays its columns out in: narrower by the
+    /// inset on both sides (the window puts them back in place, inset).
+    func insetOptions(_ options: LayoutOptions, view: ViewState) -> LayoutOptions {
+        guard let index = view.sections.flatMap(sectionsIndex) else { return options }
+        let inset = SectionMetrics(sections[index].spec, unit: options.unit).inset
+        guard inset > 0 else { return options }
+        var narrower = options
+        narrower.width = max(1, options.width - 2 * inset)
+        return narrower
+    }
+
+    /// The geometry of the sections at `index` under `plan`: its rows' heights (measured here
+    /// when they differ, O(rows)), headers, footers and gaps.
+    func sectionGeometry(_ index: Int, plan: LayoutPlan, options: LayoutOptions) -> SectionGeometry {
+        let rule = plan.heightRule
+        let count = sections[index].rows.count
+        let rows: RowOffsets
+        if rule.isUniform || !contentWidths.contains(where: { $0.measure.identity == rule.measure }) {
+            rows = .uniform(height: rule.rowHeight, count: count)
+        } else {
+            var heights: [Int] = []
+            heights.reserveCapacity(count)
+            sections[index].rows.forEachSlot { heights.append(height(of: $0, under: rule)) }
+            rows = .indexed(OffsetIndex(heights: heights))
+        }
+        return SectionGeometry(
+            rows: rows,
+            counts: sections[index].counts,
+            metrics: SectionMetrics(sections[index].spec, unit: options.unit)
+        )
+    }
+
+    /// A section's title: its value as the column shows it.
+    func sectionTitle(_ value: CellValue, _ index: Int) -> String {
+        OneLineTitle.text(columns[sections[index].spec.column].rules.displayText(value))
+    }
+
+    /// The sections a window shows, from the one holding its first row (with overscan) to the
+    /// one holding its last; in plain style the top one's header sticks below the table's
+    /// header until the next header pushes it up. With an index, every section's title and the
+    /// offset that brings it to the top.
+    func windowSections(
+        _ geometry: SectionGeometry,
+        index: Int,
+        y: Int,
+        height: Int,
+        header: Int,
+        first: Int?,
+        last: Int?,
+        overscan: Int
+    ) -> ScrollWindow.Sections {
+        let spec = sections[index].spec
+        let metrics = geometry.metrics
+        let values = sections[index].values
+        var shown: [ScrollWindow.Section] = []
+        if let first, let last, !values.isEmpty {
+            let total = geometry.counts.total
+            let from = geometry.counts.section(holding: max(0, first - overscan))
+            let to = geometry.counts.section(holding: min(total - 1, last + overscan))
+            for section in from...to {
+                let top = header + geometry.headerTop(section) - y
+                var placed = ScrollWindow.Section(
+                    title: sectionTitle(values[section], index),
+                    count: geometry.counts.counts[section],
+                    y: top,
+                    height: metrics.header,
+                    footerY: metrics.footer > 0 ? header + geometry.footerTop(section) - y : nil,
+                    sticky: false
+                )
+                if spec.style == .plain, top < header {
+                    // Pinned below the table's header, pushed up by the next section's header.
+                    let next = section + 1 < values.count ? header + geometry.headerTop(section + 1) - y : Int.max
+                    placed.y = min(header, next - metrics.header)
+                    placed.sticky = true
+                }
+                shown.append(placed)
+            }
+        }
+        let titles: [ScrollWindow.IndexEntry]? =
+            spec.style == .plain && spec.index
+            ? values.indices.map { .init(title: sectionTitle(values[$0], index), y: geometry.headerTop($0)) } : nil
+        return ScrollWindow.Sections(
+            column: columns[spec.column].key,
+            style: spec.style,
+            count: values.count,
+            inset: metrics.inset,
+            shown: shown,
+            index: titles
+        )
+    }
+}
+
+/// A section title on one line.
+private enum OneLineTitle {
+    static func text(_ text: String) -> String {
+        String(text.map { $0 == "\n" || $0 == "\t" || $0 == "\r" ? " " : $0 })
+    }
+}

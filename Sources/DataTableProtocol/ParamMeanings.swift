@@ -236,6 +236,9 @@ extension ParamsSchema {
                 "Rows to add above and below the visible ones (default 0).",
             "follow":
                 "`none` (default), `top` or `bottom`: while at that edge, stay there as rows arrive.",
+            "sections":
+                "Divides the view into sections, one per distinct value of a column (Apple HIG): replaces "
+                + "the view's; `{}` (no `column`) ends them; absent keeps them.",
             "sizeClass":
                 "`regular` (default) or `compact`.",
             "horizontalScroll":

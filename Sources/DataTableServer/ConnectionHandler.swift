@@ -109,7 +109,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         closing = true
         lines.removeAll()
         replies.removeAll()
-        requestContext.server.dropFilters(of: requestContext.views)
+        requestContext.server.dropViews(of: requestContext.views)
         if admitted { requestContext.logger.debug("connection closed") }
         context.fireChannelInactive()
     }
@@ -246,7 +246,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 handler.working = false
                 guard !handler.closing else {
                     // A filter set while the connection went is dropped with the rest.
-                    requestContext.server.dropFilters(of: requestContext.views)
+                    requestContext.server.dropViews(of: requestContext.views)
                     return
                 }
                 // The request may have changed the connection's state (`hello`, a view).

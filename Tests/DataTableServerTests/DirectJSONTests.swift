@@ -82,6 +82,30 @@ import Testing
         if sideways { #expect(Self.written(reply).contains(#""readOnly":true,"#)) }
     }
 
+    /// Filtered and sectioned windows (each style, footers, the index, a sticky header, a title
+    /// that needs escaping) write what the encoder would.
+    @Test(arguments: SectionSpec.Style.allCases)
+    func aFilteredSectionedScrollReplyWritesWhatTheEncoderWould(style: SectionSpec.Style) throws {
+        var table = try Self.scrolledTable()
+        let column = try #require(table.columnIndex(of: "item"))
+        table.setFilter(try RowFilter([], search: "e", in: table), id: 3)
+        table.setSections(
+            SectionSpec(column: column, style: style, index: style == .plain, footers: true),
+            id: 3,
+            within: 3
+        )
+        var view = ViewState()
+        view.filter = 3
+        view.sections = 3
+        let options = LayoutOptions(unit: .cell, width: 60, data: .cells, header: .cells)
+        for y in [0, 2, 5] {
+            let window = try table.scroll(options, ScrollInput(height: 9, y: y, now: 100.5), view: &view)
+            let reply = ScrollReply(window, table: table)
+            #expect(window.sections != nil && window.shownCount != nil)
+            #expect(Self.written(reply) == (try Self.encoded(reply.response)), "y \(y)")
+        }
+    }
+
     /// A column bound to `syncStatus` is the left accessory: each row carries what it shows.
     @Test func rowsCarryTheirSyncStatus() throws {
         var table = try Table(

@@ -355,12 +355,15 @@ extension Table {
                 )
             }
             (position, align) = (index, alignment)
-        case .section(let value):
+        case .section(let input):
             guard let geometry = offsets as? SectionGeometry, let index = rows.sectionsIndex else {
                 throw .invalidArgument("The view has no sections (give sections first).", field: "to.section")
             }
-            guard let section = sections[index].values.firstIndex(of: value) else {
-                throw .invalidArgument("The view has no section \(sectionTitle(value, index)).", field: "to.section")
+            let rules = columns[sections[index].spec.column].rules
+            guard let value = try? rules.parseComparand(input),
+                let section = sections[index].values.firstIndex(of: value)
+            else {
+                throw .invalidArgument("The view has no section \(input.draftText).", field: "to.section")
             }
             // Its header at the top, below the table's.
             return geometry.headerTop(section)

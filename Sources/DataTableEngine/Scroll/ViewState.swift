@@ -78,8 +78,9 @@ public enum ScrollTarget: Sendable, Hashable {
     case row(RowID, ScrollAlignment)
     /// The row at this position of the current order; out of range throws `invalidArgument` (`to.index`).
     case index(Int, ScrollAlignment)
-    /// The header of the section with this value, at the top (a view with sections).
-    case section(CellValue)
+    /// The header of the section with this value (read as its column's type), at the top (a
+    /// view with sections); a value no section has throws `invalidArgument` (`to.section`).
+    case section(CellInput)
 }
 
 /// One scroll: the viewport's height (its width is the layout's), and where it should be.

@@ -54,6 +54,13 @@ extension Table {
         sections.append(sectioned(spec, id: id, within: filter))
     }
 
+    /// Drops what the table keeps for the view with `id`: its filter and its sections (the
+    /// view's connection is gone).
+    public mutating func dropView(_ id: UInt64) {
+        setSections(nil, id: id, within: nil)
+        dropFilter(id)
+    }
+
     /// The view with `id` has sections.
     public func hasSections(_ id: UInt64) -> Bool { sectionsIndex(id) != nil }
 

@@ -122,6 +122,9 @@ public struct Table: Sendable {
     /// The column with `key`.
     public func column(_ key: String) -> Column? { columnIndex[key].map { columns[$0] } }
 
+    /// The index of the column with `key`.
+    public func columnIndex(of key: String) -> Int? { columnIndex[key] }
+
     // MARK: Ids
 
     /// The id of the row in `slot`.

@@ -29,6 +29,9 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     public var overscan: Int?
     /// `none` (default), `top` or `bottom`: while at that edge, stay there as rows arrive.
     public var follow: String?
+    /// Divides the view into sections, one per distinct value of a column (Apple HIG): replaces
+    /// the view's; `{}` (no `column`) ends them; absent keeps them.
+    public var sections: Sections?
     /// The layout of the view, as `layout` takes it (members of `params` themselves); absent
     /// members keep the view's.
     public var settings: LayoutSettings
@@ -70,7 +73,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case table, viewport, to, overscan, follow
+        case table, viewport, to, overscan, follow, sections
     }
 
     /// Reads `table`, `viewport`, `to`, `overscan` and `follow`, and the layout settings from the same params
@@ -82,6 +85,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         to = try container.decodeIfPresent(Target.self, forKey: .to)
         overscan = try container.decodeIfPresent(Int.self, forKey: .overscan)
         follow = try container.decodeIfPresent(String.self, forKey: .follow)
+        sections = try container.decodeIfPresent(Sections.self, forKey: .sections)
         settings = try LayoutSettings(from: decoder)
     }
 
@@ -93,6 +97,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         try container.encodeIfPresent(to, forKey: .to)
         try container.encodeIfPresent(overscan, forKey: .overscan)
         try container.encodeIfPresent(follow, forKey: .follow)
+        try container.encodeIfPresent(sections, forKey: .sections)
         try settings.encode(to: encoder)
     }
 
@@ -119,8 +124,103 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         }
     }
 
-    /// A row by `id` or by `index`, and where to put it: `top`, `center`, `bottom` or `nearest`
-    /// (default: as little scrolling as brings it fully into view).
+    /// How a view is divided into sections.
+    public struct Sections: Codable, Hashable, Sendable {
+        /// The column whose values name the sections; absent ends the view's sections.
+        public var column: String?
+        /// `plain` (default: headers stick to the top), `grouped` (sections set apart) or
+        /// `insetGrouped` (grouped, rows inset from both edges).
+        public var style: String?
+        /// An index of section titles down the right edge (`plain` only).
+        public var index: Bool?
+        /// A footer after each section.
+        public var footers: Bool?
+
+        /// Sections with every member given.
+        public init(column: String?, style: String? = nil, index: Bool? = nil, footers: Bool? = nil) {
+            self.column = column
+            self.style = style
+            self.index = index
+            self.footers = footers
+        }
+    }
+
+    /// A view's sections as a window shows them.
+    public struct SectionsReply: Codable, Hashable, Sendable {
+        /// The column whose values name the sections.
+        public var column: String
+        /// `plain`, `grouped` or `insetGrouped`.
+        public var style: String
+        /// How many sections the view has.
+        public var count: Int
+        /// How far rows and columns stand in from both edges (inset grouped; 0 otherwise).
+        public var inset: Int
+        /// The sections the window's rows are in, top to bottom.
+        public var shown: [ShownSection]
+        /// Every section's title and the `viewport.y` that brings its header to the top
+        /// (plain style with `index`).
+        public var index: [IndexEntry]?
+
+        /// A reply with every member given.
+        public init(
+            column: String,
+            style: String,
+            count: Int,
+            inset: Int,
+            shown: [ShownSection],
+            index: [IndexEntry]?
+        ) {
+            self.column = column
+            self.style = style
+            self.count = count
+            self.inset = inset
+            self.shown = shown
+            self.index = index
+        }
+    }
+
+    /// One section on screen.
+    public struct ShownSection: Codable, Hashable, Sendable {
+        /// The section's value as its column shows it ("" for the rows without one).
+        public var title: String
+        /// Its rows.
+        public var count: Int
+        /// Its header's top on screen.
+        public var y: Int
+        /// Its header's height.
+        public var height: Int
+        /// Its footer's top on screen, when footers are shown.
+        public var footerY: Int?
+        /// The header sticks below the table's header (plain style, the top section).
+        public var sticky: Bool?
+
+        /// A section with every member given.
+        public init(title: String, count: Int, y: Int, height: Int, footerY: Int?, sticky: Bool?) {
+            self.title = title
+            self.count = count
+            self.y = y
+            self.height = height
+            self.footerY = footerY
+            self.sticky = sticky
+        }
+    }
+
+    /// One title of a section index.
+    public struct IndexEntry: Codable, Hashable, Sendable {
+        /// The section's title.
+        public var title: String
+        /// The `viewport.y` that brings its header to the top.
+        public var y: Int
+
+        /// An entry with every member given.
+        public init(title: String, y: Int) {
+            self.title = title
+            self.y = y
+        }
+    }
+
+    /// A row by `id` or by `index` (or a section by its value), and where to put it: `top`,
+    /// `center`, `bottom` or `nearest` (default: as little scrolling as brings it fully into view).
     public struct Target: Codable, Hashable, Sendable {
         /// The row's id (not with `index`); an unknown id is `no_such_row`.
         public var id: JSONValue?
@@ -128,12 +228,16 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         public var index: Int?
         /// `top`, `center`, `bottom` or `nearest` (the default).
         public var align: String?
+        /// Instead of a row: the section with this value, its header brought to the top (a view
+        /// with sections).
+        public var section: JSONValue?
 
-        /// A target with every member given; give `id` or `index`.
-        public init(id: JSONValue? = nil, index: Int? = nil, align: String? = nil) {
+        /// A target with every member given; give `id`, `index` or `section`.
+        public init(id: JSONValue? = nil, index: Int? = nil, align: String? = nil, section: JSONValue? = nil) {
             self.id = id
             self.index = index
             self.align = align
+            self.section = section
         }
     }
 
@@ -178,6 +282,8 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         public var shown: Int?
         /// With a filter on the view: its conditions in words, for a filter feedback bar.
         public var filter: String?
+        /// With sections: the sections on screen (and the index).
+        public var sections: SectionsReply?
 
         /// A reply with every member given.
         public init(
@@ -199,7 +305,8 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             last: Int?,
             newAbove: Int,
             shown: Int? = nil,
-            filter: String? = nil
+            filter: String? = nil,
+            sections: SectionsReply? = nil
         ) {
             self.table = table
             self.version = version
@@ -220,6 +327,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             self.newAbove = newAbove
             self.shown = shown
             self.filter = filter
+            self.sections = sections
         }
     }
 

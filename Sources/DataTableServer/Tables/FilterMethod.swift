@@ -21,7 +21,7 @@ extension MethodTable {
         let inputs = try conditions.enumerated().map { position, condition in
             try Self.conditionInput(condition, field: "params.where[\(position)]")
         }
-        let id = view.state.filter ?? ServerState.nextFilterID()
+        let id = view.id
         // Every row is looked at on a copy, off the table's lock; the filter is installed under
         // it (looked at again there only if the table changed meanwhile).
         let copy = try context.server.snapshot(request.table, by: context.requester)
@@ -91,18 +91,19 @@ extension MethodTable {
 }
 
 extension ServerState {
-    private static let filterIDs = Atomic<UInt64>(0)
+    private static let viewIDs = Atomic<UInt64>(0)
 
-    /// An id for a view's filter, unique in this process (tables keep filters by id).
-    static func nextFilterID() -> UInt64 {
-        filterIDs.add(1, ordering: .relaxed).newValue
+    /// An id for a view, unique in this process (tables keep views' filters and sections by it).
+    static func nextViewID() -> UInt64 {
+        viewIDs.add(1, ordering: .relaxed).newValue
     }
 
-    /// Drops the filters of a connection's views from their tables: the connection is gone.
-    func dropFilters(of views: [String: TableView]) {
-        for (name, view) in views {
-            guard let id = view.state.filter, let entry = try? tables.entry(name) else { continue }
-            _ = try? entry.update { table in table.dropFilter(id) }
+    /// Drops the filters and sections of a connection's views from their tables: the connection
+    /// is gone.
+    func dropViews(of views: [String: TableView]) {
+        for (name, view) in views where view.state.filter != nil || view.state.sections != nil {
+            guard let entry = try? tables.entry(name) else { continue }
+            _ = try? entry.update { table in table.dropView(view.id) }
         }
     }
 }

@@ -27,19 +27,30 @@ extension MethodTable {
         var (view, options) = try prepare(request, context)
         let input = try scrollInput(request, view: view)
         var state = view.state
+        // New sections are set in the table (O(n), under its lock) before the scroll.
+        let sections = request.sections.flatMap { $0 == view.sections ? nil : $0 }
         // Most scrolls of a view change nothing in the table (its plan and row offsets are
         // kept): they read it alongside other readers.
         let requester = context.requester
-        var reply = try context.server.read(request.table, by: requester) { table -> ScrollReply? in
-            try table.scrollAsIs(options, input, view: &state).map { ScrollReply($0, table: table) }
-        }
+        var reply =
+            sections != nil
+            ? nil
+            : try context.server.read(request.table, by: requester) { table -> ScrollReply? in
+                try table.scrollAsIs(options, input, view: &state).map { ScrollReply($0, table: table) }
+            }
         if reply == nil {
             state = view.state
             // Asked under the same lock the scroll takes.
             reply = try context.server.update(request.table, by: requester, needing: .read) { table -> ScrollReply? in
                 if unlessMeasuring, !ServerState.isMeasured(table, for: options) { return nil }
+                if let sections {
+                    let spec = try Self.sectionSpec(sections, in: table)
+                    table.setSections(spec, id: view.id, within: state.filter)
+                    state.sections = spec == nil ? nil : view.id
+                }
                 return ScrollReply(try table.scroll(options, input, view: &state), table: table)
             }
+            if reply != nil, let sections { view.sections = sections.column == nil ? nil : sections }
         }
         guard let reply else { return nil }
         view.state = state
@@ -73,6 +84,36 @@ extension MethodTable {
         return (view, view.resolved!.options)
     }
 
+    /// The sections `request` asks for, checked against `table`; `nil` ends them.
+    private static func sectionSpec(_ sections: ScrollRequest.Sections, in table: Table) throws -> SectionSpec? {
+        guard let key = sections.column else {
+            guard sections.style == nil, sections.index == nil, sections.footers == nil else {
+                throw ResponseError.invalidParams(
+                    "sections without a column ends them; give the column to set a style, index or footers.",
+                    field: "params.sections.column"
+                )
+            }
+            return nil
+        }
+        guard let column = table.columnIndex(of: key) else {
+            throw ResponseError(TableError.noSuchColumn(key, row: nil))
+        }
+        let style =
+            try WireSchema.choice(sections.style, field: "params.sections.style") as SectionSpec.Style? ?? .plain
+        guard sections.index != true || style == .plain else {
+            throw ResponseError.invalidParams(
+                "An index goes with plain sections only (Apple HIG).",
+                field: "params.sections.index"
+            )
+        }
+        return SectionSpec(
+            column: column,
+            style: style,
+            index: sections.index ?? false,
+            footers: sections.footers ?? false
+        )
+    }
+
     /// The viewport height, offsets and target of a request, checked.
     private static func scrollInput(_ request: ScrollRequest, view: TableView) throws(ResponseError) -> ScrollInput {
         func whole(_ value: Double?, _ name: String, least: Int) throws(ResponseError) -> Int? {
@@ -104,10 +145,19 @@ extension MethodTable {
             let align =
                 try WireSchema.choice(to.align, field: "params.to.align", invalid: ResponseError.invalidParams)
                 ?? ScrollAlignment.nearest
-            switch (to.id, to.index) {
-            case (let id?, nil): target = .row(try WireValues.rowID(id, field: "params.to.id"), align)
-            case (nil, let index?): target = .index(index, align)
-            default: throw .invalidParams("to names a row by id or by index (one of them).", field: "params.to")
+            switch (to.id, to.index, to.section) {
+            case (let id?, nil, nil): target = .row(try WireValues.rowID(id, field: "params.to.id"), align)
+            case (nil, let index?, nil): target = .index(index, align)
+            case (nil, nil, let section?):
+                guard to.align == nil else {
+                    throw .invalidParams("A section comes to the top; align is for rows.", field: "params.to.align")
+                }
+                target = .section(try WireValues.cellInput(section, field: "params.to.section"))
+            default:
+                throw .invalidParams(
+                    "to names a row by id or by index, or a section (one of them).",
+                    field: "params.to"
+                )
             }
             guard request.viewport?.y == nil else {
                 throw .invalidParams("Give viewport.y or to, not both.", field: "params.to")

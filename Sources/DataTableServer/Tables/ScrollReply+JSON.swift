@@ -85,7 +85,9 @@ extension ScrollReply: DirectJSON {
                 writer.row(row, columns: window.columns, text: text, cells: window.text)
             }
         }
-        writer.raw(#"],"selected":"#)
+        writer.raw("]")
+        if let sections = window.sections { writer.sections(sections) }
+        writer.raw(#","selected":"#)
         writer.int(selected)
         if let shown = window.shownCount {
             writer.raw(#","shown":"#)
@@ -167,4 +169,49 @@ extension JSONWriter {
         raw("}")
     }
 
+}
+
+extension JSONWriter {
+    /// `,"sections":{…}`, members sorted.
+    fileprivate mutating func sections(_ sections: ScrollWindow.Sections) {
+        raw(#","sections":{"column":"#)
+        string(sections.column)
+        raw(#","count":"#)
+        int(sections.count)
+        if let index = sections.index {
+            raw(#","index":["#)
+            for (position, entry) in index.enumerated() {
+                if position > 0 { comma() }
+                raw(#"{"title":"#)
+                string(entry.title)
+                raw(#","y":"#)
+                int(entry.y)
+                raw("}")
+            }
+            raw("]")
+        }
+        raw(#","inset":"#)
+        int(sections.inset)
+        raw(#","shown":["#)
+        for (position, section) in sections.shown.enumerated() {
+            if position > 0 { comma() }
+            raw(#"{"count":"#)
+            int(section.count)
+            if let footerY = section.footerY {
+                raw(#","footerY":"#)
+                int(footerY)
+            }
+            raw(#","height":"#)
+            int(section.height)
+            if section.sticky { raw(#","sticky":true"#) }
+            raw(#","title":"#)
+            string(section.title)
+            raw(#","y":"#)
+            int(section.y)
+            raw("}")
+        }
+        raw(#"],"style":"#)
+        string(sections.style.rawValue)
+        raw("}")
+    }
 }

@@ -90,17 +90,43 @@ struct ScrollReply: Encodable, Sendable {
             last: window.lastVisible,
             newAbove: window.newAbove,
             shown: window.shownCount,
-            filter: window.filterDescription
+            filter: window.filterDescription,
+            sections: window.sections.map { sections in
+                ScrollRequest.SectionsReply(
+                    column: sections.column,
+                    style: sections.style.rawValue,
+                    count: sections.count,
+                    inset: sections.inset,
+                    shown: sections.shown.map {
+                        .init(
+                            title: $0.title,
+                            count: $0.count,
+                            y: $0.y,
+                            height: $0.height,
+                            footerY: $0.footerY,
+                            sticky: $0.sticky ? true : nil
+                        )
+                    },
+                    index: sections.index?.map { .init(title: $0.title, y: $0.y) }
+                )
+            }
         )
     }
 
     /// The accessories drawn beside the rows: none in list mode.
     var leftAccessory: LayoutPlan.PlacedAccessory? {
-        window.plan.mode == .list ? nil : window.plan.leftAccessory
+        window.plan.mode == .list ? nil : inset(window.plan.leftAccessory)
     }
 
     var rightAccessory: LayoutPlan.PlacedAccessory? {
-        window.plan.mode == .list ? nil : window.plan.rightAccessory
+        window.plan.mode == .list ? nil : inset(window.plan.rightAccessory)
+    }
+
+    /// An accessory where inset grouped sections put it: in from the edge, as the columns are.
+    private func inset(_ accessory: LayoutPlan.PlacedAccessory?) -> LayoutPlan.PlacedAccessory? {
+        guard var accessory, let inset = window.sections?.inset, inset > 0 else { return accessory }
+        accessory.x += inset
+        return accessory
     }
 
     /// A highlight to three decimals; absent once it rounds to 0.

@@ -5,6 +5,8 @@ import DataTableProtocol
 /// gave some), the options they resolve to, and the engine's ``ViewState`` (offsets, anchor,
 /// cached plan). Views live in the connection's ``RequestContext`` and go with it.
 struct TableView: Sendable {
+    /// The view's id in the table, for its filter and sections: unique in the process.
+    let id = ServerState.nextViewID()
     /// The layout settings, as `layout` params; `width` is the viewport's.
     var layout: LayoutRequest
     /// `layout` resolved (fonts opened); `nil` after a change, until the next scroll.
@@ -14,6 +16,8 @@ struct TableView: Sendable {
     /// is `state.filter`).
     var conditions: [FilterConditionParam] = []
     var search = ""
+    /// The view's sections as `scroll` set them (kept in the table as `state.sections`).
+    var sections: ScrollRequest.Sections?
 
     init(table: String) {
         layout = LayoutRequest(table: table, width: 0)

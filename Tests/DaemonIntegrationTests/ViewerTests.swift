@@ -176,6 +176,21 @@ struct ViewerTests {
         #expect(filtered[1].hasPrefix("[ ]Servo Motor"))
     }
 
+    /// `g` groups the rows by the cursor's column: section headers between them, with counts.
+    @Test func gGroupsTheRowsIntoSections() throws {
+        let pane = try Pane(daemon: try Self.demo(rows: 10), columns: 100, rows: 20)
+        try pane.keys("Right", "Right", "Right", "Right", "Right", "g")
+        let grouped = try pane.screen(until: { Self.status($0).contains("grouped by Status") })
+        #expect(grouped[1] == " In Stock · 6 rows", "\(grouped)")
+        #expect(grouped[2].hasPrefix("[ ]Copper Pipe"))
+        let low = try #require(grouped.firstIndex { $0.hasPrefix(" Low · 2 rows") }, "\(grouped)")
+        #expect(low == 8)
+        #expect(grouped[low + 1].contains("Low"))
+        try pane.keys("g")
+        let flat = try pane.screen(until: { Self.status($0).contains("not grouped") })
+        #expect(!flat.contains { $0.hasPrefix(" In Stock ·") })
+    }
+
     @Test func rowsAddedAboveByAnotherClientAreCounted() throws {
         let daemon = try Self.demo(rows: 200)
         let pane = try Pane(daemon: daemon, rows: 15)

@@ -14,7 +14,8 @@ import TextMeasure
 /// to keep it in sight); space selects the cursor row, `a` selects all (or none), `e` edits the
 /// cell under the cursor, `+` adds a row, `s` cycles the sort on the cursor's column, `/` searches
 /// every column, `f` keeps only the rows whose cursor-column value is the cursor row's, `F` shows
-/// every row again, `q` quits. The filter (this viewer's own view of the table) is on the status
+/// every row again, `g` groups the rows into sections by the cursor's column (again: ungroups),
+/// `q` quits. The filter (this viewer's own view of the table) is on the status
 /// line in words.
 final class Viewer {
     /// What the status line asks for while the user types.
@@ -54,6 +55,9 @@ final class Viewer {
     /// The conditions of this viewer's filter (`f` adds one), and its search text (`/`).
     private var conditions: [FilterConditionParam] = []
     private var search = ""
+    /// The column the rows are grouped by (`g`), and a change to send with the next scroll.
+    private var groupedBy: String?
+    private var sectionsChange: ScrollRequest.Sections?
 
     /// Rows in the view: those the filter shows, or the table's.
     private var shownRows: Int { window.window["shown"]?.intValue ?? window.window["total"]?.intValue ?? 0 }
@@ -142,6 +146,13 @@ final class Viewer {
             }
         case .character("f"): try filterByCursorValue()
         case .character("F"): try applyFilter(conditions: [], search: "")
+        case .character("g"):
+            guard column < columnKeys.count else { return nil }
+            let key = columnKeys[column]
+            groupedBy = groupedBy == key ? nil : key
+            sectionsChange = ScrollRequest.Sections(column: groupedBy)
+            message = (groupedBy.map { "grouped by \(label(of: $0))" } ?? "not grouped", false)
+            cursor = 0
         default: return nil
         }
         cursor = max(0, min(cursor, total - 1))
@@ -332,6 +343,8 @@ final class Viewer {
             height: Double(max(2, size.rows - 1))
         )
         var request = ScrollRequest(table: table, viewport: viewport, unit: "cell")
+        request.sections = sectionsChange
+        sectionsChange = nil
         request.sizeClass = sizeClass
         request.horizontalScroll = !compact
         if placement == .cursor { request.to = ScrollRequest.Target(index: cursor, align: "nearest") }
@@ -396,6 +409,10 @@ final class Viewer {
             }
             lines.append(canvas.styledText)
         }
+        let height = max(2, size.rows - 1)
+        // Rows and section headers go where the daemon puts them (sections leave lines between
+        // rows for their headers).
+        var screen = lines + Array(repeating: "", count: max(0, height - lines.count))
         for row in window.rows {
             let isCursor = row["id"] == cursorID
             let isSelected = row["selected"]?.boolValue == true
@@ -416,12 +433,19 @@ final class Viewer {
                         isCursor ? "7;4;31" : "4;31"
                     )
                 }
-                lines.append(canvas.styledText)
+                if y + line < height { screen[y + line] = canvas.styledText }
             }
         }
-        let height = max(2, size.rows - 1)
-        lines = Array(lines.prefix(height))
-        while lines.count < height { lines.append("") }
+        for section in window.window["sections"]?["shown"]?.arrayValue ?? [] {
+            guard let y = section["y"]?.intValue, y >= headers.count, y < height else { continue }
+            let title = section["title"]?.stringValue ?? ""
+            let count = section["count"]?.intValue ?? 0
+            var canvas = WindowText.Canvas(width: size.columns)
+            canvas.write(" \(title.isEmpty ? "(none)" : title) · \(Output.count(count, "row"))", x: 0, width: size.columns)
+            canvas.style(x: 0, width: size.columns, "1;4")
+            screen[y] = canvas.styledText
+        }
+        lines = Array(screen.prefix(height))
         lines.append(statusLine())
         terminal.write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n"))
     }
@@ -443,7 +467,7 @@ final class Viewer {
         let tail =
             message?.text
             ?? (filter.isEmpty
-                ? "space select · e edit · + add · s sort · / search · f filter · q quit"
+                ? "space select · e edit · + add · s sort · / search · f filter · g group · q quit"
                 : "F every row · / search · f filter · q quit")
         canvas.write(status + tail, x: 0, width: size.columns)
         if message?.isError == true { canvas.style(x: DisplayWidth.cells(status), width: size.columns, "1;31") }

@@ -441,7 +441,11 @@ final class Viewer {
             let title = section["title"]?.stringValue ?? ""
             let count = section["count"]?.intValue ?? 0
             var canvas = WindowText.Canvas(width: size.columns)
-            canvas.write(" \(title.isEmpty ? "(none)" : title) · \(Output.count(count, "row"))", x: 0, width: size.columns)
+            canvas.write(
+                " \(title.isEmpty ? "(none)" : title) · \(Output.count(count, "row"))",
+                x: 0,
+                width: size.columns
+            )
             canvas.style(x: 0, width: size.columns, "1;4")
             screen[y] = canvas.styledText
         }

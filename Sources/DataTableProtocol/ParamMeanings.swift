@@ -185,6 +185,9 @@ extension ParamsSchema {
                 + "column's `sticky`.",
             "columns":
                 "Layout hints replacing the table's for this layout, by column key.",
+            "view":
+                "Lay out this connection's view of the table: row counts and heights of the rows its filter "
+                + "shows, with its sections' headers (`filter`, `scroll`).",
         ],
         "load": [
             "table":

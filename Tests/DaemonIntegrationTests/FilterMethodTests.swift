@@ -42,6 +42,9 @@ import Testing
         #expect(window["total"] as? Int == 400)
         #expect(window["filter"] as? String == "n 100–299 · kind is Nut, Valve · “VALVE”")
         #expect(window["contentHeight"] as? Int == 1 + expected.count)
+        let laidOut = try first.client.call("layout", #"{"table":"parts","width":40,"unit":"cell","view":true}"#)
+        #expect((laidOut["rows"] as? [String: Any])?["count"] as? Int == expected.count)
+        #expect(laidOut["contentHeight"] as? Int == 1 + expected.count)
         let shownIDs = ScrollMethodTests.rows(window).compactMap { $0["id"] as? Int }
         // (Rows without a key get ids from 1 in the order they were added: n + 1.)
         #expect(shownIDs == Array(expected.reversed()[3..<8]).map { $0 + 1 })

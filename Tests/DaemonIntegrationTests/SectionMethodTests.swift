@@ -54,6 +54,11 @@ import Testing
         #expect(Self.shown(grouped).map { $0["footerY"] as? Int }.first == 12)
         #expect(Self.shown(grouped).map { $0["y"] as? Int } == [1])
         #expect(grouped["contentHeight"] as? Int == 1 + 3 * 2 + 2 + 30)
+        // layout of the view says the same; of the table, the rows alone.
+        let laidOut = try first.client.call("layout", #"{"table":"bins","width":30,"unit":"cell","view":true}"#)
+        #expect(laidOut["contentHeight"] as? Int == 1 + 3 * 2 + 2 + 30)
+        let whole = try first.client.call("layout", #"{"table":"bins","width":30,"unit":"cell"}"#)
+        #expect(whole["contentHeight"] as? Int == 1 + 30)
         let inset = try first.client.call(
             "scroll",
             #"{"table":"bins","sections":{"column":"rack","style":"insetGrouped"},"to":{"section":"C"}}"#

@@ -17,6 +17,9 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
     /// Unit, size class, fonts, paddings, shares, accessories and column hints (members of
     /// `params` themselves, beside `table` and `width`).
     public var settings: LayoutSettings
+    /// Lay out this connection's view of the table: row counts and heights of the rows its
+    /// filter shows, with its sections' headers (`filter`, `scroll`).
+    public var view: Bool?
 
     /// Params with every member given; `settings` may be left out (every default).
     public init(table: String, width: Double, settings: LayoutSettings = LayoutSettings()) {
@@ -47,7 +50,7 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case table, width
+        case table, width, view
     }
 
     /// Reads `table` and `width`, and the layout settings from the same params object.
@@ -55,6 +58,7 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         table = try container.decode(String.self, forKey: .table)
         width = try container.decode(Double.self, forKey: .width)
+        view = try container.decodeIfPresent(Bool.self, forKey: .view)
         settings = try LayoutSettings(from: decoder)
     }
 
@@ -63,6 +67,7 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(table, forKey: .table)
         try container.encode(width, forKey: .width)
+        try container.encodeIfPresent(view, forKey: .view)
         try settings.encode(to: encoder)
     }
 

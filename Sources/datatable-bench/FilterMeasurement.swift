@@ -40,6 +40,25 @@ extension BenchCommand {
             target: "as the whole table's"
         )
         _ = try client.timed(#"{"id":16,"method":"filter","params":{"table":"\#(table)","where":[],"search":""}}"#)
+
+        // Sections: the whole table grouped by grade, then scrolled at random offsets.
+        let grouped = try client.timed(
+            #"{"id":17,"method":"scroll","params":{"table":"\#(table)","viewport":{"y":0},"sections":{"column":"grade"}}}"#
+        )
+        report.add("group \(rows) rows into sections by a column", BenchReport.duration(grouped), target: "")
+        var sectioned: [Double] = []
+        for _ in 0..<min(samples, 3000) {
+            let y = Int.random(in: 0..<rows, using: &generator)
+            sectioned.append(
+                try client.timed(#"{"id":18,"method":"scroll","params":{"table":"\#(table)","viewport":{"y":\#(y)}}}"#)
+            )
+        }
+        report.add(
+            "scroll a view in sections, 1 client, p50 / p99",
+            BenchReport.percentiles(sectioned),
+            target: "as the whole table's"
+        )
+        _ = try client.timed(#"{"id":19,"method":"scroll","params":{"table":"\#(table)","sections":{}}}"#)
     }
 
     private static func shownCount(_ reply: String) throws -> Int {

@@ -192,6 +192,27 @@ import Testing
         #expect(right.x + right.width <= 60 - 2)
     }
 
+    /// Sections worked out on a copy are taken as they are when the table has not changed
+    /// since, and worked out again when it has.
+    @Test func preparedSectionsAreTakenOnlyAtTheirVersion() throws {
+        var table = try Self.racked()
+        let spec = SectionSpec(column: table.columnIndex["rack"]!)
+        let prepared = table.preparedSections(spec, id: 4, within: nil)
+        var unchanged = table
+        unchanged.setSections(spec, id: 4, within: nil, prepared: prepared)
+        #expect(
+            Self.same(
+                Self.kept(unchanged, id: 4),
+                Self.reference(unchanged, column: spec.column, filter: nil, descending: false)
+            )
+        )
+        _ = try table.add([RowInput(values: ["item": .text("late"), "rack": .text("C1")])], now: 0)
+        table.setSections(spec, id: 4, within: nil, prepared: prepared)
+        let kept = Self.kept(table, id: 4)
+        #expect(Self.same(kept, Self.reference(table, column: spec.column, filter: nil, descending: false)))
+        #expect(kept.last?.1.count == 4)
+    }
+
     @Test func countsFindTheirSections() {
         var counts = SectionCounts([3, 0, 2, 5])
         #expect(counts.total == 10)

@@ -28,6 +28,13 @@ public struct SectionSpec: Sendable, Equatable {
     }
 }
 
+/// A view's sections worked out at one version of a table (``Table/preparedSections(_:id:within:)``).
+public struct PreparedSections: Sendable {
+    let version: UInt64
+    let filterGeneration: UInt64
+    let rows: SectionedRows
+}
+
 /// One view's rows in sections, kept in the table and current with every change like a filter's
 /// rows: the rows (those the view's filter shows, or all) ordered by section, each section's
 /// rows in the table's current order, and each section's count.
@@ -46,12 +53,35 @@ struct SectionedRows: Sendable {
 
 extension Table {
     /// Divides the rows of the view with `id` into sections as `spec` says (the rows its filter
-    /// `within` shows, or every row), replacing any it had; O(n). `nil` ends its sections.
-    public mutating func setSections(_ spec: SectionSpec?, id: UInt64, within filter: UInt64?) {
+    /// `within` shows, or every row), replacing any it had. `prepared`, worked out at this
+    /// version with the same spec and filter, is taken as it is; otherwise every row is looked at
+    /// here (O(n)). `nil` ends its sections.
+    public mutating func setSections(
+        _ spec: SectionSpec?,
+        id: UInt64,
+        within filter: UInt64?,
+        prepared: PreparedSections? = nil
+    ) {
         sections.removeAll { $0.id == id }
         filterGeneration += 1
         guard let spec else { return }
-        sections.append(sectioned(spec, id: id, within: filter))
+        if let prepared, prepared.version == version, prepared.rows.spec == spec, prepared.rows.filter == filter,
+            prepared.rows.id == id, prepared.filterGeneration == filterGeneration - 1
+        {
+            sections.append(prepared.rows)
+        } else {
+            sections.append(sectioned(spec, id: id, within: filter))
+        }
+    }
+
+    /// The sections ``setSections(_:id:within:prepared:)`` would make: work over every row that
+    /// may be done on a copy of the table, off its lock.
+    public func preparedSections(_ spec: SectionSpec, id: UInt64, within filter: UInt64?) -> PreparedSections {
+        PreparedSections(
+            version: version,
+            filterGeneration: filterGeneration,
+            rows: sectioned(spec, id: id, within: filter)
+        )
     }
 
     /// Drops what the table keeps for the view with `id`: its filter and its sections (the

@@ -6,29 +6,44 @@ extension MethodTable {
     /// `scroll` (protocol.md, "Scroll and views").
     mutating func registerScrollMethods() {
         // A view whose rows are measured scrolls in microseconds, on the event loop; a first
-        // scroll in a font measures every row first, on a copy, off the lock and the loop.
+        // scroll in a font measures every row first, and new sections of a large table are
+        // worked out, on a copy, off the lock and the loop.
         register(ScrollRequest.self, replying: ScrollReply.self) { request, context in
             try Self.scroll(request, &context, unlessMeasuring: true)
         } otherwise: { request, context in
-            try await context.server.measure(
-                request.table,
-                for: try Self.prepare(request, context).options,
-                by: context.requester
-            )
-            return try Self.scroll(request, &context, unlessMeasuring: false)!
+            let (view, options) = try Self.prepare(request, context)
+            try await context.server.measure(request.table, for: options, by: context.requester)
+            var prepared: PreparedSections?
+            if let sections = Self.sectionsChange(request, view) {
+                let copy = try context.server.snapshot(request.table, by: context.requester)
+                if let spec = try Self.sectionSpec(sections, in: copy) {
+                    prepared = try await context.server.heavyWork.run {
+                        copy.preparedSections(spec, id: view.id, within: view.state.filter)
+                    }
+                }
+            }
+            return try Self.scroll(request, &context, unlessMeasuring: false, prepared: prepared)!
         }
     }
 
+    /// The sections `request` sets, when they differ from the view's.
+    private static func sectionsChange(_ request: ScrollRequest, _ view: TableView) -> ScrollRequest.Sections? {
+        request.sections.flatMap { $0 == view.sections ? nil : $0 }
+    }
+
     /// The scroll, or `nil` (having changed nothing) when `unlessMeasuring` and the table's rows
-    /// must be measured first.
-    private static func scroll(_ request: ScrollRequest, _ context: inout RequestContext, unlessMeasuring: Bool) throws
-        -> ScrollReply?
-    {
+    /// must be measured first, or new sections worked out (a large table's, off the lock).
+    private static func scroll(
+        _ request: ScrollRequest,
+        _ context: inout RequestContext,
+        unlessMeasuring: Bool,
+        prepared: PreparedSections? = nil
+    ) throws -> ScrollReply? {
         var (view, options) = try prepare(request, context)
         let input = try scrollInput(request, view: view)
         var state = view.state
-        // New sections are set in the table (O(n), under its lock) before the scroll.
-        let sections = request.sections.flatMap { $0 == view.sections ? nil : $0 }
+        // New sections are set in the table before the scroll.
+        let sections = sectionsChange(request, view)
         // Most scrolls of a view change nothing in the table (its plan and row offsets are
         // kept): they read it alongside other readers.
         let requester = context.requester
@@ -45,7 +60,8 @@ extension MethodTable {
                 if unlessMeasuring, !ServerState.isMeasured(table, for: options) { return nil }
                 if let sections {
                     let spec = try Self.sectionSpec(sections, in: table)
-                    table.setSections(spec, id: view.id, within: state.filter)
+                    if unlessMeasuring, spec != nil, table.rowCount >= ServerState.offLockRows { return nil }
+                    table.setSections(spec, id: view.id, within: state.filter, prepared: prepared)
                     state.sections = spec == nil ? nil : view.id
                 }
                 return ScrollReply(try table.scroll(options, input, view: &state), table: table)

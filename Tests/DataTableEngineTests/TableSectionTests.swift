@@ -213,6 +213,33 @@ import Testing
         #expect(kept.last?.1.count == 4)
     }
 
+    /// A filter set on a view in sections: the sections worked out on a copy with the filter set
+    /// are taken at the same version, and worked out again after a change.
+    @Test func sectionsFollowAFilterSetFromACopy() throws {
+        for changedMeanwhile in [false, true] {
+            var table = try Self.racked()
+            let rack = table.columnIndex["rack"]!
+            table.setSections(SectionSpec(column: rack), id: 6, within: nil)
+            let filter = try RowFilter(
+                [.init(column: "qty", operator: .greaterOrEqual, values: [.number(4)])],
+                in: table
+            )
+            var copy = table
+            copy.setFilter(filter, id: 6, admitting: copy.admittedRows(filter))
+            let kept = copy.keptSections(of: 6)
+            if changedMeanwhile {
+                _ = try table.add(
+                    [RowInput(values: ["item": .text("late"), "qty": .number(50), "rack": .text("A1")])],
+                    now: 0
+                )
+            }
+            table.setFilter(filter, id: 6, admitting: copy.admittedRows(filter), sections: kept)
+            let expected = Self.reference(table, column: rack, filter: 6, descending: false)
+            #expect(Self.same(Self.kept(table, id: 6), expected), "changed meanwhile: \(changedMeanwhile)")
+            #expect(expected.first?.1.count == (changedMeanwhile ? 3 : 2))
+        }
+    }
+
     @Test func countsFindTheirSections() {
         var counts = SectionCounts([3, 0, 2, 5])
         #expect(counts.total == 10)

@@ -42,23 +42,34 @@ extension Table {
     /// place of the one it had. The table's data and version do not change. `admitted`, worked
     /// out at this version, is taken as it is; otherwise every row is looked at here (O(n)).
     /// A filter that lets every row through is not kept: the view shows every row.
-    public mutating func setFilter(_ filter: RowFilter, id: UInt64, admitting admitted: AdmittedRows? = nil) {
-        dropFilter(id)
-        guard !filter.isEmpty else { return }
-        let rows = admitted.flatMap { $0.version == version ? $0.rows : nil } ?? admittedRows(filter).rows
-        filters.append(FilteredRows(id: id, filter: filter, rows: rows))
-        filterGeneration += 1
-        sectionsFollowFilter(id)
+    ///
+    /// The view's sections follow the filter: `sections`, worked out on a copy with the filter
+    /// set (``preparedSections(_:id:within:)``), are taken when they are of this version.
+    public mutating func setFilter(
+        _ filter: RowFilter,
+        id: UInt64,
+        admitting admitted: AdmittedRows? = nil,
+        sections prepared: PreparedSections? = nil
+    ) {
+        removeFilter(id)
+        if !filter.isEmpty {
+            let rows = admitted.flatMap { $0.version == version ? $0.rows : nil } ?? admittedRows(filter).rows
+            filters.append(FilteredRows(id: id, filter: filter, rows: rows))
+            filterGeneration += 1
+        }
+        sectionsFollowFilter(id, prepared: prepared)
     }
 
     /// Drops the filter with `id` (a view's filter cleared, or its connection gone).
     public mutating func dropFilter(_ id: UInt64) {
+        removeFilter(id)
+        sectionsFollowFilter(id)
+    }
+
+    private mutating func removeFilter(_ id: UInt64) {
         let before = filters.count
         filters.removeAll { $0.id == id }
-        if filters.count != before {
-            filterGeneration += 1
-            sectionsFollowFilter(id)
-        }
+        if filters.count != before { filterGeneration += 1 }
     }
 
     /// Whether the table keeps a filter with `id`.

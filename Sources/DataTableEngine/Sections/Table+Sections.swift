@@ -159,11 +159,31 @@ extension Table {
     }
 
     /// The filter with `id` changed or went: the sections of its view follow it.
-    mutating func sectionsFollowFilter(_ id: UInt64) {
+    /// `prepared`, made at this version and filter generation for the same view, is taken as it is.
+    mutating func sectionsFollowFilter(_ id: UInt64, prepared: PreparedSections? = nil) {
         for index in sections.indices where sections[index].filter == id || sections[index].id == id {
             let current = sections[index]
             let filter = hasFilter(id) ? id : nil
-            sections[index] = sectioned(current.spec, id: current.id, within: filter)
+            if let prepared, prepared.version == version, prepared.filterGeneration == filterGeneration,
+                prepared.rows.id == current.id, prepared.rows.spec == current.spec, prepared.rows.filter == filter
+            {
+                sections[index] = prepared.rows
+            } else {
+                sections[index] = sectioned(current.spec, id: current.id, within: filter)
+            }
+        }
+    }
+
+    /// The sections of the view with `id`, as set.
+    public func sectionSpec(of id: UInt64) -> SectionSpec? {
+        sectionsIndex(id).map { sections[$0].spec }
+    }
+
+    /// The sections of the view with `id` as this table keeps them, to hand to another copy of
+    /// it at the same version (``setFilter(_:id:admitting:sections:)``).
+    public func keptSections(of id: UInt64) -> PreparedSections? {
+        sectionsIndex(id).map {
+            PreparedSections(version: version, filterGeneration: filterGeneration, rows: sections[$0])
         }
     }
 

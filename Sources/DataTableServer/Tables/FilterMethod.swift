@@ -26,11 +26,20 @@ extension MethodTable {
         // it (looked at again there only if the table changed meanwhile).
         let copy = try context.server.snapshot(request.table, by: context.requester)
         let filter = try RowFilter(inputs, search: search, in: copy)
-        let admitted =
-            filter.isEmpty || copy.rowCount < ServerState.offLockRows
-            ? nil : try await context.server.heavyWork.run { copy.admittedRows(filter) }
+        // The view's sections follow the filter: worked out on the copy too.
+        let offLock = copy.rowCount >= ServerState.offLockRows
+        let (admitted, sections) =
+            offLock
+            ? try await context.server.heavyWork.run { () -> (AdmittedRows?, PreparedSections?) in
+                let admitted = filter.isEmpty ? nil : copy.admittedRows(filter)
+                guard copy.sectionSpec(of: id) != nil else { return (admitted, nil) }
+                var filtered = copy
+                filtered.setFilter(filter, id: id, admitting: admitted)
+                return (admitted, filtered.keptSections(of: id))
+            }
+            : (nil, nil)
         let shown = try context.server.update(request.table, by: context.requester, needing: .read) { table in
-            table.setFilter(filter, id: id, admitting: admitted)
+            table.setFilter(filter, id: id, admitting: admitted, sections: sections)
             return (
                 version: Int(table.version),
                 total: table.rowCount,

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The rows one view's filter lets through, in the table's current order, and their heights
 /// under the rules asked for: kept current by every change to the table, O(log n) per changed
@@ -23,19 +22,33 @@ extension Table {
     /// The rows `filter` admits, in the current order: work over every row (O(n)) that may be
     /// done on a copy of the table, off its lock, and handed to ``setFilter(_:id:admitting:)``.
     ///
-    /// Large tables are looked at in pieces of the order, one per core at a time.
+    /// Rows are looked at in the order they lie in memory (slot by slot, so a sorted table's
+    /// scattered rows cost no cache misses), a large table in pieces, one per core at a time;
+    /// then the admitted ones are taken in the current order from a bit per slot.
     public func admittedRows(_ filter: RowFilter) -> AdmittedRows {
-        let pieceRows = 65_536
-        guard rowCount > pieceRows else {
-            return AdmittedRows(version: version, rows: RowOrder(slotsInOrder { filter.admits($0, in: self) }))
+        let pieceSlots = 65_536
+        let words = (slotCount + 63) / 64
+        var admits = [UInt64](repeating: 0, count: words)
+        admits.withUnsafeMutableBufferPointer { bits in
+            // Pieces are whole words of bits: each is written by one thread only.
+            let bits = UnsafeMutableSendableBuffer(bits)
+            let pieces = (slotCount + pieceSlots - 1) / pieceSlots
+            let table = self
+            let lookAt = { @Sendable (piece: Int) in
+                let start = piece * pieceSlots
+                for slot in start..<min(table.slotCount, start + pieceSlots)
+                where filter.admits(UInt32(slot), in: table) {
+                    bits.buffer[slot >> 6] |= 1 << UInt64(slot & 63)
+                }
+            }
+            if pieces > 1 {
+                DispatchQueue.concurrentPerform(iterations: pieces, execute: lookAt)
+            } else if pieces == 1 {
+                lookAt(0)
+            }
         }
-        let pieces = (rowCount + pieceRows - 1) / pieceRows
-        let admitted = Mutex([[UInt32]](repeating: [], count: pieces))
-        DispatchQueue.concurrentPerform(iterations: pieces) { piece in
-            let slots = orderSlots(from: piece * pieceRows, limit: pieceRows).filter { filter.admits($0, in: self) }
-            admitted.withLock { $0[piece] = slots }
-        }
-        return AdmittedRows(version: version, rows: RowOrder(admitted.withLock { $0 }.flatMap { $0 }))
+        let rows = slotsInOrder { slot in admits[Int(slot) >> 6] & (1 << UInt64(slot & 63)) != 0 }
+        return AdmittedRows(version: version, rows: RowOrder(rows))
     }
 
     /// Sets the filter with `id` (a view's, unique in the process: the caller gives it), in
@@ -216,4 +229,10 @@ extension Table {
         if let kept = filters[index].keptOffsets.first(where: { $0.rule == rule }) { return .indexed(kept.index) }
         return nil
     }
+}
+
+/// A buffer handed to the threads of `concurrentPerform`, each writing a part no other touches.
+private struct UnsafeMutableSendableBuffer: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<UInt64>
+    init(_ buffer: UnsafeMutableBufferPointer<UInt64>) { self.buffer = buffer }
 }

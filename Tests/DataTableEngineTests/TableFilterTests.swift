@@ -32,6 +32,15 @@ import Testing
         return RowInput(values: values)
     }
 
+    /// Deletes a few random rows (one time in twenty, half the table: a large delete rebuilds
+    /// the orders), unless ten or fewer are left.
+    static func deleteSome(_ table: inout Table, _ random: inout SeededRandom) throws {
+        let slots = table.orderSlots(from: 0, limit: table.rowCount)
+        guard slots.count > 10 else { return }
+        let count = random.next() % 20 == 0 ? slots.count / 2 : 1 + Int(random.next() % 3)
+        _ = try table.delete(slots.shuffled(using: &random).prefix(count).map(table.id(of:)))
+    }
+
     /// The rows of the whole order that `filter` admits, by id, asked row by row.
     static func reference(_ table: Table, _ filter: RowFilter) -> [RowID] {
         table.orderSlots(from: 0, limit: table.rowCount).filter { filter.admits($0, in: table) }.map(table.id(of:))
@@ -77,10 +86,7 @@ import Testing
                     }
                 _ = try table.edit([CellEdit(id: id, column: column, input: input)])
             case 3:
-                let slots = table.orderSlots(from: 0, limit: table.rowCount)
-                guard slots.count > 10 else { continue }
-                let count = random.next() % 20 == 0 ? slots.count / 2 : 1 + Int(random.next() % 3)
-                _ = try table.delete(slots.shuffled(using: &random).prefix(count).map(table.id(of:)))
+                try Self.deleteSome(&table, &random)
             case 4:
                 let keys: [[SortKey]] = [
                     [], [SortKey(column: "qty")], [SortKey(column: "item", descending: true)],

@@ -69,10 +69,7 @@ import Testing
                     : CellEdit(id: id, column: "qty", input: .number(Double(random.next() % 300)))
                 _ = try table.edit([edit])
             case 3:
-                let slots = table.orderSlots(from: 0, limit: table.rowCount)
-                guard slots.count > 10 else { continue }
-                let count = random.next() % 20 == 0 ? slots.count / 2 : 1 + Int(random.next() % 3)
-                _ = try table.delete(slots.shuffled(using: &random).prefix(count).map(table.id(of:)))
+                try TableFilterTests.deleteSome(&table, &random)
             case 4:
                 let keys: [[SortKey]] = [
                     [], [SortKey(column: "qty")], [SortKey(column: "rack", descending: true)],

@@ -201,6 +201,11 @@ extension Table {
         /// In sections (this index in ``Table/sections``).
         case sectioned(Int)
 
+        /// The rows a filter (its index in ``Table/filters``) shows; every row without one.
+        init(filter: Int?) {
+            self = filter.map(ViewRows.filtered) ?? .all
+        }
+
         var sectionsIndex: Int? {
             if case .sectioned(let index) = self { return index }
             return nil
@@ -244,19 +249,17 @@ extension Table {
 
     /// How many rows the view with filter `shown` shows.
     func shownCount(_ shown: Int?) -> Int {
-        shown.map { filters[$0].rows.count } ?? rowCount
+        count(of: ViewRows(filter: shown))
     }
 
     /// Up to `limit` of the rows shown from `position` on, in order.
     func shownSlots(_ shown: Int?, from position: Int, limit: Int) -> [UInt32] {
-        guard let shown else { return orderSlots(from: position, limit: limit) }
-        return filters[shown].rows.slots(from: position, limit: limit)
+        slots(of: ViewRows(filter: shown), from: position, limit: limit)
     }
 
     /// The position of `slot` among the rows shown; `nil` when it is not shown.
     func shownPosition(_ shown: Int?, of slot: UInt32) -> Int? {
-        guard let shown else { return orderPosition(of: slot) }
-        return filters[shown].rows.position(of: slot)
+        position(in: ViewRows(filter: shown), of: slot)
     }
 
     /// The content offset that brings the row with `id` fully into view for `view` (as little

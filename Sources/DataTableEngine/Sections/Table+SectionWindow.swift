@@ -1,3 +1,5 @@
+import TextMeasure
+
 extension Table {
     /// The options a view with inset grouped sections lays its columns out in: narrower by the
     /// inset on both sides (the window puts them back in place, inset).
@@ -33,7 +35,7 @@ extension Table {
 
     /// A section's title: its value as the column shows it.
     func sectionTitle(_ value: CellValue, _ index: Int) -> String {
-        OneLineTitle.text(columns[sections[index].spec.column].rules.displayText(value))
+        OneLine.text(columns[sections[index].spec.column].rules.displayText(value))
     }
 
     /// The sections a window shows, from the one holding its first row (with overscan) to the
@@ -88,12 +90,5 @@ extension Table {
             shown: shown,
             index: titles
         )
-    }
-}
-
-/// A section title on one line.
-private enum OneLineTitle {
-    static func text(_ text: String) -> String {
-        String(text.map { $0 == "\n" || $0 == "\t" || $0 == "\r" ? " " : $0 })
     }
 }

@@ -237,6 +237,47 @@ import Testing
         }
     }
 
+    /// Rows of two heights in sections: each row's y is its section's header and the rows
+    /// before it, summed by a naive reference, through edits that change heights and sections.
+    @Test func rowsOfTwoHeightsInSectionsAreFoundByOffset() throws {
+        let long = String(repeating: "long words ", count: 6)
+        var table = try TableScrollTests.numbered(200, notes: { $0 % 7 == 0 ? long : "ok \($0 % 3)" })
+        let notes = try #require(table.columnIndex(of: "notes"))
+        table.setSections(SectionSpec(column: notes), id: 9, within: nil)
+        let options = TableScrollTests.cells(40)
+        var view = ViewState()
+        view.sections = 9
+        func check(at y: Int, tall: Bool = true) throws {
+            // Heights from the whole table's own window; tops summed section by section.
+            var whole = ViewState()
+            let all = try table.scroll(options, ScrollInput(height: 100_000, y: 0, now: 0), view: &whole)
+            let heights = Dictionary(uniqueKeysWithValues: all.rows.map { ($0.id, $0.height) })
+            var tops: [RowID: Int] = [:]
+            var top = all.headerHeight
+            for (_, ids) in Self.reference(table, column: notes, filter: nil, descending: false) {
+                top += 1
+                for id in ids {
+                    tops[id] = top
+                    top += heights[id]!
+                }
+            }
+            let window = try table.scroll(options, ScrollInput(height: 20, y: y, now: 0), view: &view)
+            #expect(window.contentHeight == top)
+            #expect(window.rows.contains { $0.tall } == tall)
+            for row in window.rows { #expect(row.y == tops[row.id]! - window.y, "row \(row.id) at \(y)") }
+        }
+        try check(at: 30)
+        for number in [3, 14, 50, 63, 64] {
+            _ = try table.edit([
+                CellEdit(id: .number(Int64(number)), column: "notes", input: .text(number % 7 == 0 ? "ok 1" : long))
+            ])
+        }
+        _ = try table.delete([.number(70), .number(71)])
+        try check(at: 30)
+        // Past the section of long notes, every row is one line.
+        try check(at: 120, tall: false)
+    }
+
     @Test func countsFindTheirSections() {
         var counts = SectionCounts([3, 0, 2, 5])
         #expect(counts.total == 10)

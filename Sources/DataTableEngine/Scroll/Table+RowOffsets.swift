@@ -81,11 +81,15 @@ extension Table {
     /// next asked for.
     mutating func forgetRowOffsets() {
         keptOffsets.removeAll()
+        for index in filters.indices { filters[index].keptOffsets.removeAll() }
+        for index in sections.indices { sections[index].keptOffsets.removeAll() }
     }
 
     /// The widths of `measure` are gone or replaced: so are the indexes built from them.
     mutating func forgetRowOffsets(measure: String) {
         keptOffsets.removeAll { $0.rule.measure == measure }
+        for index in filters.indices { filters[index].keptOffsets.removeAll { $0.rule.measure == measure } }
+        for index in sections.indices { sections[index].keptOffsets.removeAll { $0.rule.measure == measure } }
     }
 
     // MARK: The current order, with the indexes kept in step

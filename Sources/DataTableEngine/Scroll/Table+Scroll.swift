@@ -15,7 +15,8 @@ extension Table {
         let plan = try plan(options, view: &view)
         let rows = viewRows(view)
         if case .sectioned(let index) = rows {
-            return try window(plan, sectionGeometry(index, plan: plan, options: options), options, input, view: &view)
+            keepSectionOffsets(index, for: plan.heightRule)
+            return try window(plan, sectionGeometry(index, plan: plan, options: options)!, options, input, view: &view)
         }
         let offsets =
             view.filter.flatMap { filteredOffsets($0, for: plan.heightRule) } ?? rowOffsets(for: plan.heightRule)
@@ -36,9 +37,8 @@ extension Table {
         guard let plan = currentPlan(options, view: view) else { return nil }
         switch viewRows(view) {
         case .sectioned(let index):
-            // Rows of two heights in sections are measured on each scroll: that takes the lock alone.
-            guard plan.heightRule.isUniform else { return nil }
-            return try window(plan, sectionGeometry(index, plan: plan, options: options), options, input, view: &view)
+            guard let geometry = sectionGeometry(index, plan: plan, options: options) else { return nil }
+            return try window(plan, geometry, options, input, view: &view)
         case .filtered:
             guard let offsets = keptFilteredOffsets(view.filter!, for: plan.heightRule) else { return nil }
             return try window(plan, offsets, options, input, view: &view)
@@ -283,7 +283,8 @@ extension Table {
             return min(max(0, y), max(0, plan.headerHeight + offsets.totalHeight - view.height))
         }
         if case .sectioned(let index) = rows {
-            return try bringing(sectionGeometry(index, plan: plan, options: options))
+            keepSectionOffsets(index, for: plan.heightRule)
+            return try bringing(sectionGeometry(index, plan: plan, options: options)!)
         }
         return try bringing(
             view.filter.flatMap { filteredOffsets($0, for: plan.heightRule) } ?? rowOffsets(for: plan.heightRule)

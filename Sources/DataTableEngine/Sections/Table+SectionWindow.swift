@@ -12,25 +12,37 @@ extension Table {
         return narrower
     }
 
-    /// The geometry of the sections at `index` under `plan`: its rows' heights (measured here
-    /// when they differ, O(rows)), headers, footers and gaps.
-    func sectionGeometry(_ index: Int, plan: LayoutPlan, options: LayoutOptions) -> SectionGeometry {
+    /// The geometry of the sections at `index` under `plan` (its rows' heights, headers, footers
+    /// and gaps); `nil` when its rows differ in height and their offsets are not kept yet
+    /// (``keepSectionOffsets(_:for:)`` builds them).
+    func sectionGeometry(_ index: Int, plan: LayoutPlan, options: LayoutOptions) -> SectionGeometry? {
         let rule = plan.heightRule
-        let count = sections[index].rows.count
         let rows: RowOffsets
         if rule.isUniform || !contentWidths.contains(where: { $0.measure.identity == rule.measure }) {
-            rows = .uniform(height: rule.rowHeight, count: count)
+            rows = .uniform(height: rule.rowHeight, count: sections[index].rows.count)
+        } else if let kept = sections[index].keptOffsets.first(where: { $0.rule == rule }) {
+            rows = .indexed(kept.index)
         } else {
-            var heights: [Int] = []
-            heights.reserveCapacity(count)
-            sections[index].rows.forEachSlot { heights.append(height(of: $0, under: rule)) }
-            rows = .indexed(OffsetIndex(heights: heights))
+            return nil
         }
         return SectionGeometry(
             rows: rows,
             counts: sections[index].counts,
             metrics: SectionMetrics(sections[index].spec, unit: options.unit)
         )
+    }
+
+    /// Builds the offsets of the rows of the sections at `index` under `rule` when they differ in
+    /// height (O(rows) once; kept current by every change from then on).
+    mutating func keepSectionOffsets(_ index: Int, for rule: RowHeightRule) {
+        guard !rule.isUniform, contentWidths.contains(where: { $0.measure.identity == rule.measure }),
+            !sections[index].keptOffsets.contains(where: { $0.rule == rule })
+        else { return }
+        var heights: [Int] = []
+        heights.reserveCapacity(sections[index].rows.count)
+        sections[index].rows.forEachSlot { heights.append(height(of: $0, under: rule)) }
+        if sections[index].keptOffsets.count >= Self.rowOffsetsLimit { sections[index].keptOffsets.removeFirst() }
+        sections[index].keptOffsets.append(KeptOffsets(rule: rule, index: OffsetIndex(heights: heights)))
     }
 
     /// A section's title: its value as the column shows it.

@@ -49,6 +49,9 @@ struct SectionedRows: Sendable {
     /// Each section's value, in section order.
     var values: [CellValue]
     var counts: SectionCounts
+    /// Heights of the rows in section order under the rules views asked for (rows of two
+    /// heights), kept current like the table's own.
+    var keptOffsets: [KeptOffsets] = []
 }
 
 extension Table {
@@ -146,6 +149,14 @@ extension Table {
             if !shows || sections[index].values[section] != value {
                 removeSectioned(slot, from: index)
                 if shows { placeSectioned(slot, in: index) }
+            } else {
+                // Same section: its height may have changed.
+                for kept in sections[index].keptOffsets.indices {
+                    let height = height(of: slot, under: sections[index].keptOffsets[kept].rule)
+                    if sections[index].keptOffsets[kept].index.height(at: position) != height {
+                        sections[index].keptOffsets[kept].index.setHeight(height, at: position)
+                    }
+                }
             }
         }
     }
@@ -227,6 +238,12 @@ extension Table {
         }
         sections[index].rows.insert(slot, at: first)
         sections[index].counts.add(1, to: section)
+        for kept in sections[index].keptOffsets.indices {
+            sections[index].keptOffsets[kept].index.insert(
+                height(of: slot, under: sections[index].keptOffsets[kept].rule),
+                at: first
+            )
+        }
     }
 
     /// Takes `slot` out of the sections at `index`, dropping its section when it empties.
@@ -235,6 +252,9 @@ extension Table {
         let section = sections[index].counts.section(holding: position)
         sections[index].rows.remove(slot)
         sections[index].counts.add(-1, to: section)
+        for kept in sections[index].keptOffsets.indices {
+            sections[index].keptOffsets[kept].index.remove(at: position)
+        }
         if sections[index].counts.counts[section] == 0 {
             sections[index].values.remove(at: section)
             sections[index].counts.removeSection(at: section)

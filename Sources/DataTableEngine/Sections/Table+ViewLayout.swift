@@ -14,7 +14,8 @@ extension Table {
             guard let offsets = filteredOffsets(view.filter!, for: plan.heightRule) else { return plan }
             heights = (offsets, offsets.totalHeight)
         case .sectioned(let index):
-            let geometry = sectionGeometry(index, plan: plan, options: options)
+            keepSectionOffsets(index, for: plan.heightRule)
+            let geometry = sectionGeometry(index, plan: plan, options: options)!
             heights = (geometry.rows, geometry.totalHeight)
         }
         plan.rowCount = heights.rows.count

@@ -59,6 +59,7 @@ import Testing
         _ = try second.client.call("add", #"{"table":"parts","rows":[\#(added.joined(separator: ","))]}"#)
         let after = try first.client.call("scroll", #"{"table":"parts"}"#)
         #expect(after["newAbove"] as? Int == 2)
+        #expect(after["hiddenNew"] as? Int == 2, "the Bolt and n 900 are left out")
         #expect(ScrollMethodTests.rows(after).first?["id"] as? Int == shownIDs.first)
         #expect(ScrollMethodTests.rows(after).first?["index"] as? Int == 5)
 

@@ -46,4 +46,16 @@ extension Table {
         }
         return (count, version >= recentAdditions.forgottenThrough)
     }
+
+    /// How many rows added after `version` are still in the table but not among `rows` (a
+    /// view's filter leaves them out), as far as they are remembered.
+    func rowsAddedHidden(since version: UInt64, from rows: ViewRows) -> Int {
+        var count = 0
+        for entry in recentAdditions.entries.reversed() {
+            guard entry.version > version else { break }
+            guard slot(of: entry.id) == entry.slot, self.position(in: rows, of: entry.slot) == nil else { continue }
+            count += 1
+        }
+        return count
+    }
 }

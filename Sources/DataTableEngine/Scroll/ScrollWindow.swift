@@ -91,6 +91,8 @@ public struct ScrollWindow: Sendable {
     public var rowCount: Int
     /// With a filter, how many rows it lets through (the rows positions count); `nil` without.
     public var shownCount: Int?
+    /// With a filter, how many rows were added since the view last looked that it leaves out.
+    public var hiddenNew: Int?
     /// With a filter, its conditions in words (``RowFilter/description(in:)``).
     public var filterDescription: String?
     /// With sections: those the window shows, and the index.

@@ -141,6 +141,11 @@ extension Table {
             let added = rowsAdded(since: seen, before: firstVisible, in: shown)
             newAbove = added.exact ? added.count : max(added.count, firstVisible - view.anchorIndex)
         }
+        // Rows added since the view last looked that its filter leaves out.
+        var hiddenNew: Int?
+        if shownFilter(view) != nil {
+            hiddenNew = view.seenVersion.map { $0 == version ? 0 : rowsAddedHidden(since: $0, from: shown) } ?? 0
+        }
         view.x = x
         view.y = y
         view.height = input.height
@@ -169,6 +174,7 @@ extension Table {
             newAbove: newAbove,
             rowCount: self.rowCount,
             shownCount: shownFilter(view).map { filters[$0].rows.count },
+            hiddenNew: hiddenNew,
             filterDescription: shownFilter(view).map { filters[$0].filter.description(in: self) },
             sections: (offsets as? SectionGeometry).map { geometry in
                 windowSections(

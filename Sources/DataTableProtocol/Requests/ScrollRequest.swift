@@ -282,6 +282,8 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         public var shown: Int?
         /// With a filter on the view: its conditions in words, for a filter feedback bar.
         public var filter: String?
+        /// With a filter on the view: rows added since it last looked that the filter leaves out.
+        public var hiddenNew: Int?
         /// With sections: the sections on screen (and the index).
         public var sections: SectionsReply?
 
@@ -306,6 +308,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             newAbove: Int,
             shown: Int? = nil,
             filter: String? = nil,
+            hiddenNew: Int? = nil,
             sections: SectionsReply? = nil
         ) {
             self.table = table
@@ -327,6 +330,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             self.newAbove = newAbove
             self.shown = shown
             self.filter = filter
+            self.hiddenNew = hiddenNew
             self.sections = sections
         }
     }

@@ -68,6 +68,10 @@ extension ScrollReply: DirectJSON {
         writer.raw(#","shadow":"#)
         writer.bool(window.shadow)
         writer.raw("}")
+        if let hiddenNew = window.hiddenNew {
+            writer.raw(#","hiddenNew":"#)
+            writer.int(hiddenNew)
+        }
         if let last = window.lastVisible {
             writer.raw(#","last":"#)
             writer.int(last)

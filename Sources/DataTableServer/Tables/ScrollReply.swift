@@ -91,6 +91,7 @@ struct ScrollReply: Encodable, Sendable {
             newAbove: window.newAbove,
             shown: window.shownCount,
             filter: window.filterDescription,
+            hiddenNew: window.hiddenNew,
             sections: window.sections.map { sections in
                 ScrollRequest.SectionsReply(
                     column: sections.column,

@@ -56,6 +56,11 @@ public struct RequestDispatcher: Sendable {
             context.server.countRequests(1)
             return PendingReply(ReplyEncoding.failure(id: .null, .parseError("The request is not valid UTF-8.")))
         }
+        // Values nested past any request's need are refused before a decoder recurses into them.
+        if first != UInt8(ascii: "{"), JSONNesting.exceeds(JSONNesting.maximumDepth, in: line) {
+            context.server.countRequests(1)
+            return PendingReply(ReplyEncoding.failure(id: .null, Self.nestedTooDeeply))
+        }
         switch first {
         case UInt8(ascii: "{"):
             let part = await replyToSingle(line, context: &context, tryImmediately: !declinedImmediately)
@@ -78,6 +83,11 @@ public struct RequestDispatcher: Sendable {
 
     /// The error for a line that is not JSON.
     static let parseError = ResponseError.parseError("The request is not valid JSON.")
+
+    /// The error for a line that nests arrays and objects deeper than any request needs.
+    static let nestedTooDeeply = ResponseError.invalidRequest(
+        "The request nests arrays and objects more than \(JSONNesting.maximumDepth) deep."
+    )
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
@@ -162,6 +172,8 @@ public struct RequestDispatcher: Sendable {
         let header: RequestHeader
         do {
             header = try EnvelopeScanner.header(line) ?? Self.decodedHeader(line)
+        } catch let error as ResponseError {
+            return .init(line: ReplyEncoding.failure(id: .null, error), id: .null)
         } catch {
             return .init(line: ReplyEncoding.failure(id: .null, Self.parseError), id: .null)
         }
@@ -259,8 +271,10 @@ public struct RequestDispatcher: Sendable {
     }
 
     /// The header of a line the envelope scanner left to `JSONDecoder`, with a numeric id kept
-    /// as written when a `Double` would round it.
+    /// as written when a `Double` would round it. A line nested too deeply for the decoder is
+    /// refused first.
     private static func decodedHeader(_ line: Data) throws -> RequestHeader {
+        guard !JSONNesting.exceeds(JSONNesting.maximumDepth, in: line) else { throw nestedTooDeeply }
         var header = try JSONDecoder().decode(RequestHeader.self, from: line)
         switch header.id {
         case .number?, .integer?: header.exactID = EnvelopeScanner.idNumberText(line)

@@ -18,14 +18,33 @@ import Testing
 
     @Test func deeplyNestedJSONIsRefused() throws {
         let daemon = try TestDaemon()
-        for depth in [1000, 100_000] {
-            let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
-            let line = #"{"method":"ping","params":{"x":\#(nested)}}"#
-            let answer = try Self.reply(daemon, Array(line.utf8))
-            #expect(answer["error"] != nil || answer["result"] != nil, "depth \(depth)")
+        func nested(_ depth: Int) -> String {
+            String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
         }
-        let arrays = try Self.reply(daemon, Array((String(repeating: "[", count: 50_000)).utf8))
-        #expect(Self.kind(arrays) == "parse_error")
+        let tooDeep = "The request nests arrays and objects more than 65 deep."
+        // Deeper than any request needs, in params, in a batch, or bare: refused, never decoded.
+        for depth in [66, 300, 1000, 100_000] {
+            for line in [
+                #"{"method":"ping","params":{"x":\#(nested(depth - 2))}}"#,
+                #"[{"method":"ping","params":{"x":\#(nested(depth - 2))}}]"#,
+                nested(depth),
+                String(repeating: "[", count: depth),
+                #"{"id":7,"method":"ping","note":"\u00e9",\#(String(repeating: #""a":{"#, count: depth))}"#,
+            ] {
+                let answer = try Self.reply(daemon, Array(line.utf8))
+                #expect(Self.kind(answer) == "invalid_request", "depth \(depth): \(line.prefix(40))")
+                #expect((answer["error"] as? [String: Any])?["message"] as? String == tooDeep)
+            }
+        }
+        // As deep as the limit: read, and its unknown member named.
+        let deepest = try Self.reply(daemon, Array(#"{"method":"ping","params":{"x":\#(nested(63))}}"#.utf8))
+        #expect(
+            (deepest["error"] as? [String: Any])?["message"] as? String
+                == "x is not a param of ping. ping takes no params."
+        )
+        // Brackets inside strings are text, not nesting.
+        let text = #"{"method":"ping","params":{"x":"\#(String(repeating: "[", count: 500))"}}"#
+        #expect(Self.kind(try Self.reply(daemon, Array(text.utf8))) == "invalid_params")
         #expect(try object(daemon.request(#"{"method":"ping"}"#))["result"] != nil)
     }
 

@@ -62,7 +62,7 @@ struct JSONWriter: ~Copyable {
     }
 
     /// Text that is already JSON.
-    mutating func raw(_ text: StaticString) {
+    @inline(__always) mutating func raw(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 

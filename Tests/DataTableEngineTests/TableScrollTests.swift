@@ -359,6 +359,32 @@ import TextMeasure
         #expect(lockedWindow.rows[0].readOnly.count == lockedWindow.columns.count)
     }
 
+    /// Rows and cells with read-only settings of their own, between rows that follow their
+    /// columns and table, in an editable table and a read-only one.
+    @Test(arguments: [false, true]) func rowsAndCellsOfTheirOwnAreReadOnlyAsTheySay(tableReadOnly: Bool) throws {
+        var table = try Fixtures.stock(readOnly: tableReadOnly)
+        func row(_ item: String, readOnly: Bool? = nil, cells: [String: Bool] = [:]) -> RowInput {
+            RowInput(values: ["item": .text(item), "qty": .number(1)], readOnly: readOnly, readOnlyCells: cells)
+        }
+        _ = try table.add(
+            [
+                row("Plain"), row("Locked", readOnly: true), row("Open", readOnly: false),
+                row("Qty locked", cells: ["qty": true]), row("Qty open", cells: ["qty": false]), row("Plain too"),
+            ],
+            now: 0
+        )
+        var view = ViewState()
+        let window = try table.scroll(Self.cells(80), ScrollInput(height: 10, now: 0), view: &view)
+        let keys = window.columns.map(\.key)
+        let all = Set(keys)
+        let following: Set<String> = tableReadOnly ? all : []
+        let expected: [Set<String>] = [
+            following, all, [],
+            following.union(["qty"]), following.subtracting(["qty"]), following,
+        ]
+        #expect(window.rows.map { Set($0.readOnly.map { keys[$0] }) } == expected)
+    }
+
     /// A scroll that needs no change to the table (the view's plan is current and its row
     /// offsets kept) can run as a reader; it gives the window a changing scroll gives.
     @Test func aScrollAsIsMatchesTheScrollAndDeclinesWhenTheTableMustChange() throws {

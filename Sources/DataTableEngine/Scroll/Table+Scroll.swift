@@ -92,7 +92,16 @@ extension Table {
         var columns = windowColumns(plan, options: options, x: x)
         let inset = shown.sectionsIndex.map { SectionMetrics(sections[$0].spec, unit: options.unit).inset } ?? 0
         for index in columns.indices { columns[index].x += inset }
-        let cellPlans = columns.map { WindowCell($0, store: columnIndex[$0.key]!, table: self, options: options) }
+        var cellPlans: [WindowCell] = []
+        // The read-only cells of a row with no setting of its own (or of its cells), shared by
+        // every such row.
+        var columnsReadOnly: [Int] = []
+        cellPlans.reserveCapacity(columns.count)
+        for (position, column) in columns.enumerated() {
+            let store = columnIndex[column.key]!
+            cellPlans.append(WindowCell(column, store: store, rules: self.columns[store].rules, options: options))
+            if columnIsReadOnly(store) { columnsReadOnly.append(position) }
+        }
         var rows: [ScrollWindow.Row] = []
         var text = WindowText(capacity: 0)
         var firstVisible: Int?
@@ -124,6 +133,7 @@ extension Table {
                         height: height,
                         tall: height != plan.heightRule.rowHeight,
                         cells: cellPlans,
+                        columnsReadOnly: columnsReadOnly,
                         values: values,
                         offset: offset,
                         into: &text,
@@ -153,8 +163,14 @@ extension Table {
         view.wasAtTop = y == 0
         view.wasAtBottom = y == maxY
         view.anchorIndex = firstVisible ?? 0
-        view.shown = rows.filter { $0.index >= (firstVisible ?? 0) && $0.index <= (lastVisible ?? -1) }
-            .map { ViewState.ShownRow(id: $0.id, y: $0.y) }
+        view.shown = []
+        if let firstVisible, let lastVisible {
+            let from = rows.first?.index ?? 0
+            view.shown.reserveCapacity(lastVisible - firstVisible + 1)
+            for index in firstVisible...lastVisible {
+                view.shown.append(ViewState.ShownRow(id: rows[index - from].id, y: rows[index - from].y))
+            }
+        }
 
         return ScrollWindow(
             plan: plan,
@@ -480,6 +496,7 @@ extension Table {
         height: Int,
         tall: Bool,
         cells cellPlans: [WindowCell],
+        columnsReadOnly: [Int],
         values: [[CellValue]],
         offset: Int,
         into text: inout WindowText,
@@ -490,21 +507,27 @@ extension Table {
         let rowDrafts = drafts.isEmpty ? nil : drafts[slot]
         let firstCell = text.count
         var cellDrafts: [(column: Int, draft: Draft)] = []
-        var readOnly: [Int] = []
+        let ownReadOnly = flags[Int(slot)].readOnly != nil || (!cellReadOnly.isEmpty && cellReadOnly[slot] != nil)
+        var readOnly = ownReadOnly ? [] : columnsReadOnly
         // Borrowed in place: a copy of each column's rules per cell costs more than the cell.
         cellPlans.withUnsafeBufferPointer { plans in
             for position in plans.indices {
                 let store = plans[position].store
                 let draft = rowDrafts?[store]
                 if let draft { cellDrafts.append((position, draft)) }
-                if isReadOnly(slot: slot, column: store) { readOnly.append(position) }
+                if ownReadOnly, isReadOnly(slot: slot, column: store) { readOnly.append(position) }
                 defer { text.endCell() }
                 guard plans[position].cuts || (draft != nil && !plans[position].isImage) else {
                     // Shown whole: written straight from the value, no string made.
                     if let draft {
                         text.append(string: draft.text)
                     } else {
-                        plans[position].format.append(values[position][offset], to: &text)
+                        DisplayFormat.append(
+                            values[position][offset],
+                            decimals: plans[position].decimals,
+                            options: columns[store].rules.options,
+                            to: &text
+                        )
                     }
                     continue
                 }
@@ -545,7 +568,9 @@ extension Table {
 private struct WindowCell {
     /// The column's index in the table.
     var store: Int
-    var format: DisplayFormat
+    /// The column's `decimals` (its picker options are read from the column: nothing here is
+    /// reference-counted, so reading a plan per cell costs no retain).
+    var decimals: Int?
     var isImage: Bool
     /// Text may be wider than the column: cut it (or wrap it) to ``inner``.
     var cuts: Bool
@@ -554,10 +579,9 @@ private struct WindowCell {
     /// The width text may take.
     var inner: Double
 
-    init(_ column: ScrollWindow.Column, store: Int, table: Table, options: LayoutOptions) {
+    init(_ column: ScrollWindow.Column, store: Int, rules: ColumnRules, options: LayoutOptions) {
         self.store = store
-        let rules = table.columns[store].rules
-        format = rules.displayFormat
+        decimals = rules.decimals
         isImage = rules.type == .image
         cuts = !isImage && column.truncated
         wraps = column.lines > 1

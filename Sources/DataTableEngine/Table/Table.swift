@@ -161,8 +161,6 @@ public struct Table: Sendable {
 
     // MARK: Read-only
 
-    /// Whether the cell may not be edited: the cell's own setting, else the row's, else the
-    /// column's, else the table's. A key column never changes (ids are stable).
     /// Whether the column's cells are read-only unless a row or cell says otherwise: the key
     /// column always, else its `editable`, else the table's `readOnly`.
     public func columnIsReadOnly(_ column: Int) -> Bool {
@@ -181,6 +179,8 @@ public struct Table: Sendable {
         sortKeys.first { $0.column == key }.map { $0.descending ? "descending" : "ascending" }
     }
 
+    /// Whether the cell may not be edited: the cell's own setting, else the row's, else the
+    /// column's, else the table's. A key column never changes (ids are stable).
     func isReadOnly(slot: UInt32, column: Int) -> Bool {
         if column == keyColumn { return true }
         if !cellReadOnly.isEmpty, let cell = cellReadOnly[slot]?[column] { return cell }

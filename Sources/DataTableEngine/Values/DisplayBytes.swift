@@ -142,6 +142,17 @@ struct DisplayFormat: Sendable {
     /// Appends ``ColumnRules/displayText(_:)`` of `value` to `sink`, building no string where
     /// the value's bytes can be written directly.
     func append(_ value: CellValue, to sink: inout some DisplayBytes) {
+        Self.append(value, decimals: decimals, options: options, to: &sink)
+    }
+
+    /// ``append(_:to:)`` with the format's parts given apart, for a caller that keeps them
+    /// where they are.
+    static func append(
+        _ value: CellValue,
+        decimals: Int?,
+        options: [String],
+        to sink: inout some DisplayBytes
+    ) {
         switch value {
         case .empty: break
         case .text(let text), .image(let text): sink.append(string: text)

@@ -7,7 +7,7 @@ extension ScrollReply: DirectJSON {
     var expectedBytes: Int {
         // The cells' text, and for each row and column its members (measured: about 110 and 130
         // bytes).
-        window.text.bytes.count + window.rows.count * 128 + window.columns.count * 160 + 512
+        window.text.byteCount + window.rows.count * 128 + window.columns.count * 160 + 512
     }
 
     func write(to writer: inout JSONWriter) {
@@ -83,7 +83,7 @@ extension ScrollReply: DirectJSON {
         writer.raw(#","rows":["#)
         // Most of a reply is its rows: make room for them at once.
         writer.reserve(window.rows.count * (48 + window.columns.count * 16))
-        window.text.bytes.withUnsafeBufferPointer { text in
+        window.text.withBytes { text in
             for (index, row) in window.rows.enumerated() {
                 if index > 0 { writer.comma() }
                 writer.row(row, columns: window.columns, text: text, cells: window.text)
@@ -144,13 +144,15 @@ extension JSONWriter {
         }
         raw("]")
         // By column key, sorted; a key drawn twice keeps its first draft.
-        var seen = Set<String>()
-        draftsMember(
-            row.drafts.filter { seen.insert(columns[$0.column].key).inserted }
-                .sorted { columns[$0.column].key < columns[$1.column].key },
-            key: { columns[$0.column].key },
-            draft: \.draft
-        )
+        if !row.drafts.isEmpty {
+            var seen = Set<String>()
+            draftsMember(
+                row.drafts.filter { seen.insert(columns[$0.column].key).inserted }
+                    .sorted { columns[$0.column].key < columns[$1.column].key },
+                key: { columns[$0.column].key },
+                draft: \.draft
+            )
+        }
         raw(#","height":"#)
         int(row.height)
         if let highlight = ScrollReply.highlight(row.highlight) {

@@ -22,7 +22,12 @@ struct ScrollReply: Encodable, Sendable {
         self.version = Int(table.version)
         self.selected = table.selectedCount
         self.errors = table.errorCount
-        columnStates = window.columns.map { (table.sortDirection(of: $0.key), table.columnIsReadOnly(key: $0.key)) }
+        // A loop, not a closure: a closure would take a copy of the whole table.
+        columnStates = []
+        columnStates.reserveCapacity(window.columns.count)
+        for column in window.columns {
+            columnStates.append((table.sortDirection(of: column.key), table.columnIsReadOnly(key: column.key)))
+        }
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -1,3 +1,4 @@
+import DataTableEngine
 import DataTableProtocol
 import Foundation
 
@@ -235,6 +236,15 @@ struct JSONWriter: ~Copyable {
         append(UInt8(ascii: "\""))
     }
 
+    /// A string from UTF-8 known to be ``PlainBytes``: copied between its quotes unchecked.
+    @inline(__always) mutating func plainString(utf8: UnsafeBufferPointer<UInt8>) {
+        reserve(utf8.count + 2)
+        base[count] = UInt8(ascii: "\"")
+        if let start = utf8.baseAddress { (base + count + 1).update(from: start, count: utf8.count) }
+        base[count + 1 + utf8.count] = UInt8(ascii: "\"")
+        count += utf8.count + 2
+    }
+
     /// One string written from several pieces of UTF-8, each ending at a character's end (the
     /// lines of an export).
     mutating func string(pieces: [[UInt8]]) {
@@ -252,7 +262,7 @@ struct JSONWriter: ~Copyable {
         var index = 0
         while index < utf8.count {
             if utf8.count - index >= 8,
-                !Self.mayNeedEscape(UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+                !PlainBytes.mayHoldSpecial(UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
             {
                 index += 8
                 continue
@@ -266,16 +276,6 @@ struct JSONWriter: ~Copyable {
             index += 1
         }
         if utf8.count > start { append(UnsafeBufferPointer(rebasing: utf8[start...])) }
-    }
-
-    /// Whether any of the eight bytes in `word` is below 0x20, a quote or a backslash (exact: the
-    /// usual bit tricks for "has a zero byte" and "has a byte below n").
-    @inline(__always) private static func mayNeedEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
-        let below20 = (word &- ones &* 0x20) & ~word & highs != 0
-        return below20 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
     }
 
     private mutating func escape(_ byte: UInt8) {

@@ -82,6 +82,30 @@ import Testing
         if sideways { #expect(Self.written(reply).contains(#""readOnly":true,"#)) }
     }
 
+    /// A window whose cells are all plain is written with its cells copied as they are (a line
+    /// break in a one-line cell is shown as a space); one quote, backslash or control character
+    /// anywhere makes it escape them all, as the encoder does.
+    @Test(arguments: ["Hex bolt", "Hex \"bolt\"", "C:\\bolts", "two\nlines", "bell \u{7}"])
+    func aWindowOfPlainCellsOrNotWritesWhatTheEncoderWould(item: String) throws {
+        var table = try Table(
+            name: "plain",
+            columns: [
+                Column(key: "item", rules: try ColumnRules(type: .text)),
+                Column(key: "qty", rules: try ColumnRules(type: .number)),
+            ]
+        )
+        _ = try table.add(
+            (0..<5).map { RowInput(values: ["item": .text($0 == 3 ? item : "Nut \($0)"), "qty": .number(0.5)]) },
+            now: 0
+        )
+        var view = ViewState()
+        let options = LayoutOptions(unit: .cell, width: 40, data: .cells, header: .cells)
+        let window = try table.scroll(options, ScrollInput(height: 10, now: 0), view: &view)
+        #expect(window.text.isPlain == (item == "Hex bolt" || item == "two\nlines"))
+        let reply = ScrollReply(window, table: table)
+        #expect(Self.written(reply) == (try Self.encoded(reply.response)))
+    }
+
     /// Filtered and sectioned windows (each style, footers, the index, a sticky header, a title
     /// that needs escaping) write what the encoder would.
     @Test(arguments: SectionSpec.Style.allCases)

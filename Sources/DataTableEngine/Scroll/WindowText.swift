@@ -19,6 +19,10 @@ public struct WindowText: Sendable {
     /// How many cells there are.
     public var count: Int { ends.count }
 
+    /// Whether every cell is ``PlainBytes``: no control character (a two-line cell's line
+    /// break is one), quote or backslash. A writer of quoted text then copies cells as they are.
+    public private(set) var isPlain = true
+
     /// How many bytes the cells' text takes.
     public var byteCount: Int { storage.count }
 
@@ -92,16 +96,22 @@ public struct WindowText: Sendable {
 
 extension WindowText: DisplayBytes {
     mutating func append(_ byte: UInt8) {
+        if !PlainBytes.isPlain(byte) { isPlain = false }
         storage.append(byte)
     }
 
     /// A cell's text, each tab and line break as a space (``OneLine``): a two-line cell's own
     /// line break is appended as a byte (``append(_:)``).
     mutating func append(contentsOf utf8: UnsafeBufferPointer<UInt8>) {
-        guard utf8.contains(where: OneLine.isSpaceLike) else {
+        // Nearly always: nothing to replace, nothing to quote.
+        guard !PlainBytes.isPlain(utf8) else {
             storage.append(utf8)
             return
         }
-        for byte in utf8 { storage.append(OneLine.isSpaceLike(byte) ? 0x20 : byte) }
+        for byte in utf8 {
+            let shown = OneLine.isSpaceLike(byte) ? 0x20 : byte
+            if !PlainBytes.isPlain(shown) { isPlain = false }
+            storage.append(shown)
+        }
     }
 }

@@ -140,7 +140,12 @@ extension JSONWriter {
         raw(#"{"cells":["#)
         for cell in row.cellRange {
             if cell > row.cellRange.lowerBound { comma() }
-            string(utf8: UnsafeBufferPointer(rebasing: text[cells.range(of: cell)]))
+            let utf8 = UnsafeBufferPointer(rebasing: text[cells.range(of: cell)])
+            if cells.isPlain {
+                plainString(utf8: utf8)
+            } else {
+                string(utf8: utf8)
+            }
         }
         raw("]")
         // By column key, sorted; a key drawn twice keeps its first draft.

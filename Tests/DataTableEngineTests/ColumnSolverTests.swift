@@ -167,6 +167,29 @@ import Testing
         #expect(levelled.truncated == [true, true, false])
     }
 
+    /// A header word is cut only when nothing else can give. At 230 points, item (natural 200,
+    /// the title, capped at 115), notes (110) and qty, whose natural 90 is its header
+    /// "Quantity", are 85 too wide. The title gives 58 (down to its least, 57). Without the
+    /// rule notes comes level with qty (90) and the 7 left come off both: 86 and 87, cutting
+    /// the header. With it notes gives all 27 (110 → 83) and qty keeps its 90.
+    @Test func aHeaderWordIsCutOnlyWhenNothingElseCanGive() {
+        let columns = [
+            Column(natural: 200, headerWord: 40), Column(natural: 110, headerWord: 50),
+            Column(natural: 90, headerWord: 90),
+        ]
+        let result = Self.solve(columns, container: 230)
+        #expect(result.widths == [57, 83, 90])
+        #expect(result.truncated == [true, true, false])
+        let withoutWords = Self.solve(columns.map { Column(natural: $0.natural) }, container: 230)
+        #expect(withoutWords.widths == [57, 86, 87])
+        // When nothing else can give, words are cut after all. At 200 with a fourth column,
+        // rack (natural 60, all header word), the four are 150 too wide (item and notes capped
+        // at 100): item and notes give 50 each, down to their least (50); the 50 left come off
+        // qty (90 → level with rack at 60), then 10 off each: all four at 50.
+        let tight = Self.solve(columns + [Column(natural: 60, headerWord: 60)], container: 200)
+        #expect(tight.widths == [50, 50, 50, 50])
+    }
+
     /// FUIGridTableViewCell's example with the flexible column an image: [-1, 0.2, 0.1, 0.1,
     /// 0.1, 0.1] at 1000 → 200 + 4 × 100 = 600, and the image takes the 400 left: the columns
     /// span the container exactly.

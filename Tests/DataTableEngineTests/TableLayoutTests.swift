@@ -68,6 +68,30 @@ import TextMeasure
         #expect(plan.columns.map(\.width).reduce(0, +) == 200)
     }
 
+    /// A header word is not cut while a column's cells can give instead: from 230 points the
+    /// notes are cut further so that "Quantity" stays whole over its short numbers. (At 200
+    /// the three header words, 58 + 65 + 88 with padding, do not fit: a word is cut there.)
+    @Test func aHeaderWordStaysWholeWhileCellsCanGive() throws {
+        var table = try Self.table(
+            [
+                try Self.text("item"), try Self.text("notes"),
+                Column(key: "qty", label: "Quantity", rules: try ColumnRules(type: .number)),
+            ],
+            rows: [
+                [
+                    "item": .text("Servo Motor SM-400 with cable"), "notes": .text("Order the new cable kit soon"),
+                    "qty": .number(4),
+                ]
+            ]
+        )
+        for width in [230, 260, 300] {
+            let plan = try table.layout(try Self.points(width: width))
+            #expect(plan.column("qty")?.header == ["Quantity"], "at \(width): \(plan.columns.map(\.width))")
+            #expect(plan.column("qty")?.truncated == false)
+            #expect(plan.column("notes")?.truncated == true)
+        }
+    }
+
     /// The widest content follows adds, edits and deletes without re-measuring the table.
     @Test func theWidestContentFollowsEveryChange() throws {
         var table = try Self.table(

@@ -12,7 +12,8 @@
 ///   share (25%) of the container; as many columns as fit are kept, in order, the rest omitted.
 ///   When the kept ones are wider than the space, the filling column gives first (down to its
 ///   least width), then the widest of the others, level with the next widest: a short column
-///   is cut only when nothing wider can give.
+///   is cut only when nothing wider can give. A column gives space below the longest word of
+///   its header only when nothing else can (titles are not cut while cells can be).
 /// - The space left goes to the filling column up to its `maxWidth`, then to the next text
 ///   column without a width; what none may take stays empty after the last column.
 /// - With sideways scrolling every column keeps its natural width (only an explicit `maxWidth`
@@ -30,6 +31,9 @@ public enum ColumnSolver {
         public var minWidth: Double?
         /// The most a column sized to content takes, read like `width` (no -1); applies even when scrolling sideways.
         public var maxWidth: Double?
+        /// The longest word of the header label plus padding: a column sized to content is
+        /// narrowed below it (cutting the word) only when no other column can give instead.
+        public var headerWord: Int
 
         /// A column whose natural width is `natural`; hints left `nil` are not set.
         public init(
@@ -37,13 +41,15 @@ public enum ColumnSolver {
             isImage: Bool = false,
             width: Double? = nil,
             minWidth: Double? = nil,
-            maxWidth: Double? = nil
+            maxWidth: Double? = nil,
+            headerWord: Int = 0
         ) {
             self.natural = natural
             self.isImage = isImage
             self.width = width
             self.minWidth = minWidth
             self.maxWidth = maxWidth
+            self.headerWord = headerWord
         }
     }
 
@@ -94,6 +100,8 @@ public enum ColumnSolver {
 
         var preferred: [Int] = []
         var least: [Int] = []
+        // The least widths that keep every header word whole.
+        var wordLeast: [Int] = []
         for column in columns {
             if column.isImage {
                 let width = column.width.flatMap { $0 > 0 ? length($0, of: container) : nil } ?? settings.imageWidth
@@ -108,6 +116,7 @@ public enum ColumnSolver {
                 preferred.append(width)
                 least.append(min(width, column.minWidth.map { length($0, of: container) } ?? defaultMin))
             }
+            wordLeast.append(max(least.last!, min(preferred.last!, column.headerWord)))
         }
         // The column that takes the space left: the one marked -1 (an image too), else the
         // first text column that sets no width (the title).
@@ -129,12 +138,19 @@ public enum ColumnSolver {
             }
             let preferredTotal = preferred[..<kept].reduce(0, +) + spacing * (kept - 1)
             if preferredTotal > available {
+                let keptFill = fill.flatMap { $0 < kept ? $0 : nil }
+                // First with every header word kept whole; then, for what is still too wide,
+                // down to the least widths.
                 widths = shrink(
                     Array(preferred[..<kept]),
-                    least: Array(least[..<kept]),
-                    fill: fill.flatMap { $0 < kept ? $0 : nil },
+                    least: Array(wordLeast[..<kept]),
+                    fill: keptFill,
                     by: preferredTotal - available
                 )
+                let still = widths.reduce(0, +) + spacing * (kept - 1) - available
+                if still > 0 {
+                    widths = shrink(widths, least: Array(least[..<kept]), fill: keptFill, by: still)
+                }
                 if used > available { widths[0] = max(0, widths[0] - (used - available)) }
             }
         }

@@ -63,12 +63,14 @@ extension Table {
             let column = columns[index]
             let label = options.header.wholeWidth(units: options.header.measure.units(column.label))
             let cells = options.data.wholeWidth(units: widths.columns[index].widest)
+            let word = column.label.split(separator: " ").map { options.header.measure.units(String($0)) }.max() ?? 0
             return ColumnSolver.Column(
                 natural: max(label, cells) + padding,
                 isImage: column.type == .image,
                 width: hints[index].width,
                 minWidth: hints[index].minWidth,
-                maxWidth: hints[index].maxWidth
+                maxWidth: hints[index].maxWidth,
+                headerWord: options.header.wholeWidth(units: word) + padding
             )
         }
         let placements = ColumnSolver.solve(solverColumns, settings)

@@ -179,7 +179,7 @@ extension ParamsSchema {
             "leftAccessory":
                 "`none`, `checkbox` or `syncStatus`; absent follows the table.",
             "rightAccessory":
-                "`none` or `chevron` (default none).",
+                "`none` or `chevron`; absent: `chevron` when a column is bound to `drillDown`, else none.",
             "stickyFirstColumn":
                 "Whether the first column stays in view while scrolling sideways; absent follows the "
                 + "column's `sticky`.",
@@ -262,7 +262,7 @@ extension ParamsSchema {
             "leftAccessory":
                 "`none`, `checkbox` or `syncStatus`; absent follows the table.",
             "rightAccessory":
-                "`none` or `chevron` (default none).",
+                "`none` or `chevron`; absent: `chevron` when a column is bound to `drillDown`, else none.",
             "stickyFirstColumn":
                 "Whether the first column stays in view while scrolling sideways; absent follows the "
                 + "column's `sticky`.",

@@ -28,6 +28,44 @@ import Testing
 
     static func rows(_ window: [String: Any]) -> [[String: Any]] { window["rows"] as? [[String: Any]] ?? [] }
 
+    /// Rows drill down by a column bound to `drillDown` or their own `$drillDown`, say so on
+    /// every row of a scroll with the chevron, and keep saying so after a restart from the
+    /// state directory (through a snapshot: every change compacts).
+    @Test func rowsSayWhetherTheyDrillDownAndKeepItAcrossARestart() throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        let arguments = ["--state-dir", state.path, "--compact-after-bytes", "1"]
+        let scroll = #"{"table":"parts","unit":"cell","viewport":{"width":60,"height":10}}"#
+        func drillDowns(_ window: [String: Any]) -> [Bool?] { Self.rows(window).map { $0["drillDown"] as? Bool } }
+        let expected: [Bool?] = [true, false, false, true]
+        do {
+            let daemon = try TestDaemon(arguments: arguments)
+            let client = try daemon.connect()
+            try client.call(
+                "create",
+                #"""
+                {"table":"parts","columns":[{"key":"name"},{"key":"detail","binding":"drillDown"}],\#
+                "rows":[{"name":"Servo","detail":"yes"},{"name":"Gear"},\#
+                {"name":"Cable","detail":"yes","$drillDown":false},{"name":"Nut","$drillDown":true}]}
+                """#
+            )
+            let window = try client.call("scroll", scroll)
+            #expect(drillDowns(window) == expected)
+            #expect((window["accessories"] as? [String: Any])?["right"] != nil)
+            #expect((window["columns"] as? [[String: Any]])?.map { $0["key"] as? String } == ["name"])
+            let refused = try client.call("add", #"{"table":"parts","row":{"name":"Bolt","$drillDown":"no"}}"#)
+            #expect((refused["data"] as? [String: Any])?["field"] as? String == "params.row.$drillDown")
+        }
+        let daemon = try TestDaemon(arguments: arguments)
+        #expect(drillDowns(try daemon.connect().call("scroll", scroll)) == expected)
+        // Without the chevron, rows say nothing about it.
+        let plain = try daemon.connect().call(
+            "scroll",
+            #"{"table":"parts","unit":"cell","viewport":{"width":60,"height":10},"rightAccessory":"none"}"#
+        )
+        #expect(drillDowns(plain) == [nil, nil, nil, nil])
+    }
+
     /// Two socat sessions on one table: one scrolls to row 500, the other adds 10 rows on
     /// top; the first one's next scroll shows the same row at the same y, with `newAbove: 10`.
     @Test func anotherClientsRowsAboveDoNotMoveTheView() throws {

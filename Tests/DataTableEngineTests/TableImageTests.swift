@@ -18,6 +18,7 @@ import Testing
             )
             if index == 4 { row.readOnly = true }
             if index == 6 { row.readOnlyCells = ["rack": true] }
+            if index % 4 == 1 { row.drillDown = index % 8 == 1 }
             row.values["grade"] = .text(["Low", "Medium", "High"][index % 3])
             return row
         }
@@ -62,6 +63,11 @@ import Testing
         #expect(before.map(\.readOnly) == after.map(\.readOnly))
         #expect(before.map(\.drafts) == after.map(\.drafts))
         #expect(left.selectedIDs() == right.selectedIDs())
+        // Each row's own drill-down setting, in order (each table numbers its slots its own way).
+        func drillDowns(_ table: Table) -> [Bool] {
+            table.orderSlots(from: 0, limit: table.rowCount).map { table.drillsDown($0, column: nil) }
+        }
+        #expect(drillDowns(left) == drillDowns(right))
     }
 
     @Test(arguments: [nil, "item"])
@@ -69,6 +75,7 @@ import Testing
         let table = try Self.worked(key: key)
         var restored = try Self.restored(table)
         Self.same(table, restored)
+        #expect(table.orderSlots(from: 0, limit: table.rowCount).contains { !table.drillsDown($0, column: nil) })
         // It goes on the same way: the next id, a redo, the sorted place of a new row.
         var original = table
         for copy in [0, 1] {

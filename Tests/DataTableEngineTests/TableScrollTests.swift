@@ -359,6 +359,38 @@ import TextMeasure
         #expect(lockedWindow.rows[0].readOnly.count == lockedWindow.columns.count)
     }
 
+    /// A column bound to `drillDown` says which rows have the chevron (and is not drawn); a
+    /// row's own `$drillDown` says so over it; the chevron comes by default with the column.
+    @Test func rowsDrillDownByTheirColumnOrTheirOwnSetting() throws {
+        var table = try Table(
+            name: "t",
+            columns: [
+                Column(key: "item", rules: try ColumnRules(type: .text)),
+                Column(key: "more", rules: try ColumnRules(type: .text), layout: ColumnLayout(binding: .drillDown)),
+                Column(key: "count", rules: try ColumnRules(type: .number)),
+            ]
+        )
+        let rows: [(String, CellInput, Bool?)] = [
+            ("yes", .text("yes"), nil), ("empty", .null, nil), ("no", .text("No"), nil), ("zero", .text("0"), nil),
+            ("false", .text("FALSE"), nil), ("own off", .text("yes"), false), ("own on", .null, true),
+        ]
+        _ = try table.add(
+            rows.map { RowInput(values: ["item": .text($0.0), "more": $0.1, "count": .number(1)], drillDown: $0.2) },
+            now: 0
+        )
+        var view = ViewState()
+        let window = try table.scroll(Self.cells(60), ScrollInput(height: 10, now: 0), view: &view)
+        #expect(window.plan.rightAccessory?.kind == .chevron)
+        #expect(window.columns.map(\.key) == ["item", "count"])
+        #expect(window.rows.map(\.drillDown) == [true, false, false, false, false, false, true])
+        // Without the chevron, rows say nothing about it.
+        var none = Self.cells(60)
+        none.rightAccessory = Accessory.none
+        var other = ViewState()
+        let plain = try table.scroll(none, ScrollInput(height: 10, now: 0), view: &other)
+        #expect(plain.rows.allSatisfy { $0.drillDown == nil })
+    }
+
     /// Rows and cells with read-only settings of their own, between rows that follow their
     /// columns and table, in an editable table and a read-only one.
     @Test(arguments: [false, true]) func rowsAndCellsOfTheirOwnAreReadOnlyAsTheySay(tableReadOnly: Bool) throws {

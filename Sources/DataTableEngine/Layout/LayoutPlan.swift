@@ -74,7 +74,8 @@ public struct LayoutPlan: Sendable, Hashable {
     public var horizontalScroll: Bool
     /// The container's width.
     public var width: Int
-    /// Every column in table order, except one bound to `syncStatus` (its value is the left accessory).
+    /// Every column in table order, except those bound to `syncStatus` or `drillDown` (they drive
+    /// the accessories).
     public var columns: [PlacedColumn]
     /// The accessory on the left (checkboxes or sync status); `nil` when none, and always in list mode.
     public var leftAccessory: PlacedAccessory?
@@ -110,6 +111,9 @@ public struct LayoutPlan: Sendable, Hashable {
     /// The key of the column bound to `syncStatus`, whose value each row's left accessory shows
     /// when the accessory is `syncStatus`; `nil` when no column is bound so.
     public var syncStatusColumn: String? = nil
+    /// The key of the column bound to `drillDown`, which says whether each row has the chevron;
+    /// `nil` when no column is bound so.
+    public var drillDownColumn: String? = nil
 
     /// The column with `key`.
     public func column(_ key: String) -> PlacedColumn? { columns.first { $0.key == key } }

@@ -1,6 +1,6 @@
 /// Where a column's value goes when rows are drawn as object views (the compact list report,
-/// after FUIGridTableViewCell's bindings), or `syncStatus` for the column whose value is the
-/// row's sync-status icon in the left accessory.
+/// after FUIGridTableViewCell's bindings), or an accessory a column drives: `syncStatus` for the
+/// row's sync-status icon in the left accessory, `drillDown` for whether the row has a chevron.
 public enum ListBinding: String, Sendable, Hashable, CaseIterable {
     /// The text lines of the object view, top to bottom; each bound one adds a line to the row's height.
     case headline, subheadline, footnote
@@ -11,6 +11,13 @@ public enum ListBinding: String, Sendable, Hashable, CaseIterable {
     case statusImage, substatusImage, detailImage, icon
     /// Not a place in the object view: the column's value is the row's sync-status icon in the left accessory.
     case syncStatus
+    /// Not a place in the object view: the column says whether the row has a drill-down chevron
+    /// in the right accessory (see ``Table/drillsDown(_:column:)``).
+    case drillDown
+
+    /// Whether a column bound here drives an accessory rather than being drawn: such a column
+    /// is not one of the layout's columns.
+    public var isAccessory: Bool { self == .syncStatus || self == .drillDown }
 
     /// Whether the place shows an image (an image column goes there) rather than text.
     public var showsImage: Bool {
@@ -49,10 +56,10 @@ public enum ListBinding: String, Sendable, Hashable, CaseIterable {
     /// `columns` are the candidates in order, each with whether it is an image and its explicit
     /// binding; the result maps places to positions in `columns`.
     static func bind(_ columns: [(isImage: Bool, binding: ListBinding?)]) -> [(ListBinding, Int)] {
-        if columns.contains(where: { $0.binding != nil && $0.binding != .syncStatus }) {
+        if columns.contains(where: { $0.binding.map { !$0.isAccessory } ?? false }) {
             var bound: [(ListBinding, Int)] = []
             for (index, column) in columns.enumerated() {
-                if let binding = column.binding, binding != .syncStatus { bound.append((binding, index)) }
+                if let binding = column.binding, !binding.isAccessory { bound.append((binding, index)) }
             }
             return bound.sorted { order.firstIndex(of: $0.0)! < order.firstIndex(of: $1.0)! }
         }

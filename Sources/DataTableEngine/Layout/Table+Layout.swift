@@ -27,14 +27,21 @@ extension Table {
             throw .invalidLayout("Only the chevron goes on the right.", field: "rightAccessory")
         }
 
-        let syncColumn = hints.firstIndex { $0.binding == .syncStatus }
-        let shown = columns.indices.filter { $0 != syncColumn }
+        // Columns bound to an accessory drive it; they are not drawn.
+        let shown = columns.indices.filter { hints[$0].binding?.isAccessory != true }
         if options.sizeClass == .compact && !options.horizontalScroll {
             return listPlan(options, hints: hints, shown: shown)
         }
         let wrapping = shown.filter { hints[$0].lineCount > 1 && columns[$0].type != .image }
         let widths = keptWidths(in: options.data.measure, wrapping: wrapping)
-        return tablePlan(options, hints: hints, shown: shown, syncColumn: syncColumn, widths: widths)
+        return tablePlan(
+            options,
+            hints: hints,
+            shown: shown,
+            syncColumn: hints.firstIndex { $0.binding == .syncStatus },
+            drillDownColumn: hints.firstIndex { $0.binding == .drillDown },
+            widths: widths
+        )
     }
 
     /// The grid: columns solved for the container, header and row heights.
@@ -43,13 +50,14 @@ extension Table {
         hints: [ColumnLayout],
         shown: [Int],
         syncColumn: Int?,
+        drillDownColumn: Int?,
         widths: ContentWidths
     ) -> LayoutPlan {
         let padding = 2 * options.cellPadding
         let left =
             options.leftAccessory
             ?? (selectionMode == .multiple ? .checkbox : syncColumn != nil ? .syncStatus : Accessory.none)
-        let right = options.rightAccessory ?? Accessory.none
+        let right = options.rightAccessory ?? (drillDownColumn != nil ? .chevron : Accessory.none)
         var settings = ColumnSolver.Settings(container: options.width)
         settings.leftAccessory = left == .none ? 0 : options.accessoryWidth
         settings.rightAccessory = right == .none ? 0 : options.accessoryWidth
@@ -152,7 +160,8 @@ extension Table {
                 rowHeight: rowHeight,
                 tallHeight: twoLineRowHeight
             ),
-            syncStatusColumn: syncColumn.map { columns[$0].key }
+            syncStatusColumn: syncColumn.map { columns[$0].key },
+            drillDownColumn: drillDownColumn.map { columns[$0].key }
         )
     }
 

@@ -10,9 +10,8 @@ extension Table {
             guard let index = columnIndex[key] else { return true }
             hints[index] = hints[index].merging(override)
         }
-        let syncColumn = hints.firstIndex { $0.binding == .syncStatus }
         let wrapping = columns.indices.filter {
-            $0 != syncColumn && hints[$0].lineCount > 1 && columns[$0].type != .image
+            hints[$0].binding?.isAccessory != true && hints[$0].lineCount > 1 && columns[$0].type != .image
         }
         let identity = options.data.measure.identity
         guard let widths = contentWidths.first(where: { $0.measure.identity == identity }),

@@ -54,6 +54,9 @@ public struct ScrollWindow: Sendable {
         /// What the row's `syncStatus` accessory shows: the display text of the column bound to
         /// `syncStatus`; `nil` when the left accessory is not `syncStatus` (or the cell is empty).
         public var syncStatus: String? = nil
+        /// Whether the row has the drill-down chevron (``Table/drillsDown(_:column:)``); `nil`
+        /// when the right accessory is not the chevron.
+        public var drillDown: Bool? = nil
     }
 
     /// The layout plan the window was drawn with.

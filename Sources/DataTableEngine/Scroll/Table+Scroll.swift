@@ -107,6 +107,9 @@ extension Table {
         var firstVisible: Int?
         var lastVisible: Int?
         let rowsBottom = y + input.height - header
+        // With the chevron, the store of the column that says which rows have it, if any.
+        let drillDown: Int?? =
+            plan.rightAccessory?.kind == .chevron ? .some(plan.drillDownColumn.flatMap { columnIndex[$0] }) : nil
         if rowCount > 0, rowsBottom > y {
             let first = offsets.position(atOffset: y).position
             let last = offsets.position(atOffset: rowsBottom - 1).position
@@ -139,7 +142,8 @@ extension Table {
                         into: &text,
                         options: options,
                         now: input.now,
-                        syncStatus: plan.leftAccessory?.kind == .syncStatus ? plan.syncStatusColumn : nil
+                        syncStatus: plan.leftAccessory?.kind == .syncStatus ? plan.syncStatusColumn : nil,
+                        drillDown: drillDown
                     )
                 )
                 top += height
@@ -502,7 +506,8 @@ extension Table {
         into text: inout WindowText,
         options: LayoutOptions,
         now: Double,
-        syncStatus: String?
+        syncStatus: String?,
+        drillDown: Int??
     ) -> ScrollWindow.Row {
         let rowDrafts = drafts.isEmpty ? nil : drafts[slot]
         let firstCell = text.count
@@ -556,6 +561,7 @@ extension Table {
             drafts: cellDrafts,
             readOnly: readOnly
         )
+        if let drillDown { row.drillDown = drillsDown(slot, column: drillDown) }
         if let syncStatus, let store = columnIndex[syncStatus] {
             let shown = OneLine.text(columns[store].rules.displayText(stores[store][slot]))
             row.syncStatus = shown.isEmpty ? nil : shown

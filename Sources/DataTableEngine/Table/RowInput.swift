@@ -1,5 +1,5 @@
-/// A new row as a client sends it: values by column key (absent columns are empty), and
-/// optional read-only settings for the row and for single cells.
+/// A new row as a client sends it: values by column key (absent columns are empty), optional
+/// read-only settings for the row and for single cells, and whether it has a drill-down chevron.
 public struct RowInput: Sendable {
     /// Values by column key; a key the table lacks refuses the batch (``TableError/noSuchColumn(_:row:)``).
     public var values: [String: CellInput]
@@ -7,12 +7,20 @@ public struct RowInput: Sendable {
     public var readOnly: Bool?
     /// Overrides the row's setting for single cells, by column key.
     public var readOnlyCells: [String: Bool]
+    /// Whether the row has the drill-down chevron, over the column bound to `drillDown`.
+    public var drillDown: Bool?
 
-    /// A row with `values`, following its columns' and the table's read-only settings unless told otherwise.
-    public init(values: [String: CellInput], readOnly: Bool? = nil, readOnlyCells: [String: Bool] = [:]) {
+    /// A row with `values`, following its columns' and the table's settings unless told otherwise.
+    public init(
+        values: [String: CellInput],
+        readOnly: Bool? = nil,
+        readOnlyCells: [String: Bool] = [:],
+        drillDown: Bool? = nil
+    ) {
         self.values = values
         self.readOnly = readOnly
         self.readOnlyCells = readOnlyCells
+        self.drillDown = drillDown
     }
 }
 

@@ -28,6 +28,7 @@ extension Table {
             let slot = allocateSlot()
             for (column, value) in row.values.enumerated() { setCell(value, slot: slot, column: column) }
             flags[Int(slot)].readOnly = row.readOnly
+            flags[Int(slot)].drillDown = row.drillDown
             if !row.readOnlyCells.isEmpty { cellReadOnly[slot] = row.readOnlyCells }
             _ = assignID(to: slot)
             insertNatural(slot, at: index.map { $0 + offset } ?? natural.count)
@@ -68,6 +69,7 @@ extension Table {
         var values: [CellValue]
         var readOnly: Bool?
         var readOnlyCells: [Int: Bool]
+        var drillDown: Bool?
     }
 
     /// Parses and checks every row of a batch, or says what is wrong with it.
@@ -111,7 +113,9 @@ extension Table {
             if let keyColumn, let id = Self.rowID(forKey: values[keyColumn]) {
                 if slot(of: id) != nil || !newIDs.insert(id).inserted { throw .duplicateID(id, row: batchRow) }
             }
-            prepared.append(PreparedRow(values: values, readOnly: row.readOnly, readOnlyCells: cells))
+            prepared.append(
+                PreparedRow(values: values, readOnly: row.readOnly, readOnlyCells: cells, drillDown: row.drillDown)
+            )
         }
         if !problems.isEmpty { throw .invalidValues(problems) }
         return prepared

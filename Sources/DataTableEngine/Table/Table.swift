@@ -189,6 +189,19 @@ public struct Table: Sendable {
         return readOnly
     }
 
+    /// Whether the row in `slot` has a drill-down chevron: its own setting, else the value of
+    /// the column bound to `drillDown` (the store at `column`): a chevron unless that cell is
+    /// empty, 0, or the text `false`, `no` or `0` in any case; with neither, it has one.
+    func drillsDown(_ slot: UInt32, column: Int?) -> Bool {
+        if let own = flags[Int(slot)].drillDown { return own }
+        guard let column else { return true }
+        switch stores[column][slot] {
+        case .empty: return false
+        case .number(let number): return number != 0
+        case let value: return !["false", "no", "0"].contains(columns[column].rules.displayText(value).lowercased())
+        }
+    }
+
     // MARK: Slots
 
     /// A free slot with every column empty and no flags.
@@ -261,14 +274,16 @@ public struct Table: Sendable {
     }
 }
 
-/// Per-row state packed in one byte: selected, and the row's own read-only setting.
+/// Per-row state packed in one byte: selected, and the row's own read-only and drill-down
+/// settings.
 struct RowFlags: Sendable {
-    /// Bit 0: selected; bit 1: the row has its own read-only setting; bit 2: that setting.
+    /// Bit 0: selected; bit 1: the row has its own read-only setting; bit 2: that setting; bit 3:
+    /// the row has its own drill-down setting; bit 4: that setting.
     var bits: UInt8 = 0
 
     init() {}
 
-    init(bits: UInt8) { self.bits = bits & 7 }
+    init(bits: UInt8) { self.bits = bits & 31 }
 
     var selected: Bool {
         get { bits & 1 != 0 }
@@ -281,6 +296,15 @@ struct RowFlags: Sendable {
         set {
             bits &= ~6
             if let newValue { bits |= newValue ? 6 : 2 }
+        }
+    }
+
+    /// `nil` when the row follows the column bound to `drillDown` (or has the chevron).
+    var drillDown: Bool? {
+        get { bits & 8 == 0 ? nil : bits & 16 != 0 }
+        set {
+            bits &= ~24
+            if let newValue { bits |= newValue ? 24 : 8 }
         }
     }
 }

@@ -73,7 +73,7 @@ enum TableSchema {
                 throw .invalidSchema("Only the first column can be sticky.", field: field + ".sticky")
             }
             guard let binding = layout.binding else { continue }
-            if binding != .syncStatus && binding.showsImage != (types[index] == .image) {
+            if !binding.isAccessory && binding.showsImage != (types[index] == .image) {
                 throw .invalidSchema(
                     binding.showsImage
                         ? "\(binding.rawValue) shows an image; only an image column can go there."

@@ -1,7 +1,8 @@
 /// `add`: one row (`row`) or a batch (`rows`), all or nothing.
 ///
-/// A row is an object of column key → value; `"$readOnly": true` makes the row read-only and
-/// `"$readOnlyCells": {"qty": true}` sets single cells.
+/// A row is an object of column key → value; `"$readOnly": true` makes the row read-only,
+/// `"$readOnlyCells": {"qty": true}` sets single cells, and `"$drillDown": false` takes the
+/// drill-down chevron off the row.
 public struct AddRequest: DataTableRequest {
     /// The method name on the wire: `"add"`.
     public static let method = "add"

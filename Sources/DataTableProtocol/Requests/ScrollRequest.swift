@@ -451,6 +451,10 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         /// What the `syncStatus` left accessory shows for the row: the display text of the column
         /// bound to `syncStatus`; absent when the accessory is not `syncStatus` or the cell is empty.
         public var syncStatus: String?
+        /// Whether the row has the drill-down chevron: present whenever the right accessory is
+        /// the chevron (the row's own `$drillDown`, else the column bound to `drillDown`, else
+        /// `true`).
+        public var drillDown: Bool?
 
         /// A row with every member given; the state members may be left out.
         public init(
@@ -464,7 +468,8 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             highlight: Double? = nil,
             drafts: [String: DraftReply]? = nil,
             readOnly: [String]? = nil,
-            syncStatus: String? = nil
+            syncStatus: String? = nil,
+            drillDown: Bool? = nil
         ) {
             self.id = id
             self.index = index
@@ -477,6 +482,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             self.drafts = drafts
             self.readOnly = readOnly
             self.syncStatus = syncStatus
+            self.drillDown = drillDown
         }
     }
 }

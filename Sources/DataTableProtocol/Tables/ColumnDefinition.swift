@@ -119,8 +119,8 @@ public struct ColumnHints: Codable, Hashable, Sendable {
     /// Whether the column stays in view while scrolling sideways (the first column only); absent: the column's
     /// own, else `false`.
     public var sticky: Bool?
-    /// Its place in the compact list report (`headline`, …, or `syncStatus`); absent: the column's own, else
-    /// the default places.
+    /// Its place in the compact list report (`headline`, …), or the accessory it drives
+    /// (`syncStatus`, `drillDown`); absent: the column's own, else the default places.
     public var binding: String?
 
     /// Hints with every member given; each may be left out.

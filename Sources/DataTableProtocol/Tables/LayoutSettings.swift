@@ -23,7 +23,7 @@ public struct LayoutSettings: Codable, Hashable, Sendable {
     public var maxShare: Double?
     /// `none`, `checkbox` or `syncStatus`; absent follows the table.
     public var leftAccessory: String?
-    /// `none` or `chevron` (default none).
+    /// `none` or `chevron`; absent: `chevron` when a column is bound to `drillDown`, else none.
     public var rightAccessory: String?
     /// Whether the first column stays in view while scrolling sideways; absent follows the
     /// column's `sticky`.

@@ -158,6 +158,7 @@ extension JSONWriter {
                 draft: \.draft
             )
         }
+        if let drillDown = row.drillDown { raw(drillDown ? #","drillDown":true"# : #","drillDown":false"#) }
         raw(#","height":"#)
         int(row.height)
         if let highlight = ScrollReply.highlight(row.highlight) {

@@ -88,7 +88,8 @@ struct ScrollReply: Encodable, Sendable {
                             uniquingKeysWith: { first, _ in first }
                         ),
                     readOnly: row.readOnly.isEmpty ? nil : row.readOnly.map { keys[$0] },
-                    syncStatus: row.syncStatus
+                    syncStatus: row.syncStatus,
+                    drillDown: row.drillDown
                 )
             },
             first: window.firstVisible,

@@ -61,7 +61,7 @@ enum WireValues {
         }
     }
 
-    /// A row object: column values plus `$readOnly` and `$readOnlyCells`.
+    /// A row object: column values plus `$readOnly`, `$readOnlyCells` and `$drillDown`.
     static func rowInput(_ value: JSONValue, field: String) throws(ResponseError) -> RowInput {
         guard case .object(let members) = value else {
             throw .invalidParams("\(field) must be an object of column key → value.", field: field)
@@ -74,6 +74,11 @@ enum WireValues {
                     throw .invalidParams("\(field).$readOnly must be a boolean.", field: field + ".$readOnly")
                 }
                 row.readOnly = flag
+            case "$drillDown":
+                guard case .bool(let flag) = member else {
+                    throw .invalidParams("\(field).$drillDown must be a boolean.", field: field + ".$drillDown")
+                }
+                row.drillDown = flag
             case "$readOnlyCells":
                 guard case .object(let cells) = member else {
                     throw .invalidParams(

@@ -77,7 +77,9 @@ struct WindowText {
     /// whatever scrolled under them.
     func rowCanvases(_ row: JSONValue, marker: String) -> [Canvas] {
         let columns = columns
-        let chevron = window["accessories"]?["right"]?["kind"]?.stringValue == "chevron" ? "›" : ""
+        // The chevron on rows that drill down (every row, unless the daemon says otherwise).
+        let hasChevron = window["accessories"]?["right"]?["kind"]?.stringValue == "chevron"
+        let chevron = hasChevron && row["drillDown"]?.boolValue != false ? "›" : ""
         let height = max(1, row["height"]?.intValue ?? 1)
         let cells = row["cells"]?.arrayValue?.map { $0.stringValue ?? "" } ?? []
         return (0..<height).map { line in

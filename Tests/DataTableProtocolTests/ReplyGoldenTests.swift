@@ -78,7 +78,7 @@ import Testing
         ),
         (
             "layout",
-            #"{"accessories":{"left":{"kind":"checkbox","width":3,"x":0}},"columns":[{"align":"leading","header":["bin"],"key":"bin","lines":1,"omitted":false,"truncated":false,"width":23,"x":3},{"align":"trailing","header":["qty"],"key":"qty","lines":1,"omitted":false,"truncated":false,"width":3,"x":27}],"contentHeight":3,"contentWidth":30,"header":{"height":1,"lineHeight":1,"lines":1},"horizontalScroll":false,"mode":"table","rows":{"count":2,"height":1,"lineHeight":1,"twoLineCount":0,"twoLineHeight":2},"sizeClass":"regular","table":"bins","unit":"cell","version":7,"width":30}"#
+            #"{"accessibility":{"cell":"cell","header":"columnheader","readOnlyHint":"This cell is read-only","row":"row"},"accessories":{"left":{"kind":"checkbox","width":3,"x":0}},"columns":[{"align":"leading","header":["bin"],"key":"bin","lines":1,"omitted":false,"truncated":false,"width":23,"x":3},{"align":"trailing","header":["qty"],"key":"qty","lines":1,"omitted":false,"truncated":false,"width":3,"x":27}],"contentHeight":3,"contentWidth":30,"header":{"height":1,"lineHeight":1,"lines":1},"horizontalScroll":false,"mode":"table","rows":{"count":2,"height":1,"lineHeight":1,"twoLineCount":0,"twoLineHeight":2},"sizeClass":"regular","table":"bins","unit":"cell","version":7,"width":30}"#
         ),
         (
             "scroll",

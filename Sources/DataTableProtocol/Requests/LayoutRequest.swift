@@ -172,6 +172,8 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         public var bindings: [Binding]?
         /// The fonts measured with (pt only).
         public var fonts: Fonts?
+        /// What assistive technology announces for the grid's parts.
+        public var accessibility: Accessibility = .grid
 
         /// A reply with every member given.
         public init(
@@ -208,6 +210,36 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
             self.contentHeight = contentHeight
             self.bindings = bindings
             self.fonts = fonts
+        }
+    }
+
+    /// The roles a renderer gives the grid's parts for assistive technology, and the hint a
+    /// read-only cell gives (the columns' `sort` and `readOnly`, and the rows' `selected` and
+    /// `readOnly` in `scroll`, say the rest).
+    public struct Accessibility: Codable, Hashable, Sendable {
+        /// The role of a header cell: `columnheader`.
+        public var header: String
+        /// The role of a row: `row`.
+        public var row: String
+        /// The role of a data cell: `cell`.
+        public var cell: String
+        /// What a read-only cell says when it is focused: `This cell is read-only`.
+        public var readOnlyHint: String
+
+        /// The roles of every layout, table or list report.
+        public static let grid = Accessibility(
+            header: "columnheader",
+            row: "row",
+            cell: "cell",
+            readOnlyHint: "This cell is read-only"
+        )
+
+        /// Roles as given.
+        public init(header: String, row: String, cell: String, readOnlyHint: String) {
+            self.header = header
+            self.row = row
+            self.cell = cell
+            self.readOnlyHint = readOnlyHint
         }
     }
 

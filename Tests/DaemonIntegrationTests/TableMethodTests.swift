@@ -46,6 +46,60 @@ import Testing
         }
     }
 
+    /// Formatted columns show their values in their style everywhere a person reads them
+    /// (get, scroll, an edit's reply), take either form, and keep the plain forms in values,
+    /// exports and across a restart (through a snapshot).
+    @Test func formattedColumnsShowTheirStyleAndKeepPlainValues() throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        let arguments = ["--state-dir", state.path, "--compact-after-bytes", "1"]
+        let scroll = #"{"table":"prices","unit":"cell","viewport":{"width":80,"height":5}}"#
+        let shown = ["Lathe", "$1,234.50", "25%", "24.11.2026"]
+        do {
+            let daemon = try TestDaemon(arguments: arguments)
+            let client = try daemon.connect()
+            try client.call(
+                "create",
+                #"""
+                {"table":"prices","columns":[{"key":"item"},\#
+                {"key":"price","type":"number","decimals":2,"format":{"grouping":true,"prefix":"$"}},\#
+                {"key":"share","type":"number","format":{"percent":true}},\#
+                {"key":"due","type":"date","format":{"locale":"de"}}],\#
+                "rows":[{"item":"Lathe","price":12500,"share":"25%","due":"24.11.2026"}]}
+                """#
+            )
+            let edited = try client.call("edit", #"{"table":"prices","id":1,"column":"price","value":"$1,234.50"}"#)
+            let cell = try #require((edited["cells"] as? [[String: Any]])?.first)
+            #expect(cell["display"] as? String == "$1,234.50" && cell["value"] as? Double == 1234.5)
+            let row = try #require((try client.call("get", #"{"table":"prices"}"#)["rows"] as? [[String: Any]])?.first)
+            #expect(
+                row["values"] as? NSDictionary == [
+                    "item": "Lathe", "price": 1234.5, "share": 0.25, "due": "2026-11-24",
+                ]
+            )
+            #expect((ScrollMethodTests.rows(try client.call("scroll", scroll)).first?["cells"] as? [String]) == shown)
+            let export = try client.call("export", #"{"table":"prices"}"#)
+            #expect(export["text"] as? String == "item,price,share,due\nLathe,1234.50,0.25,2026-11-24\n")
+        }
+        let daemon = try TestDaemon(arguments: arguments)
+        let client = try daemon.connect()
+        let columns = try client.call("describe", #"{"table":"prices"}"#)["columns"] as? [[String: Any]]
+        #expect(
+            columns?.map { $0["format"] as? NSDictionary } == [
+                nil, ["grouping": true, "prefix": "$"], ["percent": true], ["locale": "de-DE"],
+            ]
+        )
+        #expect((ScrollMethodTests.rows(try client.call("scroll", scroll)).first?["cells"] as? [String]) == shown)
+        // A value that is not a number says what the column's numbers look like.
+        let refused = try client.call("edit", #"{"table":"prices","id":1,"column":"price","value":"lots"}"#)
+        #expect(refused["message"] as? String == "Enter a number, like $1,234.50 or 42.")
+        let bad = try client.call(
+            "create",
+            #"{"table":"bad","columns":[{"key":"d","type":"date","format":{"locale":"xx"}}]}"#
+        )
+        #expect((bad["data"] as? [String: Any])?["field"] as? String == "params.columns[0].format.locale")
+    }
+
     @Test func createDescribeTablesAndDrop() throws {
         let stock = try Stock()
         let described = try stock.call("describe", #"{"table":"stock"}"#)

@@ -35,6 +35,7 @@ public enum TableLoader {
                 if !outcome.problems.isEmpty {
                     throw .invalidValues(Array(outcome.problems.prefix(Table.problemLimit)))
                 }
+                plan.inferDecimals(outcome.fractionDigits)
                 return LoadedRows(columns: plan.columns, chunks: outcome.chunks, lines: outcome.lines)
             }
             // A later row did not fit an inferred type: read that column as text.
@@ -47,6 +48,8 @@ public enum TableLoader {
         var lines: [Int] = []
         var problems: [CellProblem] = []
         var demoted: Set<Int> = []
+        /// The fewest and most decimal places written, by inferred number column.
+        var fractionDigits: [Int: ClosedRange<Int>] = [:]
     }
 
     private static func parseChunks(
@@ -74,6 +77,9 @@ public enum TableLoader {
             outcome.lines += result.lines
             outcome.problems += result.problems
             outcome.demoted.formUnion(result.demoted)
+            outcome.fractionDigits.merge(result.fractionDigits) {
+                min($0.lowerBound, $1.lowerBound)...max($0.upperBound, $1.upperBound)
+            }
         }
         outcome.problems.sort { ($0.line ?? 0) < ($1.line ?? 0) }
         return outcome
@@ -85,12 +91,37 @@ struct LoadPlan: Sendable {
     var columns: [Column]
     /// For each input field (CSV header position or NDJSON member), the column it fills.
     var fieldColumns: [String: Int]
-    var inferred: Set<Int>
+    var inferred: Set<Int> {
+        didSet { countsDecimals = columns.indices.map { inferred.contains($0) && columns[$0].type == .number } }
+    }
+    /// By column: an inferred number column, whose values' decimal places are counted.
+    private(set) var countsDecimals: [Bool] = []
+
+    init(columns: [Column], fieldColumns: [String: Int], inferred: Set<Int>) {
+        self.columns = columns
+        self.fieldColumns = fieldColumns
+        self.inferred = inferred
+        countsDecimals = columns.indices.map { inferred.contains($0) && columns[$0].type == .number }
+    }
 
     mutating func demote(_ column: Int) {
         let old = columns[column]
         columns[column] = Column(key: old.key, label: old.label, rules: try! ColumnRules(type: .text))
         inferred.remove(column)
+    }
+
+    /// Gives each inferred number column whose values all have the same decimal places (1 to
+    /// 12: `57.00`, `45.30`) that many `decimals`, so they show as written.
+    mutating func inferDecimals(_ fractionDigits: [Int: ClosedRange<Int>]) {
+        for (column, places) in fractionDigits where places.lowerBound == places.upperBound {
+            guard inferred.contains(column), (1...12).contains(places.lowerBound) else { continue }
+            let old = columns[column]
+            columns[column] = Column(
+                key: old.key,
+                label: old.label,
+                rules: try! ColumnRules(type: .number, decimals: places.lowerBound)
+            )
+        }
     }
 
     /// Columns for `keys` with types that fit every sampled value.
@@ -148,6 +179,8 @@ struct ChunkResult: Sendable {
     var lines: [Int] = []
     var problems: [CellProblem] = []
     var demoted: Set<Int> = []
+    /// The fewest and most decimal places written, by inferred number column.
+    var fractionDigits: [Int: ClosedRange<Int>] = [:]
 
     init(plan: LoadPlan, capacity: Int) {
         stores = plan.columns.map { column in
@@ -183,7 +216,13 @@ struct ChunkResult: Sendable {
     mutating func store(_ input: CellInput, column: Int, slot: UInt32, line: Int, plan: LoadPlan) {
         if column < filled.count { filled[column] = true }
         do throws(ValidationFailure) {
-            stores[column][slot] = try plan.columns[column].rules.parse(input)
+            let value = try plan.columns[column].rules.parse(input)
+            stores[column][slot] = value
+            if plan.countsDecimals[column], case .text(let text) = input, !value.isEmpty {
+                let places = Self.decimalPlaces(text)
+                let seen = fractionDigits[column].map { min($0.lowerBound, places)...max($0.upperBound, places) }
+                fractionDigits[column] = seen ?? places...places
+            }
         } catch {
             if plan.inferred.contains(column) {
                 demoted.insert(column)
@@ -198,6 +237,21 @@ struct ChunkResult: Sendable {
                 )
             }
         }
+    }
+
+    /// The decimal places written in a number's text (`45.30` → 2); -1 for an exponent form,
+    /// which never gives a column decimals.
+    static func decimalPlaces(_ text: String) -> Int {
+        var places = -1
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "e"), UInt8(ascii: "E"): return -1
+            case UInt8(ascii: "."): places = 0
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): if places >= 0 { places += 1 }
+            default: break
+            }
+        }
+        return max(0, places)
     }
 
     mutating func problem(line: Int, _ message: String) {

@@ -526,6 +526,8 @@ extension Table {
                     // Shown whole: written straight from the value, no string made.
                     if let draft {
                         text.append(string: draft.text)
+                    } else if plans[position].styled {
+                        text.append(string: columns[store].rules.displayText(values[position][offset]))
                     } else {
                         DisplayFormat.append(
                             values[position][offset],
@@ -577,6 +579,8 @@ private struct WindowCell {
     /// The column's `decimals` (its picker options are read from the column: nothing here is
     /// reference-counted, so reading a plan per cell costs no retain).
     var decimals: Int?
+    /// The column has a display style: its values are shown through its rules.
+    var styled: Bool
     var isImage: Bool
     /// Text may be wider than the column: cut it (or wrap it) to ``inner``.
     var cuts: Bool
@@ -588,6 +592,7 @@ private struct WindowCell {
     init(_ column: ScrollWindow.Column, store: Int, rules: ColumnRules, options: LayoutOptions) {
         self.store = store
         decimals = rules.decimals
+        styled = rules.style != nil
         isImage = rules.type == .image
         cuts = !isImage && column.truncated
         wraps = column.lines > 1

@@ -165,28 +165,14 @@ struct ExportWriter: DisplayBytes {
 
     // MARK: Display text (see ``DisplayBytes``)
 
-    /// ``NumberText/fixed(_:decimals:)`` (`decimals` in 0...12) as a CSV field. That is
-    /// `String(format: "%.Nf")`, which formats with the C library's `printf`; this calls
-    /// `vsnprintf` with the same format, with no string in between.
+    /// ``NumberText/fixed(_:decimals:)`` (`decimals` in 0...12) as a CSV field, with no string
+    /// in between.
     mutating func appendFixedNumberField(_ number: Double, decimals: Int) {
-        // A double has at most 309 integer digits; with a sign, a point and 12 decimals that
-        // is 323 bytes.
-        let capacity = 400
-        let format = Self.fixedFormats[decimals]
-        let written = withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
-            let length = withVaList([number]) { vsnprintf(buffer.baseAddress!, capacity, format, $0) }
-            guard length >= 0, length < capacity else { return false }
-            // The text is ASCII unless a locale with another decimal point is in force; then it
-            // is quoted like any other text.
-            return buffer.withMemoryRebound(to: UInt8.self) { text in
-                appendCSVField(utf8: UnsafeBufferPointer(rebasing: text[..<Int(length)]))
-            }
-        }
-        if !written { appendCSVField(NumberText.fixed(number, decimals: decimals)) }
+        // The text is ASCII unless a locale with another decimal point is in force; then it
+        // is quoted like any other text.
+        let written = NumberText.withFixedBytes(number, decimals: decimals) { appendCSVField(utf8: $0) }
+        if written != true { appendCSVField(NumberText.fixed(number, decimals: decimals)) }
     }
-
-    /// `printf` formats for 0 to 12 decimals.
-    private static let fixedFormats = (0...12).map { "%.\($0)f" }
 }
 
 extension UInt8 {

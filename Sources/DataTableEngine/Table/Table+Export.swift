@@ -181,7 +181,8 @@ private final class ExportCells {
         }
     }
 
-    /// The cell as ``ColumnRules/displayText(_:)`` shows it, as a CSV field; empty cells are
+    /// The cell as ``ColumnRules/displayText(_:)`` shows it without the column's style (a
+    /// style's separators and date order would not load again), as a CSV field; empty cells are
     /// empty fields. Only text, image and picker values can hold a character that needs quotes
     /// (a decimal comma in a number would be quoted too); dates, times, durations and plain
     /// numbers are digits, signs, `.` `:` `e` `+`, unit letters and spaces.

@@ -23,6 +23,8 @@ public struct ColumnRules: Sendable {
     public let decimals: Int?
     /// Picker: the values to choose from, in order.
     public let options: [String]
+    /// Number and date: how values are shown beyond their plain form; `nil` for the plain form.
+    public let style: DisplayStyle?
 
     /// Bounds are given as a person would type them (`"2024-01-01"`, `"1h"`, `0`).
     public init(
@@ -33,10 +35,13 @@ public struct ColumnRules: Sendable {
         minimum: CellInput? = nil,
         maximum: CellInput? = nil,
         decimals: Int? = nil,
-        options: [String] = []
+        options: [String] = [],
+        style: DisplayStyle? = nil
     ) throws(ValidationFailure) {
         self.type = type
         self.required = required
+        if let problem = style?.problem(for: type) { throw ValidationFailure(problem) }
+        self.style = style == DisplayStyle() ? nil : style
         // A constraint the type does not check is refused, not kept and ignored.
         if type != .text {
             if maxLength != nil { throw ValidationFailure("maxLength applies to text columns only.") }
@@ -66,7 +71,7 @@ public struct ColumnRules: Sendable {
         }
         self.options = options
 
-        let unbounded = Self(type: type, options: options)
+        let unbounded = Self(type: type, options: options, style: self.style)
         func bound(_ input: CellInput?, _ name: String) throws(ValidationFailure) -> CellValue? {
             guard let input else { return nil }
             guard [.number, .date, .time, .duration].contains(type) else {
@@ -86,8 +91,9 @@ public struct ColumnRules: Sendable {
     }
 
     /// Rules with no constraints, for parsing bounds.
-    private init(type: ColumnType, options: [String]) {
+    private init(type: ColumnType, options: [String], style: DisplayStyle?) {
         self.type = type
+        self.style = style
         required = false
         maxLength = nil
         pattern = nil
@@ -122,7 +128,13 @@ public struct ColumnRules: Sendable {
         switch type {
         case .text: value = checked ? try parseText(input) : .text(input.draftText)
         case .number: value = try parseNumber(input, checked: checked)
-        case .date: value = .date(days: try ValueSyntax.date(input))
+        case .date:
+            // A date in the column's locale order (`24.11.2026`) reads as its ISO form.
+            if case .text(let text) = input, let iso = style?.plainDate(text.trimmingWhitespace) {
+                value = .date(days: try ValueSyntax.date(.text(iso)))
+            } else {
+                value = .date(days: try ValueSyntax.date(input))
+            }
         case .time: value = .time(seconds: try ValueSyntax.time(input))
         case .duration: value = .duration(seconds: try ValueSyntax.duration(input))
         case .picker: value = try parsePicker(input)
@@ -136,8 +148,8 @@ public struct ColumnRules: Sendable {
         switch value {
         case .empty: ""
         case .text(let text), .image(let text): text
-        case .number(let number): decimals.map { NumberText.fixed(number, decimals: $0) } ?? NumberText.plain(number)
-        case .date(let days): ValueSyntax.dateText(days)
+        case .number(let number): numberText(number)
+        case .date(let days): dateText(days)
         case .time(let seconds): ValueSyntax.timeText(seconds)
         case .duration(let seconds): ValueSyntax.durationText(seconds)
         case .picker(let option): options.indices.contains(Int(option)) ? options[Int(option)] : ""
@@ -145,7 +157,36 @@ public struct ColumnRules: Sendable {
     }
 
     /// What showing a value of the column takes (see ``DisplayFormat``).
-    var displayFormat: DisplayFormat { DisplayFormat(decimals: decimals, options: options) }
+    var displayFormat: DisplayFormat { DisplayFormat(decimals: decimals, options: options, style: style) }
+
+    /// A number as the column shows it: its decimals, then its style.
+    func numberText(_ number: Double) -> String {
+        Self.numberText(number, decimals: decimals, style: style)
+    }
+
+    /// A number shown with `decimals` (else its plain form), then `style`.
+    static func numberText(_ number: Double, decimals: Int?, style: DisplayStyle?) -> String {
+        guard let style else {
+            return decimals.map { NumberText.fixed(number, decimals: $0) } ?? NumberText.plain(number)
+        }
+        let shown = style.percent ? Self.percentage(number) : number
+        return style.number(decimals.map { NumberText.fixed(shown, decimals: $0) } ?? NumberText.plain(shown))
+    }
+
+    /// A date as the column shows it: in its locale's order, else ISO.
+    func dateText(_ days: Int32) -> String {
+        guard let style, style.locale.dateOrder != nil else { return ValueSyntax.dateText(days) }
+        let (year, month, day) = CivilDate.components(days: days)
+        return style.date(year: year, month: month, day: day) ?? ValueSyntax.dateText(days)
+    }
+
+    /// `fraction` × 100, without the binary fraction's noise (0.07 × 100 is 7, not
+    /// 7.000000000000001): rounded to nine places.
+    static func percentage(_ fraction: Double) -> Double {
+        let scaled = fraction * 100
+        guard abs(scaled) < 1e6 else { return scaled }
+        return (scaled * 1e9).rounded() / 1e9
+    }
 
     private static func isBlank(_ input: CellInput) -> Bool {
         switch input {
@@ -181,14 +222,26 @@ public struct ColumnRules: Sendable {
         case .number(let value):
             guard value.isFinite else { throw ValidationFailure("Enter a number.") }
             number = value
-            fractionDigits = NumberText.fractionDigits(of: NumberText.plain(value))
+            fractionDigits = NumberText.fractionDigits(
+                of: NumberText.plain(style?.percent == true ? Self.percentage(value) : value)
+            )
         case .text(let text):
-            let trimmed = text.trimmingWhitespace
+            var trimmed = text.trimmingWhitespace
+            // The column's own form (`$1,234.50`, `12,5 %`) reads as the plain one.
+            let typed = style?.plainNumber(trimmed)
+            if let typed { trimmed = typed.text }
             guard let value = NumberText.parse(trimmed) else {
-                throw ValidationFailure("Enter a number, like 42 or 3.75.")
+                throw ValidationFailure(
+                    style?.changesNumbers == true
+                        ? "Enter a number, like \(numberText(1234.5)) or 42."
+                        : "Enter a number, like 42 or 3.75."
+                )
             }
-            number = value
-            fractionDigits = NumberText.fractionDigits(of: trimmed)
+            number = typed?.percent == true ? value / 100 : value
+            fractionDigits =
+                style?.percent == true && typed?.percent != true
+                ? NumberText.fractionDigits(of: NumberText.plain(Self.percentage(value)))
+                : NumberText.fractionDigits(of: trimmed)
         case .null:
             return .empty
         }

@@ -138,10 +138,26 @@ struct DisplayFormat: Sendable {
     var decimals: Int?
     /// A picker's options.
     var options: [String]
+    /// The column's style, when it has one (its numbers and dates are then built as strings).
+    var style: DisplayStyle? = nil
 
     /// Appends ``ColumnRules/displayText(_:)`` of `value` to `sink`, building no string where
     /// the value's bytes can be written directly.
     func append(_ value: CellValue, to sink: inout some DisplayBytes) {
+        if let style {
+            switch value {
+            case .number(let number):
+                sink.append(string: ColumnRules.numberText(number, decimals: decimals, style: style))
+                return
+            case .date(let days):
+                let (year, month, day) = CivilDate.components(days: days)
+                if let text = style.date(year: year, month: month, day: day) {
+                    sink.append(string: text)
+                    return
+                }
+            default: break
+            }
+        }
         Self.append(value, decimals: decimals, options: options, to: &sink)
     }
 
@@ -158,7 +174,10 @@ struct DisplayFormat: Sendable {
         case .text(let text), .image(let text): sink.append(string: text)
         case .number(let number):
             if let decimals {
-                sink.append(string: NumberText.fixed(number, decimals: decimals))
+                let written: Void? = NumberText.withFixedBytes(number, decimals: decimals) {
+                    sink.append(contentsOf: $0)
+                }
+                if written == nil { sink.append(string: NumberText.fixed(number, decimals: decimals)) }
             } else {
                 sink.appendPlainNumber(number)
             }

@@ -62,10 +62,34 @@ public enum NumberText {
         return number.description
     }
 
-    /// The number with exactly `decimals` digits after the point, rounded half away from zero.
+    /// The number with exactly `decimals` digits after the point, as C's `printf("%.Nf")`
+    /// writes it (the binary value rounded to the nearest, ties to even).
     public static func fixed(_ number: Double, decimals: Int) -> String {
-        String(format: "%.\(decimals)f", number)
+        withFixedBytes(number, decimals: decimals) { String(decoding: $0, as: UTF8.self) }
+            ?? String(format: "%.\(decimals)f", number)
     }
+
+    /// Calls `body` with the bytes of ``fixed(_:decimals:)`` (`decimals` in 0...12), written by
+    /// `vsnprintf` into a buffer on the stack with no string in between; `nil` when it cannot
+    /// (the caller then uses ``fixed(_:decimals:)``'s string).
+    static func withFixedBytes<Result>(
+        _ number: Double,
+        decimals: Int,
+        _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result? {
+        guard fixedFormats.indices.contains(decimals) else { return nil }
+        // A double has at most 309 integer digits; with a sign, a point and 12 decimals that
+        // is 323 bytes.
+        let capacity = 400
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer -> Result? in
+            let length = withVaList([number]) { vsnprintf(buffer.baseAddress!, capacity, fixedFormats[decimals], $0) }
+            guard length >= 0, length < capacity else { return nil }
+            return buffer.withMemoryRebound(to: UInt8.self) { body(UnsafeBufferPointer(rebasing: $0[..<Int(length)])) }
+        }
+    }
+
+    /// `printf` formats for 0 to 12 decimals.
+    private static let fixedFormats = (0...12).map { "%.\($0)f" }
 
     private static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")

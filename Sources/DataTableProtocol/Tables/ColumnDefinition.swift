@@ -27,6 +27,9 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
     /// Picker columns: the choices, in the order they sort (at least one, all different); input
     /// matches them ignoring case.
     public var options: [String]?
+    /// Number and date columns: how values are shown beyond their plain form (grouping, percent,
+    /// prefix, suffix, locale).
+    public var format: ColumnFormat?
     /// Points (1 or more), a fraction of the container (0 < w < 1), or -1 for the flexible column.
     public var width: Double?
     /// The least width a truncated column keeps when the container does not scroll sideways: points
@@ -57,6 +60,7 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
         max: JSONValue? = nil,
         decimals: Int? = nil,
         options: [String]? = nil,
+        format: ColumnFormat? = nil,
         width: Double? = nil,
         minWidth: Double? = nil,
         maxWidth: Double? = nil,
@@ -76,6 +80,7 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
         self.max = max
         self.decimals = decimals
         self.options = options
+        self.format = format
         self.width = width
         self.minWidth = minWidth
         self.maxWidth = maxWidth

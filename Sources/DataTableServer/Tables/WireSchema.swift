@@ -17,6 +17,7 @@ enum WireSchema {
         }
         let minimum = try bound(definition.min, "min")
         let maximum = try bound(definition.max, "max")
+        let style = try style(definition.format, field: field + ".format")
         let rules: ColumnRules
         do throws(ValidationFailure) {
             rules = try ColumnRules(
@@ -27,7 +28,8 @@ enum WireSchema {
                 minimum: minimum,
                 maximum: maximum,
                 decimals: definition.decimals,
-                options: definition.options ?? []
+                options: definition.options ?? [],
+                style: style
             )
         } catch {
             throw .invalidValue("\(field) (\(definition.key)): \(error.message)", field: field)
@@ -38,6 +40,41 @@ enum WireSchema {
             rules: rules,
             editable: definition.editable,
             layout: try layoutHints(definition.hints, field: field)
+        )
+    }
+
+    /// A column's display style from its `format`; an unknown locale is `invalid_value`.
+    static func style(_ format: ColumnFormat?, field: String) throws(ResponseError) -> DisplayStyle? {
+        guard let format else { return nil }
+        var locale = DisplayLocale.plain
+        if let name = format.locale {
+            guard let named = DisplayLocale(named: name), named != .plain else {
+                let names = DisplayLocale.allCases.filter { $0 != .plain }.map(\.rawValue).joined(separator: ", ")
+                throw .invalidValue(
+                    "\(field).locale must be one of \(names) (or the language alone).",
+                    field: field + ".locale"
+                )
+            }
+            locale = named
+        }
+        return DisplayStyle(
+            grouping: format.grouping ?? false,
+            percent: format.percent ?? false,
+            prefix: format.prefix ?? "",
+            suffix: format.suffix ?? "",
+            locale: locale
+        )
+    }
+
+    /// The `format` a column's style is given as; `nil` for the plain form.
+    static func format(_ style: DisplayStyle?) -> ColumnFormat? {
+        guard let style else { return nil }
+        return ColumnFormat(
+            grouping: style.grouping ? true : nil,
+            percent: style.percent ? true : nil,
+            prefix: style.prefix.isEmpty ? nil : style.prefix,
+            suffix: style.suffix.isEmpty ? nil : style.suffix,
+            locale: style.locale == .plain ? nil : style.locale.rawValue
         )
     }
 
@@ -85,6 +122,7 @@ enum WireSchema {
             max: bound(rules.maximum),
             decimals: rules.decimals,
             options: rules.options.isEmpty ? nil : rules.options,
+            format: format(rules.style),
             width: layout.width,
             minWidth: layout.minWidth,
             maxWidth: layout.maxWidth,

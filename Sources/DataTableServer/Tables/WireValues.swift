@@ -57,7 +57,9 @@ enum WireValues {
             number.rounded() == number && abs(number) < 9e15 ? .integer(Int64(number)) : .number(number)
         case .duration(let seconds): .integer(seconds)
         case .text(let text), .image(let text): .string(text)
-        case .date, .time, .picker: .string(rules.displayText(value))
+        // A date's value is its ISO form whatever the column shows.
+        case .date(let days): .string(ValueSyntax.dateText(days))
+        case .time, .picker: .string(rules.displayText(value))
         }
     }
 

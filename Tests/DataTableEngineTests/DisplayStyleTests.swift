@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 @testable import DataTableEngine
@@ -99,6 +101,28 @@ import Testing
         #expect(DisplayLocale(named: "EN_gb") == .enGB)
         #expect(DisplayLocale(named: "en") == .enUS)
         #expect(DisplayLocale(named: "xx") == nil)
+    }
+
+    /// Fixed decimals are written without `printf` where that cannot differ from it, and by it
+    /// where it might: the text is `printf`'s either way, ties to even and negative zeros too.
+    @Test func fixedDecimalsAreWhatPrintfWrites() {
+        var random = SeededRandom(seed: 18)
+        var cases: [(Double, Int)] = [
+            (0.125, 2), (0.375, 2), (2.5, 0), (3.5, 0), (-0.001, 2), (-0.0, 1), (0, 0), (1.005, 2), (999_999.995, 2),
+            (1e12, 0), (123_456_789.123_456, 12), (-40.42, 2), (0.5, 0),
+        ]
+        for _ in 0..<20_000 {
+            let magnitude = pow(10, Double(Int.random(in: -6...14, using: &random)))
+            let value = Double.random(in: -1...1, using: &random) * magnitude
+            cases.append((value, Int.random(in: 0...12, using: &random)))
+            // Halfway cases, written with few digits.
+            let decimals = Int.random(in: 0...4, using: &random)
+            let half = (Double(Int.random(in: -99_999...99_999, using: &random)) + 0.5) / pow(10, Double(decimals))
+            cases.append((half, decimals))
+        }
+        for (value, decimals) in cases {
+            #expect(NumberText.fixed(value, decimals: decimals) == String(format: "%.\(decimals)f", value), "\(value)")
+        }
     }
 
     /// A loaded number column whose values all have the same decimal places keeps them.

@@ -82,11 +82,55 @@ public enum NumberText {
         // is 323 bytes.
         let capacity = 400
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer -> Result? in
-            let length = withVaList([number]) { vsnprintf(buffer.baseAddress!, capacity, fixedFormats[decimals], $0) }
-            guard length >= 0, length < capacity else { return nil }
-            return buffer.withMemoryRebound(to: UInt8.self) { body(UnsafeBufferPointer(rebasing: $0[..<Int(length)])) }
+            var length = buffer.withMemoryRebound(to: UInt8.self) { writeFixed(number, decimals: decimals, into: $0) }
+            if length == nil {
+                let written = withVaList([number]) {
+                    vsnprintf(buffer.baseAddress!, capacity, fixedFormats[decimals], $0)
+                }
+                length = written >= 0 && written < capacity ? Int(written) : nil
+            }
+            guard let length else { return nil }
+            return buffer.withMemoryRebound(to: UInt8.self) { body(UnsafeBufferPointer(rebasing: $0[..<length])) }
         }
     }
+
+    /// Writes what `printf("%.Nf")` writes for `number` into `buffer` with integer arithmetic,
+    /// and returns its length; `nil` when that might differ from `printf` (the caller asks it):
+    /// a number of 10^12 or more once scaled, or one that lies within a thousandth of halfway
+    /// between two results, where the scaling's rounding error could tip it. Otherwise the
+    /// scaled number's error (under 2^-13) cannot change which whole number is nearest.
+    private static func writeFixed(_ number: Double, decimals: Int, into buffer: UnsafeMutableBufferPointer<UInt8>)
+        -> Int?
+    {
+        let scaled = abs(number) * powersOfTen[decimals]
+        guard scaled < 1e12 else { return nil }
+        let whole = scaled.rounded(.down)
+        guard abs(scaled - whole - 0.5) > 1e-3 else { return nil }
+        var digits = UInt64(scaled.rounded())
+        // Digits from the end: the fraction, the point, the whole part (at least "0").
+        var end = buffer.count
+        func put(_ byte: UInt8) {
+            end -= 1
+            buffer[end] = byte
+        }
+        for _ in 0..<decimals {
+            put(UInt8(ascii: "0") + UInt8(digits % 10))
+            digits /= 10
+        }
+        if decimals > 0 { put(UInt8(ascii: ".")) }
+        repeat {
+            put(UInt8(ascii: "0") + UInt8(digits % 10))
+            digits /= 10
+        } while digits > 0
+        // printf writes the sign of any negative number, -0.0 and -0.001 (as "-0.00") too.
+        if number.sign == .minus { put(UInt8(ascii: "-")) }
+        let length = buffer.count - end
+        for index in 0..<length { buffer[index] = buffer[end + index] }
+        return length
+    }
+
+    /// 10^0 to 10^12, each exact in a double.
+    private static let powersOfTen: [Double] = (0...12).map { pow(10, Double($0)) }
 
     /// `printf` formats for 0 to 12 decimals.
     private static let fixedFormats = (0...12).map { "%.\($0)f" }

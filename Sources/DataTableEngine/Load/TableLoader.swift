@@ -77,8 +77,10 @@ public enum TableLoader {
             outcome.lines += result.lines
             outcome.problems += result.problems
             outcome.demoted.formUnion(result.demoted)
-            outcome.fractionDigits.merge(result.fractionDigits) {
-                min($0.lowerBound, $1.lowerBound)...max($0.upperBound, $1.upperBound)
+            for case (let column, let places?) in result.fractionDigits.enumerated() {
+                let seen = outcome.fractionDigits[column]
+                outcome.fractionDigits[column] =
+                    seen.map { min($0.lowerBound, places.lowerBound)...max($0.upperBound, places.upperBound) } ?? places
             }
         }
         outcome.problems.sort { ($0.line ?? 0) < ($1.line ?? 0) }
@@ -179,10 +181,11 @@ struct ChunkResult: Sendable {
     var lines: [Int] = []
     var problems: [CellProblem] = []
     var demoted: Set<Int> = []
-    /// The fewest and most decimal places written, by inferred number column.
-    var fractionDigits: [Int: ClosedRange<Int>] = [:]
+    /// The fewest and most decimal places written, by column (inferred number columns only).
+    var fractionDigits: [ClosedRange<Int>?] = []
 
     init(plan: LoadPlan, capacity: Int) {
+        fractionDigits = Array(repeating: nil, count: plan.columns.count)
         stores = plan.columns.map { column in
             var store = ColumnStore(type: column.type)
             store.reserve(capacity)

@@ -242,6 +242,14 @@ import TextMeasure
         #expect(plan.column("grade")?.omitted == true)
         #expect(plan.rowHeight == 86)
         #expect(plan.contentHeight == 2 * 86)
+        // Across the row, as FUIObjectView: the photo 12 from the leading edge, 45 wide; the
+        // status area 30% of 375 (112) ending 12 from the trailing edge, at 251; the text lines
+        // between, from 12 after the photo (69) to 12 before the status area (239): 170.
+        let places = plan.columns.filter { !$0.omitted }.map { "\($0.key) \($0.x ?? -1)+\($0.width)" }
+        #expect(
+            places == ["item 69+170", "rack 69+170", "qty 69+170", "photo 12+45", "weight 251+112", "received 251+112"]
+        )
+        #expect(plan.column("grade")?.x == nil)
         // With sideways scrolling, compact width is a table again.
         var scrolling = try Self.points(width: 375, sizeClass: .compact)
         scrolling.horizontalScroll = true

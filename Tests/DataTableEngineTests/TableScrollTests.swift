@@ -359,6 +359,34 @@ import TextMeasure
         #expect(lockedWindow.rows[0].readOnly.count == lockedWindow.columns.count)
     }
 
+    /// In a list report each field is cut to its own width: at 40 cells the status area is 30%
+    /// (12 cells, from 28), and the headline takes 0 to 27 (27 cells, one apart).
+    @Test func listReportFieldsAreCutToTheirOwnWidths() throws {
+        var table = try Table(
+            name: "t",
+            columns: [
+                Column(key: "item", rules: try ColumnRules(type: .text), layout: ColumnLayout(binding: .headline)),
+                Column(key: "qty", rules: try ColumnRules(type: .number), layout: ColumnLayout(binding: .status)),
+            ]
+        )
+        _ = try table.add(
+            [
+                RowInput(values: [
+                    "item": .text("A very long item name that does not fit in the row"), "qty": .number(12345),
+                ])
+            ],
+            now: 0
+        )
+        var options = Self.cells(40)
+        options.sizeClass = .compact
+        var view = ViewState()
+        let window = try table.scroll(options, ScrollInput(height: 5, now: 0), view: &view)
+        #expect(window.columns.map { "\($0.key) \($0.x)+\($0.width)" } == ["item 0+27", "qty 28+12"])
+        let cells = window.cells(of: window.rows[0])
+        #expect(cells[0] == "A very long item name that…")
+        #expect(cells[1] == "12345")
+    }
+
     /// A column bound to `drillDown` says which rows have the chevron (and is not drawn); a
     /// row's own `$drillDown` says so over it; the chevron comes by default with the column.
     @Test func rowsDrillDownByTheirColumnOrTheirOwnSetting() throws {

@@ -13,9 +13,11 @@ public struct LayoutPlan: Sendable, Hashable {
     public struct PlacedColumn: Sendable, Hashable {
         /// The column's key.
         public var key: String
-        /// Left edge; `nil` when omitted or in list mode.
+        /// Left edge; `nil` when omitted. In list mode, where the bound field starts across the
+        /// row (``ObjectViewGeometry``).
         public var x: Int?
-        /// Width including the cell padding on both sides; 0 when omitted or in list mode.
+        /// Width including the cell padding on both sides; 0 when omitted. In list mode, the
+        /// bound field's own width (no padding).
         public var width: Int
         /// The column's `align` hint, else by type: numbers and durations trailing, images centred, the rest leading.
         public var align: ColumnLayout.Alignment

@@ -170,12 +170,14 @@ extension Table {
         let bound = ListBinding.bind(shown.map { (columns[$0].type == .image, hints[$0].binding) })
         var bindingOf: [Int: ListBinding] = [:]
         for (binding, position) in bound { bindingOf[shown[position]] = binding }
+        let places = ObjectViewGeometry.place(bound.map(\.0), options: options)
         let planned = shown.map { index in
             let column = columns[index]
+            let place = bindingOf[index].flatMap { places[$0] }
             return LayoutPlan.PlacedColumn(
                 key: column.key,
-                x: nil,
-                width: 0,
+                x: place?.x,
+                width: place?.width ?? 0,
                 align: hints[index].align ?? Self.defaultAlignment(column.type),
                 lines: 1,
                 truncated: false,

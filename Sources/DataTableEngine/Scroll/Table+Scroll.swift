@@ -420,8 +420,8 @@ extension Table {
                 guard let column = plan.column(placement.column) else { return nil }
                 return ScrollWindow.Column(
                     key: column.key,
-                    x: options.cellPadding,
-                    width: max(0, plan.width - padding),
+                    x: column.x ?? options.cellPadding,
+                    width: column.x == nil ? max(0, plan.width - padding) : column.width,
                     align: column.align,
                     lines: 1,
                     header: column.header,

@@ -247,9 +247,9 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
     public struct LayoutColumn: Codable, Hashable, Sendable {
         /// The column's key.
         public var key: String
-        /// Left edge; absent when omitted or in list mode.
+        /// Left edge; absent when omitted. In list mode, where the bound field starts across the row.
         public var x: Int?
-        /// Width, cell padding included; 0 when omitted or in list mode.
+        /// Width, cell padding included; 0 when omitted. In list mode, the bound field's own width.
         public var width: Int
         /// `leading`, `center` or `trailing`.
         public var align: String

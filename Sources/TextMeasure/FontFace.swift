@@ -19,6 +19,13 @@ public struct FontError: Error, Sendable, Hashable, CustomStringConvertible {
 /// every character and the kerning of every pair are read once, by shaping them, when the face
 /// opens, and a width is their sum. Pairs that do not shape as two glyphs (ligatures) and any
 /// other text are shaped in full, and those widths are kept in a bounded cache.
+///
+/// Text with characters the face lacks is measured in runs, each by the face that has its
+/// characters, and the runs (not the whole text) are what the faces cache: a column of
+/// `ウィジェット 48271`, `ウィジェット 512`, … shapes the Japanese word once, and its numbers take
+/// the ASCII path. The cache holds at most ``cacheLimit`` texts with their widths, about 100
+/// bytes each (the text, its width and the dictionary's slot): some 6.5 MB a face at most,
+/// emptied and started over when full.
 public final class FontFace: TextMeasure, @unchecked Sendable {
     // @unchecked: the HarfBuzz font is set up in init and never changed after, and HarfBuzz
     // documents such fonts as safe to shape with from many threads at once; the cache has its
@@ -129,7 +136,9 @@ public final class FontFace: TextMeasure, @unchecked Sendable {
         let text = OneLine.text(text)
         if let units = asciiUnits(text) { return units }
         if let units = cache.withLock({ $0[text] }) { return units }
-        let units = withFallback(text) ?? shapedUnits(text)
+        // Text measured in runs is not kept whole: its runs are (see withFallback).
+        if let units = withFallback(text) { return units }
+        let units = shapedUnits(text)
         cache.withLock { cache in
             if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
             cache[text] = units
@@ -161,11 +170,15 @@ public final class FontFace: TextMeasure, @unchecked Sendable {
         var fellBack = false
         for scalar in text.unicodeScalars {
             let joins =
-                scalar.properties.isGraphemeExtend || scalar.properties.isVariationSelector || scalar.value == 0x200D
+                scalar.value >= 0x80
+                && (scalar.properties.isGraphemeExtend || scalar.properties.isVariationSelector
+                    || scalar.value == 0x200D)
             var face: FontFace?
             if joins, let last = runs.last {
                 face = last.face
-            } else if !has(scalar.value), let other = fallback.face(for: scalar.value) {
+            } else if !(0x20...0x7E).contains(scalar.value) || advances.isEmpty, !has(scalar.value),
+                let other = fallback.face(for: scalar.value)
+            {
                 face = other
                 fellBack = true
             }
@@ -176,12 +189,14 @@ public final class FontFace: TextMeasure, @unchecked Sendable {
             }
         }
         guard fellBack else { return nil }
+        // Each run through its face's fast path and cache: the runs of a column's values repeat
+        // (a CJK word and an ASCII number after it), so a run is shaped once, not each value.
         var total = 0.0
         for run in runs {
             if let face = run.face {
-                total += Double(face.shapedUnits(run.text)) * Double(unitsPerEm) / Double(face.unitsPerEm)
+                total += Double(face.units(run.text)) * Double(unitsPerEm) / Double(face.unitsPerEm)
             } else {
-                total += Double(shapedUnits(run.text))
+                total += Double(units(run.text))
             }
         }
         return Int(total.rounded(.up))

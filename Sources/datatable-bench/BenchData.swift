@@ -1,7 +1,8 @@
 import Foundation
 
 /// The generated table: stock items with a key, two text columns, numbers, a date, a picker-like
-/// grade and a duration, shaped like the Fiori "Stock Summary" example.
+/// grade and a duration, shaped like the Fiori "Stock Summary" example. One item in ten is
+/// named in Japanese, so that layout in points measures text its font lacks (with a fallback).
 enum BenchData {
     static let columnCount = 8
     static let header = "sku,item,rack,qty,weight,received,grade,lead"
@@ -15,7 +16,7 @@ enum BenchData {
         let month = 1 + (row * 31) % 12
         return [
             sku(row),
-            "Widget \((row * 48271) % 99991)",
+            "\(row % 10 == 3 ? "ウィジェット" : "Widget") \((row * 48271) % 99991)",
             "R\(row % 40)-\(row % 7)",
             String((row * 7) % 1000),
             String(format: "%.2f", Double((row * 13) % 50000) / 100),

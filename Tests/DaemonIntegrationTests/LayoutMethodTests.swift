@@ -54,6 +54,13 @@ import Testing
         let bindings = (compact["bindings"] as? [[String: Any]] ?? []).map { "\($0["binding"]!)=\($0["column"]!)" }
         #expect(Array(bindings.prefix(3)) == ["headline=item", "subheadline=rack", "footnote=qty"])
         #expect(bindings.count <= 6)
+        // Across the row as FUIObjectView: the status area is 30% of 375 (112) ending 12 from
+        // the trailing edge; the text lines take 12 to 12 before it (227).
+        let places = (compact["columns"] as? [[String: Any]] ?? []).compactMap { column -> String? in
+            guard let x = column["x"] as? Int else { return nil }
+            return "\(column["key"]!) \(x)+\(column["width"]!)"
+        }
+        #expect(places == ["item 12+227", "rack 12+227", "qty 12+227", "weight 251+112", "received 251+112"])
 
         let data = ((fit["fonts"] as? [String: Any])?["data"] as? [String: Any])
         #expect(data?["family"] as? String == "DejaVu Sans")

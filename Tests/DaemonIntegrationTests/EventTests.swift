@@ -69,6 +69,27 @@ import Testing
         #expect(errorData(try listener.call("subscribe", #"{"table":"none"}"#))["kind"] as? String == "no_such_table")
     }
 
+    /// A load into a table lists the rows it added, as an add does (up to 1000 ids); past
+    /// that, only the count.
+    @Test func aLoadListsTheRowsItAdded() throws {
+        let daemon = try TestDaemon()
+        let writer = try daemon.connect()
+        let listener = try daemon.connect()
+        try writer.call(
+            "create",
+            #"{"table":"parts","columns":[{"key":"name"},{"key":"qty","type":"number"}],"key":"name"}"#
+        )
+        try listener.call("subscribe", #"{"table":"parts"}"#)
+        try writer.call("load", #"{"table":"parts","text":"name,qty\nBolt,4\nNut,9\n"}"#)
+        let small = try listener.events(1)[0]
+        #expect(small["kind"] as? String == "added" && small["count"] as? Int == 2)
+        #expect(small["ids"] as? [String] == ["Bolt", "Nut"])
+        let many = "name,qty\\n" + (0..<1001).map { "P\($0),1\\n" }.joined()
+        try writer.call("load", #"{"table":"parts","text":"\#(many)"}"#)
+        let large = try listener.events(1)[0]
+        #expect(large["count"] as? Int == 1001 && large["ids"] == nil)
+    }
+
     /// 200 adds sent in one write reach the subscriber as fewer events that add up to 200.
     @Test func burstsAreCoalesced() throws {
         let daemon = try TestDaemon()

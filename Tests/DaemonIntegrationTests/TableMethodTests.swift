@@ -117,6 +117,13 @@ import Testing
                 == "invalid_value"
         )
         #expect(try stock.failure("create", #"{"table":"x","columns":[]}"#).kind == "invalid_value")
+        // A sort key naming no column is named where create took it: params.sort[i].column.
+        let badSort = try stock.failure("create", #"{"table":"x","columns":[{"key":"a"}],"sort":[{"column":"b"}]}"#)
+        #expect(badSort.data["field"] as? String == "params.sort[0].column")
+        #expect(
+            try stock.failure("sort", #"{"table":"stock","keys":[{"column":"b"}]}"#).data["field"] as? String
+                == "params.keys[0].column"
+        )
         #expect(try stock.failure("create", #"{"table":"x"}"#).kind == "invalid_params")
         #expect(try stock.call("drop", #"{"table":"stock"}"#)["dropped"] as? Bool == true)
         #expect(try stock.failure("drop", #"{"table":"stock"}"#).kind == "no_such_table")

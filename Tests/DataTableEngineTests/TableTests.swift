@@ -155,6 +155,8 @@ import Testing
         #expect(table.version == version)
     }
 
+    /// Nothing commits, and every cell keeps what was typed: the refused one with why, the
+    /// valid one saying it was not saved; a valid edit of both then clears both drafts.
     @Test func aBatchEditWithOneBadValueCommitsNothing() throws {
         var table = try Fixtures.stock()
         _ = try table.add([Fixtures.row(item: "a", qty: 1), Fixtures.row(item: "b", qty: 2)], now: 0)
@@ -165,13 +167,25 @@ import Testing
             ])
         }
         #expect(table.column("qty") == ["1", "2"])
+        let rows = try table.rows(ids: [.number(1), .number(2)])
+        let qty = try #require(table.columnIndex(of: "qty"))
+        #expect(rows[0].drafts[qty] == Draft(text: "10", message: Table.pendingMessage))
+        #expect(rows[1].drafts[qty] == Draft(text: "x", message: "Enter a number, like 42 or 3.75."))
+        #expect(table.errorCount == 2)
+        _ = try table.edit([
+            CellEdit(id: .number(1), column: "qty", input: .number(10)),
+            CellEdit(id: .number(2), column: "qty", input: .number(3)),
+        ])
+        #expect(table.column("qty") == ["10", "3"])
+        #expect(table.errorCount == 0)
         #expect(throws: TableError.noSuchRow(.number(9))) {
             try table.edit([
                 CellEdit(id: .number(1), column: "qty", input: .number(10)),
                 CellEdit(id: .number(9), column: "qty", input: .number(1)),
             ])
         }
-        #expect(table.column("qty") == ["1", "2"])
+        #expect(table.column("qty") == ["10", "3"])
+        #expect(table.errorCount == 0)
     }
 
     @Test func readOnlyFollowsCellThenRowThenColumnThenTable() throws {

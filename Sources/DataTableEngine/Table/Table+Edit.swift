@@ -43,10 +43,12 @@ struct EditStep: Sendable {
 
 extension Table {
     /// Sets cells as one change. Unknown rows or columns and read-only cells refuse the whole
-    /// change. When any value does not fit its column nothing is committed: each rejected cell
-    /// keeps what was typed as a draft with the reason (``errorCount`` counts them), the version
-    /// goes up, and ``TableError/invalidValues(_:)`` lists them. Otherwise every cell commits, its
-    /// draft clears, rows whose sort values changed move, and the change can be undone.
+    /// change. When any value does not fit its column nothing is committed and every cell keeps
+    /// what was typed, so nothing need be typed again: a rejected cell as a draft with the
+    /// reason, a valid one as a draft saying it was not saved (``pendingMessage``); ``errorCount``
+    /// counts the drafts, the version goes up, and ``TableError/invalidValues(_:)`` lists the
+    /// rejected cells. Otherwise every cell commits, its draft clears, rows whose sort values
+    /// changed move, and the change can be undone.
     public mutating func edit(_ edits: [CellEdit]) throws(TableError) -> [EditedCell] {
         var targets: [(slot: UInt32, column: Int)] = []
         targets.reserveCapacity(edits.count)
@@ -61,17 +63,25 @@ extension Table {
         var values: [CellValue] = []
         values.reserveCapacity(edits.count)
         var problems: [CellProblem] = []
+        var valid: [Bool] = []
+        valid.reserveCapacity(edits.count)
         for (edit, target) in zip(edits, targets) {
             do throws(ValidationFailure) {
                 values.append(try columns[target.column].rules.parse(edit.input))
+                valid.append(true)
             } catch {
                 let input = edit.input.draftText
                 problems.append(CellProblem(id: edit.id, column: edit.column, input: input, message: error.message))
                 setDraft(Draft(text: input, message: error.message), slot: target.slot, column: target.column)
                 values.append(.empty)
+                valid.append(false)
             }
         }
         if !problems.isEmpty {
+            for ((edit, target), isValid) in zip(zip(edits, targets), valid) where isValid {
+                let draft = Draft(text: edit.input.draftText, message: Self.pendingMessage)
+                setDraft(draft, slot: target.slot, column: target.column)
+            }
             version += 1
             throw .invalidValues(Array(problems.prefix(Self.problemLimit)))
         }
@@ -91,6 +101,9 @@ extension Table {
         version += 1
         return targets.map { editedCell(slot: $0.slot, column: $0.column) }
     }
+
+    /// The reason a valid cell of a refused edit gives for its draft.
+    public static let pendingMessage = "Not saved: another cell of this edit was refused."
 
     /// Sets `column` to `input` in every selected row (`within` a view's filter: every selected
     /// row it shows), as one change (see ``edit(_:)``).

@@ -75,4 +75,10 @@ extension Table {
         recentAdditions.note(remembered, version: version, more: newSlots.count - remembered.count)
         return count
     }
+
+    /// The ids of the rows in the last `count` slots, in order: the rows the last
+    /// ``append(_:)`` added (it fills new slots at the end), for an event that lists them.
+    public func idsOfLastSlots(_ count: Int) -> [RowID] {
+        (max(0, slotCount - count)..<slotCount).map { id(of: UInt32($0)) }
+    }
 }

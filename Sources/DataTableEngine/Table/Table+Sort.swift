@@ -2,14 +2,16 @@ import Foundation
 
 extension Table {
     /// Sorts by `keys`, first key first; ties keep the table's own order. No keys returns to the
-    /// table's own order (the order rows were added in, or placed by index).
-    public mutating func sort(by keys: [SortKey]) throws(TableError) {
+    /// table's own order (the order rows were added in, or placed by index). A key naming no
+    /// column is refused with the field `field[i].column` (`keys` for `sort`, `sort` for
+    /// `create` and `load`).
+    public mutating func sort(by keys: [SortKey], field: String = "keys") throws(TableError) {
         var resolved: [(column: Int, descending: Bool)] = []
         for (position, key) in keys.enumerated() {
             guard let column = columnIndex[key.column] else {
                 throw .invalidArgument(
                     "There is no column \(key.column) to sort by.",
-                    field: "keys[\(position)].column"
+                    field: "\(field)[\(position)].column"
                 )
             }
             resolved.append((column, key.descending))

@@ -36,6 +36,15 @@ extension TableEvent {
         ids = rowIDs.count <= Self.maximumIDs ? rowIDs.map(WireValues.json) : nil
     }
 
+    /// Sets `count`, and `ids` when there are few enough to list (`ids` is then every one).
+    mutating func listAdded(_ rowIDs: [RowID], count: Int) {
+        if count <= Self.maximumIDs && rowIDs.count == count {
+            list(rowIDs)
+        } else {
+            self.count = count
+        }
+    }
+
     /// Sets `ids`, `columns` and `count` from edited cells.
     mutating func list(_ cells: [EditedCell]) {
         var seen: Set<RowID> = []

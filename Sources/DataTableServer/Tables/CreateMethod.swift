@@ -15,7 +15,7 @@ extension MethodTable {
             readOnly: request.readOnly ?? false,
             selectionMode: try WireSchema.selectionMode(request.selection, field: "params.selection") ?? .multiple
         )
-        if let sort = request.sort { try table.sort(by: WireSchema.sortKeys(sort)) }
+        if let sort = request.sort { try table.sort(by: WireSchema.sortKeys(sort), field: "sort") }
         if let rows = request.rows, !rows.isEmpty {
             let inputs = try rows.enumerated().map { index, row throws(ResponseError) in
                 try WireValues.rowInput(row, field: "params.rows[\(index)]")

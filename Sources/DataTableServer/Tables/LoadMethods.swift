@@ -105,16 +105,19 @@ extension MethodTable {
             let bytesBefore = table.estimatedBytes
             let added = try table.append(loaded)
             let grew = table.estimatedBytes - bytesBefore
+            let ids = added <= TableEvent.maximumIDs ? table.idsOfLastSlots(added) : []
             // The file may change or go: the log keeps the table as the load left it, encoded
             // here rather than under the lock.
-            return (added: added, grew: grew, image: logsWhole ? TableImageCoding.encode(table) : nil)
+            return (
+                added: added, ids: ids, grew: grew, image: logsWhole ? TableImageCoding.encode(table) : nil
+            )
         } install: { table, outcome, before in
             try server.checkUserMemory(owner: table.access.owner, adding: outcome.grew)
             if let image = outcome.image {
                 try server.claimRoom(forImage: image)
                 server.recordWhole(image: image)
             }
-            server.publish(table, .added, from: before) { $0.count = outcome.added }
+            server.publish(table, .added, from: before) { $0.listAdded(outcome.ids, count: outcome.added) }
             return LoadRequest.Response(
                 table: table.name,
                 version: Int(table.version),
@@ -155,10 +158,11 @@ extension MethodTable {
         let (table, before, added, image) = try await server.heavyWork.run {
             var table = try Table(name: name, columns: loaded.columns, key: key)
             table.access = access
-            if let sort { try table.sort(by: sort) }
+            if let sort { try table.sort(by: sort, field: "sort") }
             let before = table.version
             let added = try table.append(loaded)
-            return (table, before, added, logsWhole ? TableImageCoding.encode(table) : nil)
+            let ids = added <= TableEvent.maximumIDs ? table.idsOfLastSlots(added) : []
+            return (table, before, (count: added, ids: ids), logsWhole ? TableImageCoding.encode(table) : nil)
         }
         try server.checkUserMemory(owner: table.access.owner, adding: table.estimatedBytes)
         try server.tables.insert(table, check: server.checkRoomForTable) { table in
@@ -169,13 +173,13 @@ extension MethodTable {
                 server.recordChange(of: table)
             }
             server.publish(table, .schema, from: 0) { $0.change = "created" }
-            server.publish(table, .added, from: before) { $0.count = added }
+            server.publish(table, .added, from: before) { $0.listAdded(added.ids, count: added.count) }
         }
         return LoadRequest.Response(
             table: table.name,
             version: Int(table.version),
             created: true,
-            added: added,
+            added: added.count,
             rows: table.rowCount,
             columns: table.columns.map(WireSchema.definition)
         )

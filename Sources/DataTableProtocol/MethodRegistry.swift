@@ -17,6 +17,7 @@ public enum MethodRegistry {
         EditRequest.self,
         RevertRequest.self,
         DeleteRequest.self,
+        ClearRequest.self,
         GetRequest.self,
         SelectRequest.self,
         SelectionRequest.self,

@@ -31,6 +31,14 @@ extension ParamsSchema {
             "owner":
                 "The table's new owner's user id (root and the daemon's own user only).",
         ],
+        "clear": [
+            "table":
+                "The table to clear; the peer needs write (`permission_denied`).",
+            "ifVersion":
+                "Only if the table is still at this version (the `version` of the reply or event the client "
+                + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
+                + "nothing changes.",
+        ],
         "create": [
             "table":
                 "The new table's name: 1 to 128 characters, no control characters (`invalid_value`); a name "

@@ -12,7 +12,8 @@ struct DataTableCommand: AsyncParsableCommand {
         version: ServerInfo.version,
         subcommands: [
             Call.self, Ping.self, Hello.self, Methods.self, Stats.self, Tables.self, Describe.self, Create.self,
-            Drop.self, Chmod.self, Load.self, Export.self, Add.self, Edit.self, Revert.self, Delete.self, Get.self,
+            Drop.self, Chmod.self, Load.self, Export.self, Add.self, Edit.self, Revert.self, Delete.self, Clear.self,
+            Get.self,
             Select.self,
             Selection.self, Sort.self, Undo.self, Redo.self, Layout.self, Scroll.self, Filter.self, Search.self,
             Subscribe.self,

@@ -124,7 +124,8 @@ import TextMeasure
         #expect(
             try datatable("create", "log", "--column", "day:date", "--column", "note", "--sort", "day:desc").status == 0
         )
-        #expect(try datatable("drop", "parts") == (0, "dropped parts (2 rows)\n"))
+        #expect(try datatable("clear", "parts") == (0, "cleared parts: 2 rows removed\n"))
+        #expect(try datatable("drop", "parts") == (0, "dropped parts (0 rows)\n"))
         let layout = try datatable("layout", "stock", "--width", "80")
         #expect(layout.output.contains("omitted"))
     }

@@ -117,6 +117,7 @@ import Testing
             ("get", #"{"table":"csv"}"#),
             ("get", #"{"table":"stock","count":10}"#),
             ("describe", #"{"table":"stock"}"#),
+            ("get", #"{"table":"feed"}"#),
         ]
         var before: [String] = []
         do {
@@ -152,6 +153,14 @@ import Testing
             try client.call("undo", #"{"table":"stock"}"#)
             try client.call("redo", #"{"table":"stock"}"#)
             try client.call("select", #"{"table":"stock","mode":"single"}"#)
+            // Cleared, then filled again: ids go on after the last one given.
+            try client.call("create", numberedTable("feed", count: 3))
+            try client.call("clear", #"{"table":"feed"}"#)
+            try client.call("add", #"{"table":"feed","row":{"n":7,"name":"after"}}"#)
+            #expect(
+                (try client.call("get", #"{"table":"feed"}"#)["rows"] as? [[String: Any]])?.map { $0["id"] as? Int }
+                    == [4]
+            )
             before = try questions.map { method, params in try Self.stable(client.call(method, params)) }
             #expect(try client.call("describe", #"{"table":"pets"}"#)["canUndo"] as? Bool == true)
             #expect(daemon.process.stop(signal: SIGKILL) == 128 + SIGKILL)
@@ -162,7 +171,7 @@ import Testing
         for (index, (question, answer)) in zip(questions, after).enumerated() {
             #expect(answer == before[index], "\(question.0) \(question.1)")
         }
-        #expect(restarted.process.output.contains("restored 3 tables"))
+        #expect(restarted.process.output.contains("restored 4 tables"))
         #expect(!restarted.process.output.contains("did not come out"), "\(restarted.process.output)")
         let durability = try #require(try client.call("stats")["durability"] as? [String: Any])
         #expect(durability["stateDir"] as? String == state.path && durability["fsync"] as? String == "everysec")

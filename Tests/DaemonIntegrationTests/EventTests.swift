@@ -90,6 +90,25 @@ import Testing
         #expect(large["count"] as? Int == 1001 && large["ids"] == nil)
     }
 
+    /// A clear of a large table (emptied on a copy off its lock) tells subscribers of every
+    /// row in one event, and the table is empty at once.
+    @Test func aClearOfALargeTableIsOneEvent() throws {
+        let daemon = try TestDaemon()
+        let writer = try daemon.connect()
+        let listener = try daemon.connect()
+        let rows = 25_000
+        let text = "n\\n" + (0..<rows).map { "\($0)\\n" }.joined()
+        try writer.call("load", #"{"table":"big","text":"\#(text)"}"#)
+        try listener.call("subscribe", #"{"table":"big"}"#)
+        let cleared = try writer.call("clear", #"{"table":"big"}"#)
+        #expect(cleared["deleted"] as? Int == rows && cleared["rows"] as? Int == 0)
+        let event = try listener.events(1)[0]
+        #expect(event["kind"] as? String == "deleted" && event["count"] as? Int == rows && event["rows"] as? Int == 0)
+        #expect((try writer.call("get", #"{"table":"big"}"#)["rows"] as? [Any])?.isEmpty == true)
+        let stale = try writer.call("clear", #"{"table":"big","ifVersion":1}"#)
+        #expect((stale["data"] as? [String: Any])?["kind"] as? String == "version_conflict")
+    }
+
     /// 200 adds sent in one write reach the subscriber as fewer events that add up to 200.
     @Test func burstsAreCoalesced() throws {
         let daemon = try TestDaemon()

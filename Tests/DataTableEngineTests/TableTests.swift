@@ -155,6 +155,27 @@ import Testing
         #expect(table.version == version)
     }
 
+    /// Every row goes as one change; columns, sort and numbering stay (a new row after a clear
+    /// gets the next id, never one given before).
+    @Test func clearRemovesEveryRowAndKeepsColumnsSortAndNumbering() throws {
+        var table = try Fixtures.stock()
+        _ = try table.add([Fixtures.row(item: "a", qty: 1), Fixtures.row(item: "b", qty: 2)], now: 0)
+        try table.sort(by: [SortKey(column: "qty", descending: true)])
+        try table.select(.set, .ids([.number(1)]))
+        #expect(throws: TableError.self) {
+            try table.edit([CellEdit(id: .number(2), column: "qty", input: .text("x"))])
+        }
+        let version = table.version
+        #expect(table.clear() == 2)
+        #expect(table.rowCount == 0 && table.selectedCount == 0 && table.errorCount == 0)
+        #expect(table.version == version + 1)
+        #expect(table.sortKeys == [SortKey(column: "qty", descending: true)])
+        let added = try table.add([Fixtures.row(item: "c", qty: 3)], now: 0)
+        #expect(added.map(\.id) == [.number(3)])
+        #expect(table.clear() == 1)
+        #expect(table.clear() == 0)
+    }
+
     /// Nothing commits, and every cell keeps what was typed: the refused one with why, the
     /// valid one saying it was not saved; a valid edit of both then clears both drafts.
     @Test func aBatchEditWithOneBadValueCommitsNothing() throws {

@@ -61,6 +61,10 @@ import Testing
             #"{"deleted":1,"rows":1,"table":"bins","version":11}"#
         ),
         (
+            "clear",
+            #"{"deleted":1,"rows":0,"table":"bins","version":12}"#
+        ),
+        (
             "get",
             #"{"errors":0,"rows":[{"display":{"bin":"A1","qty":"4"},"highlight":0.5,"id":"A1","index":0,"readOnly":["bin"],"selected":false,"values":{"bin":"A1","qty":4}}],"table":"bins","total":2,"version":5}"#
         ),

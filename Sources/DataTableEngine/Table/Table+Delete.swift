@@ -12,6 +12,19 @@ extension Table {
         return slots.count
     }
 
+    /// The ids of up to `limit` rows from `position` in the current order.
+    public func ids(from position: Int, limit: Int) -> [RowID] {
+        orderSlots(from: position, limit: limit).map { id(of: $0) }
+    }
+
+    /// Deletes every row as one change, keeping the columns, the sort and the ids not yet given
+    /// (a table without a key never gives an id twice); returns how many went.
+    public mutating func clear() -> Int {
+        let slots = natural.allSlots
+        remove(slots)
+        return slots.count
+    }
+
     /// Deletes the selected rows (`within` a view's filter: the selected rows it shows); returns
     /// how many.
     public mutating func deleteSelection(within filter: UInt64? = nil) -> Int {

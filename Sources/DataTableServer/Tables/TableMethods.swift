@@ -95,6 +95,9 @@ extension MethodTable {
                 )
             }
         }
+        register(ClearRequest.self) { request, context in
+            try await Self.clear(request, context.server, by: context.requester)
+        }
         register(DeleteRequest.self) { request, context in
             try Self.delete(
                 request,

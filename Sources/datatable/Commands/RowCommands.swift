@@ -124,6 +124,20 @@ struct Delete: ParsableCommand {
     }
 }
 
+/// `datatable clear TABLE`.
+struct Clear: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove every row of a table, keeping its columns.")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
+
+    func run() throws {
+        try common.withSession { session in
+            let reply = try session.send(ClearRequest(table: table))
+            if !common.json { print("cleared \(reply.table): \(Output.count(reply.deleted, "row")) removed") }
+        }
+    }
+}
+
 /// `datatable get TABLE`.
 struct Get: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Rows by id or by position, with their display text.")

@@ -1,0 +1,41 @@
+/// `clear`: remove every row of a table as one change, keeping its columns, sort and owner
+/// (Perspective's `clear`, for a table about to be filled again).
+public struct ClearRequest: DataTableRequest {
+    /// The method name on the wire: `"clear"`.
+    public static let method = "clear"
+    /// The line `help` shows for `clear`.
+    public static let summary = "Remove every row of a table, keeping its columns."
+
+    /// The table to clear; the peer needs write (`permission_denied`).
+    public var table: String
+    /// Only if the table is still at this version (the `version` of the reply or event the
+    /// client last saw): otherwise `version_conflict`, with the table's version in
+    /// `data.version`, and nothing changes.
+    public var ifVersion: Int?
+
+    /// Params naming the table.
+    public init(table: String, ifVersion: Int? = nil) {
+        self.table = table
+        self.ifVersion = ifVersion
+    }
+
+    /// How many rows went.
+    public struct Response: Codable, Hashable, Sendable {
+        /// The table's name.
+        public var table: String
+        /// The table's version after the clear; unchanged when it held no rows.
+        public var version: Int
+        /// Rows removed.
+        public var deleted: Int
+        /// Rows left: 0.
+        public var rows: Int
+
+        /// A reply with every member given.
+        public init(table: String, version: Int, deleted: Int, rows: Int) {
+            self.table = table
+            self.version = version
+            self.deleted = deleted
+            self.rows = rows
+        }
+    }
+}

@@ -15,6 +15,10 @@ extension ParamsSchema {
                 "A batch of row objects, added as one change; at most `maxBatchSize` (`limit_exceeded`).",
             "index":
                 "Where to put the rows in an unsorted table; absent appends.",
+            "upsert":
+                "`true`: a row whose key is already in the table replaces that row (every value given; a "
+                + "column left out becomes empty) instead of being refused as a duplicate; the rest are "
+                + "added.",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
                 + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "

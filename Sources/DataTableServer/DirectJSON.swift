@@ -387,6 +387,15 @@ extension AddRequest.Response: DirectJSON {
             writer.member("scrollTo", ifPresent: row.scrollTo)
             writer.endObject()
         }
+        if let replaced {
+            writer.member("replaced", each: replaced) { writer, row in
+                writer.beginObject()
+                writer.member("id")
+                writer.value(row.id)
+                writer.member("index", row.index)
+                writer.endObject()
+            }
+        }
         writer.member("rows", rows)
         writer.member("table", table)
         writer.member("version", version)

@@ -118,6 +118,7 @@ import Testing
             ("get", #"{"table":"stock","count":10}"#),
             ("describe", #"{"table":"stock"}"#),
             ("get", #"{"table":"feed"}"#),
+            ("get", #"{"table":"bins"}"#),
         ]
         var before: [String] = []
         do {
@@ -157,6 +158,15 @@ import Testing
             try client.call("create", numberedTable("feed", count: 3))
             try client.call("clear", #"{"table":"feed"}"#)
             try client.call("add", #"{"table":"feed","row":{"n":7,"name":"after"}}"#)
+            // Upserted: one row replaced by its key, one added.
+            try client.call(
+                "create",
+                #"{"table":"bins","key":"bin","columns":[{"key":"bin"},{"key":"qty","type":"number"}],"rows":[{"bin":"A1","qty":1}]}"#
+            )
+            try client.call(
+                "add",
+                #"{"table":"bins","upsert":true,"rows":[{"bin":"A1","qty":5},{"bin":"B2","qty":7}]}"#
+            )
             #expect(
                 (try client.call("get", #"{"table":"feed"}"#)["rows"] as? [[String: Any]])?.map { $0["id"] as? Int }
                     == [4]
@@ -171,7 +181,7 @@ import Testing
         for (index, (question, answer)) in zip(questions, after).enumerated() {
             #expect(answer == before[index], "\(question.0) \(question.1)")
         }
-        #expect(restarted.process.output.contains("restored 4 tables"))
+        #expect(restarted.process.output.contains("restored 5 tables"))
         #expect(!restarted.process.output.contains("did not come out"), "\(restarted.process.output)")
         let durability = try #require(try client.call("stats")["durability"] as? [String: Any])
         #expect(durability["stateDir"] as? String == state.path && durability["fsync"] as? String == "everysec")

@@ -90,6 +90,52 @@ import Testing
         #expect(large["count"] as? Int == 1001 && large["ids"] == nil)
     }
 
+    /// An upsert replaces the rows whose keys are there and adds the rest, all or nothing;
+    /// subscribers hear of the replaced cells and then of the added rows, versions chained.
+    @Test func anUpsertReplacesByKeyAndAddsTheRest() throws {
+        let daemon = try TestDaemon()
+        let writer = try daemon.connect()
+        let listener = try daemon.connect()
+        try writer.call(
+            "create",
+            #"""
+            {"table":"parts","key":"sku","columns":[{"key":"sku"},{"key":"name"},{"key":"qty","type":"number","min":0}],\#
+            "rows":[{"sku":"P-1","name":"Bolt","qty":4},{"sku":"P-2","name":"Nut","qty":9}]}
+            """#
+        )
+        try writer.call("select", #"{"table":"parts","ids":["P-2"]}"#)
+        let subscribed = try listener.call("subscribe", #"{"table":"parts"}"#)
+        let start = try #require(subscribed["version"] as? Int)
+        let reply = try writer.call(
+            "add",
+            #"{"table":"parts","upsert":true,"rows":[{"sku":"P-2","name":"Hex nut"},{"sku":"P-3","name":"Washer","qty":50}]}"#
+        )
+        #expect((reply["replaced"] as? [[String: Any]])?.map { $0["id"] as? String } == ["P-2"])
+        #expect((reply["added"] as? [[String: Any]])?.map { $0["id"] as? String } == ["P-3"])
+        let rows = try #require(try writer.call("get", #"{"table":"parts"}"#)["rows"] as? [[String: Any]])
+        #expect(rows.map { ($0["values"] as? [String: Any])?["name"] as? String } == ["Bolt", "Hex nut", "Washer"])
+        // A column left out is empty; the id and the selection stay.
+        #expect((rows[1]["values"] as? [String: Any])?["qty"] is NSNull)
+        #expect(rows[1]["selected"] as? Bool == true)
+        let events = try listener.events(2)
+        #expect(events.map { $0["kind"] as? String } == ["edited", "added"])
+        #expect(events[0]["ids"] as? [String] == ["P-2"] && events[1]["ids"] as? [String] == ["P-3"])
+        EventTests.expectChained(events, from: start)
+        // One bad value refuses it all; without a key, or with index, it is refused.
+        let version = try #require(reply["version"] as? Int)
+        let refused = try writer.call(
+            "add",
+            #"{"table":"parts","upsert":true,"rows":[{"sku":"P-1","qty":-1},{"sku":"P-4","name":"Pin"}]}"#
+        )
+        #expect((refused["data"] as? [String: Any])?["kind"] as? String == "invalid_value")
+        #expect(try writer.call("describe", #"{"table":"parts"}"#)["version"] as? Int == version)
+        try writer.call("create", numberedTable("plain", count: 1))
+        let keyless = try writer.call("add", #"{"table":"plain","upsert":true,"row":{"n":1}}"#)
+        #expect((keyless["data"] as? [String: Any])?["field"] as? String == "params.upsert")
+        let placed = try writer.call("add", #"{"table":"parts","upsert":true,"index":0,"row":{"sku":"P-9"}}"#)
+        #expect((placed["data"] as? [String: Any])?["field"] as? String == "params.index")
+    }
+
     /// A clear of a large table (emptied on a copy off its lock) tells subscribers of every
     /// row in one event, and the table is empty at once.
     @Test func aClearOfALargeTableIsOneEvent() throws {

@@ -247,6 +247,9 @@ import Testing
             ]
         )
         #expect(Self.written(add) == (try Self.encoded(add)))
+        var upserted = add
+        upserted.replaced = [.init(id: .string("B-1"), index: 3), .init(id: .integer(7), index: 0)]
+        #expect(Self.written(upserted) == (try Self.encoded(upserted)))
         let select = SelectRequest.Response(table: "stock", version: 11, count: 0, mode: "multiple")
         #expect(Self.written(select) == (try Self.encoded(select)))
     }

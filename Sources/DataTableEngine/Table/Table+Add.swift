@@ -20,7 +20,11 @@ extension Table {
                 throw .invalidArgument("index must be from 0 to \(rowCount).", field: "index")
             }
         }
-        let prepared = try prepare(rows)
+        return insert(try prepare(rows), at: index, now: now)
+    }
+
+    /// Puts checked rows in (see ``add(_:at:now:)``) as one change: the version goes up once.
+    mutating func insert(_ prepared: [PreparedRow], at index: Int? = nil, now: Double) -> [AddedRow] {
         if prepared.count > 64 { reserve(extra: prepared.count) }
         var slots: [UInt32] = []
         slots.reserveCapacity(prepared.count)
@@ -72,14 +76,19 @@ extension Table {
         var drillDown: Bool?
     }
 
-    /// Parses and checks every row of a batch, or says what is wrong with it.
-    func prepare(_ rows: [RowInput]) throws(TableError) -> [PreparedRow] {
+    /// Parses and checks every row of a batch, or says what is wrong with it. `positions` are
+    /// the rows' places in the batch the client sent, when these are only some of it (errors
+    /// name those places).
+    func prepare(_ rows: [RowInput], positions: [Int]? = nil, batchSize: Int? = nil) throws(TableError)
+        -> [PreparedRow]
+    {
         var prepared: [PreparedRow] = []
         prepared.reserveCapacity(rows.count)
         var problems: [CellProblem] = []
         var newIDs: Set<RowID> = []
-        for (position, row) in rows.enumerated() {
-            let batchRow = rows.count > 1 ? position : nil
+        for (offset, row) in rows.enumerated() {
+            let position = positions?[offset] ?? offset
+            let batchRow = (batchSize ?? rows.count) > 1 ? position : nil
             for key in row.values.keys where columnIndex[key] == nil {
                 throw .noSuchColumn(key, row: batchRow)
             }

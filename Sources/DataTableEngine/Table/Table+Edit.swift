@@ -177,7 +177,7 @@ extension Table {
         return targets.map { editedCell(slot: $0.slot, column: $0.column) }
     }
 
-    private mutating func moveRowsAfterEdit(_ targets: [(slot: UInt32, column: Int)]) {
+    mutating func moveRowsAfterEdit(_ targets: [(slot: UInt32, column: Int)]) {
         let sortColumns = Set(resolvedSortKeys.map(\.column))
         guard !sortColumns.isEmpty else { return }
         var moved: Set<UInt32> = []
@@ -185,7 +185,7 @@ extension Table {
         resort(moved)
     }
 
-    private func editedCell(slot: UInt32, column: Int) -> EditedCell {
+    func editedCell(slot: UInt32, column: Int) -> EditedCell {
         let value = stores[column][slot]
         return EditedCell(
             id: id(of: slot),

@@ -19,6 +19,10 @@ public struct AddRequest: DataTableRequest {
     public var rows: [JSONValue]?
     /// Where to put the rows in an unsorted table; absent appends.
     public var index: Int?
+    /// `true`: a row whose key is already in the table replaces that row (every value given; a
+    /// column left out becomes empty) instead of being refused as a duplicate; the rest are
+    /// added. Only for a table with a key column (`invalid_value`); not with `index`.
+    public var upsert: Bool?
     /// Only if the table is still at this version (the `version` of the reply or event the
     /// client last saw): otherwise `version_conflict`, with the table's version in
     /// `data.version`, and nothing changes.
@@ -30,8 +34,10 @@ public struct AddRequest: DataTableRequest {
         row: JSONValue? = nil,
         rows: [JSONValue]? = nil,
         index: Int? = nil,
+        upsert: Bool? = nil,
         ifVersion: Int? = nil
     ) {
+        self.upsert = upsert
         self.ifVersion = ifVersion
         self.table = table
         self.row = row
@@ -49,13 +55,30 @@ public struct AddRequest: DataTableRequest {
         public var rows: Int
         /// One entry per new row, in the order the rows were given.
         public var added: [Added]
+        /// With `upsert`: one entry per row that replaced one with its key, in the order given.
+        public var replaced: [Replaced]?
 
         /// A reply with every member given.
-        public init(table: String, version: Int, rows: Int, added: [Added]) {
+        public init(table: String, version: Int, rows: Int, added: [Added], replaced: [Replaced]? = nil) {
             self.table = table
             self.version = version
             self.rows = rows
             self.added = added
+            self.replaced = replaced
+        }
+    }
+
+    /// A row an upsert replaced.
+    public struct Replaced: Codable, Hashable, Sendable {
+        /// The row's id (its key).
+        public var id: JSONValue
+        /// The row's position in the current order once the whole batch is in.
+        public var index: Int
+
+        /// An entry with every member given.
+        public init(id: JSONValue, index: Int) {
+            self.id = id
+            self.index = index
         }
     }
 

@@ -9,17 +9,20 @@ extension ServerState {
     /// It does not record the change in the state directory's log: ``update(_:by:needing:_:)``
     /// records whatever changed the table's version, and a table created or dropped is recorded
     /// where the catalog adds or removes it.
+    /// `at` is the version after the change when it is not the table's version now (a change
+    /// of two steps, each its own event).
     func publish(
         _ table: Table,
         _ kind: TableEvent.Kind,
         from previous: UInt64,
+        at version: UInt64? = nil,
         _ fill: (inout TableEvent) -> Void = { _ in }
     ) {
         events.publish(table.name, access: table.access, kind) {
             var event = TableEvent(
                 table: table.name,
                 kind: kind,
-                version: Int(table.version),
+                version: Int(version ?? table.version),
                 previous: Int(previous),
                 rows: table.rowCount
             )

@@ -18,6 +18,13 @@ extension MethodTable {
                 value: server.limits.maxBatchSize
             )
         }
+        let upsert = request.upsert == true
+        if upsert, request.index != nil {
+            throw ResponseError.invalidParams(
+                "upsert puts replaced rows where they are and new ones where add would; leave out index.",
+                field: "params.index"
+            )
+        }
         // Rows a replay brings back are not news: no highlight.
         let now = context.isReplay ? 0 : Date().timeIntervalSince1970
         var view = context.views[request.table]
@@ -34,8 +41,24 @@ extension MethodTable {
                 owner: table.access.owner,
                 adding: ServerState.estimatedBytes(rows: inputs.count, columns: table.columns.count)
             )
-            let added = try table.add(inputs, at: request.index, now: now)
-            server.publish(table, .added, from: before) { $0.list(added.map(\.id)) }
+            let added: [AddedRow]
+            var replaced: [AddRequest.Replaced]?
+            if upsert {
+                let result = try table.upsert(inputs, now: now)
+                added = result.added
+                replaced = result.replaced.map { .init(id: WireValues.json($0.id), index: $0.index) }
+                if let replacedAt = result.versionAfterReplacing {
+                    server.publish(table, .edited, from: before, at: replacedAt) { $0.list(result.changed) }
+                    if !added.isEmpty {
+                        server.publish(table, .added, from: replacedAt) { $0.list(added.map(\.id)) }
+                    }
+                } else {
+                    server.publish(table, .added, from: before) { $0.list(added.map(\.id)) }
+                }
+            } else {
+                added = try table.add(inputs, at: request.index, now: now)
+                server.publish(table, .added, from: before) { $0.list(added.map(\.id)) }
+            }
             return AddRequest.Response(
                 table: table.name,
                 version: Int(table.version),
@@ -51,7 +74,8 @@ extension MethodTable {
                         addedAt: WireValues.timestamp(row.addedAt),
                         scrollTo: scrollTo
                     )
-                }
+                },
+                replaced: replaced
             )
         }
         if let view { context.views[request.table] = view }

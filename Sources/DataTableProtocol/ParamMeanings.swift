@@ -196,7 +196,11 @@ extension ParamsSchema {
                 "Whether the first column stays in view while scrolling sideways; absent follows the "
                 + "column's `sticky`.",
             "columns":
-                "Layout hints replacing the table's for this layout, by column key.",
+                "Layout hints replacing the table's for this layout, by column key (`hidden`, `width`, …: a "
+                + "view's own column state).",
+            "columnOrder":
+                "The order the columns are shown in: the keys listed first, in this order, then the others "
+                + "in the table's order; absent: the table's order.",
             "view":
                 "Lay out this connection's view of the table: row counts and heights of the rows its filter "
                 + "shows, with its sections' headers (`filter`, `scroll`).",
@@ -279,7 +283,11 @@ extension ParamsSchema {
                 "Whether the first column stays in view while scrolling sideways; absent follows the "
                 + "column's `sticky`.",
             "columns":
-                "Layout hints replacing the table's for this layout, by column key.",
+                "Layout hints replacing the table's for this layout, by column key (`hidden`, `width`, …: a "
+                + "view's own column state).",
+            "columnOrder":
+                "The order the columns are shown in: the keys listed first, in this order, then the others "
+                + "in the table's order; absent: the table's order.",
         ],
         "select": [
             "table":

@@ -28,6 +28,38 @@ import Testing
 
     static func rows(_ window: [String: Any]) -> [[String: Any]] { window["rows"] as? [[String: Any]] ?? [] }
 
+    /// A view's own column state: one connection hides a column and puts another first; a
+    /// second connection's view of the same table is as the table has it.
+    @Test func aViewHidesAndOrdersColumnsForItselfOnly() throws {
+        let first = try daemon.connect()
+        let second = try daemon.connect()
+        let viewport = #""unit":"cell","viewport":{"width":120,"height":5}"#
+        func keys(_ window: [String: Any]) -> [String] {
+            (window["columns"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
+        }
+        let table = keys(try second.call("scroll", #"{"table":"stock",\#(viewport)}"#))
+        #expect(table.contains("rack") && table.first == "item")
+        let own = try first.call(
+            "scroll",
+            #"{"table":"stock",\#(viewport),"columns":{"rack":{"hidden":true}},"columnOrder":["qty"]}"#
+        )
+        #expect(keys(own) == ["qty"] + table.filter { $0 != "qty" && $0 != "rack" })
+        #expect(ScrollMethodTests.rows(own).first.map { ($0["cells"] as? [String])?.count } == keys(own).count)
+        // The view keeps its state from scroll to scroll; the other view is untouched.
+        #expect(keys(try first.call("scroll", #"{"table":"stock","viewport":{"y":1}}"#)) == keys(own))
+        #expect(keys(try second.call("scroll", #"{"table":"stock"}"#)) == table)
+        // layout takes the same settings.
+        let layout = try first.call(
+            "layout",
+            #"{"table":"stock","width":120,"unit":"cell","columnOrder":["rack","item"]}"#
+        )
+        #expect(Array(keys(layout).prefix(2)) == ["rack", "item"])
+        let unknown = try first.call("layout", #"{"table":"stock","width":120,"columnOrder":["nope"]}"#)
+        #expect((unknown["data"] as? [String: Any])?["kind"] as? String == "no_such_column")
+        let twice = try first.call("layout", #"{"table":"stock","width":120,"columnOrder":["qty","qty"]}"#)
+        #expect((twice["data"] as? [String: Any])?["field"] as? String == "params.columnOrder")
+    }
+
     /// Rows drill down by a column bound to `drillDown` or their own `$drillDown`, say so on
     /// every row of a scroll with the chevron, and keep saying so after a restart from the
     /// state directory (through a snapshot: every change compacts).

@@ -189,7 +189,7 @@ import Testing
             names == [
                 "ping", "hello", "help", "stats", "create", "drop", "chmod", "tables", "describe", "add", "edit",
                 "revert",
-                "delete", "get", "select", "selection", "sort", "layout", "scroll", "filter", "subscribe",
+                "delete", "clear", "get", "select", "selection", "sort", "layout", "scroll", "filter", "subscribe",
                 "unsubscribe",
                 "upload",
                 "load", "export", "undo", "redo",

@@ -27,8 +27,8 @@ extension Table {
             throw .invalidLayout("Only the chevron goes on the right.", field: "rightAccessory")
         }
 
-        // Columns bound to an accessory drive it; they are not drawn.
-        let shown = columns.indices.filter { hints[$0].binding?.isAccessory != true }
+        // Columns bound to an accessory drive it, and hidden ones are left out: neither is drawn.
+        let shown = try shownColumns(hints, order: options.columnOrder)
         if options.sizeClass == .compact && !options.horizontalScroll {
             return listPlan(options, hints: hints, shown: shown)
         }
@@ -42,6 +42,21 @@ extension Table {
             drillDownColumn: hints.firstIndex { $0.binding == .drillDown },
             widths: widths
         )
+    }
+
+    /// The columns a layout draws, in its order: the keys of `order` first, then the rest in
+    /// the table's order; leaving out the hidden ones and those bound to an accessory.
+    private func shownColumns(_ hints: [ColumnLayout], order: [String]) throws(TableError) -> [Int] {
+        var first: [Int] = []
+        for key in order {
+            guard let index = columnIndex[key] else { throw .noSuchColumn(key, row: nil) }
+            guard !first.contains(index) else {
+                throw .invalidLayout("columnOrder names \(key) twice.", field: "columnOrder")
+            }
+            first.append(index)
+        }
+        let ordered = first + columns.indices.filter { !first.contains($0) }
+        return ordered.filter { hints[$0].binding?.isAccessory != true && hints[$0].hidden != true }
     }
 
     /// The grid: columns solved for the container, header and row heights.

@@ -52,6 +52,8 @@ public struct ColumnLayout: Sendable, Hashable {
     /// Where the column goes in the compact list report (or `syncStatus`: the left accessory);
     /// `nil` follows the default bindings.
     public var binding: ListBinding?
+    /// Not shown (a view's column state, or the column's default).
+    public var hidden: Bool?
 
     /// Hints as given; each one left `nil` is not said.
     public init(
@@ -61,8 +63,10 @@ public struct ColumnLayout: Sendable, Hashable {
         align: Alignment? = nil,
         lines: Int? = nil,
         sticky: Bool? = nil,
-        binding: ListBinding? = nil
+        binding: ListBinding? = nil,
+        hidden: Bool? = nil
     ) {
+        self.hidden = hidden
         self.width = width
         self.minWidth = minWidth
         self.maxWidth = maxWidth
@@ -87,7 +91,8 @@ public struct ColumnLayout: Sendable, Hashable {
             align: other.align ?? align,
             lines: other.lines ?? lines,
             sticky: other.sticky ?? sticky,
-            binding: other.binding ?? binding
+            binding: other.binding ?? binding,
+            hidden: other.hidden ?? hidden
         )
     }
 

@@ -46,6 +46,8 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
     public var sticky: Bool?
     /// Where the column goes in the compact list-report projection.
     public var binding: String?
+    /// `true`: not shown unless a layout says `hidden: false` for it (absent: shown).
+    public var hidden: Bool?
 
     /// A definition with every member given; only `key` is required.
     public init(
@@ -67,7 +69,8 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
         align: String? = nil,
         lines: Int? = nil,
         sticky: Bool? = nil,
-        binding: String? = nil
+        binding: String? = nil,
+        hidden: Bool? = nil
     ) {
         self.key = key
         self.label = label
@@ -88,6 +91,7 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
         self.lines = lines
         self.sticky = sticky
         self.binding = binding
+        self.hidden = hidden
     }
 
     /// The layout hints among the members.
@@ -99,7 +103,8 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
             align: align,
             lines: lines,
             sticky: sticky,
-            binding: binding
+            binding: binding,
+            hidden: hidden
         )
     }
 }
@@ -127,6 +132,9 @@ public struct ColumnHints: Codable, Hashable, Sendable {
     /// Its place in the compact list report (`headline`, …), or the accessory it drives
     /// (`syncStatus`, `drillDown`); absent: the column's own, else the default places.
     public var binding: String?
+    /// `true`: the column is not shown (in this view, or by default); absent: the column's own,
+    /// else shown.
+    public var hidden: Bool?
 
     /// Hints with every member given; each may be left out.
     public init(
@@ -136,8 +144,10 @@ public struct ColumnHints: Codable, Hashable, Sendable {
         align: String? = nil,
         lines: Int? = nil,
         sticky: Bool? = nil,
-        binding: String? = nil
+        binding: String? = nil,
+        hidden: Bool? = nil
     ) {
+        self.hidden = hidden
         self.width = width
         self.minWidth = minWidth
         self.maxWidth = maxWidth

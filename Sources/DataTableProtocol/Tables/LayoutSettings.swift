@@ -28,8 +28,12 @@ public struct LayoutSettings: Codable, Hashable, Sendable {
     /// Whether the first column stays in view while scrolling sideways; absent follows the
     /// column's `sticky`.
     public var stickyFirstColumn: Bool?
-    /// Layout hints replacing the table's for this layout, by column key.
+    /// Layout hints replacing the table's for this layout, by column key (`hidden`, `width`, …:
+    /// a view's own column state).
     public var columns: [String: ColumnHints]?
+    /// The order the columns are shown in: the keys listed first, in this order, then the others
+    /// in the table's order; absent: the table's order.
+    public var columnOrder: [String]?
 
     /// Settings with every member given; each may be left out (absent: the default, or the view's).
     public init(
@@ -44,8 +48,10 @@ public struct LayoutSettings: Codable, Hashable, Sendable {
         leftAccessory: String? = nil,
         rightAccessory: String? = nil,
         stickyFirstColumn: Bool? = nil,
-        columns: [String: ColumnHints]? = nil
+        columns: [String: ColumnHints]? = nil,
+        columnOrder: [String]? = nil
     ) {
+        self.columnOrder = columnOrder
         self.sizeClass = sizeClass
         self.horizontalScroll = horizontalScroll
         self.unit = unit
@@ -74,7 +80,8 @@ public struct LayoutSettings: Codable, Hashable, Sendable {
             leftAccessory: later.leftAccessory ?? leftAccessory,
             rightAccessory: later.rightAccessory ?? rightAccessory,
             stickyFirstColumn: later.stickyFirstColumn ?? stickyFirstColumn,
-            columns: later.columns ?? columns
+            columns: later.columns ?? columns,
+            columnOrder: later.columnOrder ?? columnOrder
         )
     }
 }

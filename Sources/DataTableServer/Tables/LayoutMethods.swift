@@ -98,6 +98,7 @@ struct LayoutParams {
                 options[keyPath: keyPath] = value
             }
         }
+        options.columnOrder = request.columnOrder ?? []
         for (key, hints) in request.columns ?? [:] {
             options.columns[key] = try WireSchema.layoutHints(
                 hints,

@@ -92,7 +92,8 @@ enum WireSchema {
             align: try choice(hints.align, field: field + ".align", invalid: invalid),
             lines: hints.lines,
             sticky: hints.sticky,
-            binding: try choice(hints.binding, field: field + ".binding", invalid: invalid)
+            binding: try choice(hints.binding, field: field + ".binding", invalid: invalid),
+            hidden: hints.hidden
         )
     }
 
@@ -129,7 +130,8 @@ enum WireSchema {
             align: layout.align?.rawValue,
             lines: layout.lineCount == 1 ? nil : layout.lineCount,
             sticky: layout.isSticky ? true : nil,
-            binding: layout.binding?.rawValue
+            binding: layout.binding?.rawValue,
+            hidden: layout.hidden == true ? true : nil
         )
     }
 

@@ -15,7 +15,7 @@ struct ShellTests {
 
     @Test func tabCompletesATableNameAndHelpListsParams() throws {
         let daemon = try TestDaemon(arguments: ["--demo"])
-        let pane = try ViewerTests.Pane(daemon: daemon, columns: 110, rows: 40, command: Self.shell(daemon))
+        let pane = try ViewerTests.Pane(daemon: daemon, columns: 110, rows: 60, command: Self.shell(daemon))
         _ = try pane.screen(until: { $0.contains { $0.hasPrefix("datatable>") } })
         try pane.keys("get tab", "Tab")
         let param = try pane.screen(until: { $0.contains { $0.hasPrefix("datatable> get table=") } })
@@ -29,7 +29,7 @@ struct ShellTests {
         #expect(reply.contains { $0.contains(#""total" : 10"#) }, "\(reply)")
 
         try pane.keys("help scroll", "Enter")
-        let help = try pane.screen(until: { $0.contains { $0.hasPrefix("stickyFirstColumn") } })
+        let help = try pane.screen(until: { $0.contains { $0.hasPrefix("columnOrder") } })
         #expect(help.contains { $0.hasPrefix("viewport") && $0.contains("object (x, y, width, height)") }, "\(help)")
         #expect(help.contains { $0.hasPrefix("table") && $0.contains("required") }, "\(help)")
     }

@@ -53,6 +53,21 @@ import TextMeasure
         }
         let deep = try datatable("scroll", "stock", "--width", "70", "--rows", "3", "--to", "8")
         #expect(deep.output.split(separator: "\n").last == "rows 9–11 of 11")
+        // A view's own column state: rack left out, qty first.
+        let arranged = try datatable(
+            "scroll",
+            "stock",
+            "--width",
+            "80",
+            "--rows",
+            "2",
+            "--hide",
+            "rack",
+            "--first",
+            "qty"
+        )
+        let arrangedHeader = String(arranged.output.split(separator: "\n").first ?? "")
+        #expect(arrangedHeader.contains("Qty Item") && !arrangedHeader.contains("Rack"), "\(arrangedHeader)")
     }
 
     @Test func filterAndSearchShowOnlyTheRowsTheyLetThrough() throws {
@@ -124,6 +139,9 @@ import TextMeasure
         #expect(
             try datatable("create", "log", "--column", "day:date", "--column", "note", "--sort", "day:desc").status == 0
         )
+        let upserted = try datatable("add", "parts", "--upsert", "--row", "sku=P-1", "item=Hex bolt", "qty=40")
+        #expect(upserted == (0, "replaced row P-1 at index 0 (2 rows)\n"))
+        #expect(try datatable("export", "parts").output == "sku,item,qty\nP-1,Hex bolt,40\nP-2,Nut,9\n")
         #expect(try datatable("clear", "parts") == (0, "cleared parts: 2 rows removed\n"))
         #expect(try datatable("drop", "parts") == (0, "dropped parts (0 rows)\n"))
         let layout = try datatable("layout", "stock", "--width", "80")

@@ -12,6 +12,8 @@ struct Add: ParsableCommand {
     @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
     @Option(parsing: .upToNextOption, help: "The row's cells as KEY=VALUE …") var row: [String] = []
     @Option(help: "Where to put the row in an unsorted table (default: at the end).") var index: Int?
+    @Flag(help: "Replace the row with the same key, if there is one (a table with a key column).")
+    var upsert = false
 
     /// The request the arguments make (a usage error, with this command's usage, when they make none).
     func request() throws -> AddRequest {
@@ -23,7 +25,7 @@ struct Add: ParsableCommand {
             cells[String(pair[..<equals])] = .cell(String(pair[pair.index(after: equals)...]))
         }
         guard !cells.isEmpty else { throw ValidationError("Give the row: --row KEY=VALUE …") }
-        return AddRequest(table: table, row: .object(cells), index: index)
+        return AddRequest(table: table, row: .object(cells), index: index, upsert: upsert ? true : nil)
     }
 
     func validate() throws { _ = try request() }
@@ -32,8 +34,14 @@ struct Add: ParsableCommand {
         let request = try request()
         try common.withSession { session in
             let reply = try session.send(request)
-            guard !common.json, let added = reply.added.first else { return }
-            print("added row \(added.id.text) at index \(added.index) (\(Output.count(reply.rows, "row")))")
+            guard !common.json else { return }
+            if let added = reply.added.first {
+                print("added row \(added.id.text) at index \(added.index) (\(Output.count(reply.rows, "row")))")
+            } else if let replaced = reply.replaced?.first {
+                print(
+                    "replaced row \(replaced.id.text) at index \(replaced.index) (\(Output.count(reply.rows, "row")))"
+                )
+            }
         }
     }
 }

@@ -8,18 +8,32 @@ struct LayoutFlags: ParsableArguments {
     @Option(help: "cell (default) or pt.") var unit = "cell"
     @Flag(help: "Compact size class (a list report unless --horizontal-scroll).") var compact = false
     @Flag(help: "The container scrolls sideways: natural widths, nothing omitted.") var horizontalScroll = false
+    @Option(help: "Leave this column out (repeat).", completion: .custom(Completions.columns)) var hide: [String] = []
+    @Option(help: "Show this column first (repeat: in this order).", completion: .custom(Completions.columns))
+    var first: [String] = []
 
     var resolvedWidth: Int { width ?? Output.terminalSize()?.columns ?? 100 }
 
+    /// The column state these flags give a view: hidden columns, and the ones shown first.
+    var columnState: (columns: [String: ColumnHints]?, order: [String]?) {
+        (
+            hide.isEmpty
+                ? nil : Dictionary(hide.map { ($0, ColumnHints(hidden: true)) }, uniquingKeysWith: { a, _ in a }),
+            first.isEmpty ? nil : first
+        )
+    }
+
     /// A `layout` of `table` with these settings.
     func layoutRequest(_ table: String) -> LayoutRequest {
-        LayoutRequest(
+        var request = LayoutRequest(
             table: table,
             width: Double(resolvedWidth),
             sizeClass: compact ? "compact" : nil,
             horizontalScroll: horizontalScroll ? true : nil,
             unit: unit
         )
+        (request.columns, request.columnOrder) = columnState
+        return request
     }
 
     /// A `scroll` of `table` with these settings.
@@ -29,6 +43,7 @@ struct LayoutFlags: ParsableArguments {
         var request = ScrollRequest(table: table, viewport: viewport, to: target, unit: unit)
         if compact { request.sizeClass = "compact" }
         if horizontalScroll { request.horizontalScroll = true }
+        (request.columns, request.columnOrder) = columnState
         return request
     }
 

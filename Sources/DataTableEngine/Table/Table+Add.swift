@@ -97,28 +97,7 @@ extension Table {
                 guard let column = columnIndex[key] else { throw .noSuchColumn(key, row: batchRow) }
                 cells[column] = readOnly
             }
-            var values: [CellValue] = []
-            values.reserveCapacity(columns.count)
-            for (index, column) in columns.enumerated() {
-                let input = row.values[column.key] ?? .null
-                do throws(ValidationFailure) {
-                    let value = try column.rules.parse(input)
-                    if index == keyColumn { try Self.checkKey(value) }
-                    values.append(value)
-                } catch {
-                    if problems.count < Self.problemLimit {
-                        problems.append(
-                            CellProblem(
-                                row: position,
-                                column: column.key,
-                                input: input.draftText,
-                                message: error.message
-                            )
-                        )
-                    }
-                    values.append(.empty)
-                }
-            }
+            let values = parseValues(of: row, position: position, problems: &problems)
             if let keyColumn, let id = Self.rowID(forKey: values[keyColumn]) {
                 if slot(of: id) != nil || !newIDs.insert(id).inserted { throw .duplicateID(id, row: batchRow) }
             }
@@ -128,6 +107,30 @@ extension Table {
         }
         if !problems.isEmpty { throw .invalidValues(problems) }
         return prepared
+    }
+
+    /// The stored value of every column for `row` (empty where it gives none), the key checked
+    /// as a key; each value that does not fit is empty and noted in `problems` (up to
+    /// ``problemLimit``), under the row's place in the batch.
+    func parseValues(of row: RowInput, position: Int, problems: inout [CellProblem]) -> [CellValue] {
+        var values: [CellValue] = []
+        values.reserveCapacity(columns.count)
+        for (index, column) in columns.enumerated() {
+            let input = row.values[column.key] ?? .null
+            do throws(ValidationFailure) {
+                let value = try column.rules.parse(input)
+                if index == keyColumn { try Self.checkKey(value) }
+                values.append(value)
+            } catch {
+                if problems.count < Self.problemLimit {
+                    problems.append(
+                        CellProblem(row: position, column: column.key, input: input.draftText, message: error.message)
+                    )
+                }
+                values.append(.empty)
+            }
+        }
+        return values
     }
 
     /// A key column value must be given, and a number key must be a whole number.

@@ -52,26 +52,7 @@ extension Table {
             for key in row.readOnlyCells.keys where columnIndex[key] == nil {
                 throw .noSuchColumn(key, row: rows.count > 1 ? position : nil)
             }
-            var values: [CellValue] = []
-            for column in columns {
-                let input = row.values[column.key] ?? .null
-                do throws(ValidationFailure) {
-                    values.append(try column.rules.parse(input))
-                } catch {
-                    if problems.count < Self.problemLimit {
-                        problems.append(
-                            CellProblem(
-                                row: position,
-                                column: column.key,
-                                input: input.draftText,
-                                message: error.message
-                            )
-                        )
-                    }
-                    values.append(.empty)
-                }
-            }
-            replacements.append((slot, values, row))
+            replacements.append((slot, parseValues(of: row, position: position, problems: &problems), row))
         }
         var prepared: [PreparedRow] = []
         do {

@@ -19,23 +19,6 @@ public struct ClearRequest: DataTableRequest {
         self.ifVersion = ifVersion
     }
 
-    /// How many rows went.
-    public struct Response: Codable, Hashable, Sendable {
-        /// The table's name.
-        public var table: String
-        /// The table's version after the clear; unchanged when it held no rows.
-        public var version: Int
-        /// Rows removed.
-        public var deleted: Int
-        /// Rows left: 0.
-        public var rows: Int
-
-        /// A reply with every member given.
-        public init(table: String, version: Int, deleted: Int, rows: Int) {
-            self.table = table
-            self.version = version
-            self.deleted = deleted
-            self.rows = rows
-        }
-    }
+    /// How many rows went, and how many are left (0): the reply `delete` gives.
+    public typealias Response = DeleteRequest.Response
 }

@@ -42,7 +42,7 @@ public struct ErrorKind: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let nothingToUndo = ErrorKind(rawValue: "nothing_to_undo")
     /// Code ``ErrorCode/conflict``: the request's `ifVersion` is not the table's version (someone
     /// changed it first); `data.version` is the table's version now.
-    public static let versionConflict = ErrorKind(rawValue: "version_conflict")
+    public static let conflict = ErrorKind(rawValue: "conflict")
     /// Code ``ErrorCode/notPermitted``.
     public static let notPermitted = ErrorKind(rawValue: "not_permitted")
     /// Code ``ErrorCode/permissionDenied``: the table's owner and mode do not let the peer read
@@ -57,6 +57,6 @@ public struct ErrorKind: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let all: [ErrorKind] = [
         .parseError, .invalidRequest, .unknownMethod, .invalidParams, .invalidValue, .internalError, .limitExceeded,
         .noSuchTable, .noSuchRow, .readOnly, .alreadyExists, .shuttingDown, .noSuchColumn, .nothingToUndo,
-        .notPermitted, .permissionDenied, .notSaved, .versionConflict,
+        .notPermitted, .permissionDenied, .notSaved, .conflict,
     ]
 }

@@ -18,6 +18,7 @@ public enum MethodRegistry {
         RevertRequest.self,
         DeleteRequest.self,
         ClearRequest.self,
+        AlterRequest.self,
         GetRequest.self,
         SelectRequest.self,
         SelectionRequest.self,

@@ -21,7 +21,7 @@ extension ParamsSchema {
                 + "added.",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
-                + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and "
                 + "nothing changes.",
         ],
         "chmod": [
@@ -40,7 +40,7 @@ extension ParamsSchema {
                 "The table to clear; the peer needs write (`permission_denied`).",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
-                + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and "
                 + "nothing changes.",
         ],
         "create": [
@@ -75,7 +75,7 @@ extension ParamsSchema {
                 + "(`invalid_params`).",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
-                + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and "
                 + "nothing changes.",
             "view":
                 "With `selection`: delete only the selected rows this connection's view shows (`filter`).",
@@ -107,7 +107,7 @@ extension ParamsSchema {
                 "Set `column` to `value` in every selected row.",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
-                + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and "
                 + "nothing changes.",
             "view":
                 "With `selection`: edit only the selected rows this connection's view shows (`filter`).",
@@ -240,7 +240,7 @@ extension ParamsSchema {
                 "The column whose drafts to drop; absent: every column's.",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
-                + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and "
                 + "nothing changes.",
         ],
         "scroll": [
@@ -308,7 +308,7 @@ extension ParamsSchema {
                 + "`invalid_value`.",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
-                + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and "
                 + "nothing changes.",
             "view":
                 "Select within this connection's view of the table: a range (`from`, `count`) counts the "
@@ -325,7 +325,7 @@ extension ParamsSchema {
                 "The sort keys, first key first; absent or empty returns to the table's own order.",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
-                + "last saw): otherwise `version_conflict`, with the table's version in `data.version`, and "
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and "
                 + "nothing changes.",
         ],
         "stats": [:],

@@ -75,7 +75,7 @@ extension ResponseError {
     public static func versionConflict(table: String, expected: Int, current: Int) -> ResponseError {
         ResponseError(
             code: .conflict,
-            kind: .versionConflict,
+            kind: .conflict,
             message: "The table \(table) is at version \(current), not \(expected): it changed since; "
                 + "read it again and retry.",
             details: ["version": .integer(Int64(current)), "table": .string(table)]

@@ -37,9 +37,12 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         public var files: FilePolicy
         /// The mode a new table gets unless its request gives one.
         public var tableMode: UInt16
+        /// How many changes each table can take back.
+        public var undoDepth: Int
 
         /// A configuration; what is left out takes its default: protocol.md's limits, a 10-second drain,
-        /// no tables, every peer served, memory only, paths for privileged peers only, mode 0660.
+        /// no tables, every peer served, memory only, paths for privileged peers only, mode 0660, 100
+        /// changes to undo per table.
         public init(
             listeners: [ListenerSource],
             limits: ServerLimits = ServerLimits(),
@@ -48,8 +51,10 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             peers: PeerPolicy = PeerPolicy(),
             journal: Journal? = nil,
             files: FilePolicy = FilePolicy(),
-            tableMode: UInt16 = ServerState.standardTableMode
+            tableMode: UInt16 = ServerState.standardTableMode,
+            undoDepth: Int = Table.defaultUndoDepth
         ) {
+            self.undoDepth = undoDepth
             self.tableMode = tableMode
             self.journal = journal
             self.files = files
@@ -125,7 +130,8 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             catalog: configuration.catalog,
             journal: configuration.journal,
             files: configuration.files,
-            tableMode: configuration.tableMode
+            tableMode: configuration.tableMode,
+            undoDepth: configuration.undoDepth
         )
         self.dispatcher = RequestDispatcher(methods: methods, limits: configuration.limits)
         self.hooks = hooks

@@ -67,13 +67,15 @@ public final class ServerState: Sendable {
     public static let standardTableMode: UInt16 = 0o660
 
     /// State holding `catalog`'s tables under `limits`; `journal` logs their changes (`nil`: memory
-    /// only), `files` decides which paths clients may name, `tableMode` is the mode of new tables.
+    /// only), `files` decides which paths clients may name, `tableMode` is the mode of new tables,
+    /// `undoDepth` how many changes each table can take back.
     public init(
         limits: ServerLimits,
         catalog: TableCatalog = TableCatalog(),
         journal: Journal? = nil,
         files: FilePolicy = FilePolicy(),
-        tableMode: UInt16 = standardTableMode
+        tableMode: UInt16 = standardTableMode,
+        undoDepth: Int = Table.defaultUndoDepth
     ) {
         self.limits = limits
         self.eventBudget = OutputBudget(limit: limits.maxEventBytes)
@@ -81,7 +83,7 @@ public final class ServerState: Sendable {
         self.journal = journal
         self.files = files
         self.startedAt = .now
-        self.tables = LiveTables(catalog)
+        self.tables = LiveTables(catalog, undoDepth: undoDepth)
     }
 
     /// The counters as they are now, for `stats`.

@@ -76,6 +76,9 @@ struct DataTabledCommand: AsyncParsableCommand {
     )
     var maxEventBytes: Int = ServerLimits().maxEventBytes
 
+    @Option(help: "How many changes each table can take back with undo (0: none).")
+    var undoDepth: Int = Table.defaultUndoDepth
+
     @Option(help: "Most tables held at once.")
     var maxTables: Int = ServerLimits().maxTables
 
@@ -156,6 +159,9 @@ struct DataTabledCommand: AsyncParsableCommand {
         ] where value < 0 {
             throw ValidationError("\(name) must be 0 (no limit) or more.")
         }
+        guard (0...100_000).contains(undoDepth) else {
+            throw ValidationError("--undo-depth must be from 0 (no undo) to 100000.")
+        }
         guard (0...86_400).contains(drainSeconds) else {
             throw ValidationError("--drain-seconds must be from 0 to 86400.")
         }
@@ -235,7 +241,8 @@ struct DataTabledCommand: AsyncParsableCommand {
                 peers: peers,
                 journal: store?.journal,
                 files: FilePolicy(importDirectory: importDir, exportDirectory: exportDir),
-                tableMode: TableAccess.mode(tableMode)!
+                tableMode: TableAccess.mode(tableMode)!,
+                undoDepth: undoDepth
             ),
             hooks: .init(
                 ready: { descriptions in
@@ -291,6 +298,7 @@ struct DataTabledCommand: AsyncParsableCommand {
                     policy: fsync.policy,
                     compactAfterBytes: compactAfterBytes,
                     recover: recover,
+                    undoDepth: undoDepth,
                     logger: logger,
                     progress: { notifier.status($0) }
                 )

@@ -152,7 +152,7 @@ import Testing
         #expect(event["kind"] as? String == "deleted" && event["count"] as? Int == rows && event["rows"] as? Int == 0)
         #expect((try writer.call("get", #"{"table":"big"}"#)["rows"] as? [Any])?.isEmpty == true)
         let stale = try writer.call("clear", #"{"table":"big","ifVersion":1}"#)
-        #expect((stale["data"] as? [String: Any])?["kind"] as? String == "version_conflict")
+        #expect((stale["data"] as? [String: Any])?["kind"] as? String == "conflict")
     }
 
     /// 200 adds sent in one write reach the subscriber as fewer events that add up to 200.

@@ -172,7 +172,7 @@ import Testing
     }
 
     /// A change given `ifVersion` is made only while the table is at that version; otherwise it
-    /// is `version_conflict`, naming the version now, and changes nothing.
+    /// is `conflict`, naming the version now, and changes nothing.
     @Test func ifVersionRefusesAChangeToATableThatMovedOn() async throws {
         var client = InProcessClient()
         let created = try await client.reply(#"{"method":"load","params":{"table":"t","text":"item,qty\nA,1\nB,2\n"}}"#)
@@ -190,7 +190,7 @@ import Testing
             #"{"method":"revert","params":{"table":"t","ifVersion":\#(version)}}"#,
         ] {
             let refused = try await client.reply(stale)
-            #expect(refused["error"]?["data"]?["kind"] == "version_conflict", "\(stale): \(refused)")
+            #expect(refused["error"]?["data"]?["kind"] == "conflict", "\(stale): \(refused)")
             #expect(refused["error"]?["data"]?["version"]?.intValue == version + 1)
         }
         let rows = try await client.reply(#"{"method":"get","params":{"table":"t"}}"#)

@@ -15,6 +15,18 @@ public struct RowFilter: Sendable, Equatable {
     private(set) var searchBytes: [UInt8]
     private(set) var searchIsASCII: Bool
 
+    /// The table's columns moved: `map` gives each old index its new one (`nil`: gone, and
+    /// conditions on it with it).
+    mutating func renumberColumns(_ map: (Int) -> Int?) {
+        conditions = conditions.compactMap { condition in
+            map(condition.column).map { column in
+                var moved = condition
+                moved.column = column
+                return moved
+            }
+        }
+    }
+
     /// Whether the filter lets every row through.
     public var isEmpty: Bool { conditions.isEmpty && search.isEmpty }
 

@@ -80,6 +80,12 @@ public struct ByteReader: Sendable {
         return offset..<offset + count
     }
 
+    /// The next `count` bytes, without a copy.
+    public mutating func readBytes(_ count: Int) throws(TableImageError) -> ArraySlice<UInt8> {
+        let range = try take(count)
+        return bytes[bytes.startIndex + range.lowerBound..<bytes.startIndex + range.upperBound]
+    }
+
     /// The next byte.
     public mutating func readByte() throws(TableImageError) -> UInt8 {
         bytes[bytes.startIndex + (try take(1).lowerBound)]

@@ -1,6 +1,7 @@
 extension Table {
-    /// The binary form of the image's layout; bumped whenever the layout changes.
-    static let imageFormat: UInt32 = 1
+    /// The binary form of the image's layout; bumped whenever the layout changes. Format 1
+    /// (whose history held edits only) is still read.
+    static let imageFormat: UInt32 = 2
 
     /// The table's rows and row state in binary: every cell in the table's own order, ids,
     /// selection and read-only flags, the sorted order, drafts and the undo and redo steps.
@@ -9,14 +10,17 @@ extension Table {
     /// them beside it and hands them back to ``init(restoring:name:columns:key:readOnly:selectionMode:sortKeys:version:)``.
     /// Rows get new slots in their natural order; nothing observable depends on slots. Caches
     /// (content widths, row heights) and the highlight of recent additions are not kept.
-    public func imageBody() -> [UInt8] {
+    ///
+    /// `coder` writes the column definitions the history of `alter` keeps; a table whose
+    /// history holds none needs no coder.
+    public func imageBody(coder: ColumnImageCoder? = nil) -> [UInt8] {
         var writer = ByteWriter(capacity: rowCount * (columns.count * 8 + 2) + 64)
-        writeImageBody(to: &writer)
+        writeImageBody(to: &writer, coder: coder)
         return writer.bytes
     }
 
-    /// Appends ``imageBody()`` to `writer`, for a caller that frames it without a copy.
-    public func writeImageBody(to writer: inout ByteWriter) {
+    /// Appends ``imageBody(coder:)`` to `writer`, for a caller that frames it without a copy.
+    public func writeImageBody(to writer: inout ByteWriter, coder: ColumnImageCoder? = nil) {
         let slots = natural.allSlots
         writer.write(Self.imageFormat)
         writer.write(UInt64(slots.count))
@@ -62,15 +66,7 @@ extension Table {
         }
         for steps in [undoSteps, redoSteps] {
             writer.write(UInt64(steps.count))
-            for step in steps {
-                writer.write(UInt64(step.changes.count))
-                for change in step.changes {
-                    Self.write(change.id, to: &writer)
-                    writer.write(UInt32(change.column))
-                    Self.write(change.old, to: &writer)
-                    Self.write(change.new, to: &writer)
-                }
-            }
+            for step in steps { Self.write(step, to: &writer, coder: coder) }
         }
     }
 
@@ -84,7 +80,8 @@ extension Table {
         readOnly: Bool,
         selectionMode: SelectionMode,
         sortKeys: [SortKey],
-        version: UInt64
+        version: UInt64,
+        coder: ColumnImageCoder? = nil
     ) throws(TableImageError) {
         do {
             try self.init(name: name, columns: columns, key: key, readOnly: readOnly, selectionMode: selectionMode)
@@ -93,8 +90,8 @@ extension Table {
         }
         var reader = ByteReader(body)
         let format = try reader.read(UInt32.self)
-        guard format == Self.imageFormat else {
-            throw TableImageError("it is in format \(format); this daemon reads format \(Self.imageFormat)")
+        guard format == Self.imageFormat || format == 1 else {
+            throw TableImageError("it is in format \(format); this daemon reads formats 1 to \(Self.imageFormat)")
         }
         let count = try reader.readCount()
         guard count < Int(UInt32.max) else { throw TableImageError("it holds too many rows (\(count))") }
@@ -160,18 +157,13 @@ extension Table {
             if drafts[slot, default: [:]].updateValue(draft, forKey: column) == nil { errorCount += 1 }
         }
         for redo in [false, true] {
-            var steps: [EditStep] = []
+            var steps: [UndoStep] = []
             for _ in 0..<(try reader.readCount(bytesEach: 8)) {
-                var changes: [EditStep.Change] = []
-                for _ in 0..<(try reader.readCount(bytesEach: 8)) {
-                    let id = try Self.readRowID(&reader)
-                    let column = Int(try reader.read(UInt32.self))
-                    guard column < columns.count else { throw TableImageError("an undo step names column \(column)") }
-                    changes.append(
-                        .init(id: id, column: column, old: try Self.readCell(&reader), new: try Self.readCell(&reader))
-                    )
-                }
-                steps.append(EditStep(changes: changes))
+                steps.append(
+                    format == 1
+                        ? UndoStep(parts: [.cells(try readEditStep(&reader))])
+                        : try readStep(&reader, coder: coder)
+                )
             }
             if redo { redoSteps = steps } else { undoSteps = steps }
         }
@@ -179,7 +171,7 @@ extension Table {
         self.version = version
     }
 
-    private static func write(_ id: RowID, to writer: inout ByteWriter) {
+    static func write(_ id: RowID, to writer: inout ByteWriter) {
         switch id {
         case .number(let number):
             writer.write(UInt8(0))
@@ -190,7 +182,7 @@ extension Table {
         }
     }
 
-    private static func readRowID(_ reader: inout ByteReader) throws(TableImageError) -> RowID {
+    static func readRowID(_ reader: inout ByteReader) throws(TableImageError) -> RowID {
         switch try reader.readByte() {
         case 0: return .number(try reader.read(Int64.self))
         case 1: return .text(try reader.readString())
@@ -198,7 +190,7 @@ extension Table {
         }
     }
 
-    private static func write(_ value: CellValue, to writer: inout ByteWriter) {
+    static func write(_ value: CellValue, to writer: inout ByteWriter) {
         switch value {
         case .empty: writer.write(UInt8(0))
         case .text(let text):
@@ -225,7 +217,7 @@ extension Table {
         }
     }
 
-    private static func readCell(_ reader: inout ByteReader) throws(TableImageError) -> CellValue {
+    static func readCell(_ reader: inout ByteReader) throws(TableImageError) -> CellValue {
         switch try reader.readByte() {
         case 0: return .empty
         case 1: return .text(try reader.readString())

@@ -2,11 +2,11 @@
 /// and the layout hints the layout work reads.
 public struct Column: Sendable {
     /// The name rows use for this column's cells; unique in the table, never starting with `$`.
-    public let key: String
+    public internal(set) var key: String
     /// Header text; may carry a unit ("Price ($)").
     public var label: String
     /// Type and constraints.
-    public let rules: ColumnRules
+    public internal(set) var rules: ColumnRules
     /// Whether cells may be edited; `nil` follows the table. Cells and rows can override it.
     public var editable: Bool?
     /// The column's own layout hints; a layout's hints for the column replace them for that layout.

@@ -89,6 +89,32 @@ struct ColumnStore: Sendable {
         }
     }
 
+    /// A store of `count` empty slots.
+    init(type: ColumnType, emptySlots count: Int) {
+        self.type = type
+        switch type {
+        case .text, .image: strings = Array(repeating: "", count: count)
+        case .number: numbers = Array(repeating: .nan, count: count)
+        case .date, .time, .picker: smallIntegers = Array(repeating: .min, count: count)
+        case .duration: largeIntegers = Array(repeating: .min, count: count)
+        }
+    }
+
+    /// A store holding the values of `slots`, in that order: slot `i` of the new store is
+    /// `slots[i]` of this one.
+    func gathering(_ slots: [UInt32]) -> ColumnStore {
+        var gathered = ColumnStore(type: type)
+        switch type {
+        case .text, .image:
+            gathered.strings = slots.map { strings[Int($0)] }
+            gathered.textHeapBytes = gathered.strings.reduce(0) { $0 + Self.heapBytes(of: $1) }
+        case .number: gathered.numbers = slots.map { numbers[Int($0)] }
+        case .date, .time, .picker: gathered.smallIntegers = slots.map { smallIntegers[Int($0)] }
+        case .duration: gathered.largeIntegers = slots.map { largeIntegers[Int($0)] }
+        }
+        return gathered
+    }
+
     /// Adds room for one more slot, empty.
     mutating func appendEmpty() {
         switch type {

@@ -20,10 +20,13 @@ extension Table {
                 throw .invalidArgument("index must be from 0 to \(rowCount).", field: "index")
             }
         }
-        return insert(try prepare(rows), at: index, now: now)
+        let added = insert(try prepare(rows), at: index, now: now)
+        record([.rowsAdded(SavedRows(ids: added.map(\.id)))])
+        return added
     }
 
     /// Puts checked rows in (see ``add(_:at:now:)``) as one change: the version goes up once.
+    /// The caller records the change for undo.
     mutating func insert(_ prepared: [PreparedRow], at index: Int? = nil, now: Double) -> [AddedRow] {
         if prepared.count > 64 { reserve(extra: prepared.count) }
         var slots: [UInt32] = []

@@ -33,7 +33,16 @@ extension Table {
         return slots.count
     }
 
+    /// Deletes the rows in `slots` as one change that undo can take back.
     private mutating func remove(_ slots: [UInt32]) {
+        guard !slots.isEmpty else { return }
+        record([.rowsRemoved(save(slots))])
+        removeRows(slots)
+        version += 1
+    }
+
+    /// Takes the rows in `slots` out of the orders and frees their slots.
+    mutating func removeRows(_ slots: [UInt32]) {
         guard !slots.isEmpty else { return }
         if slots.count > rowCount / 4 && slots.count > 1000 {
             // Many rows: rebuild the orders once instead of removing one by one.
@@ -46,6 +55,5 @@ extension Table {
             for slot in slots { removeFromOrders(slot) }
         }
         for slot in slots { releaseSlot(slot) }
-        version += 1
     }
 }

@@ -95,9 +95,7 @@ extension Table {
             setDraft(nil, slot: target.slot, column: target.column)
         }
         moveRowsAfterEdit(targets)
-        undoSteps.append(step)
-        if undoSteps.count > Self.undoDepth { undoSteps.removeFirst(undoSteps.count - Self.undoDepth) }
-        redoSteps.removeAll()
+        record([.cells(step)])
         version += 1
         return targets.map { editedCell(slot: $0.slot, column: $0.column) }
     }
@@ -143,38 +141,6 @@ extension Table {
         }
         if cleared > 0 { version += 1 }
         return cleared
-    }
-
-    /// Takes back the last change made by ``edit(_:)`` (cells of rows deleted since are skipped).
-    public mutating func undo() throws(TableError) -> [EditedCell] {
-        guard let step = undoSteps.popLast() else { throw .nothingToUndo(redo: false) }
-        redoSteps.append(step)
-        return apply(step.changes.reversed().map { ($0.id, $0.column, $0.old) })
-    }
-
-    /// Makes again the last change taken back by ``undo()``.
-    public mutating func redo() throws(TableError) -> [EditedCell] {
-        guard let step = redoSteps.popLast() else { throw .nothingToUndo(redo: true) }
-        undoSteps.append(step)
-        return apply(step.changes.map { ($0.id, $0.column, $0.new) })
-    }
-
-    /// Whether ``undo()`` and ``redo()`` have something to do.
-    public var canUndo: Bool { !undoSteps.isEmpty }
-    /// Whether ``redo()`` has something to make again; any new edit clears it.
-    public var canRedo: Bool { !redoSteps.isEmpty }
-
-    private mutating func apply(_ changes: [(id: RowID, column: Int, value: CellValue)]) -> [EditedCell] {
-        var targets: [(slot: UInt32, column: Int)] = []
-        for change in changes {
-            guard let slot = slot(of: change.id) else { continue }
-            setCell(change.value, slot: slot, column: change.column)
-            setDraft(nil, slot: slot, column: change.column)
-            targets.append((slot, change.column))
-        }
-        moveRowsAfterEdit(targets)
-        version += 1
-        return targets.map { editedCell(slot: $0.slot, column: $0.column) }
     }
 
     mutating func moveRowsAfterEdit(_ targets: [(slot: UInt32, column: Int)]) {

@@ -18,8 +18,8 @@ extension Table {
     /// in an unsorted table, moves under a sort like an edited row, loses its drafts, and takes
     /// its own read-only and drill-down settings when they are given. Every value is checked
     /// first: one bad value refuses the whole batch and changes nothing. Undo takes back the
-    /// replaced values, as it takes back an edit; added rows stay, as they do after `add`. The
-    /// version goes up once for the replacements and once for the additions.
+    /// added rows and the replaced values, as one change. The version goes up once for the
+    /// replacements and once for the additions.
     public mutating func upsert(_ rows: [RowInput], now: Double) throws(TableError) -> UpsertResult {
         guard let keyColumn else {
             throw .invalidArgument("upsert matches rows by their key; this table has no key column.", field: "upsert")
@@ -87,17 +87,15 @@ extension Table {
             }
         }
         moveRowsAfterEdit(targets)
-        if !step.changes.isEmpty {
-            undoSteps.append(step)
-            if undoSteps.count > Self.undoDepth { undoSteps.removeFirst(undoSteps.count - Self.undoDepth) }
-            redoSteps.removeAll()
-        }
         var versionAfterReplacing: UInt64?
         if !replacements.isEmpty {
             version += 1
             versionAfterReplacing = version
         }
         let added = prepared.isEmpty ? [] : insert(prepared, now: now)
+        var parts: [UndoPart] = step.changes.isEmpty ? [] : [.cells(step)]
+        if !added.isEmpty { parts.append(.rowsAdded(SavedRows(ids: added.map(\.id)))) }
+        record(parts)
         return UpsertResult(
             added: added,
             replaced: replacements.map { (id(of: $0.slot), orderPosition(of: $0.slot)!) },

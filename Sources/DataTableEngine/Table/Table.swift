@@ -11,10 +11,10 @@ import Collections
 public struct Table: Sendable {
     /// The table's name (a catalog holds at most one table of each name).
     public let name: String
-    /// The columns, in order; fixed for the table's life.
-    public let columns: [Column]
+    /// The columns, in order; changed only by ``alter(_:)``.
+    public internal(set) var columns: [Column]
     /// The column whose values are the row ids, if the rows bring their own ids.
-    public let keyColumn: Int?
+    public internal(set) var keyColumn: Int?
     /// Whether cells are read-only unless a column, row or cell says otherwise.
     public var readOnly: Bool
     /// How many rows may be selected; changed with ``setSelectionMode(_:)`` or a `select` with a mode.
@@ -31,10 +31,10 @@ public struct Table: Sendable {
     /// then changed with ``changeAccess(to:)``.
     public var access = TableAccess.open
 
-    let columnIndex: [String: Int]
+    var columnIndex: [String: Int]
     /// The columns' indices in the order of their keys, as a JSON object with sorted keys lists
     /// them.
-    public let columnsInKeyOrder: [Int]
+    public internal(set) var columnsInKeyOrder: [Int]
     var stores: [ColumnStore]
     var natural = RowOrder()
     var sorted: RowOrder?
@@ -72,11 +72,13 @@ public struct Table: Sendable {
     /// Counts filters and sections set and dropped: they change no data (and no ``version``),
     /// but a copy made before one must not take the table's place after it.
     public internal(set) var filterGeneration: UInt64 = 0
-    var undoSteps: [EditStep] = []
-    var redoSteps: [EditStep] = []
+    var undoSteps: [UndoStep] = []
+    var redoSteps: [UndoStep] = []
+    /// ``undoDepth``.
+    var undoLimit = Table.defaultUndoDepth
 
-    /// How many undo steps are kept.
-    public static let undoDepth = 100
+    /// How many changes a table can take back unless told otherwise.
+    public static let defaultUndoDepth = 100
 
     /// A new, empty table.
     public init(

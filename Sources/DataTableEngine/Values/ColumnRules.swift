@@ -115,6 +115,30 @@ public struct ColumnRules: Sendable {
         return value
     }
 
+    /// Checks a stored value against these rules (a column's new constraints, say): what
+    /// ``parse(_:)`` would refuse in it, or nothing. A picker value must name one of the options.
+    public func check(_ value: CellValue) throws(ValidationFailure) {
+        switch value {
+        case .empty:
+            if required { throw ValidationFailure("A value is required.") }
+            return
+        case .text(let text):
+            _ = try parseText(.text(text))
+        case .number(let number):
+            if let decimals, NumberText.fractionDigits(of: NumberText.plain(number)) > decimals {
+                throw ValidationFailure(
+                    decimals == 0 ? "Enter a whole number." : "Use at most \(decimals) decimal places."
+                )
+            }
+        case .picker(let option):
+            guard option >= 0, Int(option) < options.count else {
+                throw ValidationFailure("Choose one of: \(options.joined(separator: ", ")).")
+            }
+        default: break
+        }
+        try checkBounds(value)
+    }
+
     /// `input` read as a value of the column's type, without the checks a stored value must
     /// pass (required, bounds, length): a value to compare cells with, as a filter does.
     public func parseComparand(_ input: CellInput) throws(ValidationFailure) -> CellValue {

@@ -24,7 +24,7 @@ public struct AddRequest: DataTableRequest {
     /// added. Only for a table with a key column (`invalid_value`); not with `index`.
     public var upsert: Bool?
     /// Only if the table is still at this version (the `version` of the reply or event the
-    /// client last saw): otherwise `version_conflict`, with the table's version in
+    /// client last saw): otherwise `conflict`, with the table's version in
     /// `data.version`, and nothing changes.
     public var ifVersion: Int?
 

@@ -9,7 +9,7 @@ public struct ClearRequest: DataTableRequest {
     /// The table to clear; the peer needs write (`permission_denied`).
     public var table: String
     /// Only if the table is still at this version (the `version` of the reply or event the
-    /// client last saw): otherwise `version_conflict`, with the table's version in
+    /// client last saw): otherwise `conflict`, with the table's version in
     /// `data.version`, and nothing changes.
     public var ifVersion: Int?
 

@@ -14,7 +14,7 @@ public struct DeleteRequest: DataTableRequest {
     /// (`invalid_params`).
     public var selection: Bool?
     /// Only if the table is still at this version (the `version` of the reply or event the
-    /// client last saw): otherwise `version_conflict`, with the table's version in
+    /// client last saw): otherwise `conflict`, with the table's version in
     /// `data.version`, and nothing changes.
     public var ifVersion: Int?
     /// With `selection`: delete only the selected rows this connection's view shows (`filter`).

@@ -26,7 +26,7 @@ public struct EditRequest: DataTableRequest {
     /// Set `column` to `value` in every selected row.
     public var selection: Bool?
     /// Only if the table is still at this version (the `version` of the reply or event the
-    /// client last saw): otherwise `version_conflict`, with the table's version in
+    /// client last saw): otherwise `conflict`, with the table's version in
     /// `data.version`, and nothing changes.
     public var ifVersion: Int?
     /// With `selection`: edit only the selected rows this connection's view shows (`filter`).

@@ -13,7 +13,7 @@ public struct RevertRequest: DataTableRequest {
     /// The column whose drafts to drop; absent: every column's. An unknown key is `no_such_column`.
     public var column: String?
     /// Only if the table is still at this version (the `version` of the reply or event the
-    /// client last saw): otherwise `version_conflict`, with the table's version in
+    /// client last saw): otherwise `conflict`, with the table's version in
     /// `data.version`, and nothing changes.
     public var ifVersion: Int?
 

@@ -25,7 +25,7 @@ public struct SelectRequest: DataTableRequest {
     /// `none`, `single` or `multiple`: the selection mode to switch to first; another is `invalid_value`.
     public var mode: String?
     /// Only if the table is still at this version (the `version` of the reply or event the
-    /// client last saw): otherwise `version_conflict`, with the table's version in
+    /// client last saw): otherwise `conflict`, with the table's version in
     /// `data.version`, and nothing changes.
     public var ifVersion: Int?
     /// Select within this connection's view of the table: a range (`from`, `count`) counts the

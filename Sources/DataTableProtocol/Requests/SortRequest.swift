@@ -11,7 +11,7 @@ public struct SortRequest: DataTableRequest {
     /// `invalid_value` naming it (`params.keys[i].column`).
     public var keys: [SortKeyParam]?
     /// Only if the table is still at this version (the `version` of the reply or event the
-    /// client last saw): otherwise `version_conflict`, with the table's version in
+    /// client last saw): otherwise `conflict`, with the table's version in
     /// `data.version`, and nothing changes.
     public var ifVersion: Int?
 

@@ -1,9 +1,9 @@
-/// `undo`: take back the last edit (of the last 100).
+/// `undo`: take back the last change a person made (of the last 100, or `--undo-depth`).
 public struct UndoRequest: DataTableRequest {
     /// The `method` string on the wire.
     public static let method = "undo"
     /// The line `help` shows for the method.
-    public static let summary = "Take back the last edit (the last 100 are kept)."
+    public static let summary = "Take back the last add, edit, delete, clear or alter (the last 100 are kept)."
 
     /// The table's name.
     public var table: String
@@ -11,16 +11,16 @@ public struct UndoRequest: DataTableRequest {
     /// Params naming the table.
     public init(table: String) { self.table = table }
 
-    /// The reply: the cells as they are now; with no edit to take back, `nothing_to_undo`.
+    /// The reply: what the step did; with no change to take back, `nothing_to_undo`.
     public typealias Response = UndoResponse
 }
 
-/// `redo`: make again the last edit taken back by `undo`.
+/// `redo`: make again the last change taken back by `undo`.
 public struct RedoRequest: DataTableRequest {
     /// The `method` string on the wire.
     public static let method = "redo"
     /// The line `help` shows for the method.
-    public static let summary = "Make again the last edit taken back by undo."
+    public static let summary = "Make again the last change taken back by undo."
 
     /// The table's name.
     public var table: String
@@ -28,28 +28,51 @@ public struct RedoRequest: DataTableRequest {
     /// Params naming the table.
     public init(table: String) { self.table = table }
 
-    /// The reply: the cells as they are now; with no undone edit to make again, `nothing_to_undo`.
+    /// The reply: what the step did; with no undone change to make again, `nothing_to_undo`.
     public typealias Response = UndoResponse
 }
 
-/// What `undo` and `redo` reply: the cells as they are now.
+/// What `undo` and `redo` reply: what the step did.
 public struct UndoResponse: Codable, Hashable, Sendable {
     /// The table's name.
     public var table: String
     /// The table's version after the step.
     public var version: Int
-    /// The cells the step set, as they are now (the first 1000); cells of rows deleted since are left out.
+    /// The cells the step set, as they are now (the first 1000).
     public var cells: [CellReply]
-    /// Whether an edit is left to undo.
+    /// Ids of the rows the step brought back, with their ids, places, selection and drafts
+    /// (the first 1000); left out when none came back.
+    public var restored: [JSONValue]?
+    /// Ids of the rows the step took out (the first 1000); left out when none went.
+    public var removed: [JSONValue]?
+    /// What the step changed in the columns; left out when it changed none.
+    public var altered: SchemaChangeReply?
+    /// Rows in the table now.
+    public var rows: Int
+    /// Whether a change is left to undo.
     public var canUndo: Bool
-    /// Whether an undone edit is left to redo.
+    /// Whether an undone change is left to redo.
     public var canRedo: Bool
 
     /// A reply with every member given.
-    public init(table: String, version: Int, cells: [CellReply], canUndo: Bool, canRedo: Bool) {
+    public init(
+        table: String,
+        version: Int,
+        cells: [CellReply],
+        restored: [JSONValue]? = nil,
+        removed: [JSONValue]? = nil,
+        altered: SchemaChangeReply? = nil,
+        rows: Int,
+        canUndo: Bool,
+        canRedo: Bool
+    ) {
         self.table = table
         self.version = version
         self.cells = cells
+        self.restored = restored
+        self.removed = removed
+        self.altered = altered
+        self.rows = rows
         self.canUndo = canUndo
         self.canRedo = canRedo
     }

@@ -18,7 +18,9 @@ final class Replayer {
     private(set) var diverged = 0
     private let logger: Logger
 
-    init(catalog: TableCatalog, logger: Logger) {
+    /// Replays onto `catalog`'s tables, each keeping `undoDepth` changes to undo (as the daemon
+    /// that wrote the log did, so undo finds the same history).
+    init(catalog: TableCatalog, undoDepth: Int, logger: Logger) {
         self.logger = logger
         let unbounded = ServerLimits(
             maxLineBytes: .max,
@@ -28,7 +30,7 @@ final class Replayer {
             maxTables: .max,
             maxRows: .max
         )
-        server = ServerState(limits: unbounded, catalog: catalog)
+        server = ServerState(limits: unbounded, catalog: catalog, undoDepth: undoDepth)
         context = RequestContext(
             connection: ConnectionInfo(id: 0, peer: nil),
             server: server,

@@ -57,6 +57,7 @@ public final class StateStore: Sendable {
         policy: FsyncPolicy,
         compactAfterBytes: Int,
         recover: Bool = false,
+        undoDepth: Int = Table.defaultUndoDepth,
         logger: Logger,
         progress: @Sendable (String) -> Void = { _ in }
     ) async throws(StateDirectoryError) -> (StateStore, Restored) {
@@ -73,6 +74,7 @@ public final class StateStore: Sendable {
             let (restored, generation, logBytes) = try await restore(
                 directory: directory,
                 recover: recover,
+                undoDepth: undoDepth,
                 logger: logger,
                 progress: progress
             )
@@ -165,6 +167,7 @@ public final class StateStore: Sendable {
     private static func restore(
         directory: String,
         recover: Bool,
+        undoDepth: Int,
         logger: Logger,
         progress: @Sendable (String) -> Void
     ) async throws(StateDirectoryError) -> (Restored, UInt64, Int) {
@@ -193,7 +196,7 @@ public final class StateStore: Sendable {
         for (previous, next) in zip(generations, generations.dropFirst()) where next != previous + 1 {
             throw .damaged("the state directory \(directory) has log.\(previous) and log.\(next) but nothing between")
         }
-        let replay = Replayer(catalog: catalog, logger: logger)
+        let replay = Replayer(catalog: catalog, undoDepth: undoDepth, logger: logger)
         var droppedTail: String?
         var setAside: [String] = []
         var logBytes = 0

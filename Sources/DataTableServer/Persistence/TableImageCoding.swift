@@ -24,6 +24,22 @@ enum TableImageCoding {
         var mode: UInt16?
     }
 
+    /// Column definitions the table's history keeps (a dropped column, a definition before an
+    /// `alter`), in the header's words: `describe`'s JSON.
+    static let columnCoder = ColumnImageCoder(
+        encode: { column in Array(try! JSONEncoder().encode(WireSchema.definition(column))) },
+        decode: { bytes throws(TableImageError) in
+            guard let definition = try? JSONDecoder().decode(ColumnDefinition.self, from: Data(bytes)) else {
+                throw TableImageError("a column definition in its history cannot be read")
+            }
+            do throws(ResponseError) {
+                return try WireSchema.column(definition, field: "history")
+            } catch {
+                throw TableImageError("a column definition in its history is not valid: \(error.message)")
+            }
+        }
+    )
+
     /// What a table whose image names no owner gets.
     static let unownedAccess = TableAccess(owner: 0, group: 0, mode: 0o660)
 
@@ -45,7 +61,7 @@ enum TableImageCoding {
         var writer = ByteWriter(capacity: json.count + table.rowCount * (table.columns.count * 8 + 2) + 64)
         writer.write(UInt32(json.count))
         writer.write(raw: json)
-        table.writeImageBody(to: &writer)
+        table.writeImageBody(to: &writer, coder: columnCoder)
         return writer.bytes
     }
 
@@ -85,7 +101,8 @@ enum TableImageCoding {
                 readOnly: header.readOnly,
                 selectionMode: selection,
                 sortKeys: WireSchema.sortKeys(header.sort),
-                version: header.version
+                version: header.version,
+                coder: columnCoder
             )
             table.access = access
             return table

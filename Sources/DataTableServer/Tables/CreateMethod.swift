@@ -22,6 +22,8 @@ extension MethodTable {
             }
             // Rows a table is created with are its starting content, not news: no highlight.
             _ = try table.add(inputs, now: 0)
+            // Nor something to undo.
+            table.forgetHistory()
         }
         table.access = context.requester.access(mode: mode)
         let created = table

@@ -25,14 +25,19 @@ public final class LiveTables: Sendable {
     private let directory: Mutex<Directory>
     /// What each user's tables hold, kept as they change.
     let ledger = MemoryLedger()
+    /// How many changes each table can take back (`--undo-depth`).
+    let undoDepth: Int
 
-    /// Serves the tables of `catalog`.
-    public init(_ catalog: TableCatalog = TableCatalog()) {
+    /// Serves the tables of `catalog`, each keeping `undoDepth` changes to undo.
+    public init(_ catalog: TableCatalog = TableCatalog(), undoDepth: Int = Table.defaultUndoDepth) {
+        self.undoDepth = undoDepth
         var directory = Directory()
         for name in catalog.tableNames {
+            var table = catalog[name]!
+            table.undoDepth = undoDepth
             directory.names.append(name)
-            directory.entries[name] = LiveTable(catalog[name]!, ledger: ledger)
-            ledger.note(catalog[name]!)
+            directory.entries[name] = LiveTable(table, ledger: ledger)
+            ledger.note(table)
         }
         self.directory = Mutex(directory)
     }
@@ -67,6 +72,8 @@ public final class LiveTables: Sendable {
         check: (_ tableCount: Int) throws -> Void,
         then: (Table) throws -> Void = { _ in }
     ) throws {
+        var table = table
+        table.undoDepth = undoDepth
         try directory.withLock { directory in
             guard directory.entries[table.name] == nil else { throw CatalogError.alreadyExists(table.name) }
             try TableCatalog.checkName(table.name)
@@ -99,6 +106,8 @@ public final class LiveTables: Sendable {
 
     /// Puts `table` in place of the table of its name (keeping its place), or adds it.
     func replace(_ table: Table) {
+        var table = table
+        table.undoDepth = undoDepth
         directory.withLock { directory in
             if let entry = directory.entries[table.name] {
                 entry.swap(table)

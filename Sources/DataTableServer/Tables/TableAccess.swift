@@ -25,7 +25,7 @@ extension ServerState {
     }
 
     /// Refuses a change asked for at `ifVersion` (when given) once the table has moved on:
-    /// `version_conflict`, naming the version it is at; call it under the table's lock.
+    /// `conflict`, naming the version it is at; call it under the table's lock.
     static func checkVersion(of table: Table, is ifVersion: Int?) throws(ResponseError) {
         guard let ifVersion, Int(table.version) != ifVersion else { return }
         throw .versionConflict(table: table.name, expected: ifVersion, current: Int(table.version))

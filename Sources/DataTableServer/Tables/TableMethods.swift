@@ -172,20 +172,13 @@ extension MethodTable {
             }
         }
         register(UndoRequest.self) { request, context in
-            try context.server.update(request.table, by: context.requester, needing: .write) { table in
-                let before = table.version
-                let cells = try table.undo()
-                context.server.publish(table, .edited, from: before) { $0.list(cells) }
-                return Self.undoReply(cells, table)
-            }
+            try await Self.undo(redo: false, table: request.table, context.server, by: context.requester)
         }
         register(RedoRequest.self) { request, context in
-            try context.server.update(request.table, by: context.requester, needing: .write) { table in
-                let before = table.version
-                let cells = try table.redo()
-                context.server.publish(table, .edited, from: before) { $0.list(cells) }
-                return Self.undoReply(cells, table)
-            }
+            try await Self.undo(redo: true, table: request.table, context.server, by: context.requester)
+        }
+        register(AlterRequest.self) { request, context in
+            try await Self.alter(request, context.server, by: context.requester)
         }
         register(LoadRequest.self) { request, context in try await Self.load(request, &context) }
         register(UploadRequest.self) { request, context in try Self.upload(request, &context) }

@@ -189,8 +189,8 @@ class PermissionDenied(DataTableError):
     """The table's owner and mode do not let this client read it, change it, or act as its owner."""
 
 
-@_kind("version_conflict")
-class VersionConflict(DataTableError):
+@_kind("conflict")
+class Conflict(DataTableError):
     """The table changed since the version the request gave as ``ifVersion``: nothing was changed;
     ``data["version"]`` is the table's version now."""
 

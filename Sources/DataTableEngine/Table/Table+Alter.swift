@@ -1,0 +1,296 @@
+/// A change of a table's columns and settings, as `alter` asks for it. The parts are done in
+/// the order of the members here: definitions changed, columns renamed, dropped, then added.
+public struct TableAlteration: Sendable {
+    /// New definitions of existing columns, found by key: label, constraints, read-only, picker
+    /// options, layout hints. The type stays; a key differing is not a rename (see ``rename``).
+    public var change: [Column] = []
+    /// Columns to rename: the key now, and the new key.
+    public var rename: [(from: String, to: String)] = []
+    /// Keys of columns to drop.
+    public var drop: [String] = []
+    /// Columns to add.
+    public var add: [NewColumn] = []
+    /// The table's own read-only setting, when it changes.
+    public var readOnly: Bool?
+
+    /// An alteration that changes nothing yet.
+    public init() {}
+
+    /// Whether the alteration asks for nothing.
+    public var isEmpty: Bool {
+        change.isEmpty && rename.isEmpty && drop.isEmpty && add.isEmpty && readOnly == nil
+    }
+}
+
+/// A column for ``Table/alter(_:)`` to add: where, and what every row holds in it.
+public struct NewColumn: Sendable {
+    /// The column.
+    public var column: Column
+    /// Its place among the columns once it is in; `nil` puts it last.
+    public var index: Int?
+    /// The value every existing row gets, as typed; null leaves the cells empty.
+    public var value: CellInput
+
+    /// A column to add at `index` (last when `nil`) with `value` in every row.
+    public init(column: Column, index: Int? = nil, value: CellInput = .null) {
+        self.column = column
+        self.index = index
+        self.value = value
+    }
+}
+
+/// What an `alter` (or its undo or redo) changed, by column key.
+public struct SchemaSummary: Sendable, Hashable {
+    /// Columns added.
+    public var added: [String] = []
+    /// Columns dropped.
+    public var dropped: [String] = []
+    /// Columns renamed: the old key and the new.
+    public var renamed: [[String]] = []
+    /// Columns whose definition changed otherwise.
+    public var changed: [String] = []
+    /// The table's read-only setting, when it changed.
+    public var readOnly: Bool?
+
+    /// Every key the change names, each once, in the order met (a rename gives its new key).
+    public var columns: [String] {
+        var keys: [String] = []
+        for key in changed + renamed.map({ $0[1] }) + dropped + added where !keys.contains(key) { keys.append(key) }
+        return keys
+    }
+}
+
+/// One schema change as the history keeps it: column edits, done in order.
+struct SchemaChange: Sendable {
+    enum Edit: Sendable {
+        /// A column put in at `index`: its values in the table's own order when it comes back,
+        /// else `fill` in every row.
+        case insert(index: Int, column: Column, values: ColumnStore?, fill: CellValue)
+        /// The column at `index` taken out.
+        case remove(index: Int)
+        /// The column at `index` given a new definition (key, label, rules, hints).
+        case replace(index: Int, column: Column)
+        /// The table's own read-only setting.
+        case tableReadOnly(Bool)
+    }
+
+    var edits: [Edit]
+
+    /// Cells the change writes.
+    var weight: Int {
+        edits.reduce(0) { total, edit in
+            switch edit {
+            case .insert(_, _, let values, _): total + (values?.count ?? 1)
+            default: total + 1
+            }
+        }
+    }
+}
+
+extension Table {
+    /// Changes the table's columns and settings as one change that undo takes back: every part
+    /// is checked before anything changes, and a refused part refuses the whole. A dropped
+    /// column may not be the key, a sort key, or used by a view's filter or sections. New
+    /// constraints must hold for every value already stored: otherwise ``TableError/invalidValues(_:)``
+    /// lists the first 100 that break them. Widths measured for layout are measured again.
+    public mutating func alter(_ alteration: TableAlteration) throws(TableError) -> SchemaSummary {
+        guard !alteration.isEmpty else {
+            throw .invalidArgument("Say what to change: change, rename, drop, add or readOnly.", field: "params")
+        }
+        var working = columns
+        var edits: [SchemaChange.Edit] = []
+        func position(_ key: String) throws(TableError) -> Int {
+            guard let index = working.firstIndex(where: { $0.key == key }) else { throw .noSuchColumn(key, row: nil) }
+            return index
+        }
+        for (offset, column) in alteration.change.enumerated() {
+            let index = try position(column.key)
+            guard column.type == working[index].type else {
+                throw .invalidSchema(
+                    "A column's type cannot change (\(column.key) is \(working[index].type.rawValue)); add a new "
+                        + "column instead.",
+                    field: "change[\(offset)].type"
+                )
+            }
+            try checkValues(of: index, against: column.rules)
+            var changed = column
+            if index == keyColumn { changed.editable = working[index].editable }
+            edits.append(.replace(index: index, column: changed))
+            working[index] = changed
+        }
+        for (from, to) in alteration.rename {
+            let index = try position(from)
+            guard !working.contains(where: { $0.key == to }) else {
+                throw .invalidSchema("There is already a column \(to).", field: "rename.\(from)")
+            }
+            var renamed = working[index]
+            renamed.key = to
+            edits.append(.replace(index: index, column: renamed))
+            working[index] = renamed
+        }
+        for key in alteration.drop {
+            let index = try position(key)
+            let current = columns.firstIndex { $0.key == working[index].key }
+            if let current {
+                if current == keyColumn {
+                    throw .invalidArgument(
+                        "\(key) is the key column: the rows' ids; it cannot be dropped.",
+                        field: "drop"
+                    )
+                }
+                if resolvedSortKeys.contains(where: { $0.column == current }) {
+                    throw .invalidArgument("The table is sorted by \(key); sort by other columns first.", field: "drop")
+                }
+                if filters.contains(where: { $0.filter.conditions.contains { $0.column == current } })
+                    || sections.contains(where: { $0.spec.column == current })
+                {
+                    throw .invalidArgument(
+                        "A view filters or groups rows by \(key); change that view first.",
+                        field: "drop"
+                    )
+                }
+            }
+            edits.append(.remove(index: index))
+            working.remove(at: index)
+        }
+        for (offset, new) in alteration.add.enumerated() {
+            let index = new.index ?? working.count
+            guard index >= 0 && index <= working.count else {
+                throw .invalidArgument("index must be from 0 to \(working.count).", field: "add[\(offset)].index")
+            }
+            let fill: CellValue
+            do throws(ValidationFailure) {
+                fill = try new.column.rules.parse(new.value)
+            } catch {
+                throw .invalidValues([
+                    CellProblem(row: offset, column: new.column.key, input: new.value.draftText, message: error.message)
+                ])
+            }
+            edits.append(.insert(index: index, column: new.column, values: nil, fill: fill))
+            working.insert(new.column, at: index)
+        }
+        if let readOnly = alteration.readOnly { edits.append(.tableReadOnly(readOnly)) }
+        try TableSchema.check(columns: working, key: keyColumn.map { columns[$0].key })
+        let (inverse, summary) = applySchema(SchemaChange(edits: edits))
+        record([.schema(inverse)])
+        version += 1
+        return summary
+    }
+
+    /// Throws the stored values of column `index` that `rules` refuse (the first 100).
+    private func checkValues(of index: Int, against rules: ColumnRules) throws(TableError) {
+        var problems: [CellProblem] = []
+        let store = stores[index]
+        natural.forEachSlot { slot in
+            guard problems.count < Self.problemLimit else { return }
+            let value = store[slot]
+            do throws(ValidationFailure) {
+                try rules.check(value)
+            } catch {
+                problems.append(
+                    CellProblem(
+                        id: id(of: slot),
+                        column: columns[index].key,
+                        input: columns[index].rules.displayText(value),
+                        message: error.message
+                    )
+                )
+            }
+        }
+        if !problems.isEmpty { throw .invalidValues(problems) }
+    }
+
+    /// Makes a schema change; returns the change that takes it back, and what changed.
+    mutating func applySchema(_ change: SchemaChange) -> (inverse: SchemaChange, summary: SchemaSummary) {
+        var inverse: [SchemaChange.Edit] = []
+        var summary = SchemaSummary()
+        for edit in change.edits {
+            inverse.insert(apply(edit, summary: &summary), at: 0)
+        }
+        var index: [String: Int] = [:]
+        for (position, column) in columns.enumerated() { index[column.key] = position }
+        columnIndex = index
+        columnsInKeyOrder = columns.indices.sorted { columns[$0].key < columns[$1].key }
+        // Widths are measured again when a layout asks; filters look at every row again (a
+        // search reads every column).
+        contentWidths = []
+        forgetRowOffsets()
+        filtersReadmit()
+        return (SchemaChange(edits: inverse), summary)
+    }
+
+    private mutating func apply(_ edit: SchemaChange.Edit, summary: inout SchemaSummary) -> SchemaChange.Edit {
+        switch edit {
+        case .insert(let index, let column, let values, let fill):
+            var store = ColumnStore(type: column.type, emptySlots: slotCount)
+            if let values {
+                var row: UInt32 = 0
+                natural.forEachSlot { slot in
+                    store[slot] = values[row]
+                    row += 1
+                }
+            } else if fill != .empty {
+                natural.forEachSlot { slot in store[slot] = fill }
+            }
+            columns.insert(column, at: index)
+            stores.insert(store, at: index)
+            renumberColumns { $0 >= index ? $0 + 1 : $0 }
+            summary.added.append(column.key)
+            return .remove(index: index)
+        case .remove(let index):
+            let values = stores[index].gathering(natural.allSlots)
+            let column = columns.remove(at: index)
+            stores.remove(at: index)
+            renumberColumns { $0 == index ? nil : $0 > index ? $0 - 1 : $0 }
+            summary.dropped.append(column.key)
+            return .insert(index: index, column: column, values: values, fill: .empty)
+        case .replace(let index, let column):
+            let old = columns[index]
+            columns[index] = column
+            if old.key != column.key {
+                sortKeys = sortKeys.map {
+                    $0.column == old.key ? SortKey(column: column.key, descending: $0.descending) : $0
+                }
+                summary.renamed.append([old.key, column.key])
+            } else {
+                summary.changed.append(column.key)
+            }
+            return .replace(index: index, column: old)
+        case .tableReadOnly(let readOnly):
+            let old = self.readOnly
+            self.readOnly = readOnly
+            summary.readOnly = readOnly
+            return .tableReadOnly(old)
+        }
+    }
+
+    /// Columns moved: `map` gives each old index its new one, `nil` for a column gone (its
+    /// drafts and read-only cells go with it).
+    private mutating func renumberColumns(_ map: (Int) -> Int?) {
+        keyColumn = keyColumn.flatMap(map)
+        if !drafts.isEmpty {
+            var renumbered: [UInt32: [Int: Draft]] = [:]
+            for (slot, cells) in drafts {
+                var kept: [Int: Draft] = [:]
+                for (column, draft) in cells {
+                    if let new = map(column) { kept[new] = draft } else { errorCount -= 1 }
+                }
+                if !kept.isEmpty { renumbered[slot] = kept }
+            }
+            drafts = renumbered
+        }
+        if !cellReadOnly.isEmpty {
+            var renumbered: [UInt32: [Int: Bool]] = [:]
+            for (slot, cells) in cellReadOnly {
+                var kept: [Int: Bool] = [:]
+                for (column, readOnly) in cells { if let new = map(column) { kept[new] = readOnly } }
+                if !kept.isEmpty { renumbered[slot] = kept }
+            }
+            cellReadOnly = renumbered
+        }
+        for index in filters.indices { filters[index].filter.renumberColumns(map) }
+        for index in sections.indices {
+            if let column = map(sections[index].spec.column) { sections[index].spec.column = column }
+        }
+    }
+}

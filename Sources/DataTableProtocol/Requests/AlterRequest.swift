@@ -1,0 +1,100 @@
+/// `alter`: change a table's columns and settings as one change: new definitions, renames,
+/// dropped and added columns, the table's read-only setting. Undo takes it back.
+public struct AlterRequest: DataTableRequest {
+    /// The method name on the wire: `"alter"`.
+    public static let method = "alter"
+    /// The line `help` shows for `alter`.
+    public static let summary = "Add, drop, rename or redefine columns, or change read-only, as one change."
+
+    /// The table to change; the peer needs write (`permission_denied`).
+    public var table: String
+    /// New definitions of existing columns, by key, replacing each whole (label, constraints,
+    /// `editable`, picker options, layout hints): the type stays. New constraints must hold for
+    /// every stored value, or the change is refused (`invalid_value`, the first 100 listed).
+    public var change: [ColumnDefinition]?
+    /// Columns to rename: the key now → the new key.
+    public var rename: [String: String]?
+    /// Keys of columns to drop: not the key column, a sort key, or a column a view filters or
+    /// groups by.
+    public var drop: [String]?
+    /// Columns to add (definitions as `create` takes them), after the last column.
+    public var add: [ColumnDefinition]?
+    /// The value every existing row gets in an added column, by the column's key (absent: empty).
+    public var values: [String: JSONValue]?
+    /// The table's own read-only setting.
+    public var readOnly: Bool?
+    /// Only if the table is still at this version (the `version` of the reply or event the
+    /// client last saw): otherwise `conflict`, with the table's version in `data.version`, and
+    /// nothing changes.
+    public var ifVersion: Int?
+
+    /// Params with every member given; the optional ones may be left out.
+    public init(
+        table: String,
+        change: [ColumnDefinition]? = nil,
+        rename: [String: String]? = nil,
+        drop: [String]? = nil,
+        add: [ColumnDefinition]? = nil,
+        values: [String: JSONValue]? = nil,
+        readOnly: Bool? = nil,
+        ifVersion: Int? = nil
+    ) {
+        self.table = table
+        self.change = change
+        self.rename = rename
+        self.drop = drop
+        self.add = add
+        self.values = values
+        self.readOnly = readOnly
+        self.ifVersion = ifVersion
+    }
+
+    /// The columns now, and what changed.
+    public struct Response: Codable, Hashable, Sendable {
+        /// The table's name.
+        public var table: String
+        /// The table's version after the change.
+        public var version: Int
+        /// The keys of the table's columns now, in order.
+        public var columns: [String]
+        /// What changed: keys added, dropped, renamed (`[old, new]`) and redefined.
+        public var altered: SchemaChangeReply
+
+        /// A reply with every member given.
+        public init(table: String, version: Int, columns: [String], altered: SchemaChangeReply) {
+            self.table = table
+            self.version = version
+            self.columns = columns
+            self.altered = altered
+        }
+    }
+}
+
+/// What a change of columns did (`alter`, or its `undo` or `redo`); lists left out are empty.
+public struct SchemaChangeReply: Codable, Hashable, Sendable {
+    /// Keys of the columns added.
+    public var added: [String]?
+    /// Keys of the columns dropped.
+    public var dropped: [String]?
+    /// Columns renamed, each `[old key, new key]`.
+    public var renamed: [[String]]?
+    /// Keys of the columns given a new definition.
+    public var changed: [String]?
+    /// The table's read-only setting, when it changed.
+    public var readOnly: Bool?
+
+    /// A reply with every member given; empty lists are left out.
+    public init(
+        added: [String] = [],
+        dropped: [String] = [],
+        renamed: [[String]] = [],
+        changed: [String] = [],
+        readOnly: Bool? = nil
+    ) {
+        self.added = added.isEmpty ? nil : added
+        self.dropped = dropped.isEmpty ? nil : dropped
+        self.renamed = renamed.isEmpty ? nil : renamed
+        self.changed = changed.isEmpty ? nil : changed
+        self.readOnly = readOnly
+    }
+}

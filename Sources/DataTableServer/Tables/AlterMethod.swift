@@ -1,0 +1,46 @@
+import DataTableEngine
+import DataTableProtocol
+import Foundation
+
+extension MethodTable {
+    /// `alter` (protocol.md, "alter"): logged as the request and replayed as it. A large table
+    /// is changed on a copy off its lock (an added column is a new store of every row).
+    static func alter(_ request: AlterRequest, _ server: ServerState, by requester: Requester) async throws
+        -> AlterRequest.Response
+    {
+        var alteration = TableAlteration()
+        alteration.change = try WireSchema.columns(request.change ?? [], field: "params.change")
+        alteration.rename = (request.rename ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        alteration.drop = request.drop ?? []
+        let added = try WireSchema.columns(request.add ?? [], field: "params.add")
+        let addedKeys = Set(added.map(\.key))
+        for key in (request.values ?? [:]).keys.sorted() where !addedKeys.contains(key) {
+            throw ResponseError.invalidParams(
+                "values gives the cells of added columns; \(key) is not among params.add.",
+                field: "params.values.\(key)"
+            )
+        }
+        alteration.add = try added.map { column throws(ResponseError) in
+            let value = try (request.values?[column.key]).map { json throws(ResponseError) in
+                try WireValues.cellInput(json, field: "params.values.\(column.key)")
+            }
+            return NewColumn(column: column, value: value ?? .null)
+        }
+        alteration.readOnly = request.readOnly
+        let change = alteration
+        return try await server.updateOffLock(request.table, by: requester, ifVersion: request.ifVersion) { table in
+            try table.alter(change)
+        } install: { table, summary, before in
+            server.publish(table, .schema, from: before) { event in
+                event.change = "altered"
+                event.columns = summary.columns
+            }
+            return AlterRequest.Response(
+                table: table.name,
+                version: Int(table.version),
+                columns: table.columns.map(\.key),
+                altered: schemaReply(summary)
+            )
+        }
+    }
+}

@@ -76,15 +76,22 @@ import Testing
         var restored = try Self.restored(table)
         Self.same(table, restored)
         #expect(table.orderSlots(from: 0, limit: table.rowCount).contains { !table.drillsDown($0, column: nil) })
-        // It goes on the same way: the next id, a redo, the sorted place of a new row.
+        // It goes on the same way: a redo, the next id, the sorted place of a new row.
         var original = table
+        _ = try original.redo()
+        _ = try restored.redo()
+        Self.same(original, restored)
         for copy in [0, 1] {
             let input = Fixtures.row(item: key == nil ? "Nut" : "Item 100", qty: 6)
             if copy == 0 { _ = try original.add([input], now: 0) } else { _ = try restored.add([input], now: 0) }
         }
-        _ = try original.redo()
-        _ = try restored.redo()
         Self.same(original, restored)
+        // Undo goes back through the adds and deletes of both alike.
+        for _ in 0..<4 {
+            _ = try original.undo()
+            _ = try restored.undo()
+            Self.same(original, restored)
+        }
     }
 
     @Test func anEmptyTableRoundTrips() throws {

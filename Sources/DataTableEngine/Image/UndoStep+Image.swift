@@ -119,7 +119,10 @@ extension Table {
         ids.reserveCapacity(count)
         for _ in 0..<count { ids.append(try readRowID(&reader)) }
         guard try reader.readBool() else { return SavedRows(ids: ids) }
-        let positions = try reader.readMemory(UInt64.self, count: count).map { Int($0) }
+        let positions = try reader.readMemory(UInt64.self, count: count).map { Int(truncatingIfNeeded: $0) }
+        guard positions.allSatisfy({ $0 >= 0 && $0 < Int(UInt32.max) }) else {
+            throw TableImageError("saved rows have a place outside any table")
+        }
         var stores: [ColumnStore] = []
         for _ in 0..<Int(try reader.read(UInt32.self)) {
             let name = try reader.readString()
@@ -173,8 +176,19 @@ extension Table {
                 Self.write(fill, to: &writer)
                 writer.write(values != nil)
                 if let values {
-                    writer.write(UInt64(values.count))
-                    values.writeImage(of: (0..<UInt32(values.count)).map { $0 }, to: &writer)
+                    writer.write(UInt64(values.store.count))
+                    values.store.writeImage(of: (0..<UInt32(values.store.count)).map { $0 }, to: &writer)
+                    writer.write(UInt64(values.readOnly.count))
+                    for (row, readOnly) in values.readOnly {
+                        writer.write(UInt32(row))
+                        writer.write(readOnly)
+                    }
+                    writer.write(UInt64(values.drafts.count))
+                    for (row, draft) in values.drafts {
+                        writer.write(UInt32(row))
+                        writer.write(draft.text)
+                        writer.write(draft.message)
+                    }
                 }
             case .remove(let index):
                 writer.write(EditTag.remove.rawValue)
@@ -205,10 +219,20 @@ extension Table {
                 let index = Int(try reader.read(UInt32.self))
                 let definition = try column()
                 let fill = try readCell(&reader)
-                var values: ColumnStore?
+                var values: SchemaChange.SavedColumn?
                 if try reader.readBool() {
                     let count = try reader.readCount()
-                    values = try ColumnStore.readImage(type: definition.type, count: count, from: &reader)
+                    var saved = SchemaChange.SavedColumn(
+                        store: try ColumnStore.readImage(type: definition.type, count: count, from: &reader)
+                    )
+                    for _ in 0..<(try reader.readCount(bytesEach: 5)) {
+                        saved.readOnly[Int(try reader.read(UInt32.self))] = try reader.readBool()
+                    }
+                    for _ in 0..<(try reader.readCount(bytesEach: 12)) {
+                        let row = Int(try reader.read(UInt32.self))
+                        saved.drafts[row] = Draft(text: try reader.readString(), message: try reader.readString())
+                    }
+                    values = saved
                 }
                 edits.append(.insert(index: index, column: definition, values: values, fill: fill))
             case .remove: edits.append(.remove(index: Int(try reader.read(UInt32.self))))

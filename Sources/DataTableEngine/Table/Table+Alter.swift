@@ -65,7 +65,7 @@ struct SchemaChange: Sendable {
     enum Edit: Sendable {
         /// A column put in at `index`: its values in the table's own order when it comes back,
         /// else `fill` in every row.
-        case insert(index: Int, column: Column, values: ColumnStore?, fill: CellValue)
+        case insert(index: Int, column: Column, values: SavedColumn?, fill: CellValue)
         /// The column at `index` taken out.
         case remove(index: Int)
         /// The column at `index` given a new definition (key, label, rules, hints).
@@ -74,13 +74,21 @@ struct SchemaChange: Sendable {
         case tableReadOnly(Bool)
     }
 
+    /// A dropped column's cells, by place in the table's own order: values, the cells' own
+    /// read-only settings and drafts.
+    struct SavedColumn: Sendable {
+        var store: ColumnStore
+        var readOnly: [Int: Bool] = [:]
+        var drafts: [Int: Draft] = [:]
+    }
+
     var edits: [Edit]
 
     /// Cells the change writes.
     var weight: Int {
         edits.reduce(0) { total, edit in
             switch edit {
-            case .insert(_, _, let values, _): total + (values?.count ?? 1)
+            case .insert(_, _, let values, _): total + (values?.store.count ?? 1)
             default: total + 1
             }
         }
@@ -220,13 +228,14 @@ extension Table {
     }
 
     private mutating func apply(_ edit: SchemaChange.Edit, summary: inout SchemaSummary) -> SchemaChange.Edit {
+        guard fits(edit) else { return .tableReadOnly(readOnly) }
         switch edit {
         case .insert(let index, let column, let values, let fill):
             var store = ColumnStore(type: column.type, emptySlots: slotCount)
             if let values {
                 var row: UInt32 = 0
                 natural.forEachSlot { slot in
-                    store[slot] = values[row]
+                    store[slot] = values.store[row]
                     row += 1
                 }
             } else if fill != .empty {
@@ -235,10 +244,21 @@ extension Table {
             columns.insert(column, at: index)
             stores.insert(store, at: index)
             renumberColumns { $0 >= index ? $0 + 1 : $0 }
+            for (row, readOnly) in values?.readOnly ?? [:] {
+                cellReadOnly[natural.slot(at: row), default: [:]][index] = readOnly
+            }
+            for (row, draft) in values?.drafts ?? [:] { setDraft(draft, slot: natural.slot(at: row), column: index) }
             summary.added.append(column.key)
             return .remove(index: index)
         case .remove(let index):
-            let values = stores[index].gathering(natural.allSlots)
+            let slots = natural.allSlots
+            var values = SchemaChange.SavedColumn(store: stores[index].gathering(slots))
+            if !cellReadOnly.isEmpty || !drafts.isEmpty {
+                for (row, slot) in slots.enumerated() {
+                    if let readOnly = cellReadOnly[slot]?[index] { values.readOnly[row] = readOnly }
+                    if let draft = drafts[slot]?[index] { values.drafts[row] = draft }
+                }
+            }
             let column = columns.remove(at: index)
             stores.remove(at: index)
             renumberColumns { $0 == index ? nil : $0 > index ? $0 - 1 : $0 }
@@ -261,6 +281,21 @@ extension Table {
             self.readOnly = readOnly
             summary.readOnly = readOnly
             return .tableReadOnly(old)
+        }
+    }
+
+    /// Whether `edit` can be made to the table as it is (one from its own history always can).
+    private func fits(_ edit: SchemaChange.Edit) -> Bool {
+        switch edit {
+        case .insert(let index, let column, let values, _):
+            index <= columns.count
+                && (values.map {
+                    $0.store.count == rowCount && $0.store.type == column.type
+                        && $0.readOnly.keys.allSatisfy { $0 < rowCount } && $0.drafts.keys.allSatisfy { $0 < rowCount }
+                } ?? true)
+        case .remove(let index): index < columns.count && index != keyColumn
+        case .replace(let index, let column): index < columns.count && columns[index].type == column.type
+        case .tableReadOnly: true
         }
     }
 

@@ -174,6 +174,11 @@ extension Table {
     /// Puts saved rows back where they were, with their ids; returns the ids. A row whose id is
     /// taken meanwhile stays out (the history's order rules this out).
     private mutating func putBack(_ saved: SavedRows) -> [RowID] {
+        // (Rows saved for other columns than the table's cannot come from its own history.)
+        guard saved.stores.count == stores.count, zip(saved.stores, stores).allSatisfy({ $0.type == $1.type }),
+            saved.positions.count == saved.ids.count, saved.flags.count == saved.ids.count,
+            saved.stores.allSatisfy({ $0.count == saved.ids.count })
+        else { return [] }
         if saved.ids.count > 64 { reserve(extra: saved.ids.count) }
         var back: [RowID] = []
         back.reserveCapacity(saved.ids.count)

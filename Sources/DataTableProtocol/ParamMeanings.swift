@@ -21,8 +21,30 @@ extension ParamsSchema {
                 + "added.",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
-                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and "
-                + "nothing changes.",
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and nothing "
+                + "changes.",
+        ],
+        "alter": [
+            "table":
+                "The table to change; the peer needs write (`permission_denied`).",
+            "change":
+                "New definitions of existing columns, by key, replacing each whole (label, constraints, "
+                + "`editable`, picker options, layout hints): the type stays.",
+            "rename":
+                "Columns to rename: the key now → the new key.",
+            "drop":
+                "Keys of columns to drop: not the key column, a sort key, or a column a view filters or "
+                + "groups by.",
+            "add":
+                "Columns to add (definitions as `create` takes them), after the last column.",
+            "values":
+                "The value every existing row gets in an added column, by the column's key (absent: empty).",
+            "readOnly":
+                "The table's own read-only setting.",
+            "ifVersion":
+                "Only if the table is still at this version (the `version` of the reply or event the client "
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and nothing "
+                + "changes.",
         ],
         "chmod": [
             "table":
@@ -40,8 +62,8 @@ extension ParamsSchema {
                 "The table to clear; the peer needs write (`permission_denied`).",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
-                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and "
-                + "nothing changes.",
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and nothing "
+                + "changes.",
         ],
         "create": [
             "table":
@@ -75,8 +97,8 @@ extension ParamsSchema {
                 + "(`invalid_params`).",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
-                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and "
-                + "nothing changes.",
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and nothing "
+                + "changes.",
             "view":
                 "With `selection`: delete only the selected rows this connection's view shows (`filter`).",
         ],
@@ -107,8 +129,8 @@ extension ParamsSchema {
                 "Set `column` to `value` in every selected row.",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
-                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and "
-                + "nothing changes.",
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and nothing "
+                + "changes.",
             "view":
                 "With `selection`: edit only the selected rows this connection's view shows (`filter`).",
         ],
@@ -240,8 +262,8 @@ extension ParamsSchema {
                 "The column whose drafts to drop; absent: every column's.",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
-                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and "
-                + "nothing changes.",
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and nothing "
+                + "changes.",
         ],
         "scroll": [
             "table":
@@ -308,8 +330,8 @@ extension ParamsSchema {
                 + "`invalid_value`.",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
-                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and "
-                + "nothing changes.",
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and nothing "
+                + "changes.",
             "view":
                 "Select within this connection's view of the table: a range (`from`, `count`) counts the "
                 + "rows its filter shows (`filter`), and `all` is every row it shows.",
@@ -325,8 +347,8 @@ extension ParamsSchema {
                 "The sort keys, first key first; absent or empty returns to the table's own order.",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
-                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and "
-                + "nothing changes.",
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and nothing "
+                + "changes.",
         ],
         "stats": [:],
         "subscribe": [

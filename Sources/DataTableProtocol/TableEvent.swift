@@ -64,7 +64,7 @@ public struct TableEvent: Codable, Hashable, Sendable {
     public var ids: [JSONValue]?
     /// How many rows the event is about.
     public var count: Int?
-    /// `edited`: the columns set.
+    /// `edited`: the columns set; `schema` (`altered`): the keys the change named.
     public var columns: [String]?
     /// `selection`: rows selected now.
     public var selected: Int?
@@ -72,7 +72,8 @@ public struct TableEvent: Codable, Hashable, Sendable {
     public var keys: [SortKeyParam]?
     /// `drafts` (and `edited`): cells holding a rejected draft now.
     public var errors: Int?
-    /// `schema`: `created`, `dropped` or `access` (a `chmod`).
+    /// `schema`: `created`, `dropped`, `access` (a `chmod`) or `altered` (an `alter`, or its undo
+    /// or redo; `columns` names the keys).
     public var change: String?
 
     /// An event of `kind`; the members left `nil` are left out on the wire.

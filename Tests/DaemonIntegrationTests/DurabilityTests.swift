@@ -119,6 +119,8 @@ import Testing
             ("describe", #"{"table":"stock"}"#),
             ("get", #"{"table":"feed"}"#),
             ("get", #"{"table":"bins"}"#),
+            ("describe", #"{"table":"shelf"}"#),
+            ("get", #"{"table":"shelf"}"#),
         ]
         var before: [String] = []
         do {
@@ -167,6 +169,16 @@ import Testing
                 "add",
                 #"{"table":"bins","upsert":true,"rows":[{"bin":"A1","qty":5},{"bin":"B2","qty":7}]}"#
             )
+            // Altered and deleted from, a delete taken back: the history of both comes back.
+            try client.call(
+                "create",
+                #"{"table":"shelf","columns":[{"key":"item"},{"key":"qty","type":"number"},{"key":"note"}],"rows":[{"item":"Bolt","qty":3,"note":"old"},{"item":"Nut","qty":5}]}"#
+            )
+            try client.call("alter", #"{"table":"shelf","add":[{"key":"rack"}],"values":{"rack":"A1"}}"#)
+            try client.call("alter", #"{"table":"shelf","rename":{"qty":"count"},"drop":["note"]}"#)
+            try client.call("select", #"{"table":"shelf","ids":[2]}"#)
+            try client.call("delete", #"{"table":"shelf","selection":true}"#)
+            try client.call("undo", #"{"table":"shelf"}"#)
             #expect(
                 (try client.call("get", #"{"table":"feed"}"#)["rows"] as? [[String: Any]])?.map { $0["id"] as? Int }
                     == [4]
@@ -181,7 +193,7 @@ import Testing
         for (index, (question, answer)) in zip(questions, after).enumerated() {
             #expect(answer == before[index], "\(question.0) \(question.1)")
         }
-        #expect(restarted.process.output.contains("restored 5 tables"))
+        #expect(restarted.process.output.contains("restored 6 tables"))
         #expect(!restarted.process.output.contains("did not come out"), "\(restarted.process.output)")
         let durability = try #require(try client.call("stats")["durability"] as? [String: Any])
         #expect(durability["stateDir"] as? String == state.path && durability["fsync"] as? String == "everysec")
@@ -189,6 +201,16 @@ import Testing
         // The undo history came back too: the last edit of age is taken back.
         let undone = try client.call("undo", #"{"table":"pets"}"#)
         #expect((undone["cells"] as? [[String: Any]])?.first?["value"] as? Int == 1)
+        // Redo deletes the row again; undo twice takes back the rename and the drop: the dropped
+        // column comes back with its value.
+        #expect(try client.call("redo", #"{"table":"shelf"}"#)["removed"] as? [Int] == [2])
+        #expect(try client.call("undo", #"{"table":"shelf"}"#)["restored"] as? [Int] == [2])
+        let altered = try client.call("undo", #"{"table":"shelf"}"#)["altered"] as? [String: Any]
+        #expect(altered?["dropped"] == nil && altered?["added"] as? [String] == ["note"])
+        #expect(altered?["renamed"] as? [[String]] == [["count", "qty"]])
+        let rows = try client.call("get", #"{"table":"shelf"}"#)["rows"] as? [[String: Any]]
+        #expect((rows?.first?["values"] as? [String: Any])?["note"] as? String == "old")
+        #expect((rows?.first?["values"] as? [String: Any])?["qty"] as? Int == 3)
         if compactAfterBytes == "1" {
             #expect(FileManager.default.fileExists(atPath: state.file("snapshot")))
         }

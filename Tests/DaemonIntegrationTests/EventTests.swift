@@ -39,7 +39,7 @@ import Testing
         let events = try listener.events(9)
         let kinds = events.map { $0["kind"] as? String ?? "" }
         // No two of a kind in a row: a burst of one kind may be coalesced into one event.
-        #expect(kinds == ["added", "edited", "drafts", "selection", "drafts", "sort", "deleted", "edited", "schema"])
+        #expect(kinds == ["added", "edited", "drafts", "selection", "drafts", "sort", "deleted", "added", "schema"])
         Self.expectChained(Array(events.prefix(8)), from: start)
         #expect(events[0]["ids"] as? [Int] == [6] && events[0]["rows"] as? Int == 6)
         #expect(events[1]["columns"] as? [String] == ["name"])
@@ -47,6 +47,8 @@ import Testing
         #expect(events[3]["selected"] as? Int == 2)
         #expect((events[5]["keys"] as? [[String: Any]])?.first?["column"] as? String == "name")
         #expect(events[6]["ids"] as? [Int] == [3, 4] && events[6]["rows"] as? Int == 4)
+        // Undo brings the deleted rows back: an `added` event naming them.
+        #expect(events[7]["ids"] as? [Int] == [3, 4] && events[7]["rows"] as? Int == 6)
         #expect(events[8]["change"] as? String == "dropped")
 
         // A table created again under the name is news to its subscribers too.

@@ -65,6 +65,10 @@ import Testing
             #"{"deleted":1,"rows":0,"table":"bins","version":12}"#
         ),
         (
+            "alter",
+            #"{"altered":{"added":["rack"],"renamed":[["qty","count"]]},"columns":["bin","count","rack"],"table":"bins","version":13}"#
+        ),
+        (
             "get",
             #"{"errors":0,"rows":[{"display":{"bin":"A1","qty":"4"},"highlight":0.5,"id":"A1","index":0,"readOnly":["bin"],"selected":false,"values":{"bin":"A1","qty":4}}],"table":"bins","total":2,"version":5}"#
         ),
@@ -114,11 +118,11 @@ import Testing
         ),
         (
             "undo",
-            #"{"canRedo":true,"canUndo":false,"cells":[{"column":"qty","display":"7","id":"B2","index":0,"value":7}],"table":"bins","version":9}"#
+            #"{"canRedo":true,"canUndo":false,"cells":[{"column":"qty","display":"7","id":"B2","index":0,"value":7}],"rows":2,"table":"bins","version":9}"#
         ),
         (
             "redo",
-            #"{"canRedo":false,"canUndo":true,"cells":[{"column":"qty","display":"9","id":"B2","index":0,"value":9}],"table":"bins","version":10}"#
+            #"{"canRedo":false,"canUndo":true,"cells":[],"removed":["C3"],"rows":2,"table":"bins","version":10}"#
         ),
     ]
 

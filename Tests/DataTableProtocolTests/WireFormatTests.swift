@@ -189,7 +189,8 @@ import Testing
             names == [
                 "ping", "hello", "help", "stats", "create", "drop", "chmod", "tables", "describe", "add", "edit",
                 "revert",
-                "delete", "clear", "get", "select", "selection", "sort", "layout", "scroll", "filter", "subscribe",
+                "delete", "clear", "alter", "get", "select", "selection", "sort", "layout", "scroll", "filter",
+                "subscribe",
                 "unsubscribe",
                 "upload",
                 "load", "export", "undo", "redo",

@@ -193,7 +193,9 @@ struct Get: ParsableCommand {
 
 /// `datatable undo TABLE` and `datatable redo TABLE`.
 struct Undo: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Take back the last edit.")
+    static let configuration = CommandConfiguration(
+        abstract: "Take back the last add, edit, delete, clear or alter."
+    )
     @OptionGroup var common: CommonOptions
     @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
 
@@ -201,7 +203,7 @@ struct Undo: ParsableCommand {
 }
 
 struct Redo: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Make the last undone edit again.")
+    static let configuration = CommandConfiguration(abstract: "Make the last undone change again.")
     @OptionGroup var common: CommonOptions
     @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
 
@@ -215,6 +217,13 @@ enum UndoRedo {
             let reply = try send(session)
             guard !common.json else { return }
             for cell in reply.cells { Swift.print("\(cell.column) of row \(cell.id.text): \(cell.display)") }
+            if let restored = reply.restored {
+                Swift.print("rows back: " + restored.map(\.text).joined(separator: ", "))
+            }
+            if let removed = reply.removed {
+                Swift.print("rows taken out: " + removed.map(\.text).joined(separator: ", "))
+            }
+            if let altered = reply.altered { Swift.print("columns: " + Alter.describe(altered)) }
         }
     }
 }

@@ -328,3 +328,91 @@ enum SortKeys {
         }
     }
 }
+
+/// `datatable alter TABLE`: add, drop, rename and relabel columns, or change read-only.
+struct Alter: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add, drop, rename or relabel columns, or make the table read-only, as one change undo takes back."
+    )
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
+    @Option(help: "Add a column KEY or KEY:TYPE (repeat); it goes after the last.") var add: [String] = []
+    @Option(help: "KEY=VALUE: the value every row gets in the added column KEY (repeat).") var value: [String] = []
+    @Option(help: "Drop the column KEY (repeat).", completion: .custom(Completions.columns)) var drop: [String] = []
+    @Option(help: "OLD=NEW: rename a column (repeat).") var rename: [String] = []
+    @Option(help: "KEY=LABEL: give a column a new header label (repeat).") var label: [String] = []
+    @Option(help: "true or false: the table's own read-only setting.") var readOnly: Bool?
+
+    static func pair(_ text: String, _ option: String) throws -> (String, String) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw ValidationError("--\(option) takes KEY=VALUE, not \(text).")
+        }
+        return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+    }
+
+    func validate() throws {
+        guard !(add.isEmpty && drop.isEmpty && rename.isEmpty && label.isEmpty && readOnly == nil) else {
+            throw ValidationError("Say what to change: --add, --drop, --rename, --label or --read-only.")
+        }
+        for text in value + rename + label { _ = try Self.pair(text, "value, --rename or --label") }
+    }
+
+    func run() throws {
+        let added = add.map { text -> ColumnDefinition in
+            let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+            return ColumnDefinition(key: parts.first ?? text, type: parts.count > 1 ? parts[1] : nil)
+        }
+        var values: [String: JSONValue] = [:]
+        for text in value {
+            let (key, given) = try Self.pair(text, "value")
+            values[key] = .string(given)
+        }
+        var renames: [String: String] = [:]
+        for text in rename {
+            let (old, new) = try Self.pair(text, "rename")
+            renames[old] = new
+        }
+        try common.withSession { session in
+            var changed: [ColumnDefinition] = []
+            if !label.isEmpty {
+                // A new label is a new definition: the column's own, with the label replaced.
+                let described = try session.send(DescribeRequest(table: table), quiet: true)
+                for text in label {
+                    let (key, newLabel) = try Self.pair(text, "label")
+                    guard var definition = described.columns.first(where: { $0.key == key }) else {
+                        throw ValidationError("\(table) has no column \(key).")
+                    }
+                    definition.label = newLabel
+                    changed.append(definition)
+                }
+            }
+            let reply = try session.send(
+                AlterRequest(
+                    table: table,
+                    change: changed.isEmpty ? nil : changed,
+                    rename: renames.isEmpty ? nil : renames,
+                    drop: drop.isEmpty ? nil : drop,
+                    add: added.isEmpty ? nil : added,
+                    values: values.isEmpty ? nil : values,
+                    readOnly: readOnly
+                )
+            )
+            guard !common.json else { return }
+            print("altered \(reply.table): \(Alter.describe(reply.altered))")
+            print("columns: \(reply.columns.joined(separator: ", "))")
+        }
+    }
+
+    /// What a change of columns did, in a line: "added rack; renamed qty → count".
+    static func describe(_ change: SchemaChangeReply) -> String {
+        var parts: [String] = []
+        if let added = change.added { parts.append("added " + added.joined(separator: ", ")) }
+        if let dropped = change.dropped { parts.append("dropped " + dropped.joined(separator: ", ")) }
+        if let renamed = change.renamed {
+            parts.append("renamed " + renamed.map { $0.joined(separator: " → ") }.joined(separator: ", "))
+        }
+        if let changed = change.changed { parts.append("changed " + changed.joined(separator: ", ")) }
+        if let readOnly = change.readOnly { parts.append(readOnly ? "read-only" : "not read-only") }
+        return parts.joined(separator: "; ")
+    }
+}

@@ -123,6 +123,23 @@ class ClientTests(unittest.TestCase):
         self.assertTrue(issubclass(ReadOnly, DataTableError))
         self.assertIs(datatable_client.error_class("made_up"), DataTableError)
 
+    def test_alter_and_undo_of_a_delete_with_a_stale_version_refused(self):
+        self.client.create(table="py_alter", columns=[{"key": "item"}, {"key": "qty", "type": "number"}],
+                           rows=[{"item": "Bolt", "qty": 3}, {"item": "Nut", "qty": 5}])
+        altered = self.client.alter(table="py_alter", add=[{"key": "rack"}], values={"rack": "A1"},
+                                    rename={"qty": "count"})
+        self.assertEqual(altered["columns"], ["item", "count", "rack"])
+        self.client.select(table="py_alter", ids=[1, 2])
+        deleted = self.client.delete(table="py_alter", selection=True)
+        self.assertEqual(deleted["rows"], 0)
+        undone = self.client.undo(table="py_alter")
+        self.assertEqual(undone["restored"], [1, 2])
+        self.assertEqual(self.client.selection(table="py_alter")["ids"], [1, 2])
+        with self.assertRaises(datatable_client.Conflict) as caught:
+            self.client.edit(table="py_alter", id=1, column="count", value=4, ifVersion=altered["version"])
+        self.assertEqual(caught.exception.data["version"], undone["version"])
+        self.client.drop(table="py_alter")
+
     @unittest.skipUnless(os.getuid() == 0, "needs root to run a client as another user")
     def test_another_users_table_is_permission_denied(self):
         shared = Daemon(["--socket-mode", "0666"])

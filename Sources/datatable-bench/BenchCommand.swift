@@ -123,6 +123,7 @@ struct BenchCommand: ParsableCommand {
             layouts.append(try client.timed(layout))
         }
         report.add("layout after an edit of the widest, p50 / p99", BenchReport.percentiles(layouts), target: "< 1 ms")
+        try measureChanges(client: client, table: table, rows: rows, into: &report)
         let ping = (0..<samples).map { _ in (try? client.timed(#"{"id":4,"method":"ping"}"#)) ?? .nan }
         report.add("ping round trip, p50 / p99 (for scale)", BenchReport.percentiles(ping), target: "")
         _ = try client.timed(#"{"id":5,"method":"drop","params":{"table":"\#(table)"}}"#)
@@ -255,5 +256,26 @@ extension BenchCommand {
         _ = try client.timed(#"{"id":1,"method":"load","params":{"table":"\#(table)","upload":true,"key":"sku"}}"#)
         let elapsed = ContinuousClock.now - start
         return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, pieces)
+    }
+}
+
+extension BenchCommand {
+    /// Changes of the table's shape and their undo: a column added with a value in every row,
+    /// and taken back; a thousand rows deleted, and brought back with their ids.
+    func measureChanges(client: BenchClient, table: String, rows: Int, into report: inout BenchReport) throws {
+        let add = try client.timed(
+            #"{"id":9,"method":"alter","params":{"table":"\#(table)","add":[{"key":"zone"}],"values":{"zone":"north"}}}"#
+        )
+        report.add("alter: add a column with a value (\(rows) rows)", BenchReport.duration(add), target: "< 200 ms")
+        let undoAdd = try client.timed(#"{"id":9,"method":"undo","params":{"table":"\#(table)"}}"#)
+        report.add("undo of that alter", BenchReport.duration(undoAdd), target: "")
+        let ids = (0..<1000).map { #""\#(BenchData.sku($0 * (rows / 1000)))""# }.joined(separator: ",")
+        let delete = try client.timed(#"{"id":9,"method":"delete","params":{"table":"\#(table)","ids":[\#(ids)]}}"#)
+        let undoDelete = try client.timed(#"{"id":9,"method":"undo","params":{"table":"\#(table)"}}"#)
+        report.add(
+            "delete 1000 rows / undo it (the rows come back)",
+            "\(BenchReport.duration(delete)) / \(BenchReport.duration(undoDelete))",
+            target: ""
+        )
     }
 }

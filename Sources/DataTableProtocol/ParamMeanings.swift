@@ -133,6 +133,10 @@ extension ParamsSchema {
                 + "changes.",
             "view":
                 "With `selection`: edit only the selected rows this connection's view shows (`filter`).",
+            "ifRowVersion":
+                "With `id`: only if the row is still at this row version (its `version` in `get` or "
+                + "`scroll`): otherwise `conflict`, with the row's version in `data.rowVersion`, and nothing "
+                + "changes.",
         ],
         "export": [
             "table":

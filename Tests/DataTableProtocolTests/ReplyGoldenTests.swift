@@ -70,7 +70,7 @@ import Testing
         ),
         (
             "get",
-            #"{"errors":0,"rows":[{"display":{"bin":"A1","qty":"4"},"highlight":0.5,"id":"A1","index":0,"readOnly":["bin"],"selected":false,"values":{"bin":"A1","qty":4}}],"table":"bins","total":2,"version":5}"#
+            #"{"errors":0,"rows":[{"display":{"bin":"A1","qty":"4"},"highlight":0.5,"id":"A1","index":0,"readOnly":["bin"],"selected":false,"values":{"bin":"A1","qty":4},"version":5}],"table":"bins","total":2,"version":5}"#
         ),
         (
             "select",
@@ -90,7 +90,7 @@ import Testing
         ),
         (
             "scroll",
-            #"{"accessories":{"left":{"kind":"checkbox","width":3,"x":0}},"columns":[{"align":"leading","header":["bin"],"key":"bin","lines":1,"width":23,"x":3},{"align":"trailing","header":["qty"],"key":"qty","lines":1,"width":3,"x":27}],"contentHeight":3,"contentWidth":30,"errors":0,"first":0,"header":{"height":1,"shadow":false},"last":1,"mode":"table","newAbove":0,"rows":[{"cells":["B2","7"],"height":1,"highlight":0.5,"id":"B2","index":0,"readOnly":["bin"],"selected":true,"y":1},{"cells":["A1","4"],"height":1,"highlight":0.5,"id":"A1","index":1,"readOnly":["bin"],"y":2}],"selected":1,"table":"bins","total":2,"unit":"cell","version":7,"viewport":{"height":5,"width":30,"x":0,"y":0}}"#
+            #"{"accessories":{"left":{"kind":"checkbox","width":3,"x":0}},"columns":[{"align":"leading","header":["bin"],"key":"bin","lines":1,"width":23,"x":3},{"align":"trailing","header":["qty"],"key":"qty","lines":1,"width":3,"x":27}],"contentHeight":3,"contentWidth":30,"errors":0,"first":0,"header":{"height":1,"shadow":false},"last":1,"mode":"table","newAbove":0,"rows":[{"cells":["B2","7"],"height":1,"highlight":0.5,"id":"B2","index":0,"readOnly":["bin"],"selected":true,"version":3,"y":1},{"cells":["A1","4"],"height":1,"highlight":0.5,"id":"A1","index":1,"readOnly":["bin"],"version":5,"y":2}],"selected":1,"table":"bins","total":2,"unit":"cell","version":7,"viewport":{"height":5,"width":30,"x":0,"y":0}}"#
         ),
         (
             "filter",

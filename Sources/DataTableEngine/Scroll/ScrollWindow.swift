@@ -57,6 +57,8 @@ public struct ScrollWindow: Sendable {
         /// Whether the row has the drill-down chevron (``Table/drillsDown(_:column:)``); `nil`
         /// when the right accessory is not the chevron.
         public var drillDown: Bool? = nil
+        /// The row's version (``Table/rowVersion(of:)``).
+        public var version: UInt64 = 0
     }
 
     /// The layout plan the window was drawn with.

@@ -6,12 +6,15 @@ public struct CellEdit: Sendable {
     public var column: String
     /// What was typed, parsed for the column's type by ``Table/edit(_:)``.
     public var input: CellInput
+    /// Only if the row is still at this row version (``Table/rowVersion(of:)``).
+    public var ifRowVersion: UInt64?
 
-    /// An edit of one cell.
-    public init(id: RowID, column: String, input: CellInput) {
+    /// An edit of one cell, only if its row is at `ifRowVersion` when that is given.
+    public init(id: RowID, column: String, input: CellInput, ifRowVersion: UInt64? = nil) {
         self.id = id
         self.column = column
         self.input = input
+        self.ifRowVersion = ifRowVersion
     }
 }
 
@@ -48,12 +51,17 @@ extension Table {
     /// reason, a valid one as a draft saying it was not saved (``pendingMessage``); ``errorCount``
     /// counts the drafts, the version goes up, and ``TableError/invalidValues(_:)`` lists the
     /// rejected cells. Otherwise every cell commits, its draft clears, rows whose sort values
-    /// changed move, and the change can be undone.
+    /// changed move, and the change can be undone. An edit whose
+    /// `ifRowVersion` is not its row's version refuses the whole change
+    /// (``TableError/rowChanged(_:expected:current:)``).
     public mutating func edit(_ edits: [CellEdit]) throws(TableError) -> [EditedCell] {
         var targets: [(slot: UInt32, column: Int)] = []
         targets.reserveCapacity(edits.count)
         for (position, edit) in edits.enumerated() {
             let slot = try requireSlot(edit.id)
+            if let expected = edit.ifRowVersion, rowVersions[Int(slot)] != expected {
+                throw .rowChanged(edit.id, expected: expected, current: rowVersions[Int(slot)])
+            }
             guard let column = columnIndex[edit.column] else {
                 throw .noSuchColumn(edit.column, row: edits.count > 1 ? position : nil)
             }
@@ -162,9 +170,11 @@ extension Table {
         )
     }
 
-    /// Sets or clears one cell's draft, keeping ``errorCount`` right.
+    /// Sets or clears one cell's draft, keeping ``errorCount`` right; either is a change of the
+    /// row (its row version).
     mutating func setDraft(_ draft: Draft?, slot: UInt32, column: Int) {
         let had = drafts[slot]?[column] != nil
+        if draft != nil || had { rowVersions[Int(slot)] = version + 1 }
         if let draft {
             drafts[slot, default: [:]][column] = draft
             if !had { errorCount += 1 }

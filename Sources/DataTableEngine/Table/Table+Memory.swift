@@ -7,5 +7,5 @@ extension Table {
     }
 
     /// What each row holds besides its cells, roughly.
-    public static let bytesPerRow = 40
+    public static let bytesPerRow = 48
 }

@@ -14,6 +14,8 @@ public struct RowSnapshot: Sendable {
     public var readOnly: [Bool]
     /// Highlight intensity of a newly added row (1 → 0 over ``Table/highlightSeconds``).
     public var highlight: Double
+    /// The table's version when the row's cells or drafts last changed.
+    public var version: UInt64
 }
 
 extension Table {
@@ -78,7 +80,8 @@ extension Table {
             drafts: drafts.isEmpty ? [:] : drafts[slot] ?? [:],
             selected: flags[Int(slot)].selected,
             readOnly: columns.indices.map { mask[$0] ? isReadOnly(slot: slot, column: $0) : false },
-            highlight: highlight(of: slot, now: now)
+            highlight: highlight(of: slot, now: now),
+            version: rowVersions[Int(slot)]
         )
     }
 }

@@ -44,6 +44,9 @@ public struct Table: Sendable {
     var slotCount = 0
     /// Per slot: ``RowFlags``.
     var flags: [RowFlags] = []
+    /// Per slot: the table's version when the row's cells or drafts last changed (its row
+    /// version, for `ifRowVersion`).
+    var rowVersions: [UInt64] = []
     /// Generated ids: slot → id number (tables without a key column).
     var generatedIDs: [Int64] = []
     /// Generated ids: id number − 1 → slot, or `UInt32.max` once the row is gone.
@@ -150,6 +153,11 @@ public struct Table: Sendable {
         return slot == .max ? nil : slot
     }
 
+    /// The row's version: the table's version when its cells or drafts last changed.
+    public func rowVersion(of id: RowID) -> UInt64? {
+        slot(of: id).map { rowVersions[Int($0)] }
+    }
+
     /// The slot of the row with `id`, or ``TableError/noSuchRow(_:)``.
     func requireSlot(_ id: RowID) throws(TableError) -> UInt32 {
         guard let slot = slot(of: id) else { throw .noSuchRow(id) }
@@ -213,6 +221,7 @@ public struct Table: Sendable {
         slotCount += 1
         for column in stores.indices { stores[column].appendEmpty() }
         flags.append(RowFlags())
+        rowVersions.append(0)
         if keyColumn == nil { generatedIDs.append(0) }
         return slot
     }
@@ -222,6 +231,7 @@ public struct Table: Sendable {
         let capacity = slotCount + max(0, extra - freeSlots.count)
         for column in stores.indices { stores[column].reserve(capacity) }
         flags.reserveCapacity(capacity)
+        rowVersions.reserveCapacity(capacity)
         if keyColumn == nil {
             generatedIDs.reserveCapacity(capacity)
             slotOfGeneratedID.reserveCapacity(slotOfGeneratedID.count + extra)
@@ -260,8 +270,10 @@ public struct Table: Sendable {
         freeSlots.append(slot)
     }
 
-    /// Stores a cell's value, keeping the layout's content widths and row heights current.
+    /// Stores a cell's value, keeping the layout's content widths and row heights current. The
+    /// row's version becomes the version the change brings the table to.
     mutating func setCell(_ value: CellValue, slot: UInt32, column: Int) {
+        rowVersions[Int(slot)] = version + 1
         if !contentWidths.isEmpty {
             let old = stores[column][slot]
             let rules = columns[column].rules

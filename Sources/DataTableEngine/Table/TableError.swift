@@ -18,8 +18,10 @@ public enum TableError: Error, Sendable, Equatable {
     case invalidSchema(String, field: String)
     /// A layout parameter is not usable; `field` names it.
     case invalidLayout(String, field: String)
-    /// There is no edit to undo or redo.
+    /// There is no change to undo or redo.
     case nothingToUndo(redo: Bool)
+    /// The row changed since the row version the request gave (someone edited it first).
+    case rowChanged(RowID, expected: UInt64, current: UInt64)
 }
 
 /// One rejected cell: which row (by id when it has one, by its 0-based place in the batch when

@@ -31,6 +31,10 @@ public struct EditRequest: DataTableRequest {
     public var ifVersion: Int?
     /// With `selection`: edit only the selected rows this connection's view shows (`filter`).
     public var view: Bool?
+    /// With `id`: only if the row is still at this row version (its `version` in `get` or
+    /// `scroll`): otherwise `conflict`, with the row's version in `data.rowVersion`, and nothing
+    /// changes. Another row's changes do not matter.
+    public var ifRowVersion: Int?
 
     /// Params with every member given; the optional ones may be left out (`value: .null` empties
     /// the cell, `nil` leaves `value` out).
@@ -42,8 +46,10 @@ public struct EditRequest: DataTableRequest {
         edits: [Change]? = nil,
         selection: Bool? = nil,
         ifVersion: Int? = nil,
-        view: Bool? = nil
+        view: Bool? = nil,
+        ifRowVersion: Int? = nil
     ) {
+        self.ifRowVersion = ifRowVersion
         self.view = view
         self.ifVersion = ifVersion
         self.table = table
@@ -55,7 +61,7 @@ public struct EditRequest: DataTableRequest {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case table, id, column, value, edits, selection, ifVersion, view
+        case table, id, column, value, edits, selection, ifVersion, view, ifRowVersion
     }
 
     /// Decodes the params, telling a `value` of `null` (empty the cell) from an absent one.
@@ -70,6 +76,7 @@ public struct EditRequest: DataTableRequest {
         selection = try container.decodeIfPresent(Bool.self, forKey: .selection)
         ifVersion = try container.decodeIfPresent(Int.self, forKey: .ifVersion)
         view = try container.decodeIfPresent(Bool.self, forKey: .view)
+        ifRowVersion = try container.decodeIfPresent(Int.self, forKey: .ifRowVersion)
     }
 
     /// One cell of a batch.
@@ -80,15 +87,18 @@ public struct EditRequest: DataTableRequest {
         public var column: String
         /// The new value: a string, a number or `null` (empties the cell); a missing `value` reads as `null`.
         public var value: JSONValue
+        /// Only if the row is still at this row version (see the request's `ifRowVersion`).
+        public var ifRowVersion: Int?
 
         /// A change with every member given.
-        public init(id: JSONValue, column: String, value: JSONValue) {
+        public init(id: JSONValue, column: String, value: JSONValue, ifRowVersion: Int? = nil) {
             self.id = id
             self.column = column
             self.value = value
+            self.ifRowVersion = ifRowVersion
         }
 
-        private enum CodingKeys: String, CodingKey { case id, column, value }
+        private enum CodingKeys: String, CodingKey { case id, column, value, ifRowVersion }
 
         /// Decodes one change; an absent `value` reads as `null`.
         public init(from decoder: any Decoder) throws {
@@ -96,6 +106,7 @@ public struct EditRequest: DataTableRequest {
             id = try container.decode(JSONValue.self, forKey: .id)
             column = try container.decode(String.self, forKey: .column)
             value = container.contains(.value) ? try container.decode(JSONValue.self, forKey: .value) : .null
+            ifRowVersion = try container.decodeIfPresent(Int.self, forKey: .ifRowVersion)
         }
     }
 
@@ -134,6 +145,7 @@ extension EditRequest: ReadableParams {
         var selection: Bool?
         var ifVersion: Int?
         var view: Bool?
+        var ifRowVersion: Int?
         let read = reader.object { reader, key in
             switch key {
             case "table": reader.first(0) && reader.optional(&table) { $0.string() }
@@ -145,6 +157,7 @@ extension EditRequest: ReadableParams {
             case "selection": reader.first(5) && reader.optional(&selection) { $0.bool() }
             case "ifVersion": reader.first(6) && reader.optional(&ifVersion) { $0.int() }
             case "view": reader.first(7) && reader.optional(&view) { $0.bool() }
+            case "ifRowVersion": reader.first(8) && reader.optional(&ifRowVersion) { $0.int() }
             default: false
             }
         }
@@ -157,7 +170,8 @@ extension EditRequest: ReadableParams {
             edits: edits,
             selection: selection,
             ifVersion: ifVersion,
-            view: view
+            view: view,
+            ifRowVersion: ifRowVersion
         )
     }
 }
@@ -168,16 +182,18 @@ extension EditRequest.Change {
         var id: JSONValue?
         var column: String?
         var value: JSONValue?
+        var ifRowVersion: Int?
         let read = reader.object { reader, key in
             switch key {
             // A null id is left to the decoder.
             case "id": reader.first(0) && !reader.null() && reader.optional(&id) { $0.value() }
             case "column": reader.first(1) && reader.optional(&column) { $0.string() }
             case "value": reader.first(2) && reader.assign(&value) { $0.value() }
+            case "ifRowVersion": reader.first(3) && reader.optional(&ifRowVersion) { $0.int() }
             default: false
             }
         }
         guard read, let id, let column else { return nil }
-        self.init(id: id, column: column, value: value ?? .null)
+        self.init(id: id, column: column, value: value ?? .null, ifRowVersion: ifRowVersion)
     }
 }

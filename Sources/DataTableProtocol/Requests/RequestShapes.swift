@@ -60,6 +60,12 @@ extension EditRequest {
         guard view == nil || selection == true else {
             throw .invalidParams("view goes with selection: true (ids name the rows themselves).", field: "params.view")
         }
+        guard ifRowVersion == nil || id != nil else {
+            throw .invalidParams(
+                "ifRowVersion goes with id (in a batch, give it in each edit).",
+                field: "params.ifRowVersion"
+            )
+        }
         if edits != nil {
             guard id == nil, column == nil, value == nil, selection != true else {
                 throw .invalidParams("Give edits, or id, column and value, not both.", field: "params.edits")

@@ -455,6 +455,9 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         /// the chevron (the row's own `$drillDown`, else the column bound to `drillDown`, else
         /// `true`).
         public var drillDown: Bool?
+        /// The row's version: the table's version when its cells or drafts last changed (what
+        /// `edit` takes as `ifRowVersion`).
+        public var version: Int
 
         /// A row with every member given; the state members may be left out.
         public init(
@@ -469,8 +472,10 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             drafts: [String: DraftReply]? = nil,
             readOnly: [String]? = nil,
             syncStatus: String? = nil,
-            drillDown: Bool? = nil
+            drillDown: Bool? = nil,
+            version: Int
         ) {
+            self.version = version
             self.id = id
             self.index = index
             self.y = y

@@ -228,6 +228,9 @@ public struct RowReply: Codable, Hashable, Sendable {
     public var readOnly: [String]?
     /// 1 when just added, fading to 0 over 2 seconds; absent when 0.
     public var highlight: Double?
+    /// The row's version: the table's version when its cells or drafts last changed (what
+    /// `edit` takes as `ifRowVersion`).
+    public var version: Int
 
     /// A row with every member given; `nil` leaves `drafts`, `readOnly` and `highlight` out.
     public init(
@@ -238,8 +241,10 @@ public struct RowReply: Codable, Hashable, Sendable {
         drafts: [String: DraftReply]?,
         selected: Bool,
         readOnly: [String]?,
-        highlight: Double?
+        highlight: Double?,
+        version: Int
     ) {
+        self.version = version
         self.id = id
         self.index = index
         self.values = values

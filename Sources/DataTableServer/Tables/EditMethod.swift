@@ -31,7 +31,8 @@ extension MethodTable {
                     return CellEdit(
                         id: try WireValues.rowID(edit.id, field: field + ".id"),
                         column: edit.column,
-                        input: try WireValues.cellInput(edit.value, field: field + ".value")
+                        input: try WireValues.cellInput(edit.value, field: field + ".value"),
+                        ifRowVersion: try rowVersion(edit.ifRowVersion, field: field + ".ifRowVersion")
                     )
                 }
             )
@@ -39,7 +40,12 @@ extension MethodTable {
             let input = try WireValues.cellInput(value, field: "params.value")
             if let id = request.id {
                 shape = .cells([
-                    CellEdit(id: try WireValues.rowID(id, field: "params.id"), column: column, input: input)
+                    CellEdit(
+                        id: try WireValues.rowID(id, field: "params.id"),
+                        column: column,
+                        input: input,
+                        ifRowVersion: try rowVersion(request.ifRowVersion, field: "params.ifRowVersion")
+                    )
                 ])
             } else {
                 shape = .selection(column: column, input: input)
@@ -79,5 +85,14 @@ extension MethodTable {
                 errors: table.errorCount
             )
         }
+    }
+}
+
+extension MethodTable {
+    /// A row version as the engine takes it; a negative one is `invalid_value`.
+    fileprivate static func rowVersion(_ given: Int?, field: String) throws(ResponseError) -> UInt64? {
+        guard let given else { return nil }
+        guard given >= 0 else { throw .invalidValue("A row version is a whole number, 0 or more.", field: field) }
+        return UInt64(given)
     }
 }

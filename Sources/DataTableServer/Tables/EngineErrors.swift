@@ -89,6 +89,14 @@ extension ResponseError {
             self = .invalidValue(message, field: "params." + field)
         case .invalidLayout(let message, let field):
             self = .invalidParams(message, field: "params." + field)
+        case .rowChanged(let id, let expected, let current):
+            self.init(
+                code: .conflict,
+                kind: .conflict,
+                message: "Row \(WireValues.quoted(id)) is at version \(current), not \(expected): it changed since; "
+                    + "read it again and retry.",
+                details: ["id": WireValues.json(id), "rowVersion": .integer(Int64(current))]
+            )
         case .nothingToUndo(let redo):
             self.init(
                 code: .conflict,

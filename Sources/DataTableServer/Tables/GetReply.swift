@@ -81,7 +81,9 @@ extension GetReply: DirectJSON {
                 writer.raw(":")
                 writer.value(WireValues.json(row.values[column], rules: columns[column].rules))
             }
-            writer.raw("}}")
+            writer.raw(#"},"version":"#)
+            writer.int(Int(row.version))
+            writer.raw("}")
         }
         writer.raw(#"],"table":"#)
         writer.string(table)

@@ -176,6 +176,8 @@ extension JSONWriter {
             string(syncStatus)
         }
         if row.tall { raw(#","tall":true"#) }
+        raw(#","version":"#)
+        int(Int(row.version))
         raw(#","y":"#)
         int(row.y)
         raw("}")

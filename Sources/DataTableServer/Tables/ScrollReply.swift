@@ -89,7 +89,8 @@ struct ScrollReply: Encodable, Sendable {
                         ),
                     readOnly: row.readOnly.isEmpty ? nil : row.readOnly.map { keys[$0] },
                     syncStatus: row.syncStatus,
-                    drillDown: row.drillDown
+                    drillDown: row.drillDown,
+                    version: Int(row.version)
                 )
             },
             first: window.firstVisible,

@@ -138,7 +138,8 @@ enum WireValues {
             drafts: drafts.isEmpty ? nil : drafts,
             selected: row.selected,
             readOnly: readOnly.isEmpty ? nil : readOnly,
-            highlight: row.highlight > 0 ? row.highlight : nil
+            highlight: row.highlight > 0 ? row.highlight : nil,
+            version: Int(row.version)
         )
     }
 

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// Tables that change while people use them, over the socket: columns added, renamed, hidden in
+/// one view, a deleted selection taken back, and two writers racing with `ifVersion` and
+/// `ifRowVersion`.
+@Suite struct TableChangeTests {
+    @Test func alterRenameAndHideInOneViewThenUndoADeletedSelection() throws {
+        let daemon = try TestDaemon()
+        let one = try daemon.connect()
+        let other = try daemon.connect()
+        try one.call("create", numberedTable("parts", count: 4))
+        let listener = try daemon.connect()
+        try listener.call("subscribe", #"{"table":"parts","events":["schema","added","deleted"]}"#)
+
+        let added = try one.call("alter", #"{"table":"parts","add":[{"key":"rack"}],"values":{"rack":"A1"}}"#)
+        #expect(added["columns"] as? [String] == ["n", "name", "rack"])
+        let renamed = try one.call("alter", #"{"table":"parts","rename":{"name":"title"}}"#)
+        #expect((renamed["altered"] as? [String: Any])?["renamed"] as? [[String]] == [["name", "title"]])
+        // Hidden in one connection's view only.
+        let viewport = #""unit":"cell","viewport":{"width":60,"height":6}"#
+        let hiding = try one.call("scroll", #"{"table":"parts",\#(viewport),"columns":{"rack":{"hidden":true}}}"#)
+        #expect((hiding["columns"] as? [[String: Any]])?.map { $0["key"] as? String } == ["n", "title"])
+        let showing = try other.call("scroll", #"{"table":"parts",\#(viewport)}"#)
+        #expect((showing["columns"] as? [[String: Any]])?.map { $0["key"] as? String } == ["n", "title", "rack"])
+        let row = (showing["rows"] as? [[String: Any]])?.first
+        #expect(row?["cells"] as? [String] == ["3", "row 3", "A1"])
+
+        try one.call("select", #"{"table":"parts","ids":[2,3]}"#)
+        let deleted = try one.call("delete", #"{"table":"parts","selection":true}"#)
+        #expect(deleted["deleted"] as? Int == 2 && deleted["rows"] as? Int == 2)
+        let undone = try other.call("undo", #"{"table":"parts"}"#)
+        #expect(undone["restored"] as? [Int] == [2, 3] && undone["rows"] as? Int == 4)
+        let selection = try one.call("selection", #"{"table":"parts"}"#)
+        #expect(selection["ids"] as? [Int] == [3, 2])
+        let order = try one.call("get", #"{"table":"parts"}"#)["rows"] as? [[String: Any]]
+        #expect(order?.map { $0["id"] as? Int } == [4, 3, 2, 1])
+
+        let events = try listener.events(4)
+        #expect(events.map { $0["kind"] as? String } == ["schema", "schema", "deleted", "added"])
+        #expect(events[0]["change"] as? String == "altered" && events[0]["columns"] as? [String] == ["rack"])
+        #expect(events[1]["columns"] as? [String] == ["title"])
+        #expect(events[3]["ids"] as? [Int] == [2, 3])
+    }
+
+    @Test func twoWritersRacingOnOneVersionOneWins() throws {
+        let daemon = try TestDaemon()
+        let first = try daemon.connect()
+        let second = try daemon.connect()
+        try first.call("create", numberedTable("race", count: 3))
+        for round in 0..<20 {
+            let version = try #require(try first.call("describe", #"{"table":"race"}"#)["version"] as? Int)
+            // Both send before either reads: the daemon orders them, and only one finds the
+            // version it was given.
+            for (client, value) in [(first, "first \(round)"), (second, "second \(round)")] {
+                try client.send(
+                    #"{"id":1,"method":"edit","params":{"table":"race","id":1,"column":"name","value":"\#(value)","ifVersion":\#(version)}}"#
+                        + "\n"
+                )
+            }
+            let replies = try [first, second].map { try object(try $0.readLine()) }
+            let won = replies.filter { $0["result"] != nil }
+            let lost = replies.compactMap { $0["error"] as? [String: Any] }
+            #expect(won.count == 1 && lost.count == 1)
+            #expect(errorData(lost[0])["kind"] as? String == "conflict")
+            #expect(errorData(lost[0])["version"] as? Int == version + 1)
+        }
+    }
+
+    @Test func aRowVersionGuardsItsRowOnly() throws {
+        let daemon = try TestDaemon()
+        let one = try daemon.connect()
+        let other = try daemon.connect()
+        try one.call("create", numberedTable("rows", count: 3))
+        let read = try one.call("get", #"{"table":"rows","ids":[1,2]}"#)["rows"] as? [[String: Any]]
+        let (first, second) = try (#require(read?[0]["version"] as? Int), #require(read?[1]["version"] as? Int))
+        // Someone else changes row 2: an edit of row 1 still goes through.
+        let theirs = try other.call("edit", #"{"table":"rows","id":2,"column":"name","value":"theirs"}"#)
+        let mine = try one.call(
+            "edit",
+            #"{"table":"rows","id":1,"column":"name","value":"mine","ifRowVersion":\#(first)}"#
+        )
+        #expect(mine["edited"] as? Int == 1)
+        // An edit of row 2 as it was is refused, naming its version now, and changes nothing.
+        let stale = try one.call(
+            "edit",
+            #"{"table":"rows","edits":[{"id":1,"column":"n","value":9},{"id":2,"column":"name","value":"mine","ifRowVersion":\#(second)}]}"#
+        )
+        #expect(errorData(stale)["kind"] as? String == "conflict")
+        #expect(errorData(stale)["rowVersion"] as? Int == theirs["version"] as? Int)
+        let now = try one.call("get", #"{"table":"rows","ids":[1,2]}"#)["rows"] as? [[String: Any]]
+        #expect((now?[0]["values"] as? [String: Any])?["n"] as? Int == 0)
+        #expect((now?[1]["values"] as? [String: Any])?["name"] as? String == "theirs")
+        #expect(now?[1]["version"] as? Int == theirs["version"] as? Int)
+    }
+}

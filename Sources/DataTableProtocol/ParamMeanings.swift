@@ -41,6 +41,9 @@ extension ParamsSchema {
                 "The value every existing row gets in an added column, by the column's key (absent: empty).",
             "readOnly":
                 "The table's own read-only setting.",
+            "limit":
+                "The most rows the table keeps, dropping the oldest past it (0: no limit); a table above it "
+                + "drops its oldest rows now, in the same change.",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
                 + "last saw): otherwise `conflict`, with the table's version in `data.version`, and nothing "
@@ -85,6 +88,9 @@ extension ParamsSchema {
             "mode":
                 "Who besides the owner may read and change the table, as `chmod` writes it (\"0640\"); absent "
                 + "means the daemon's `--table-mode` (0660 unless set).",
+            "limit":
+                "The most rows the table keeps, for logs and live feeds: adding past it drops the oldest "
+                + "(the first in the table's own order), and events say which; absent: no limit.",
         ],
         "delete": [
             "table":
@@ -251,6 +257,9 @@ extension ParamsSchema {
                 "The sort of a new table.",
             "mode":
                 "The mode of a new table, as `chmod` writes it (\"0640\"); absent means `--table-mode`.",
+            "replace":
+                "`true`: the rows become exactly the loaded ones, as one change (a refresh); rows whose key "
+                + "was there keep their ids, selection and drafts.",
         ],
         "ping": [:],
         "redo": [

@@ -26,6 +26,9 @@ public struct TableEvent: Codable, Hashable, Sendable {
         public static let drafts = Kind(rawValue: "drafts")
         /// The table was created or dropped, or its owner, group or mode changed (`change`).
         public static let schema = Kind(rawValue: "schema")
+        /// The rows were swapped for a new set at once (`load` with `replace`): re-fetch what is
+        /// shown (`count`: rows whose key is new; kept rows keep their ids).
+        public static let replaced = Kind(rawValue: "replaced")
         /// The subscriber fell behind and the events from `previous` to `version` were not sent:
         /// re-fetch what is shown (`get`, `scroll`) at `version`; events go on from there. Sent
         /// whatever kinds were subscribed to.
@@ -33,7 +36,9 @@ public struct TableEvent: Codable, Hashable, Sendable {
 
         /// The kinds `subscribe` takes (every one but ``resync``), in the order its reply lists them;
         /// the default subscription.
-        public static let allCases: [Kind] = [.added, .edited, .deleted, .selection, .sort, .drafts, .schema]
+        public static let allCases: [Kind] = [
+            .added, .edited, .deleted, .selection, .sort, .drafts, .schema, .replaced,
+        ]
 
         /// Decodes the kind from its string; an unknown one decodes as itself.
         public init(from decoder: any Decoder) throws {

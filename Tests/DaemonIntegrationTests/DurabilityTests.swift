@@ -121,6 +121,10 @@ import Testing
             ("get", #"{"table":"bins"}"#),
             ("describe", #"{"table":"shelf"}"#),
             ("get", #"{"table":"shelf"}"#),
+            ("describe", #"{"table":"roll"}"#),
+            ("get", #"{"table":"roll"}"#),
+            ("get", #"{"table":"crate"}"#),
+            ("selection", #"{"table":"crate"}"#),
         ]
         var before: [String] = []
         do {
@@ -179,6 +183,16 @@ import Testing
             try client.call("select", #"{"table":"shelf","ids":[2]}"#)
             try client.call("delete", #"{"table":"shelf","selection":true}"#)
             try client.call("undo", #"{"table":"shelf"}"#)
+            // A rolling table past its limit, and a table refreshed with a replace.
+            try client.call("create", #"{"table":"roll","columns":[{"key":"line"}],"limit":2}"#)
+            try client.call("add", #"{"table":"roll","rows":[{"line":"a"},{"line":"b"},{"line":"c"}]}"#)
+            try client.call(
+                "create",
+                #"{"table":"crate","key":"bin","columns":[{"key":"bin"},{"key":"qty","type":"number"}],"rows":[{"bin":"A1","qty":1},{"bin":"B2","qty":2}]}"#
+            )
+            try client.call("select", #"{"table":"crate","ids":["B2"]}"#)
+            let replaced = try client.call("load", #"{"table":"crate","replace":true,"text":"bin,qty\nB2,5\nC3,3\n"}"#)
+            #expect(replaced["kept"] as? Int == 1 && replaced["removed"] as? Int == 1)
             #expect(
                 (try client.call("get", #"{"table":"feed"}"#)["rows"] as? [[String: Any]])?.map { $0["id"] as? Int }
                     == [4]
@@ -193,7 +207,7 @@ import Testing
         for (index, (question, answer)) in zip(questions, after).enumerated() {
             #expect(answer == before[index], "\(question.0) \(question.1)")
         }
-        #expect(restarted.process.output.contains("restored 6 tables"))
+        #expect(restarted.process.output.contains("restored 8 tables"))
         #expect(!restarted.process.output.contains("did not come out"), "\(restarted.process.output)")
         let durability = try #require(try client.call("stats")["durability"] as? [String: Any])
         #expect(durability["stateDir"] as? String == state.path && durability["fsync"] as? String == "everysec")

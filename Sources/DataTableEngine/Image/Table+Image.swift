@@ -82,10 +82,18 @@ extension Table {
         selectionMode: SelectionMode,
         sortKeys: [SortKey],
         version: UInt64,
+        limit: Int? = nil,
         coder: ColumnImageCoder? = nil
     ) throws(TableImageError) {
         do {
-            try self.init(name: name, columns: columns, key: key, readOnly: readOnly, selectionMode: selectionMode)
+            try self.init(
+                name: name,
+                columns: columns,
+                key: key,
+                readOnly: readOnly,
+                selectionMode: selectionMode,
+                limit: limit
+            )
         } catch {
             throw TableImageError("its schema is not valid: \(error)")
         }

@@ -19,7 +19,7 @@ public struct ColumnImageCoder: Sendable {
 
 extension Table {
     private enum PartTag: UInt8 { case cells = 0, rowsAdded = 1, rowsRemoved = 2, schema = 3 }
-    private enum EditTag: UInt8 { case insert = 0, remove = 1, replace = 2, tableReadOnly = 3 }
+    private enum EditTag: UInt8 { case insert = 0, remove = 1, replace = 2, tableReadOnly = 3, rowLimit = 4 }
 
     static func write(_ step: UndoStep, to writer: inout ByteWriter, coder: ColumnImageCoder?) {
         writer.write(UInt64(step.parts.count))
@@ -200,6 +200,9 @@ extension Table {
             case .tableReadOnly(let readOnly):
                 writer.write(EditTag.tableReadOnly.rawValue)
                 writer.write(readOnly)
+            case .rowLimit(let limit):
+                writer.write(EditTag.rowLimit.rawValue)
+                writer.write(UInt64(limit ?? 0))
             }
         }
     }
@@ -240,6 +243,10 @@ extension Table {
                 let index = Int(try reader.read(UInt32.self))
                 edits.append(.replace(index: index, column: try column()))
             case .tableReadOnly: edits.append(.tableReadOnly(try reader.readBool()))
+            case .rowLimit:
+                let limit = try reader.read(UInt64.self)
+                guard limit <= UInt64(Int32.max) else { throw TableImageError("a row limit is out of range") }
+                edits.append(.rowLimit(limit == 0 ? nil : Int(limit)))
             case nil: throw TableImageError("a column change is of an unknown kind")
             }
         }

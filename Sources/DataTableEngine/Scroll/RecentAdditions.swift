@@ -19,6 +19,12 @@ struct RecentAdditions: Sendable {
     /// Rows added at versions up to this one may have been forgotten.
     private(set) var forgottenThrough: UInt64 = 0
 
+    /// A memory of nothing, where rows added at versions up to `version` count as forgotten
+    /// (the rows changed slots wholesale: a replace).
+    init(forgettingThrough version: UInt64) { forgottenThrough = version }
+
+    init() {}
+
     /// Remembers `rows` (slot and id), the last of the rows added at `version`; `more` rows
     /// added before them in the same change are not remembered.
     mutating func note(_ rows: [(UInt32, RowID)], version: UInt64, more: Int = 0) {

@@ -21,8 +21,10 @@ extension Table {
             }
         }
         let added = insert(try prepare(rows), at: index, now: now)
-        record([.rowsAdded(SavedRows(ids: added.map(\.id)))])
-        return added
+        var parts: [UndoPart] = [.rowsAdded(SavedRows(ids: added.map(\.id)))]
+        if let dropped = dropPastLimit() { parts.append(dropped) }
+        record(parts)
+        return stillInTable(added)
     }
 
     /// Puts checked rows in (see ``add(_:at:now:)``) as one change: the version goes up once.
@@ -47,6 +49,15 @@ extension Table {
         let remembered = slots.suffix(RecentAdditions.capacity).map { ($0, id(of: $0)) }
         recentAdditions.note(remembered, version: version, more: slots.count - remembered.count)
         return slots.map { AddedRow(id: id(of: $0), index: orderPosition(of: $0)!, addedAt: now) }
+    }
+
+    /// Added rows as they are now: those the limit dropped again are left out, and the others'
+    /// positions are after the drop.
+    func stillInTable(_ added: [AddedRow]) -> [AddedRow] {
+        guard !droppedByLimit.isEmpty else { return added }
+        return added.compactMap { row in
+            self.index(of: row.id).map { AddedRow(id: row.id, index: $0, addedAt: row.addedAt) }
+        }
     }
 
     /// How strongly the row with `slot` is highlighted at `now`: 1 when just added, easing out to

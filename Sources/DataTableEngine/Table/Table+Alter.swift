@@ -12,13 +12,16 @@ public struct TableAlteration: Sendable {
     public var add: [NewColumn] = []
     /// The table's own read-only setting, when it changes.
     public var readOnly: Bool?
+    /// The most rows the table keeps (``Table/rowLimit``), when it changes: 0 for none. A table
+    /// above the new limit drops its oldest rows in the same change.
+    public var limit: Int?
 
     /// An alteration that changes nothing yet.
     public init() {}
 
     /// Whether the alteration asks for nothing.
     public var isEmpty: Bool {
-        change.isEmpty && rename.isEmpty && drop.isEmpty && add.isEmpty && readOnly == nil
+        change.isEmpty && rename.isEmpty && drop.isEmpty && add.isEmpty && readOnly == nil && limit == nil
     }
 }
 
@@ -51,6 +54,8 @@ public struct SchemaSummary: Sendable, Hashable {
     public var changed: [String] = []
     /// The table's read-only setting, when it changed.
     public var readOnly: Bool?
+    /// The table's row limit, when it changed: 0 for none.
+    public var limit: Int?
 
     /// Every key the change names, each once, in the order met (a rename gives its new key).
     public var columns: [String] {
@@ -72,6 +77,8 @@ struct SchemaChange: Sendable {
         case replace(index: Int, column: Column)
         /// The table's own read-only setting.
         case tableReadOnly(Bool)
+        /// The most rows the table keeps (rows past it are dropped by the change itself).
+        case rowLimit(Int?)
     }
 
     /// A dropped column's cells, by place in the table's own order: values, the cells' own
@@ -100,10 +107,12 @@ extension Table {
     /// is checked before anything changes, and a refused part refuses the whole. A dropped
     /// column may not be the key, a sort key, or used by a view's filter or sections. New
     /// constraints must hold for every value already stored: otherwise ``TableError/invalidValues(_:)``
-    /// lists the first 100 that break them. Widths measured for layout are measured again.
+    /// lists the first 100 that break them. Widths measured for layout are measured again. A
+    /// new `limit` below the rows there are drops the oldest, one version later
+    /// (``droppedByLimit``).
     public mutating func alter(_ alteration: TableAlteration) throws(TableError) -> SchemaSummary {
         guard !alteration.isEmpty else {
-            throw .invalidArgument("Say what to change: change, rename, drop, add or readOnly.", field: "params")
+            throw .invalidArgument("Say what to change: change, rename, drop, add, readOnly or limit.", field: "params")
         }
         var working = columns
         var edits: [SchemaChange.Edit] = []
@@ -178,10 +187,18 @@ extension Table {
             working.insert(new.column, at: index)
         }
         if let readOnly = alteration.readOnly { edits.append(.tableReadOnly(readOnly)) }
+        if let newLimit = alteration.limit {
+            guard newLimit >= 0 else {
+                throw .invalidArgument("limit must be 0 (no limit) or more.", field: "limit")
+            }
+            edits.append(.rowLimit(newLimit == 0 ? nil : newLimit))
+        }
         try TableSchema.check(columns: working, key: keyColumn.map { columns[$0].key })
         let (inverse, summary) = applySchema(SchemaChange(edits: edits))
-        record([.schema(inverse)])
         version += 1
+        // A new limit below the rows there are drops the oldest, one version later.
+        let dropped = dropPastLimit()
+        record([.schema(inverse)] + (dropped.map { [$0] } ?? []))
         return summary
     }
 
@@ -281,6 +298,11 @@ extension Table {
             self.readOnly = readOnly
             summary.readOnly = readOnly
             return .tableReadOnly(old)
+        case .rowLimit(let newLimit):
+            let old = limit
+            limit = newLimit
+            summary.limit = newLimit ?? 0
+            return .rowLimit(old)
         }
     }
 
@@ -296,6 +318,7 @@ extension Table {
         case .remove(let index): index < columns.count && index != keyColumn
         case .replace(let index, let column): index < columns.count && columns[index].type == column.type
         case .tableReadOnly: true
+        case .rowLimit(let limit): (limit ?? 1) >= 1
         }
     }
 

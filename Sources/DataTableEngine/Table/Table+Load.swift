@@ -2,7 +2,8 @@ extension Table {
     /// Adds rows read by ``TableLoader`` as one change; returns how many. The rows must have been
     /// parsed for this table's columns. A key column's values must be new ids; otherwise
     /// nothing is added and the problems name their lines. Under a sort the table is re-sorted.
-    /// A load cannot be undone, and the changes before it can no longer be.
+    /// A load cannot be undone, and the changes before it can no longer be. Past the table's
+    /// limit the oldest rows go, one version later (``droppedByLimit``).
     public mutating func append(_ loaded: LoadedRows) throws(TableError) -> Int {
         precondition(loaded.columns.map(\.key) == columns.map(\.key), "rows parsed for other columns")
         let count = loaded.count
@@ -74,6 +75,7 @@ extension Table {
         filtersReadmit()
         forgetHistory()
         version += 1
+        _ = dropPastLimit()
         let remembered = newSlots.suffix(RecentAdditions.capacity).map { ($0, id(of: $0)) }
         recentAdditions.note(remembered, version: version, more: newSlots.count - remembered.count)
         return count

@@ -95,11 +95,16 @@ extension Table {
         let added = prepared.isEmpty ? [] : insert(prepared, now: now)
         var parts: [UndoPart] = step.changes.isEmpty ? [] : [.cells(step)]
         if !added.isEmpty { parts.append(.rowsAdded(SavedRows(ids: added.map(\.id)))) }
+        if let dropped = dropPastLimit() { parts.append(dropped) }
         record(parts)
+        // Rows the limit dropped are left out: they are gone.
+        let stillIn = Set(replacements.map(\.slot).filter { orderPosition(of: $0) != nil })
         return UpsertResult(
-            added: added,
-            replaced: replacements.map { (id(of: $0.slot), orderPosition(of: $0.slot)!) },
-            changed: targets.map { editedCell(slot: $0.slot, column: $0.column) },
+            added: stillInTable(added),
+            replaced: replacements.filter { stillIn.contains($0.slot) }.map {
+                (id(of: $0.slot), orderPosition(of: $0.slot)!)
+            },
+            changed: targets.filter { stillIn.contains($0.slot) }.map { editedCell(slot: $0.slot, column: $0.column) },
             versionAfterReplacing: versionAfterReplacing
         )
     }

@@ -75,6 +75,10 @@ public struct Table: Sendable {
     /// Counts filters and sections set and dropped: they change no data (and no ``version``),
     /// but a copy made before one must not take the table's place after it.
     public internal(set) var filterGeneration: UInt64 = 0
+    /// ``rowLimit``.
+    var limit: Int?
+    /// The ids of the rows the last change dropped to stay within ``rowLimit``, oldest first.
+    public internal(set) var droppedByLimit: [RowID] = []
     var undoSteps: [UndoStep] = []
     var redoSteps: [UndoStep] = []
     /// ``undoDepth``.
@@ -89,9 +93,14 @@ public struct Table: Sendable {
         columns: [Column],
         key: String? = nil,
         readOnly: Bool = false,
-        selectionMode: SelectionMode = .multiple
+        selectionMode: SelectionMode = .multiple,
+        limit: Int? = nil
     ) throws(TableError) {
         try TableSchema.check(columns: columns, key: key)
+        if let limit, limit < 1 {
+            throw .invalidSchema("limit must be at least 1 (leave it out for no limit).", field: "limit")
+        }
+        self.limit = limit
         self.name = name
         self.columns = columns
         var index: [String: Int] = [:]

@@ -1,5 +1,5 @@
 /// `alter`: change a table's columns and settings as one change: new definitions, renames,
-/// dropped and added columns, the table's read-only setting. Undo takes it back.
+/// dropped and added columns, the table's read-only setting and row limit. Undo takes it back.
 public struct AlterRequest: DataTableRequest {
     /// The method name on the wire: `"alter"`.
     public static let method = "alter"
@@ -23,6 +23,9 @@ public struct AlterRequest: DataTableRequest {
     public var values: [String: JSONValue]?
     /// The table's own read-only setting.
     public var readOnly: Bool?
+    /// The most rows the table keeps, dropping the oldest past it (0: no limit); a table above
+    /// it drops its oldest rows now, in the same change.
+    public var limit: Int?
     /// Only if the table is still at this version (the `version` of the reply or event the
     /// client last saw): otherwise `conflict`, with the table's version in `data.version`, and
     /// nothing changes.
@@ -37,8 +40,10 @@ public struct AlterRequest: DataTableRequest {
         add: [ColumnDefinition]? = nil,
         values: [String: JSONValue]? = nil,
         readOnly: Bool? = nil,
+        limit: Int? = nil,
         ifVersion: Int? = nil
     ) {
+        self.limit = limit
         self.table = table
         self.change = change
         self.rename = rename
@@ -82,6 +87,8 @@ public struct SchemaChangeReply: Codable, Hashable, Sendable {
     public var changed: [String]?
     /// The table's read-only setting, when it changed.
     public var readOnly: Bool?
+    /// The table's row limit, when it changed (0: none).
+    public var limit: Int?
 
     /// A reply with every member given; empty lists are left out.
     public init(
@@ -89,8 +96,10 @@ public struct SchemaChangeReply: Codable, Hashable, Sendable {
         dropped: [String] = [],
         renamed: [[String]] = [],
         changed: [String] = [],
-        readOnly: Bool? = nil
+        readOnly: Bool? = nil,
+        limit: Int? = nil
     ) {
+        self.limit = limit
         self.added = added.isEmpty ? nil : added
         self.dropped = dropped.isEmpty ? nil : dropped
         self.renamed = renamed.isEmpty ? nil : renamed

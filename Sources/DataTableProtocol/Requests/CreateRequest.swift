@@ -24,6 +24,9 @@ public struct CreateRequest: DataTableRequest {
     /// Who besides the owner may read and change the table, as `chmod` writes it ("0640");
     /// absent means the daemon's `--table-mode` (0660 unless set).
     public var mode: String?
+    /// The most rows the table keeps, for logs and live feeds: adding past it drops the oldest
+    /// (the first in the table's own order), and events say which; absent: no limit.
+    public var limit: Int?
 
     /// Params with every member given; the optional ones may be left out.
     public init(
@@ -34,8 +37,10 @@ public struct CreateRequest: DataTableRequest {
         sort: [SortKeyParam]? = nil,
         readOnly: Bool? = nil,
         selection: String? = nil,
-        mode: String? = nil
+        mode: String? = nil,
+        limit: Int? = nil
     ) {
+        self.limit = limit
         self.table = table
         self.columns = columns
         self.key = key

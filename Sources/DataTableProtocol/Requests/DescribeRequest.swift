@@ -33,9 +33,9 @@ public struct DescribeRequest: DataTableRequest {
         public var errors: Int
         /// The table's version.
         public var version: Int
-        /// Whether `undo` has a committed edit to take back.
+        /// Whether `undo` has a change to take back.
         public var canUndo: Bool
-        /// Whether `redo` has an undone edit to make again.
+        /// Whether `redo` has an undone change to make again.
         public var canRedo: Bool
         /// The owner's user id, the table's group and its mode (four octal digits, as `chmod`
         /// takes them).
@@ -44,6 +44,8 @@ public struct DescribeRequest: DataTableRequest {
         public var group: Int?
         /// The table's mode as four octal digits, like "0660" (see `owner`).
         public var mode: String?
+        /// The most rows the table keeps (its oldest go past it); absent when there is no limit.
+        public var limit: Int?
 
         /// A reply with every member given; `owner`, `group` and `mode` may be left out.
         public init(
@@ -61,8 +63,10 @@ public struct DescribeRequest: DataTableRequest {
             canRedo: Bool,
             owner: Int? = nil,
             group: Int? = nil,
-            mode: String? = nil
+            mode: String? = nil,
+            limit: Int? = nil
         ) {
+            self.limit = limit
             self.table = table
             self.columns = columns
             self.key = key

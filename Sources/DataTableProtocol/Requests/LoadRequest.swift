@@ -28,6 +28,9 @@ public struct LoadRequest: DataTableRequest {
     public var sort: [SortKeyParam]?
     /// The mode of a new table, as `chmod` writes it ("0640"); absent means `--table-mode`.
     public var mode: String?
+    /// `true`: the rows become exactly the loaded ones, as one change (a refresh); rows whose key
+    /// was there keep their ids, selection and drafts. Only for a table that exists.
+    public var replace: Bool?
 
     /// Params with every member given; the optional ones may be left out (give one of `path`, `text`, `upload`).
     public init(
@@ -39,8 +42,10 @@ public struct LoadRequest: DataTableRequest {
         columns: [ColumnDefinition]? = nil,
         key: String? = nil,
         sort: [SortKeyParam]? = nil,
-        mode: String? = nil
+        mode: String? = nil,
+        replace: Bool? = nil
     ) {
+        self.replace = replace
         self.upload = upload
         self.table = table
         self.format = format
@@ -66,9 +71,25 @@ public struct LoadRequest: DataTableRequest {
         public var rows: Int
         /// The table's columns (with inferred types when the load created it).
         public var columns: [ColumnDefinition]
+        /// With `replace`: rows whose key was there before (same ids); `added` counts the new
+        /// ones.
+        public var kept: Int?
+        /// With `replace`: rows whose key is not among the loaded rows, now gone.
+        public var removed: Int?
 
         /// A reply with every member given.
-        public init(table: String, version: Int, created: Bool, added: Int, rows: Int, columns: [ColumnDefinition]) {
+        public init(
+            table: String,
+            version: Int,
+            created: Bool,
+            added: Int,
+            rows: Int,
+            columns: [ColumnDefinition],
+            kept: Int? = nil,
+            removed: Int? = nil
+        ) {
+            self.kept = kept
+            self.removed = removed
             self.table = table
             self.version = version
             self.created = created

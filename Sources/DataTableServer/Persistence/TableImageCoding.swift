@@ -22,6 +22,8 @@ enum TableImageCoding {
         var owner: UInt32?
         var group: UInt32?
         var mode: UInt16?
+        /// The row limit (absent: none).
+        var limit: Int?
     }
 
     /// Column definitions the table's history keeps (a dropped column, a definition before an
@@ -55,7 +57,8 @@ enum TableImageCoding {
             rows: table.rowCount,
             owner: table.access.owner,
             group: table.access.group,
-            mode: table.access.mode
+            mode: table.access.mode,
+            limit: table.rowLimit
         )
         let json = try! JSONEncoder().encode(header)
         var writer = ByteWriter(capacity: json.count + table.rowCount * (table.columns.count * 8 + 2) + 64)
@@ -102,6 +105,7 @@ enum TableImageCoding {
                 selectionMode: selection,
                 sortKeys: WireSchema.sortKeys(header.sort),
                 version: header.version,
+                limit: header.limit,
                 coder: columnCoder
             )
             table.access = access

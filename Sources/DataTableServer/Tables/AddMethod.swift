@@ -43,21 +43,26 @@ extension MethodTable {
             )
             let added: [AddedRow]
             var replaced: [AddRequest.Replaced]?
+            var addedFrom = before
             if upsert {
                 let result = try table.upsert(inputs, now: now)
                 added = result.added
                 replaced = result.replaced.map { .init(id: WireValues.json($0.id), index: $0.index) }
                 if let replacedAt = result.versionAfterReplacing {
                     server.publish(table, .edited, from: before, at: replacedAt) { $0.list(result.changed) }
-                    if !added.isEmpty {
-                        server.publish(table, .added, from: replacedAt) { $0.list(added.map(\.id)) }
-                    }
-                } else {
-                    server.publish(table, .added, from: before) { $0.list(added.map(\.id)) }
+                    addedFrom = replacedAt
                 }
             } else {
                 added = try table.add(inputs, at: request.index, now: now)
-                server.publish(table, .added, from: before) { $0.list(added.map(\.id)) }
+            }
+            // Rows past the table's limit went in the same change, one version later.
+            let dropped = table.droppedByLimit
+            let addedAt = dropped.isEmpty ? table.version : table.version - 1
+            if addedAt > addedFrom {
+                server.publish(table, .added, from: addedFrom, at: addedAt) { $0.list(added.map(\.id)) }
+            }
+            if !dropped.isEmpty {
+                server.publish(table, .deleted, from: addedAt) { $0.list(dropped) }
             }
             return AddRequest.Response(
                 table: table.name,

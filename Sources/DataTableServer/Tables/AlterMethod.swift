@@ -27,14 +27,18 @@ extension MethodTable {
             return NewColumn(column: column, value: value ?? .null)
         }
         alteration.readOnly = request.readOnly
+        alteration.limit = request.limit
         let change = alteration
         return try await server.updateOffLock(request.table, by: requester, ifVersion: request.ifVersion) { table in
             try table.alter(change)
         } install: { table, summary, before in
-            server.publish(table, .schema, from: before) { event in
+            let dropped = table.droppedByLimit
+            let alteredAt = dropped.isEmpty ? table.version : table.version - 1
+            server.publish(table, .schema, from: before, at: alteredAt) { event in
                 event.change = "altered"
-                event.columns = summary.columns
+                event.columns = summary.columns.isEmpty ? nil : summary.columns
             }
+            if !dropped.isEmpty { server.publish(table, .deleted, from: alteredAt) { $0.list(dropped) } }
             return AlterRequest.Response(
                 table: table.name,
                 version: Int(table.version),

@@ -13,7 +13,8 @@ extension MethodTable {
             columns: try WireSchema.columns(request.columns),
             key: request.key,
             readOnly: request.readOnly ?? false,
-            selectionMode: try WireSchema.selectionMode(request.selection, field: "params.selection") ?? .multiple
+            selectionMode: try WireSchema.selectionMode(request.selection, field: "params.selection") ?? .multiple,
+            limit: request.limit
         )
         if let sort = request.sort { try table.sort(by: WireSchema.sortKeys(sort), field: "sort") }
         if let rows = request.rows, !rows.isEmpty {

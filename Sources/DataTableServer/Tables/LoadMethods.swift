@@ -49,6 +49,10 @@ extension MethodTable {
             try server.checkUserMemory(owner: owner, adding: bytes.multipliedReportingOverflow(by: 2).partialValue)
         }
         if existing != nil { try Self.refuseCreationParams(request) }
+        if request.replace == true && existing == nil {
+            // Nothing to replace: said before any text is read.
+            throw ResponseError(CatalogError.noSuchTable(request.table))
+        }
         let text: String
         if let uploaded {
             try checkOwnersRoom(forText: uploaded.count)
@@ -88,6 +92,12 @@ extension MethodTable {
             try TableLoader.parse(text, format: format, columns: given, progress: progress)
         }
         let logsWhole = server.journal != nil
+        if request.replace == true {
+            guard existing != nil else {
+                throw ResponseError(CatalogError.noSuchTable(request.table))
+            }
+            return try await replaceRows(request.table, with: loaded, server, by: requester, logsWhole: logsWhole)
+        }
         if existing == nil {
             let access = requester.access(mode: mode)
             return try await loadNew(request, loaded, access: access, server: server, logsWhole: logsWhole)
@@ -106,10 +116,12 @@ extension MethodTable {
             let added = try table.append(loaded)
             let grew = table.estimatedBytes - bytesBefore
             let ids = added <= TableEvent.maximumIDs ? table.idsOfLastSlots(added) : []
+            let dropped = table.droppedByLimit
             // The file may change or go: the log keeps the table as the load left it, encoded
             // here rather than under the lock.
             return (
-                added: added, ids: ids, grew: grew, image: logsWhole ? TableImageCoding.encode(table) : nil
+                added: added, ids: ids, dropped: dropped, grew: grew,
+                image: logsWhole ? TableImageCoding.encode(table) : nil
             )
         } install: { table, outcome, before in
             try server.checkUserMemory(owner: table.access.owner, adding: outcome.grew)
@@ -117,7 +129,9 @@ extension MethodTable {
                 try server.claimRoom(forImage: image)
                 server.recordWhole(image: image)
             }
-            server.publish(table, .added, from: before) { $0.listAdded(outcome.ids, count: outcome.added) }
+            let addedAt = outcome.dropped.isEmpty ? table.version : table.version - 1
+            server.publish(table, .added, from: before, at: addedAt) { $0.listAdded(outcome.ids, count: outcome.added) }
+            if !outcome.dropped.isEmpty { server.publish(table, .deleted, from: addedAt) { $0.list(outcome.dropped) } }
             return LoadRequest.Response(
                 table: table.name,
                 version: Int(table.version),
@@ -125,6 +139,48 @@ extension MethodTable {
                 added: outcome.added,
                 rows: table.rowCount,
                 columns: table.columns.map(WireSchema.definition)
+            )
+        }
+    }
+
+    /// A load with `replace`: the rows become the loaded ones, worked out on a copy off the
+    /// table's lock; the lock is held only to put the result in place and publish it.
+    private static func replaceRows(
+        _ name: String,
+        with loaded: LoadedRows,
+        _ server: ServerState,
+        by requester: Requester,
+        logsWhole: Bool
+    ) async throws -> LoadRequest.Response {
+        let keys = loaded.columns.map(\.key)
+        return try await server.updateOffLock(name, by: requester) { table in
+            guard table.columns.map(\.key) == keys else {
+                throw ResponseError.invalidValue(
+                    "The table \(name) changed while the file was read; load again.",
+                    field: "params.table"
+                )
+            }
+            try server.checkRows(loaded.count, table: name)
+            let bytesBefore = table.estimatedBytes
+            let result = try table.replaceRows(with: loaded)
+            let grew = table.estimatedBytes - bytesBefore
+            return (result: result, grew: grew, image: logsWhole ? TableImageCoding.encode(table) : nil)
+        } install: { table, outcome, before in
+            if outcome.grew > 0 { try server.checkUserMemory(owner: table.access.owner, adding: outcome.grew) }
+            if let image = outcome.image {
+                try server.claimRoom(forImage: image)
+                server.recordWhole(image: image)
+            }
+            server.publish(table, .replaced, from: before) { $0.count = outcome.result.added }
+            return LoadRequest.Response(
+                table: table.name,
+                version: Int(table.version),
+                created: false,
+                added: outcome.result.added,
+                rows: table.rowCount,
+                columns: table.columns.map(WireSchema.definition),
+                kept: outcome.result.kept,
+                removed: outcome.result.removed
             )
         }
     }

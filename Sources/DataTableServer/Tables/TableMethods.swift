@@ -59,7 +59,8 @@ extension MethodTable {
                     canRedo: table.canRedo,
                     owner: Int(table.access.owner),
                     group: Int(table.access.group),
-                    mode: table.access.modeText
+                    mode: table.access.modeText,
+                    limit: table.rowLimit
                 )
             }
         }

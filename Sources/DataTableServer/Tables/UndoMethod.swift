@@ -38,7 +38,7 @@ extension MethodTable {
             case .schema(let summary):
                 server.publish(table, .schema, from: previous, at: version) { event in
                     event.change = "altered"
-                    event.columns = summary.columns
+                    event.columns = summary.columns.isEmpty ? nil : summary.columns
                 }
             }
             previous = version
@@ -69,7 +69,8 @@ extension MethodTable {
             dropped: summary.dropped,
             renamed: summary.renamed,
             changed: summary.changed,
-            readOnly: summary.readOnly
+            readOnly: summary.readOnly,
+            limit: summary.limit
         )
     }
 }

@@ -78,6 +78,7 @@ struct Create: ParsableCommand {
     var columnsJSON: String?
     @Option(help: "Sort by COLUMN or COLUMN:desc; repeat for more keys.") var sort: [String] = []
     @Option(help: "The column whose values are the row ids.") var key: String?
+    @Option(help: "Keep at most this many rows: adding past it drops the oldest.") var limit: Int?
 
     func validate() throws { _ = try request() }
 
@@ -106,7 +107,8 @@ struct Create: ParsableCommand {
             table: table,
             columns: definitions,
             key: key,
-            sort: sort.isEmpty ? nil : try SortKeys.parse(sort)
+            sort: sort.isEmpty ? nil : try SortKeys.parse(sort),
+            limit: limit
         )
     }
 }
@@ -183,8 +185,18 @@ struct Load: ParsableCommand {
     @Option(help: "csv or ndjson (default: from the extension).") var format: String?
     @Option(help: "When the table is created: the column whose values are the row ids.") var key: String?
     @Option(help: "When the table is created: sort by COLUMN or COLUMN:desc.") var sort: [String] = []
+    @Flag(
+        help:
+            "Replace the table's rows with the file's (a refresh): rows with a key that was there keep their ids and selection."
+    )
+    var replace = false
 
-    func validate() throws { _ = try SortKeys.parse(sort) }
+    func validate() throws {
+        _ = try SortKeys.parse(sort)
+        if replace && (key != nil || !sort.isEmpty) {
+            throw ValidationError("--replace loads into a table that exists: --key and --sort do not apply.")
+        }
+    }
 
     func run() throws {
         let url = URL(fileURLWithPath: file)
@@ -194,7 +206,8 @@ struct Load: ParsableCommand {
             format: format,
             path: url.standardizedFileURL.path,
             key: key,
-            sort: sort.isEmpty ? nil : try SortKeys.parse(sort)
+            sort: sort.isEmpty ? nil : try SortKeys.parse(sort),
+            replace: replace ? true : nil
         )
         try common.withSession { session in
             let reply: LoadRequest.Response
@@ -209,6 +222,12 @@ struct Load: ParsableCommand {
             bar.finish()
             if common.json, let line = session.lastReply { print(line) }
             guard !common.json else { return }
+            if let kept = reply.kept, let removed = reply.removed {
+                print(
+                    "replaced the rows of \(name): \(kept) kept, \(reply.added) new, \(removed) gone (\(reply.rows) now)"
+                )
+                return
+            }
             let created = reply.created ? "created \(name); " : ""
             print("\(created)loaded \(Output.count(reply.added, "row")) into \(name) (\(reply.rows) now)")
         }
@@ -342,6 +361,7 @@ struct Alter: ParsableCommand {
     @Option(help: "OLD=NEW: rename a column (repeat).") var rename: [String] = []
     @Option(help: "KEY=LABEL: give a column a new header label (repeat).") var label: [String] = []
     @Option(help: "true or false: the table's own read-only setting.") var readOnly: Bool?
+    @Option(help: "Keep at most this many rows, dropping the oldest now and later (0: no limit).") var limit: Int?
 
     static func pair(_ text: String, _ option: String) throws -> (String, String) {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
@@ -351,8 +371,9 @@ struct Alter: ParsableCommand {
     }
 
     func validate() throws {
-        guard !(add.isEmpty && drop.isEmpty && rename.isEmpty && label.isEmpty && readOnly == nil) else {
-            throw ValidationError("Say what to change: --add, --drop, --rename, --label or --read-only.")
+        guard !(add.isEmpty && drop.isEmpty && rename.isEmpty && label.isEmpty && readOnly == nil && limit == nil)
+        else {
+            throw ValidationError("Say what to change: --add, --drop, --rename, --label, --read-only or --limit.")
         }
         for text in value + rename + label { _ = try Self.pair(text, "value, --rename or --label") }
     }
@@ -394,7 +415,8 @@ struct Alter: ParsableCommand {
                     drop: drop.isEmpty ? nil : drop,
                     add: added.isEmpty ? nil : added,
                     values: values.isEmpty ? nil : values,
-                    readOnly: readOnly
+                    readOnly: readOnly,
+                    limit: limit
                 )
             )
             guard !common.json else { return }
@@ -413,6 +435,7 @@ struct Alter: ParsableCommand {
         }
         if let changed = change.changed { parts.append("changed " + changed.joined(separator: ", ")) }
         if let readOnly = change.readOnly { parts.append(readOnly ? "read-only" : "not read-only") }
+        if let limit = change.limit { parts.append(limit == 0 ? "no row limit" : "at most \(limit) rows") }
         return parts.joined(separator: "; ")
     }
 }

@@ -1,0 +1,19 @@
+extension Table {
+    /// The most rows the table keeps, for logs and live feeds: adding past it drops the oldest
+    /// rows (the first in the table's own order) in the same change. `nil`: no limit.
+    public var rowLimit: Int? { limit }
+
+    /// Drops the oldest rows past ``rowLimit`` after rows came in; returns what undo needs to
+    /// bring them back (nothing when none went). The version goes up once more when rows go,
+    /// so the drop is its own event (``droppedByLimit`` names them).
+    mutating func dropPastLimit() -> UndoPart? {
+        droppedByLimit = []
+        guard let limit, rowCount > limit else { return nil }
+        let slots = natural.slots(from: 0, limit: rowCount - limit)
+        let saved = save(slots)
+        droppedByLimit = saved.ids
+        removeRows(slots)
+        version += 1
+        return .rowsRemoved(saved)
+    }
+}

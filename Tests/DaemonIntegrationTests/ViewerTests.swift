@@ -142,6 +142,49 @@ struct ViewerTests {
         #expect(all[1...10].allSatisfy { $0.hasPrefix("[x]") })
     }
 
+    /// `d` deletes the selected rows, `u` brings them back (selected, where they were), `U`
+    /// deletes them again.
+    @Test func deleteThenUndoBringsTheRowsBackSelected() throws {
+        let pane = try Pane(daemon: try Self.demo(rows: 10), rows: 15)
+        try pane.keys("Down", "Space")
+        _ = try pane.screen(until: { Self.status($0).contains("1 selected") })
+        try pane.keys("d")
+        let deleted = try pane.screen(until: { Self.status($0).contains("deleted 1 row") })
+        #expect(Self.status(deleted).contains("of 9"), "\(Self.status(deleted))")
+        #expect(!deleted.contains { $0.contains("Copper Pipe") })
+        try pane.keys("u")
+        let back = try pane.screen(until: { Self.status($0).contains("undone: 1 row back") })
+        #expect(back[2].hasPrefix("[x]Copper Pipe"), "\(back[2])")
+        #expect(Self.status(back).contains("of 10") && Self.status(back).contains("1 selected"))
+        try pane.keys("U")
+        let again = try pane.screen(until: { Self.status($0).contains("redone: 1 row out") })
+        #expect(!again.contains { $0.contains("Copper Pipe") })
+    }
+
+    /// `h` hides the cursor's column and `>` moves a column right, in this view only; `H` shows
+    /// every column again.
+    @Test func hideAndMoveAColumnInThisViewOnly() throws {
+        let daemon = try Self.demo(rows: 10)
+        let pane = try Pane(daemon: daemon, columns: 100, rows: 15)
+        let before = try pane.screen()
+        #expect(before[0].contains("Rack") && before[0].contains("Qty"))
+        try pane.keys("Right", "h")
+        let hidden = try pane.screen(until: { Self.status($0).contains("hid Rack") })
+        #expect(!hidden[0].contains("Rack") && hidden[0].contains("Item"), "\(hidden[0])")
+        // Another connection's view still shows it.
+        let other = try daemon.connect().call("layout", #"{"table":"stock","width":100,"unit":"cell"}"#)
+        let keys = (other["columns"] as? [[String: Any]])?.compactMap { $0["key"] as? String } ?? []
+        #expect(keys.contains("rack"), "\(keys)")
+        // The cursor is on Item again: `>` puts Qty before it.
+        try pane.keys(">")
+        let moved = try pane.screen(until: { Self.status($0).contains("moved Item") })
+        let qty = try #require(moved[0].range(of: "Qty")), item = try #require(moved[0].range(of: "Item"))
+        #expect(qty.lowerBound < item.lowerBound, "\(moved[0])")
+        try pane.keys("H")
+        let shown = try pane.screen(until: { Self.status($0).contains("every column shown") })
+        #expect(shown[0].contains("Rack"), "\(shown[0])")
+    }
+
     @Test func anInvalidEditShowsItsErrorAndTheDraft() throws {
         let pane = try Pane(daemon: try Self.demo(rows: 10), rows: 15)
         try pane.keys("Right", "Right", "e")

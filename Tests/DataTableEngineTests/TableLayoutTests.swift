@@ -106,6 +106,11 @@ import TextMeasure
         #expect(try natural() == 10)
         _ = try table.delete([.number(3)])
         #expect(try natural() == 3)
+        // Undo brings the row back, then takes the add back, then the edit.
+        _ = try table.undo()
+        #expect(try natural() == 10)
+        _ = try table.undo()
+        #expect(try natural() == 3)
         _ = try table.undo()
         #expect(try natural() == 6)
         #expect(table.contentWidths.count == 1)

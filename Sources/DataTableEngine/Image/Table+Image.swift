@@ -26,7 +26,7 @@ extension Table {
         writer.write(UInt64(slots.count))
         for store in stores { store.writeImage(of: slots, to: &writer) }
         writer.write(raw: slots.lazy.map { self.flags[Int($0)].bits })
-        writer.writeMemory(of: slots.map { rowVersions[Int($0)] })
+        writer.writeMemory(of: slots.map { rowVersion(ofSlot: $0) })
         var positionOfSlot: [UInt32: UInt32] = [:]
         func position(_ slot: UInt32) -> UInt32 {
             positionOfSlot[slot] ?? UInt32(natural.position(of: slot)!)
@@ -110,8 +110,18 @@ extension Table {
         slotCount = count
         flags = try (0..<count).map { _ throws(TableImageError) in RowFlags(bits: try reader.readByte()) }
         selectedCount = flags.reduce(0) { $0 + ($1.selected ? 1 : 0) }
-        rowVersions =
-            format == 1 ? Array(repeating: version, count: count) : try reader.readMemory(UInt64.self, count: count)
+        if format == 1 {
+            rowVersions.appendSlots(count, at: version, slotCount: 0)
+        } else {
+            let versions = try reader.readMemory(UInt64.self, count: count)
+            if let first = versions.first, versions.allSatisfy({ $0 == first }) {
+                rowVersions.appendSlots(count, at: first, slotCount: 0)
+            } else {
+                for (slot, rowVersion) in versions.enumerated() {
+                    rowVersions.set(UInt32(slot), to: rowVersion, slotCount: count)
+                }
+            }
+        }
         let slots = (0..<UInt32(count)).map { $0 }
         if let keyColumn {
             keyIndex.reserve(count, idOf: keyReader())

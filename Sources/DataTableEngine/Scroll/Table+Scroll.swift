@@ -563,7 +563,7 @@ extension Table {
             drafts: cellDrafts,
             readOnly: readOnly
         )
-        row.version = rowVersions[Int(slot)]
+        row.version = rowVersion(ofSlot: slot)
         if let drillDown { row.drillDown = drillsDown(slot, column: drillDown) }
         if let syncStatus, let store = columnIndex[syncStatus] {
             let shown = OneLine.text(columns[store].rules.displayText(stores[store][slot]))

@@ -59,8 +59,8 @@ extension Table {
         targets.reserveCapacity(edits.count)
         for (position, edit) in edits.enumerated() {
             let slot = try requireSlot(edit.id)
-            if let expected = edit.ifRowVersion, rowVersions[Int(slot)] != expected {
-                throw .rowChanged(edit.id, expected: expected, current: rowVersions[Int(slot)])
+            if let expected = edit.ifRowVersion, rowVersion(ofSlot: slot) != expected {
+                throw .rowChanged(edit.id, expected: expected, current: rowVersion(ofSlot: slot))
             }
             guard let column = columnIndex[edit.column] else {
                 throw .noSuchColumn(edit.column, row: edits.count > 1 ? position : nil)
@@ -174,7 +174,7 @@ extension Table {
     /// row (its row version).
     mutating func setDraft(_ draft: Draft?, slot: UInt32, column: Int) {
         let had = drafts[slot]?[column] != nil
-        if draft != nil || had { rowVersions[Int(slot)] = version + 1 }
+        if draft != nil || had { rowVersions.set(slot, to: version + 1, slotCount: slotCount) }
         if let draft {
             drafts[slot, default: [:]][column] = draft
             if !had { errorCount += 1 }

@@ -50,7 +50,7 @@ extension Table {
             for chunk in loaded.chunks { stores[column].append(contentsOf: chunk[column]) }
         }
         flags.append(contentsOf: repeatElement(RowFlags(), count: count))
-        rowVersions.append(contentsOf: repeatElement(version + 1, count: count))
+        rowVersions.appendSlots(count, at: version + 1, slotCount: slotCount)
         slotCount += count
         let newSlots = (0..<UInt32(count)).map { first + $0 }
         if keyColumn == nil {

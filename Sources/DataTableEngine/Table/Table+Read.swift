@@ -81,7 +81,7 @@ extension Table {
             selected: flags[Int(slot)].selected,
             readOnly: columns.indices.map { mask[$0] ? isReadOnly(slot: slot, column: $0) : false },
             highlight: highlight(of: slot, now: now),
-            version: rowVersions[Int(slot)]
+            version: rowVersion(ofSlot: slot)
         )
     }
 }

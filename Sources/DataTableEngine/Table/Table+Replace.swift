@@ -59,7 +59,7 @@ extension Table {
                 fresh.errorCount += cells.count
             }
             if stores.indices.allSatisfy({ stores[$0][old] == fresh.stores[$0][slot] }) {
-                fresh.rowVersions[Int(slot)] = rowVersions[Int(old)]
+                fresh.rowVersions.set(slot, to: rowVersion(ofSlot: old), slotCount: fresh.slotCount)
             } else {
                 result.changed += 1
             }

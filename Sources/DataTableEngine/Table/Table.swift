@@ -46,7 +46,7 @@ public struct Table: Sendable {
     var flags: [RowFlags] = []
     /// Per slot: the table's version when the row's cells or drafts last changed (its row
     /// version, for `ifRowVersion`).
-    var rowVersions: [UInt64] = []
+    var rowVersions = RowVersions()
     /// Generated ids: slot → id number (tables without a key column).
     var generatedIDs: [Int64] = []
     /// Generated ids: id number − 1 → slot, or `UInt32.max` once the row is gone.
@@ -164,7 +164,12 @@ public struct Table: Sendable {
 
     /// The row's version: the table's version when its cells or drafts last changed.
     public func rowVersion(of id: RowID) -> UInt64? {
-        slot(of: id).map { rowVersions[Int($0)] }
+        slot(of: id).map { rowVersion(ofSlot: $0) }
+    }
+
+    /// The version of the row in `slot`.
+    func rowVersion(ofSlot slot: UInt32) -> UInt64 {
+        rowVersions.version(of: slot, tableVersion: version)
     }
 
     /// The slot of the row with `id`, or ``TableError/noSuchRow(_:)``.
@@ -229,8 +234,8 @@ public struct Table: Sendable {
         let slot = UInt32(slotCount)
         slotCount += 1
         for column in stores.indices { stores[column].appendEmpty() }
+        rowVersions.appendSlot(slotCount: slotCount - 1)
         flags.append(RowFlags())
-        rowVersions.append(0)
         if keyColumn == nil { generatedIDs.append(0) }
         return slot
     }
@@ -240,7 +245,7 @@ public struct Table: Sendable {
         let capacity = slotCount + max(0, extra - freeSlots.count)
         for column in stores.indices { stores[column].reserve(capacity) }
         flags.reserveCapacity(capacity)
-        rowVersions.reserveCapacity(capacity)
+        rowVersions.reserve(capacity)
         if keyColumn == nil {
             generatedIDs.reserveCapacity(capacity)
             slotOfGeneratedID.reserveCapacity(slotOfGeneratedID.count + extra)
@@ -282,7 +287,7 @@ public struct Table: Sendable {
     /// Stores a cell's value, keeping the layout's content widths and row heights current. The
     /// row's version becomes the version the change brings the table to.
     mutating func setCell(_ value: CellValue, slot: UInt32, column: Int) {
-        rowVersions[Int(slot)] = version + 1
+        rowVersions.set(slot, to: version + 1, slotCount: slotCount)
         if !contentWidths.isEmpty {
             let old = stores[column][slot]
             let rules = columns[column].rules

@@ -15,8 +15,10 @@ import TextMeasure
 /// cell under the cursor, `+` adds a row, `s` cycles the sort on the cursor's column, `/` searches
 /// every column, `f` keeps only the rows whose cursor-column value is the cursor row's, `F` shows
 /// every row again, `g` groups the rows into sections by the cursor's column (again: ungroups),
-/// `q` quits. The filter (this viewer's own view of the table) is on the status
-/// line in words.
+/// `d` deletes the selected rows, `u` undoes the table's last change and `U` makes it again,
+/// `h` hides the cursor's column in this view (`H` shows every column again), `<` and `>` move
+/// it left and right in this view, `q` quits. The filter (this viewer's own view of the table)
+/// is on the status line in words.
 final class Viewer {
     /// What the status line asks for while the user types.
     private struct Prompt {
@@ -58,6 +60,10 @@ final class Viewer {
     /// The column the rows are grouped by (`g`), and a change to send with the next scroll.
     private var groupedBy: String?
     private var sectionsChange: ScrollRequest.Sections?
+    /// This view's own column state: columns hidden (`h`), and the order columns are shown in
+    /// (`<`, `>`), sent with every layout and scroll.
+    private var hidden: [String] = []
+    private var order: [String] = []
 
     /// Rows in the view: those the filter shows, or the table's.
     private var shownRows: Int { window.window["shown"]?.intValue ?? window.window["total"]?.intValue ?? 0 }
@@ -146,6 +152,42 @@ final class Viewer {
             }
         case .character("f"): try filterByCursorValue()
         case .character("F"): try applyFilter(conditions: [], search: "")
+        case .character("d"):
+            let selected = window.window["selected"]?.intValue ?? 0
+            guard selected > 0 else {
+                message = ("select rows first (space, a)", false)
+                return nil
+            }
+            try act { session, table in
+                let reply = try session.send(DeleteRequest(table: table, selection: true))
+                self.message = ("deleted \(Output.count(reply.deleted, "row")) · u undoes", false)
+            }
+            return .anchored
+        case .character("u"), .character("U"):
+            let redo = key == .character("U")
+            try act { session, table in
+                let reply =
+                    redo ? try session.send(RedoRequest(table: table)) : try session.send(UndoRequest(table: table))
+                self.message = (Self.describe(reply, redo: redo), false)
+            }
+            return .anchored
+        case .character("h"):
+            guard column < columnKeys.count, columnKeys.count > 1 else { return nil }
+            let key = columnKeys[column]
+            hidden.append(key)
+            message = ("hid \(label(of: key)) in this view · H shows every column", false)
+            planKey = ""
+            column = max(0, column - 1)
+            return .anchored
+        case .character("H"):
+            guard !hidden.isEmpty else { return nil }
+            hidden = []
+            message = ("every column shown", false)
+            planKey = ""
+            return .anchored
+        case .character("<"), .character(">"):
+            try moveCursorColumn(by: key == .character("<") ? -1 : 1)
+            return .anchored
         case .character("g"):
             guard column < columnKeys.count else { return nil }
             let key = columnKeys[column]
@@ -237,6 +279,40 @@ final class Viewer {
         }
     }
 
+    /// What an undo or redo did, in a few words for the status line.
+    private static func describe(_ reply: UndoResponse, redo: Bool) -> String {
+        var parts: [String] = []
+        if !reply.cells.isEmpty { parts.append(Output.count(reply.cells.count, "cell") + " set") }
+        if let back = reply.restored { parts.append(Output.count(back.count, "row") + " back") }
+        if let out = reply.removed { parts.append(Output.count(out.count, "row") + " out") }
+        if let altered = reply.altered { parts.append("columns: " + Alter.describe(altered)) }
+        let done = redo ? "redone" : "undone"
+        return parts.isEmpty ? done : "\(done): " + parts.joined(separator: ", ")
+    }
+
+    /// Moves the cursor's column one place left or right in this view's column order (past
+    /// the next column shown: hidden ones keep their places).
+    private func moveCursorColumn(by step: Int) throws {
+        let shown = columnKeys
+        let target = column + step
+        guard column < shown.count, target >= 0, target < shown.count else { return }
+        // Every column of the table, in this view's order: the columns may have changed since.
+        let keys = try session.send(DescribeRequest(table: table), quiet: true).columns.map(\.key)
+        order = order.filter(keys.contains) + keys.filter { !order.contains($0) }
+        guard let from = order.firstIndex(of: shown[column]), let to = order.firstIndex(of: shown[target]) else {
+            return
+        }
+        order.swapAt(from, to)
+        column = target
+        planKey = ""
+        message = ("moved \(label(of: shown[column - step])) in this view", false)
+    }
+
+    /// This view's own column state as `layout` and `scroll` take it.
+    private var columnState: (columns: [String: ColumnHints], order: [String]) {
+        (Dictionary(uniqueKeysWithValues: hidden.map { ($0, ColumnHints(hidden: true)) }), order)
+    }
+
     /// Narrows the view to the rows whose value in the cursor's column is the cursor row's (an
     /// empty cell: the rows empty there), on top of the filter it has.
     private func filterByCursorValue() throws {
@@ -324,15 +400,16 @@ final class Viewer {
         let sizeClass = compact ? "compact" : "regular"
         let key = "\(size.columns)×\(size.rows) \(window.window["version"]?.text ?? "")"
         if key != planKey {
-            plan = try session.sendForJSON(
-                LayoutRequest(
-                    table: table,
-                    width: Double(size.columns),
-                    sizeClass: sizeClass,
-                    horizontalScroll: !compact,
-                    unit: "cell"
-                )
+            var layout = LayoutRequest(
+                table: table,
+                width: Double(size.columns),
+                sizeClass: sizeClass,
+                horizontalScroll: !compact,
+                unit: "cell"
             )
+            layout.columns = columnState.columns
+            layout.columnOrder = columnState.order
+            plan = try session.sendForJSON(layout)
             planKey = key
             column = min(column, max(0, columnKeys.count - 1))
         }
@@ -347,6 +424,8 @@ final class Viewer {
         sectionsChange = nil
         request.sizeClass = sizeClass
         request.horizontalScroll = !compact
+        request.columns = columnState.columns
+        request.columnOrder = columnState.order
         if placement == .cursor { request.to = ScrollRequest.Target(index: cursor, align: "nearest") }
         let reply: JSONValue
         do {
@@ -471,7 +550,7 @@ final class Viewer {
         let tail =
             message?.text
             ?? (filter.isEmpty
-                ? "space select · e edit · + add · s sort · / search · f filter · g group · q quit"
+                ? "space select · e edit · + add · d delete · u undo · s sort · / search · f filter · g group · h hide · < > move · q quit"
                 : "F every row · / search · f filter · q quit")
         canvas.write(status + tail, x: 0, width: size.columns)
         if message?.isError == true { canvas.style(x: DisplayWidth.cells(status), width: size.columns, "1;31") }

@@ -317,6 +317,8 @@ import Testing
             ),
             Column(key: "größe/😀", rules: try ColumnRules(type: .image)),
             Column(key: "tab\tkey", rules: try ColumnRules(type: .text)),
+            Column(key: "done", rules: try ColumnRules(type: .boolean)),
+            Column(key: "stamp", rules: try ColumnRules(type: .datetime)),
         ]
         var table = try Table(name: "nasty", columns: columns)
         _ = try table.add(Array(repeating: RowInput(values: [:]), count: rows), now: 0)
@@ -350,6 +352,13 @@ import Testing
             let seconds = Int64(bitPattern: random.next()) >> (random.next() % 64)
             return seconds == .min ? .empty : .duration(seconds: seconds)
         case .picker: return .picker(option: Int32(random.next() % 7) - 1)
+        case .boolean: return .boolean(random.next() % 2 == 0)
+        case .datetime:
+            // Milliseconds around now, and far before and after.
+            let milliseconds = Int64(
+                bitPattern: random.next() % 2 == 0 ? random.next() % 4_000_000_000_000 : random.next() >> 20
+            )
+            return .datetime(milliseconds: milliseconds)
         }
     }
 
@@ -389,6 +398,16 @@ import Testing
 /// The export as it was written before it wrote its own bytes: `CSVWriter` into an
 /// `OutputStream`, and `JSONSerialization` once per row.
 private enum OldExport {
+    /// A value as its display text, except the types added after this export: a boolean as
+    /// `true` or `false` and an instant in ISO 8601 (UTC), as they load again.
+    static func text(_ column: Column, _ value: CellValue) -> String {
+        switch value {
+        case .boolean(let value): value ? "true" : "false"
+        case .datetime(let milliseconds): DateTimeSyntax.isoText(milliseconds)
+        default: column.rules.displayText(value)
+        }
+    }
+
     static func csv(_ table: Table, selectedOnly: Bool) -> (text: String, rows: Int) {
         let stream = OutputStream(toMemory: ())
         stream.open()
@@ -400,7 +419,7 @@ private enum OldExport {
             table.forEachRow(selectedOnly: selectedOnly) { _, values in
                 guard failure == nil else { return }
                 do {
-                    try writer.write(row: zip(table.columns, values).map { $0.rules.displayText($1) })
+                    try writer.write(row: zip(table.columns, values).map { OldExport.text($0, $1) })
                     rows += 1
                 } catch {
                     failure = error
@@ -424,7 +443,8 @@ private enum OldExport {
                 case .empty: object[column.key] = NSNull()
                 case .number(let number): object[column.key] = number
                 case .duration(let seconds): object[column.key] = seconds
-                default: object[column.key] = column.rules.displayText(value)
+                case .boolean(let value): object[column.key] = value
+                default: object[column.key] = OldExport.text(column, value)
                 }
             }
             if let line = try? JSONSerialization.data(

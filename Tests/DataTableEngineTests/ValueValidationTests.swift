@@ -227,7 +227,7 @@ import Testing
         #expect(throws: ValidationFailure("min must not be greater than max.")) {
             try ColumnRules(type: .number, minimum: .number(5), maximum: .number(1))
         }
-        #expect(throws: ValidationFailure("min applies to number, date, time and duration columns only.")) {
+        #expect(throws: ValidationFailure("min applies to number, date, time, duration and datetime columns only.")) {
             try ColumnRules(type: .text, minimum: .number(1))
         }
         #expect(throws: ValidationFailure("max is not a valid date: Enter a date as YYYY-MM-DD, like 2024-03-15.")) {

@@ -7,9 +7,9 @@ extension ColumnStore {
             for slot in slots { writer.write(text(at: slot)) }
         case .number:
             writer.writeMemory(of: slots.map { numbers[Int($0)] })
-        case .date, .time, .picker:
+        case .date, .time, .picker, .boolean:
             writer.writeMemory(of: slots.map { smallIntegers[Int($0)] })
-        case .duration:
+        case .duration, .datetime:
             writer.writeMemory(of: slots.map { largeIntegers[Int($0)] })
         }
     }
@@ -31,9 +31,9 @@ extension ColumnStore {
             store.strings = strings
         case .number:
             store.numbers = try reader.readMemory(Double.self, count: count)
-        case .date, .time, .picker:
+        case .date, .time, .picker, .boolean:
             store.smallIntegers = try reader.readMemory(Int32.self, count: count)
-        case .duration:
+        case .duration, .datetime:
             store.largeIntegers = try reader.readMemory(Int64.self, count: count)
         }
         return store

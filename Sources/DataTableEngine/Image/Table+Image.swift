@@ -235,6 +235,12 @@ extension Table {
         case .image(let text):
             writer.write(UInt8(7))
             writer.write(text)
+        case .boolean(let value):
+            writer.write(UInt8(8))
+            writer.write(value)
+        case .datetime(let milliseconds):
+            writer.write(UInt8(9))
+            writer.write(milliseconds)
         }
     }
 
@@ -248,6 +254,8 @@ extension Table {
         case 5: return .duration(seconds: try reader.read(Int64.self))
         case 6: return .picker(option: try reader.read(Int32.self))
         case 7: return .image(try reader.readString())
+        case 8: return .boolean(try reader.readBool())
+        case 9: return .datetime(milliseconds: try reader.read(Int64.self))
         case let tag: throw TableImageError("a cell value has the unknown tag \(tag)")
         }
     }

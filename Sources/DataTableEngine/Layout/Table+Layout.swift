@@ -229,11 +229,12 @@ extension Table {
         )
     }
 
-    /// Numbers and durations line up on the right; everything else on the left.
+    /// Numbers and durations line up on the right, images and checkboxes in the middle,
+    /// everything else on the left.
     static func defaultAlignment(_ type: ColumnType) -> ColumnLayout.Alignment {
         switch type {
         case .number, .duration: .trailing
-        case .image: .center
+        case .image, .boolean: .center
         default: .leading
         }
     }

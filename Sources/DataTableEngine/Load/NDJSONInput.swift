@@ -106,7 +106,7 @@ struct NDJSONInput: LoadInput {
             case let number as NSNumber:
                 // Booleans arrive as NSNumber too; their type code is "c".
                 if String(cString: number.objCType) == "c" {
-                    record[key] = .unsupported("a boolean")
+                    record[key] = .value(.boolean(number.boolValue))
                 } else {
                     record[key] = .value(.number(number.doubleValue))
                 }

@@ -147,11 +147,11 @@ struct LoadPlan: Sendable {
         return LoadPlan(columns: columns, fieldColumns: fieldColumns, inferred: Set(columns.indices))
     }
 
-    /// The narrowest type every value parses as: number, date, time, duration (`1h 30m`,
-    /// `PT1H30M`), else text.
+    /// The narrowest type every value parses as: number, date, datetime (ISO 8601), time,
+    /// duration (`1h 30m`, `PT1H30M`), boolean (`true`/`false`, `yes`/`no`), else text.
     static func inferType(_ values: [String]) -> ColumnType {
         guard !values.isEmpty else { return .text }
-        for type in [ColumnType.number, .date, .time, .duration] {
+        for type in [ColumnType.number, .date, .datetime, .time, .duration, .boolean] {
             let rules = try! ColumnRules(type: type)
             if values.allSatisfy({ (try? rules.parse(.text($0))) != nil }) { return type }
         }

@@ -27,8 +27,8 @@ struct ColumnStore: Sendable {
         switch type {
         case .text, .image: strings.count * 16 + textHeapBytes
         case .number: numbers.count * 8
-        case .date, .time, .picker: smallIntegers.count * 4
-        case .duration: largeIntegers.count * 8
+        case .date, .time, .picker, .boolean: smallIntegers.count * 4
+        case .duration, .datetime: largeIntegers.count * 8
         }
     }
 
@@ -37,8 +37,8 @@ struct ColumnStore: Sendable {
         switch type {
         case .text, .image: strings.count
         case .number: numbers.count
-        case .date, .time, .picker: smallIntegers.count
-        case .duration: largeIntegers.count
+        case .date, .time, .picker, .boolean: smallIntegers.count
+        case .duration, .datetime: largeIntegers.count
         }
     }
 
@@ -67,6 +67,12 @@ struct ColumnStore: Sendable {
             case .duration:
                 let seconds = largeIntegers[index]
                 return seconds == .min ? .empty : .duration(seconds: seconds)
+            case .boolean:
+                let value = smallIntegers[index]
+                return value == .min ? .empty : .boolean(value != 0)
+            case .datetime:
+                let milliseconds = largeIntegers[index]
+                return milliseconds == .min ? .empty : .datetime(milliseconds: milliseconds)
             }
         }
         set {
@@ -83,8 +89,11 @@ struct ColumnStore: Sendable {
             case (.date, .date(let value)), (.time, .time(let value)), (.picker, .picker(let value)):
                 smallIntegers[index] = value
             case (.date, _), (.time, _), (.picker, _): smallIntegers[index] = .min
-            case (.duration, .duration(let seconds)): largeIntegers[index] = seconds
-            case (.duration, _): largeIntegers[index] = .min
+            case (.duration, .duration(let seconds)), (.datetime, .datetime(let seconds)):
+                largeIntegers[index] = seconds
+            case (.duration, _), (.datetime, _): largeIntegers[index] = .min
+            case (.boolean, .boolean(let value)): smallIntegers[index] = value ? 1 : 0
+            case (.boolean, _): smallIntegers[index] = .min
             }
         }
     }
@@ -95,8 +104,8 @@ struct ColumnStore: Sendable {
         switch type {
         case .text, .image: strings = Array(repeating: "", count: count)
         case .number: numbers = Array(repeating: .nan, count: count)
-        case .date, .time, .picker: smallIntegers = Array(repeating: .min, count: count)
-        case .duration: largeIntegers = Array(repeating: .min, count: count)
+        case .date, .time, .picker, .boolean: smallIntegers = Array(repeating: .min, count: count)
+        case .duration, .datetime: largeIntegers = Array(repeating: .min, count: count)
         }
     }
 
@@ -109,8 +118,8 @@ struct ColumnStore: Sendable {
             gathered.strings = slots.map { strings[Int($0)] }
             gathered.textHeapBytes = gathered.strings.reduce(0) { $0 + Self.heapBytes(of: $1) }
         case .number: gathered.numbers = slots.map { numbers[Int($0)] }
-        case .date, .time, .picker: gathered.smallIntegers = slots.map { smallIntegers[Int($0)] }
-        case .duration: gathered.largeIntegers = slots.map { largeIntegers[Int($0)] }
+        case .date, .time, .picker, .boolean: gathered.smallIntegers = slots.map { smallIntegers[Int($0)] }
+        case .duration, .datetime: gathered.largeIntegers = slots.map { largeIntegers[Int($0)] }
         }
         return gathered
     }
@@ -120,8 +129,8 @@ struct ColumnStore: Sendable {
         switch type {
         case .text, .image: strings.append("")
         case .number: numbers.append(.nan)
-        case .date, .time, .picker: smallIntegers.append(.min)
-        case .duration: largeIntegers.append(.min)
+        case .date, .time, .picker, .boolean: smallIntegers.append(.min)
+        case .duration, .datetime: largeIntegers.append(.min)
         }
     }
 
@@ -140,8 +149,8 @@ struct ColumnStore: Sendable {
         switch type {
         case .text, .image: strings.reserveCapacity(capacity)
         case .number: numbers.reserveCapacity(capacity)
-        case .date, .time, .picker: smallIntegers.reserveCapacity(capacity)
-        case .duration: largeIntegers.reserveCapacity(capacity)
+        case .date, .time, .picker, .boolean: smallIntegers.reserveCapacity(capacity)
+        case .duration, .datetime: largeIntegers.reserveCapacity(capacity)
         }
     }
 
@@ -162,10 +171,10 @@ struct ColumnStore: Sendable {
             let bits = (number == 0 ? 0.0 : number).bitPattern
             let ordered = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
             return max(ordered, 1)
-        case .date, .time, .picker:
+        case .date, .time, .picker, .boolean:
             let value = smallIntegers[index]
             return value == .min ? 0 : UInt64(Int64(value) - Int64(Int32.min))
-        case .duration:
+        case .duration, .datetime:
             let value = largeIntegers[index]
             return value == .min ? 0 : UInt64(bitPattern: value) ^ (1 << 63)
         }

@@ -172,10 +172,10 @@ private final class ExportCells {
         case .number:
             let source = store.numbers
             numbers = slots.map { source[Int($0)] }
-        case .date, .time, .picker:
+        case .date, .time, .picker, .boolean:
             let source = store.smallIntegers
             smallIntegers = slots.map { source[Int($0)] }
-        case .duration:
+        case .duration, .datetime:
             let source = store.largeIntegers
             largeIntegers = slots.map { source[Int($0)] }
         }
@@ -211,6 +211,13 @@ private final class ExportCells {
         case .picker:
             let option = smallIntegers[row]
             if option != .min, let text = pickerText(option) { writer.appendCSVField(text) }
+        case .boolean:
+            let value = smallIntegers[row]
+            if value != .min { writer.append(string: value != 0 ? "true" : "false") }
+        case .datetime:
+            // The instant in UTC, as it loads again whatever the column's zone.
+            let milliseconds = largeIntegers[row]
+            if milliseconds != .min { writer.append(string: DateTimeSyntax.isoText(milliseconds)) }
         }
     }
 
@@ -251,6 +258,16 @@ private final class ExportCells {
                 return
             }
             writer.appendJSONString(pickerText(option) ?? "")
+        case .boolean:
+            let value = smallIntegers[row]
+            writer.append(string: value == .min ? "null" : value != 0 ? "true" : "false")
+        case .datetime:
+            let milliseconds = largeIntegers[row]
+            if milliseconds == .min {
+                writer.appendNull()
+            } else {
+                writer.appendJSONString(DateTimeSyntax.isoText(milliseconds))
+            }
         }
     }
 

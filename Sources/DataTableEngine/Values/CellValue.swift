@@ -19,6 +19,10 @@ public enum CellValue: Sendable, Hashable {
     case picker(option: Int32)
     /// A reference to an image (a name or URL), as given.
     case image(String)
+    /// True or false (a boolean column).
+    case boolean(Bool)
+    /// An instant: milliseconds since 1970-01-01T00:00:00Z (a datetime column).
+    case datetime(milliseconds: Int64)
 
     /// Whether this is ``empty``.
     public var isEmpty: Bool {
@@ -35,6 +39,8 @@ public enum CellInput: Sendable, Hashable {
     case text(String)
     /// A JSON number.
     case number(Double)
+    /// A JSON boolean.
+    case boolean(Bool)
 
     /// The input as the text a person typed, kept as a draft when it is rejected.
     public var draftText: String {
@@ -42,6 +48,7 @@ public enum CellInput: Sendable, Hashable {
         case .null: ""
         case .text(let text): text
         case .number(let number): NumberText.plain(number)
+        case .boolean(let value): value ? "true" : "false"
         }
     }
 }

@@ -74,8 +74,8 @@ public struct ColumnRules: Sendable {
         let unbounded = Self(type: type, options: options, style: self.style)
         func bound(_ input: CellInput?, _ name: String) throws(ValidationFailure) -> CellValue? {
             guard let input else { return nil }
-            guard [.number, .date, .time, .duration].contains(type) else {
-                throw ValidationFailure("\(name) applies to number, date, time and duration columns only.")
+            guard [.number, .date, .time, .duration, .datetime].contains(type) else {
+                throw ValidationFailure("\(name) applies to number, date, time, duration and datetime columns only.")
             }
             do {
                 return try unbounded.parse(input)
@@ -148,6 +148,9 @@ public struct ColumnRules: Sendable {
 
     /// `checked`: text must fit the length and pattern, a number the decimals.
     private func parseValue(_ input: CellInput, checked: Bool) throws(ValidationFailure) -> CellValue {
+        if case .boolean = input, type != .boolean {
+            throw ValidationFailure("true and false go in boolean columns; this one is \(type.rawValue).")
+        }
         let value: CellValue
         switch type {
         case .text: value = checked ? try parseText(input) : .text(input.draftText)
@@ -163,6 +166,8 @@ public struct ColumnRules: Sendable {
         case .duration: value = .duration(seconds: try ValueSyntax.duration(input))
         case .picker: value = try parsePicker(input)
         case .image: value = .image(input.draftText)
+        case .boolean: value = .boolean(try DateTimeSyntax.boolean(input))
+        case .datetime: value = .datetime(milliseconds: try DateTimeSyntax.instant(input, zone: style?.zone ?? .utc))
         }
         return value
     }
@@ -177,6 +182,8 @@ public struct ColumnRules: Sendable {
         case .time(let seconds): ValueSyntax.timeText(seconds)
         case .duration(let seconds): ValueSyntax.durationText(seconds)
         case .picker(let option): options.indices.contains(Int(option)) ? options[Int(option)] : ""
+        case .boolean(let value): DateTimeSyntax.booleanText(value)
+        case .datetime(let milliseconds): DateTimeSyntax.text(milliseconds, zone: style?.zone ?? .utc)
         }
     }
 
@@ -222,7 +229,7 @@ public struct ColumnRules: Sendable {
             } else {
                 text.allSatisfy(\.isWhitespace)
             }
-        case .number: false
+        case .number, .boolean: false
         }
     }
 
@@ -268,6 +275,8 @@ public struct ColumnRules: Sendable {
                 : NumberText.fractionDigits(of: trimmed)
         case .null:
             return .empty
+        case .boolean:
+            throw ValidationFailure("Enter a number.")
         }
         if checked, let decimals, fractionDigits > decimals {
             throw ValidationFailure(

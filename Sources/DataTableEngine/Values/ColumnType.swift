@@ -15,13 +15,18 @@ public enum ColumnType: String, Sendable, Hashable, CaseIterable, Codable {
     case picker
     /// A reference to an image (a name or URL); fixed width, never edited inline.
     case image
+    /// True or false, shown as a checkbox (☑ / ☐); takes `true`/`false`, `yes`/`no`, `1`/`0`.
+    case boolean
+    /// An instant: ISO 8601 with an offset (`2024-03-15T14:30:00+01:00`), stored as the instant
+    /// and shown in the column's zone (`format.zone`, UTC by default) (`min`, `max`).
+    case datetime
 
     /// Whether values of this type line up on the right by default (numbers do; the Fiori data
     /// table right-aligns numeric columns).
     public var isNumeric: Bool {
         switch self {
         case .number, .duration: true
-        case .text, .date, .time, .picker, .image: false
+        case .text, .date, .time, .picker, .image, .boolean, .datetime: false
         }
     }
 }

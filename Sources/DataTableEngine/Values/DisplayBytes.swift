@@ -155,6 +155,9 @@ struct DisplayFormat: Sendable {
                     sink.append(string: text)
                     return
                 }
+            case .datetime(let milliseconds):
+                sink.append(string: DateTimeSyntax.text(milliseconds, zone: style.zone ?? .utc))
+                return
             default: break
             }
         }
@@ -186,6 +189,8 @@ struct DisplayFormat: Sendable {
         case .duration(let seconds): sink.appendDuration(seconds)
         case .picker(let option):
             if options.indices.contains(Int(option)) { sink.append(string: options[Int(option)]) }
+        case .boolean(let value): sink.append(string: DateTimeSyntax.booleanText(value))
+        case .datetime(let milliseconds): sink.append(string: DateTimeSyntax.text(milliseconds, zone: .utc))
         }
     }
 }

@@ -15,6 +15,8 @@ public struct DisplayStyle: Sendable, Hashable {
     public var suffix: String
     /// Separators and date order; ``DisplayLocale/plain`` keeps the plain forms.
     public var locale: DisplayLocale
+    /// Datetimes: the zone they are shown in; `nil` is UTC.
+    public var zone: DisplayZone?
 
     /// The most characters a prefix or suffix may have.
     public static let affixLimit = 8
@@ -25,8 +27,10 @@ public struct DisplayStyle: Sendable, Hashable {
         percent: Bool = false,
         prefix: String = "",
         suffix: String = "",
-        locale: DisplayLocale = .plain
+        locale: DisplayLocale = .plain,
+        zone: DisplayZone? = nil
     ) {
+        self.zone = zone
         self.grouping = grouping
         self.percent = percent
         self.prefix = prefix
@@ -47,6 +51,9 @@ public struct DisplayStyle: Sendable, Hashable {
         }
         if locale != .plain && type != .number && type != .date {
             return "locale applies to number and date columns only."
+        }
+        if zone != nil && type != .datetime {
+            return "zone applies to datetime columns only."
         }
         for (name, affix) in [("prefix", prefix), ("suffix", suffix)] {
             if affix.count > Self.affixLimit {

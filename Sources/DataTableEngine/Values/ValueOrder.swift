@@ -1,4 +1,5 @@
-/// How cell values sort: numbers numerically, dates, times and durations by value, text
+/// How cell values sort: numbers numerically, dates, times, durations and instants by value,
+/// `false` before `true`, text
 /// case-insensitively (ties broken by the exact text, so the order is total), pickers in the
 /// order of their options. Empty values come first.
 public enum ValueOrder {
@@ -13,6 +14,8 @@ public enum ValueOrder {
         case (.time(let a), .time(let b)): return a < b ? -1 : (a > b ? 1 : 0)
         case (.duration(let a), .duration(let b)): return a < b ? -1 : (a > b ? 1 : 0)
         case (.picker(let a), .picker(let b)): return a < b ? -1 : (a > b ? 1 : 0)
+        case (.boolean(let a), .boolean(let b)): return a == b ? 0 : (a ? 1 : -1)
+        case (.datetime(let a), .datetime(let b)): return a < b ? -1 : (a > b ? 1 : 0)
         case (.text(let a), .text(let b)), (.image(let a), .image(let b)): return compareText(a, b)
         default: return kindRank(left) - kindRank(right)
         }
@@ -33,6 +36,8 @@ public enum ValueOrder {
         case .picker: 5
         case .text: 6
         case .image: 7
+        case .boolean: 8
+        case .datetime: 9
         }
     }
 }

@@ -1,4 +1,4 @@
-/// How a number or date column shows its values (a column's `format`); every member is
+/// How a number, date or datetime column shows its values (a column's `format`); every member is
 /// optional. Values, exports and sorting keep the plain forms; a person may type either form.
 public struct ColumnFormat: Codable, Hashable, Sendable {
     /// Number columns: separators between groups of three digits (`12,345.5`).
@@ -12,6 +12,10 @@ public struct ColumnFormat: Codable, Hashable, Sendable {
     /// Number and date columns: the separators and date order of `en-US`, `en-GB`, `de-DE`,
     /// `fr-FR`, `es-ES`, `it-IT`, `ja-JP` or `zh-CN` (or the language alone: `de`); absent: plain.
     public var locale: String?
+    /// Datetime columns: the zone instants are shown (and read, when typed without an offset)
+    /// in: `UTC` (the default), an offset like `+02:00`, or a name of the time zone database
+    /// like `Europe/Berlin` (daylight saving time followed).
+    public var zone: String?
 
     /// A format with every member given; each may be left out.
     public init(
@@ -19,8 +23,10 @@ public struct ColumnFormat: Codable, Hashable, Sendable {
         percent: Bool? = nil,
         prefix: String? = nil,
         suffix: String? = nil,
-        locale: String? = nil
+        locale: String? = nil,
+        zone: String? = nil
     ) {
+        self.zone = zone
         self.grouping = grouping
         self.percent = percent
         self.prefix = prefix

@@ -57,12 +57,23 @@ enum WireSchema {
             }
             locale = named
         }
+        var zone: DisplayZone?
+        if let name = format.zone {
+            guard let named = DisplayZone(named: name) else {
+                throw .invalidValue(
+                    "\(field).zone must be UTC, an offset like +02:00, or a zone like Europe/Berlin.",
+                    field: field + ".zone"
+                )
+            }
+            zone = named
+        }
         return DisplayStyle(
             grouping: format.grouping ?? false,
             percent: format.percent ?? false,
             prefix: format.prefix ?? "",
             suffix: format.suffix ?? "",
-            locale: locale
+            locale: locale,
+            zone: zone
         )
     }
 
@@ -74,7 +85,8 @@ enum WireSchema {
             percent: style.percent ? true : nil,
             prefix: style.prefix.isEmpty ? nil : style.prefix,
             suffix: style.suffix.isEmpty ? nil : style.suffix,
-            locale: style.locale == .plain ? nil : style.locale.rawValue
+            locale: style.locale == .plain ? nil : style.locale.rawValue,
+            zone: style.zone?.name
         )
     }
 

@@ -36,15 +36,19 @@ enum WireValues {
         }
     }
 
-    /// What a client typed for a cell: a string, a number or `null`.
+    /// What a client typed for a cell: a string, a number, a boolean or `null`.
     static func cellInput(_ value: JSONValue, field: String) throws(ResponseError) -> CellInput {
         switch value {
         case .null: return .null
+        case .bool(let value): return .boolean(value)
         case .string(let text): return .text(text)
         case .integer(let number): return .number(Double(number))
         case .number(let number): return .number(number)
         default:
-            throw .invalidValue("\(field) must be a string, a number or null, not \(value.typeName).", field: field)
+            throw .invalidValue(
+                "\(field) must be a string, a number, a boolean or null, not \(value.typeName).",
+                field: field
+            )
         }
     }
 
@@ -60,6 +64,9 @@ enum WireValues {
         // A date's value is its ISO form whatever the column shows.
         case .date(let days): .string(ValueSyntax.dateText(days))
         case .time, .picker: .string(rules.displayText(value))
+        case .boolean(let value): .bool(value)
+        // An instant's value is its ISO form in UTC whatever zone the column shows it in.
+        case .datetime(let milliseconds): .string(DateTimeSyntax.isoText(milliseconds))
         }
     }
 

@@ -26,6 +26,7 @@ public enum MethodRegistry {
         LayoutRequest.self,
         ScrollRequest.self,
         FilterRequest.self,
+        ColumnStateRequest.self,
         SubscribeRequest.self,
         UnsubscribeRequest.self,
         UploadRequest.self,

@@ -68,6 +68,16 @@ extension ParamsSchema {
                 + "last saw): otherwise `conflict`, with the table's version in `data.version`, and nothing "
                 + "changes.",
         ],
+        "columnState": [
+            "table":
+                "The table; saving and deleting need write, restoring and listing read.",
+            "name":
+                "The arrangement's name: 1 to 128 characters, no control characters.",
+            "save":
+                "With `name`: the arrangement to keep under it (replacing one of that name).",
+            "delete":
+                "With `name`: forget the arrangement of that name.",
+        ],
         "create": [
             "table":
                 "The new table's name: 1 to 128 characters, no control characters (`invalid_value`); a name "

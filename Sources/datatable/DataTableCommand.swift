@@ -13,7 +13,7 @@ struct DataTableCommand: AsyncParsableCommand {
         subcommands: [
             Call.self, Ping.self, Hello.self, Methods.self, Stats.self, Tables.self, Describe.self, Create.self,
             Drop.self, Chmod.self, Load.self, Export.self, Add.self, Edit.self, Revert.self, Delete.self, Clear.self,
-            Alter.self,
+            Alter.self, ColumnStateCommand.self,
             Get.self,
             Select.self,
             Selection.self, Sort.self, Undo.self, Redo.self, Layout.self, Scroll.self, Filter.self, Search.self,

@@ -148,6 +148,31 @@ import TextMeasure
         #expect(layout.output.contains("omitted"))
     }
 
+    /// A table changed from the command line: columns added and renamed, undone, refreshed from
+    /// a file, kept to a limit, and a column arrangement saved by name.
+    @Test func tablesChangeFromTheCommandLine() throws {
+        let csv = daemon.scratch.file("shelf.csv")
+        try "bin,qty\nA1,4\nB2,9\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        #expect(try datatable("load", csv, "--key", "bin").status == 0)
+        let altered = try datatable("alter", "shelf", "--add", "zone", "--value", "zone=north", "--rename", "qty=count")
+        #expect(altered == (0, "altered shelf: added zone; renamed qty → count\ncolumns: bin, count, zone\n"))
+        #expect(try datatable("export", "shelf").output == "bin,count,zone\nA1,4,north\nB2,9,north\n")
+        #expect(try datatable("undo", "shelf") == (0, "columns: dropped zone; renamed count → qty\n"))
+        #expect(try datatable("delete", "shelf", "A1").status == 0)
+        #expect(try datatable("undo", "shelf") == (0, "rows back: A1\n"))
+        try "bin,qty\nB2,10\nC3,1\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let replaced = try datatable("load", csv, "--table", "shelf", "--replace")
+        #expect(replaced == (0, "replaced the rows of shelf: 1 kept, 1 new, 1 gone (2 now)\n"))
+        #expect(try datatable("alter", "shelf", "--limit", "1").output.contains("at most 1 rows"))
+        #expect(try datatable("export", "shelf").output == "bin,qty\nC3,1\n")
+        #expect(
+            try datatable("column-state", "shelf", "narrow", "--hide", "qty").output
+                == "narrow: hidden qty\nnarrow: first as the table\n"
+        )
+        #expect(try datatable("column-state", "shelf").output == "narrow\n")
+        #expect(try datatable("drop", "shelf").status == 0)
+    }
+
     @Test func failuresExitWithOneReadableLine() throws {
         let missing = try datatable("describe", "nope")
         #expect(missing.status == 1)

@@ -125,6 +125,7 @@ import Testing
             ("get", #"{"table":"roll"}"#),
             ("get", #"{"table":"crate"}"#),
             ("selection", #"{"table":"crate"}"#),
+            ("columnState", #"{"table":"crate","name":"narrow"}"#),
         ]
         var before: [String] = []
         do {
@@ -193,6 +194,10 @@ import Testing
             try client.call("select", #"{"table":"crate","ids":["B2"]}"#)
             let replaced = try client.call("load", #"{"table":"crate","replace":true,"text":"bin,qty\nB2,5\nC3,3\n"}"#)
             #expect(replaced["kept"] as? Int == 1 && replaced["removed"] as? Int == 1)
+            try client.call(
+                "columnState",
+                #"{"table":"crate","name":"narrow","save":{"columns":{"qty":{"hidden":true}},"columnOrder":["qty"]}}"#
+            )
             #expect(
                 (try client.call("get", #"{"table":"feed"}"#)["rows"] as? [[String: Any]])?.map { $0["id"] as? Int }
                     == [4]

@@ -93,4 +93,37 @@ import Testing
         #expect((now?[1]["values"] as? [String: Any])?["name"] as? String == "theirs")
         #expect(now?[1]["version"] as? Int == theirs["version"] as? Int)
     }
+
+    /// An arrangement saved by one connection is restored into another's view, which scrolls
+    /// with it; the other views are left as they were.
+    @Test func aColumnStateSavedByNameIsRestoredIntoAnotherView() throws {
+        let daemon = try TestDaemon()
+        let one = try daemon.connect()
+        let other = try daemon.connect()
+        try one.call("create", numberedTable("parts", count: 3))
+        let saved = try one.call(
+            "columnState",
+            #"{"table":"parts","name":"mine","save":{"columns":{"n":{"hidden":true}},"columnOrder":["name"]}}"#
+        )
+        #expect(saved["names"] as? [String] == ["mine"])
+        let viewport = #""unit":"cell","viewport":{"width":40,"height":5}"#
+        let before = try other.call("scroll", #"{"table":"parts",\#(viewport)}"#)
+        #expect((before["columns"] as? [[String: Any]])?.map { $0["key"] as? String } == ["n", "name"])
+        let restored = try other.call("columnState", #"{"table":"parts","name":"mine"}"#)
+        #expect((restored["state"] as? [String: Any])?["columnOrder"] as? [String] == ["name"])
+        let after = try other.call("scroll", #"{"table":"parts",\#(viewport)}"#)
+        #expect((after["columns"] as? [[String: Any]])?.map { $0["key"] as? String } == ["name"])
+        let unchanged = try one.call("scroll", #"{"table":"parts",\#(viewport)}"#)
+        #expect((unchanged["columns"] as? [[String: Any]])?.map { $0["key"] as? String } == ["n", "name"])
+        // Refusals name what is wrong and keep nothing.
+        let unknown = try one.call("columnState", #"{"table":"parts","name":"nope"}"#)
+        #expect(errorData(unknown)["kind"] as? String == "invalid_value")
+        let badKey = try one.call(
+            "columnState",
+            #"{"table":"parts","name":"x","save":{"columns":{"zz":{"hidden":true}}}}"#
+        )
+        #expect(errorData(badKey)["kind"] as? String == "no_such_column")
+        let deleted = try one.call("columnState", #"{"table":"parts","name":"mine","delete":true}"#)
+        #expect((deleted["names"] as? [String])?.isEmpty == true)
+    }
 }

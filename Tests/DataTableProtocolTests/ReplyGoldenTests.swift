@@ -97,6 +97,10 @@ import Testing
             #"{"filter":"qty ≥ 5 · “b”","search":"b","shown":1,"table":"bins","total":2,"version":7,"where":[{"column":"qty","op":"≥","value":5}]}"#
         ),
         (
+            "columnState",
+            #"{"names":["narrow"],"state":{"columnOrder":["qty"],"columns":{"bin":{"hidden":true}}},"table":"bins","version":8}"#
+        ),
+        (
             "subscribe",
             #"{"events":["added","edited","deleted","selection","sort","drafts","schema","replaced"],"subscribed":true,"table":"bins","version":7}"#
         ),

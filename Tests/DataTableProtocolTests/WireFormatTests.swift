@@ -190,7 +190,7 @@ import Testing
                 "ping", "hello", "help", "stats", "create", "drop", "chmod", "tables", "describe", "add", "edit",
                 "revert",
                 "delete", "clear", "alter", "get", "select", "selection", "sort", "layout", "scroll", "filter",
-                "subscribe",
+                "columnState", "subscribe",
                 "unsubscribe",
                 "upload",
                 "load", "export", "undo", "redo",

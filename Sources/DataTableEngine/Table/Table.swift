@@ -77,6 +77,8 @@ public struct Table: Sendable {
     public internal(set) var filterGeneration: UInt64 = 0
     /// ``rowLimit``.
     var limit: Int?
+    /// ``columnStates``.
+    var savedColumnStates: [String: String] = [:]
     /// The ids of the rows the last change dropped to stay within ``rowLimit``, oldest first.
     public internal(set) var droppedByLimit: [RowID] = []
     var undoSteps: [UndoStep] = []

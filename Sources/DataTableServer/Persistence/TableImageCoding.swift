@@ -24,6 +24,8 @@ enum TableImageCoding {
         var mode: UInt16?
         /// The row limit (absent: none).
         var limit: Int?
+        /// Column arrangements kept by name, as their owners gave them (absent: none).
+        var columnStates: [String: String]?
     }
 
     /// Column definitions the table's history keeps (a dropped column, a definition before an
@@ -58,7 +60,8 @@ enum TableImageCoding {
             owner: table.access.owner,
             group: table.access.group,
             mode: table.access.mode,
-            limit: table.rowLimit
+            limit: table.rowLimit,
+            columnStates: table.columnStates.isEmpty ? nil : table.columnStates
         )
         let json = try! JSONEncoder().encode(header)
         var writer = ByteWriter(capacity: json.count + table.rowCount * (table.columns.count * 8 + 2) + 64)
@@ -109,6 +112,7 @@ enum TableImageCoding {
                 coder: columnCoder
             )
             table.access = access
+            table.restoreColumnStates(header.columnStates ?? [:])
             return table
         } catch {
             throw TableImageError("the table \(header.name) cannot be read: \(error)")

@@ -178,6 +178,7 @@ extension MethodTable {
         register(RedoRequest.self) { request, context in
             try await Self.undo(redo: true, table: request.table, context.server, by: context.requester)
         }
+        register(ColumnStateRequest.self) { request, context in try Self.columnState(request, &context) }
         register(AlterRequest.self) { request, context in
             try await Self.alter(request, context.server, by: context.requester)
         }

@@ -439,3 +439,55 @@ struct Alter: ParsableCommand {
         return parts.joined(separator: "; ")
     }
 }
+
+/// `datatable column-state TABLE [NAME]`: column arrangements kept by name.
+struct ColumnStateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "column-state",
+        abstract: "List, show, save or delete the column arrangements a table keeps by name.",
+        discussion: """
+            datatable column-state stock                          # the names
+            datatable column-state stock narrow --hide notes --first qty   # save
+            datatable column-state stock narrow                   # show it
+            datatable column-state stock narrow --delete
+            A view takes an arrangement with the columnState request (datatable shell).
+            """
+    )
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
+    @Argument(help: "The arrangement's name.") var name: String?
+    @Option(help: "Save: hide this column (repeat).", completion: .custom(Completions.columns)) var hide: [String] = []
+    @Option(help: "Save: show this column first (repeat, in order).", completion: .custom(Completions.columns))
+    var first: [String] = []
+    @Flag(help: "Forget the arrangement.") var delete = false
+
+    func validate() throws {
+        let saving = !hide.isEmpty || !first.isEmpty
+        if (saving || delete) && name == nil { throw ValidationError("Name the arrangement to save or delete.") }
+        if saving && delete { throw ValidationError("Save (--hide, --first) or --delete, not both.") }
+    }
+
+    func run() throws {
+        let saving = !hide.isEmpty || !first.isEmpty
+        let state =
+            saving
+            ? ColumnState(
+                columns: hide.isEmpty
+                    ? nil : Dictionary(uniqueKeysWithValues: hide.map { ($0, ColumnHints(hidden: true)) }),
+                columnOrder: first.isEmpty ? nil : first
+            ) : nil
+        try common.withSession { session in
+            let reply = try session.send(
+                ColumnStateRequest(table: table, name: name, save: state, delete: delete ? true : nil)
+            )
+            guard !common.json else { return }
+            if let shown = reply.state, let name {
+                let hidden = (shown.columns ?? [:]).filter { $0.value.hidden == true }.keys.sorted()
+                print("\(name): hidden \(hidden.isEmpty ? "none" : hidden.joined(separator: ", "))")
+                print("\(name): first \(shown.columnOrder.map { $0.joined(separator: ", ") } ?? "as the table")")
+            } else {
+                print(reply.names.isEmpty ? "no column states" : reply.names.joined(separator: "\n"))
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import DataTableEngine
+import DataTableProtocol
+import Foundation
+
+extension MethodTable {
+    /// `columnState` (protocol.md, "columnState"): arrangements kept in the table by name (a
+    /// save or delete is a change, logged as the request), restored into this connection's view.
+    static func columnState(_ request: ColumnStateRequest, _ context: inout RequestContext) throws
+        -> ColumnStateRequest.Response
+    {
+        let server = context.server
+        let requester = context.requester
+        if let name = request.name {
+            guard !name.isEmpty, name.count <= 128,
+                !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
+                throw ResponseError.invalidValue(
+                    "A column state's name has 1 to 128 characters, none of them control characters.",
+                    field: "params.name"
+                )
+            }
+        }
+        func names(_ table: borrowing Table) -> [String] { table.columnStates.keys.sorted() }
+        switch (request.name, request.save, request.delete) {
+        case (nil, nil, nil):
+            return try server.read(request.table, by: requester) { table in
+                ColumnStateRequest.Response(table: table.name, version: Int(table.version), names: names(table))
+            }
+        case (let name?, let state?, nil), (let name?, let state?, false?):
+            return try server.update(request.table, by: requester, needing: .write) { table in
+                let before = table.version
+                try checkColumnState(state, in: table)
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = .sortedKeys
+                try table.saveColumnState(String(decoding: try encoder.encode(state), as: UTF8.self), as: name)
+                server.publish(table, .schema, from: before) { $0.change = "columnState" }
+                return ColumnStateRequest.Response(
+                    table: table.name,
+                    version: Int(table.version),
+                    names: names(table),
+                    state: state
+                )
+            }
+        case (let name?, nil, true?):
+            return try server.update(request.table, by: requester, needing: .write) { table in
+                let before = table.version
+                guard table.deleteColumnState(name) else { throw unknownState(name, in: table) }
+                server.publish(table, .schema, from: before) { $0.change = "columnState" }
+                return ColumnStateRequest.Response(table: table.name, version: Int(table.version), names: names(table))
+            }
+        case (let name?, nil, nil), (let name?, nil, false?):
+            let (state, reply) = try server.read(request.table, by: requester) { table in
+                guard let json = table.columnStates[name],
+                    let kept = try? JSONDecoder().decode(ColumnState.self, from: Data(json.utf8))
+                else { throw unknownState(name, in: table) }
+                // Columns renamed or dropped since are left out; the rest of the arrangement holds.
+                let state = ColumnState(
+                    columns: kept.columns?.filter { table.column($0.key) != nil },
+                    columnOrder: kept.columnOrder?.filter { table.column($0) != nil }
+                )
+                return (
+                    state,
+                    ColumnStateRequest.Response(
+                        table: table.name,
+                        version: Int(table.version),
+                        names: names(table),
+                        state: state
+                    )
+                )
+            }
+            var view = context.views[request.table] ?? TableView(table: request.table)
+            view.layout.settings.columns = state.columns
+            view.layout.settings.columnOrder = state.columnOrder
+            view.resolved = nil
+            context.views[request.table] = view
+            return reply
+        default:
+            throw ResponseError.invalidParams(
+                "save and delete go with name, one at a time; name alone restores, nothing lists.",
+                field: request.name == nil ? "params.name" : "params.delete"
+            )
+        }
+    }
+
+    /// Refuses an arrangement naming a column the table lacks, a hint that is not one, or a
+    /// key listed twice in `columnOrder`.
+    private static func checkColumnState(_ state: ColumnState, in table: borrowing Table) throws {
+        for (key, hints) in (state.columns ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard table.column(key) != nil else {
+                throw ResponseError(TableError.noSuchColumn(key, row: nil))
+            }
+            _ = try WireSchema.layoutHints(hints, field: "params.save.columns.\(key)")
+        }
+        var seen: Set<String> = []
+        for (position, key) in (state.columnOrder ?? []).enumerated() {
+            guard table.column(key) != nil else { throw ResponseError(TableError.noSuchColumn(key, row: nil)) }
+            guard seen.insert(key).inserted else {
+                throw ResponseError.invalidParams(
+                    "\(key) is named twice in columnOrder.",
+                    field: "params.save.columnOrder[\(position)]"
+                )
+            }
+        }
+    }
+
+    private static func unknownState(_ name: String, in table: borrowing Table) -> ResponseError {
+        let known = table.columnStates.keys.sorted()
+        return ResponseError.invalidValue(
+            "\(table.name) keeps no column state called \(name)"
+                + (known.isEmpty ? "." : " (it keeps \(known.joined(separator: ", "))).")
+                + "",
+            field: "params.name"
+        )
+    }
+}

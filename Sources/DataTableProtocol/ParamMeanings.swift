@@ -31,7 +31,7 @@ extension ParamsSchema {
                 "New definitions of existing columns, by key, replacing each whole (label, constraints, "
                 + "`editable`, picker options, layout hints): the type stays.",
             "rename":
-                "Columns to rename: the key now → the new key.",
+                "Columns to rename: the key now → the new key (a label that was the key follows it).",
             "drop":
                 "Keys of columns to drop: not the key column, a sort key, or a column a view filters or "
                 + "groups by.",

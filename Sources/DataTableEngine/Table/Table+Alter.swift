@@ -4,7 +4,7 @@ public struct TableAlteration: Sendable {
     /// New definitions of existing columns, found by key: label, constraints, read-only, picker
     /// options, layout hints. The type stays; a key differing is not a rename (see ``rename``).
     public var change: [Column] = []
-    /// Columns to rename: the key now, and the new key.
+    /// Columns to rename: the key now, and the new key (a label that is the key follows it).
     public var rename: [(from: String, to: String)] = []
     /// Keys of columns to drop.
     public var drop: [String] = []
@@ -141,6 +141,8 @@ extension Table {
                 throw .invalidSchema("There is already a column \(to).", field: "rename.\(from)")
             }
             var renamed = working[index]
+            // A label that was the key (none was given) follows it.
+            if renamed.label == renamed.key { renamed.label = to }
             renamed.key = to
             edits.append(.replace(index: index, column: renamed))
             working[index] = renamed

@@ -12,7 +12,7 @@ public struct AlterRequest: DataTableRequest {
     /// `editable`, picker options, layout hints): the type stays. New constraints must hold for
     /// every stored value, or the change is refused (`invalid_value`, the first 100 listed).
     public var change: [ColumnDefinition]?
-    /// Columns to rename: the key now → the new key.
+    /// Columns to rename: the key now → the new key (a label that was the key follows it).
     public var rename: [String: String]?
     /// Keys of columns to drop: not the key column, a sort key, or a column a view filters or
     /// groups by.

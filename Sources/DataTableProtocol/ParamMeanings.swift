@@ -77,6 +77,9 @@ extension ParamsSchema {
                 "With `name`: the arrangement to keep under it (replacing one of that name).",
             "delete":
                 "With `name`: forget the arrangement of that name.",
+            "ifVersion":
+                "With `save` or `delete`: only if the table is still at this version: otherwise `conflict`, "
+                + "with the table's version in `data.version`, and nothing changes.",
         ],
         "create": [
             "table":
@@ -270,11 +273,19 @@ extension ParamsSchema {
             "replace":
                 "`true`: the rows become exactly the loaded ones, as one change (a refresh); rows whose key "
                 + "was there keep their ids, selection and drafts.",
+            "ifVersion":
+                "Into a table that exists: only if it is still at this version (the `version` of the reply "
+                + "or event the client last saw): otherwise `conflict`, with the table's version in "
+                + "`data.version`, and nothing changes.",
         ],
         "ping": [:],
         "redo": [
             "table":
-                "The table's name."
+                "The table's name.",
+            "ifVersion":
+                "Only if the table is still at this version (the `version` of the reply or event the client "
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and nothing "
+                + "changes.",
         ],
         "revert": [
             "table":
@@ -383,7 +394,11 @@ extension ParamsSchema {
         "tables": [:],
         "undo": [
             "table":
-                "The table's name."
+                "The table's name.",
+            "ifVersion":
+                "Only if the table is still at this version (the `version` of the reply or event the client "
+                + "last saw): otherwise `conflict`, with the table's version in `data.version`, and nothing "
+                + "changes.",
         ],
         "unsubscribe": [
             "table":

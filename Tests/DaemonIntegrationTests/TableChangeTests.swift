@@ -126,4 +126,33 @@ import Testing
         let deleted = try one.call("columnState", #"{"table":"parts","name":"mine","delete":true}"#)
         #expect((deleted["names"] as? [String])?.isEmpty == true)
     }
+
+    /// Every method that changes a table refuses a stale `ifVersion` and changes nothing.
+    @Test(arguments: [
+        ("add", #""row":{"n":9}"#),
+        ("edit", #""id":1,"column":"name","value":"x""#),
+        ("revert", "\"id\":1"),
+        ("delete", #""ids":[1]"#),
+        ("clear", ""),
+        ("alter", #""add":[{"key":"rack"}]"#),
+        ("select", #""ids":[1]"#),
+        ("sort", #""keys":[{"column":"name"}]"#),
+        ("undo", ""),
+        ("redo", ""),
+        ("load", #""text":"n,name\n5,five\n""#),
+        ("columnState", #""name":"mine","save":{"columnOrder":["name"]}"#),
+    ])
+    func aStaleVersionIsRefusedByEveryChange(method: String, params: String) throws {
+        let daemon = try TestDaemon()
+        let client = try daemon.connect()
+        try client.call("create", numberedTable("stale", count: 3))
+        try client.call("edit", #"{"table":"stale","id":2,"column":"name","value":"two"}"#)
+        try client.call("undo", #"{"table":"stale"}"#)
+        let before = try #require(try client.call("describe", #"{"table":"stale"}"#)["version"] as? Int)
+        let members = params.isEmpty ? "" : params + ","
+        let refused = try client.call(method, #"{"table":"stale",\#(members)"ifVersion":1}"#)
+        #expect(errorData(refused)["kind"] as? String == "conflict", "\(method): \(refused)")
+        #expect(errorData(refused)["version"] as? Int == before)
+        #expect(try client.call("describe", #"{"table":"stale"}"#)["version"] as? Int == before)
+    }
 }

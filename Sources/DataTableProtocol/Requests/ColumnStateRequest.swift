@@ -17,9 +17,19 @@ public struct ColumnStateRequest: DataTableRequest {
     public var save: ColumnState?
     /// With `name`: forget the arrangement of that name.
     public var delete: Bool?
+    /// With `save` or `delete`: only if the table is still at this version: otherwise
+    /// `conflict`, with the table's version in `data.version`, and nothing changes.
+    public var ifVersion: Int?
 
     /// Params with every member given; the optional ones may be left out.
-    public init(table: String, name: String? = nil, save: ColumnState? = nil, delete: Bool? = nil) {
+    public init(
+        table: String,
+        name: String? = nil,
+        save: ColumnState? = nil,
+        delete: Bool? = nil,
+        ifVersion: Int? = nil
+    ) {
+        self.ifVersion = ifVersion
         self.table = table
         self.name = name
         self.save = save

@@ -31,6 +31,10 @@ public struct LoadRequest: DataTableRequest {
     /// `true`: the rows become exactly the loaded ones, as one change (a refresh); rows whose key
     /// was there keep their ids, selection and drafts. Only for a table that exists.
     public var replace: Bool?
+    /// Into a table that exists: only if it is still at this version (the `version` of the
+    /// reply or event the client last saw): otherwise `conflict`, with the table's version in
+    /// `data.version`, and nothing changes.
+    public var ifVersion: Int?
 
     /// Params with every member given; the optional ones may be left out (give one of `path`, `text`, `upload`).
     public init(
@@ -43,8 +47,10 @@ public struct LoadRequest: DataTableRequest {
         key: String? = nil,
         sort: [SortKeyParam]? = nil,
         mode: String? = nil,
-        replace: Bool? = nil
+        replace: Bool? = nil,
+        ifVersion: Int? = nil
     ) {
+        self.ifVersion = ifVersion
         self.replace = replace
         self.upload = upload
         self.table = table

@@ -7,9 +7,16 @@ public struct UndoRequest: DataTableRequest {
 
     /// The table's name.
     public var table: String
+    /// Only if the table is still at this version (the `version` of the reply or event the
+    /// client last saw): otherwise `conflict`, with the table's version in `data.version`, and
+    /// nothing changes.
+    public var ifVersion: Int?
 
     /// Params naming the table.
-    public init(table: String) { self.table = table }
+    public init(table: String, ifVersion: Int? = nil) {
+        self.table = table
+        self.ifVersion = ifVersion
+    }
 
     /// The reply: what the step did; with no change to take back, `nothing_to_undo`.
     public typealias Response = UndoResponse
@@ -24,9 +31,16 @@ public struct RedoRequest: DataTableRequest {
 
     /// The table's name.
     public var table: String
+    /// Only if the table is still at this version (the `version` of the reply or event the
+    /// client last saw): otherwise `conflict`, with the table's version in `data.version`, and
+    /// nothing changes.
+    public var ifVersion: Int?
 
     /// Params naming the table.
-    public init(table: String) { self.table = table }
+    public init(table: String, ifVersion: Int? = nil) {
+        self.table = table
+        self.ifVersion = ifVersion
+    }
 
     /// The reply: what the step did; with no undone change to make again, `nothing_to_undo`.
     public typealias Response = UndoResponse

@@ -27,7 +27,8 @@ extension MethodTable {
                 ColumnStateRequest.Response(table: table.name, version: Int(table.version), names: names(table))
             }
         case (let name?, let state?, nil), (let name?, let state?, false?):
-            return try server.update(request.table, by: requester, needing: .write) { table in
+            return try server.update(request.table, by: requester, needing: .write, ifVersion: request.ifVersion) {
+                table in
                 let before = table.version
                 try checkColumnState(state, in: table)
                 let encoder = JSONEncoder()
@@ -42,7 +43,8 @@ extension MethodTable {
                 )
             }
         case (let name?, nil, true?):
-            return try server.update(request.table, by: requester, needing: .write) { table in
+            return try server.update(request.table, by: requester, needing: .write, ifVersion: request.ifVersion) {
+                table in
                 let before = table.version
                 guard table.deleteColumnState(name) else { throw unknownState(name, in: table) }
                 server.publish(table, .schema, from: before) { $0.change = "columnState" }

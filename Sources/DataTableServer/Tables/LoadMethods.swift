@@ -49,8 +49,8 @@ extension MethodTable {
             try server.checkUserMemory(owner: owner, adding: bytes.multipliedReportingOverflow(by: 2).partialValue)
         }
         if existing != nil { try Self.refuseCreationParams(request) }
-        if request.replace == true && existing == nil {
-            // Nothing to replace: said before any text is read.
+        if (request.replace == true || request.ifVersion != nil) && existing == nil {
+            // Nothing to replace, or to be at a version: said before any text is read.
             throw ResponseError(CatalogError.noSuchTable(request.table))
         }
         let text: String
@@ -96,7 +96,14 @@ extension MethodTable {
             guard existing != nil else {
                 throw ResponseError(CatalogError.noSuchTable(request.table))
             }
-            return try await replaceRows(request.table, with: loaded, server, by: requester, logsWhole: logsWhole)
+            return try await replaceRows(
+                request.table,
+                with: loaded,
+                ifVersion: request.ifVersion,
+                server,
+                by: requester,
+                logsWhole: logsWhole
+            )
         }
         if existing == nil {
             let access = requester.access(mode: mode)
@@ -104,7 +111,7 @@ extension MethodTable {
         }
         let keys = loaded.columns.map(\.key)
         let name = request.table
-        return try await server.updateOffLock(request.table, by: requester) { table in
+        return try await server.updateOffLock(request.table, by: requester, ifVersion: request.ifVersion) { table in
             guard table.columns.map(\.key) == keys else {
                 throw ResponseError.invalidValue(
                     "The table \(name) changed while the file was read; load again.",
@@ -148,12 +155,13 @@ extension MethodTable {
     private static func replaceRows(
         _ name: String,
         with loaded: LoadedRows,
+        ifVersion: Int?,
         _ server: ServerState,
         by requester: Requester,
         logsWhole: Bool
     ) async throws -> LoadRequest.Response {
         let keys = loaded.columns.map(\.key)
-        return try await server.updateOffLock(name, by: requester) { table in
+        return try await server.updateOffLock(name, by: requester, ifVersion: ifVersion) { table in
             guard table.columns.map(\.key) == keys else {
                 throw ResponseError.invalidValue(
                     "The table \(name) changed while the file was read; load again.",

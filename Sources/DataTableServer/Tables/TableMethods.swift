@@ -173,10 +173,22 @@ extension MethodTable {
             }
         }
         register(UndoRequest.self) { request, context in
-            try await Self.undo(redo: false, table: request.table, context.server, by: context.requester)
+            try await Self.undo(
+                redo: false,
+                table: request.table,
+                ifVersion: request.ifVersion,
+                context.server,
+                by: context.requester
+            )
         }
         register(RedoRequest.self) { request, context in
-            try await Self.undo(redo: true, table: request.table, context.server, by: context.requester)
+            try await Self.undo(
+                redo: true,
+                table: request.table,
+                ifVersion: request.ifVersion,
+                context.server,
+                by: context.requester
+            )
         }
         register(ColumnStateRequest.self) { request, context in try Self.columnState(request, &context) }
         register(AlterRequest.self) { request, context in

@@ -5,20 +5,27 @@ import Foundation
 extension MethodTable {
     /// `undo` and `redo` (protocol.md, "undo, redo"): the step, each of its parts its own event.
     /// A step that touches many rows (a bulk delete taken back) runs on a copy, off the lock.
-    static func undo(redo: Bool, table name: String, _ server: ServerState, by requester: Requester) async throws
-        -> UndoResponse
-    {
+    static func undo(
+        redo: Bool,
+        table name: String,
+        ifVersion: Int?,
+        _ server: ServerState,
+        by requester: Requester
+    ) async throws -> UndoResponse {
         let weight = try server.read(name, by: requester) { table in table.nextUndoWeight(redo: redo) }
         let step: @Sendable (inout Table) throws -> UndoOutcome = { table in
             redo ? try table.redo() : try table.undo()
         }
         if weight > smallBatch {
-            return try await server.updateOffLock(name, by: requester, work: step) { table, outcome, before in
+            return try await server.updateOffLock(name, by: requester, ifVersion: ifVersion, work: step) {
+                table,
+                outcome,
+                before in
                 publishUndo(outcome, of: table, from: before, server)
                 return undoReply(outcome, table)
             }
         }
-        return try server.update(name, by: requester, needing: .write) { table in
+        return try server.update(name, by: requester, needing: .write, ifVersion: ifVersion) { table in
             let before = table.version
             let outcome = try step(&table)
             publishUndo(outcome, of: table, from: before, server)

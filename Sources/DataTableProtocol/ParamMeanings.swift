@@ -41,6 +41,9 @@ extension ParamsSchema {
                 "The value every existing row gets in an added column, by the column's key (absent: empty).",
             "readOnly":
                 "The table's own read-only setting.",
+            "keepAsDrafts":
+                "`true`: stored values that break a column's new constraints stay, each with a draft saying "
+                + "why (fixed one by one with `edit`), instead of refusing the change.",
             "limit":
                 "The most rows the table keeps, dropping the oldest past it (0: no limit); a table above it "
                 + "drops its oldest rows now, in the same change.",

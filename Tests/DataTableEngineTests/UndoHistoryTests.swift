@@ -226,4 +226,25 @@ import Testing
         _ = try table.undo()
         #expect(table.sortKeys == [SortKey(column: "qty")] && table.columns.count == 5)
     }
+
+    @Test func brokenValuesMayStayAsDraftsAndUndoTakesThemBack() throws {
+        var table = try Fixtures.stock()
+        _ = try table.add([Fixtures.row(item: "A", qty: 5), Fixtures.row(item: "B", qty: 50)], now: 0)
+        table.forgetHistory()
+        let before = Self.look(table)
+        var alteration = TableAlteration()
+        alteration.change = [Column(key: "qty", rules: try ColumnRules(type: .number, maximum: .number(10)))]
+        alteration.rename = [("qty", "count")]
+        alteration.keepBrokenAsDrafts = true
+        let summary = try table.alter(alteration)
+        #expect(summary.keptAsDrafts == 1 && table.errorCount == 1)
+        let draft = try table.rows(ids: [.number(2)])[0].drafts[2]
+        #expect(draft == Draft(text: "50", message: "The value must be 10 or less."))
+        // The value stays until someone fixes it.
+        #expect(try table.rows(ids: [.number(2)])[0].values[2] == .number(50))
+        _ = try table.undo()
+        #expect(Self.look(table) == before)
+        _ = try table.redo()
+        #expect(table.errorCount == 1 && table.columns[2].key == "count")
+    }
 }

@@ -18,7 +18,7 @@ public struct ColumnImageCoder: Sendable {
 }
 
 extension Table {
-    private enum PartTag: UInt8 { case cells = 0, rowsAdded = 1, rowsRemoved = 2, schema = 3 }
+    private enum PartTag: UInt8 { case cells = 0, rowsAdded = 1, rowsRemoved = 2, schema = 3, drafts = 4 }
     private enum EditTag: UInt8 { case insert = 0, remove = 1, replace = 2, tableReadOnly = 3, rowLimit = 4 }
 
     static func write(_ step: UndoStep, to writer: inout ByteWriter, coder: ColumnImageCoder?) {
@@ -38,6 +38,20 @@ extension Table {
                 precondition(coder != nil, "a table whose history changed its columns needs a column coder")
                 writer.write(PartTag.schema.rawValue)
                 write(change, to: &writer, coder: coder!)
+            case .drafts(let change):
+                writer.write(PartTag.drafts.rawValue)
+                writer.write(UInt64(change.entries.count))
+                for entry in change.entries {
+                    write(entry.id, to: &writer)
+                    writer.write(UInt32(entry.column))
+                    for draft in [entry.old, entry.new] {
+                        writer.write(draft != nil)
+                        if let draft {
+                            writer.write(draft.text)
+                            writer.write(draft.message)
+                        }
+                    }
+                }
             }
         }
     }
@@ -52,6 +66,21 @@ extension Table {
             case .schema:
                 guard let coder else { throw TableImageError("its history changes columns, and no coder reads them") }
                 parts.append(.schema(try Self.readSchema(&reader, coder: coder)))
+            case .drafts:
+                var entries: [DraftChange.Entry] = []
+                for _ in 0..<(try reader.readCount(bytesEach: 10)) {
+                    let id = try Self.readRowID(&reader)
+                    let column = Int(try reader.read(UInt32.self))
+                    var drafts: [Draft?] = []
+                    for _ in 0..<2 {
+                        drafts.append(
+                            try reader.readBool()
+                                ? Draft(text: try reader.readString(), message: try reader.readString()) : nil
+                        )
+                    }
+                    entries.append(.init(id: id, column: column, old: drafts[0], new: drafts[1]))
+                }
+                parts.append(.drafts(DraftChange(entries: entries)))
             case nil: throw TableImageError("an undo step has a part of an unknown kind")
             }
         }

@@ -15,6 +15,9 @@ public struct TableAlteration: Sendable {
     /// The most rows the table keeps (``Table/rowLimit``), when it changes: 0 for none. A table
     /// above the new limit drops its oldest rows in the same change.
     public var limit: Int?
+    /// Stored values that break a column's new constraints stay, each with a draft saying why
+    /// (a person fixes them one by one), instead of refusing the change.
+    public var keepBrokenAsDrafts = false
 
     /// An alteration that changes nothing yet.
     public init() {}
@@ -56,6 +59,9 @@ public struct SchemaSummary: Sendable, Hashable {
     public var readOnly: Bool?
     /// The table's row limit, when it changed: 0 for none.
     public var limit: Int?
+    /// Cells whose stored values break their column's new constraints, kept with a draft
+    /// saying why (``TableAlteration/keepBrokenAsDrafts``).
+    public var keptAsDrafts = 0
 
     /// Every key the change names, each once, in the order met (a rename gives its new key).
     public var columns: [String] {
@@ -116,6 +122,8 @@ extension Table {
         }
         var working = columns
         var edits: [SchemaChange.Edit] = []
+        var broken: [(slot: UInt32, column: Int, draft: Draft)] = []
+        let original = columns.map(\.key)
         func position(_ key: String) throws(TableError) -> Int {
             guard let index = working.firstIndex(where: { $0.key == key }) else { throw .noSuchColumn(key, row: nil) }
             return index
@@ -129,7 +137,22 @@ extension Table {
                     field: "change[\(offset)].type"
                 )
             }
-            try checkValues(of: index, against: column.rules)
+            let problems = brokenValues(of: index, against: column.rules, all: alteration.keepBrokenAsDrafts)
+            if !problems.isEmpty {
+                guard alteration.keepBrokenAsDrafts else {
+                    throw .invalidValues(
+                        problems.prefix(Self.problemLimit).map { problem in
+                            CellProblem(
+                                id: id(of: problem.slot),
+                                column: column.key,
+                                input: problem.draft.text,
+                                message: problem.draft.message
+                            )
+                        }
+                    )
+                }
+                broken += problems.map { ($0.slot, index, $0.draft) }
+            }
             var changed = column
             if index == keyColumn { changed.editable = working[index].editable }
             edits.append(.replace(index: index, column: changed))
@@ -196,35 +219,43 @@ extension Table {
             edits.append(.rowLimit(newLimit == 0 ? nil : newLimit))
         }
         try TableSchema.check(columns: working, key: keyColumn.map { columns[$0].key })
-        let (inverse, summary) = applySchema(SchemaChange(edits: edits))
+        var (inverse, summary) = applySchema(SchemaChange(edits: edits))
+        // Cells whose values break their column's new rules show why. (New definitions come
+        // first, so `cell.column` is the column's index before the change: found again by its
+        // key, after a rename.)
+        var drafts = DraftChange(entries: [])
+        for cell in broken {
+            var key = original[cell.column]
+            if let renamed = alteration.rename.first(where: { $0.from == key }) { key = renamed.to }
+            guard !alteration.drop.contains(key), let column = columnIndex[key] else { continue }
+            drafts.entries.append(
+                .init(id: id(of: cell.slot), column: column, old: self.drafts[cell.slot]?[column], new: cell.draft)
+            )
+            setDraft(cell.draft, slot: cell.slot, column: column)
+        }
+        summary.keptAsDrafts = drafts.entries.count
         version += 1
         // A new limit below the rows there are drops the oldest, one version later.
         let dropped = dropPastLimit()
-        record([.schema(inverse)] + (dropped.map { [$0] } ?? []))
+        record([.schema(inverse)] + (drafts.entries.isEmpty ? [] : [.drafts(drafts)]) + (dropped.map { [$0] } ?? []))
         return summary
     }
 
-    /// Throws the stored values of column `index` that `rules` refuse (the first 100).
-    private func checkValues(of index: Int, against rules: ColumnRules) throws(TableError) {
-        var problems: [CellProblem] = []
+    /// The stored values of column `index` that `rules` refuse, each as the draft it would
+    /// keep (the value as shown, and why): the first 100, or `all`.
+    private func brokenValues(of index: Int, against rules: ColumnRules, all: Bool) -> [(slot: UInt32, draft: Draft)] {
+        var problems: [(slot: UInt32, draft: Draft)] = []
         let store = stores[index]
         natural.forEachSlot { slot in
-            guard problems.count < Self.problemLimit else { return }
+            guard all || problems.count < Self.problemLimit else { return }
             let value = store[slot]
             do throws(ValidationFailure) {
                 try rules.check(value)
             } catch {
-                problems.append(
-                    CellProblem(
-                        id: id(of: slot),
-                        column: columns[index].key,
-                        input: columns[index].rules.displayText(value),
-                        message: error.message
-                    )
-                )
+                problems.append((slot, Draft(text: columns[index].rules.displayText(value), message: error.message)))
             }
         }
-        if !problems.isEmpty { throw .invalidValues(problems) }
+        return problems
     }
 
     /// Makes a schema change; returns the change that takes it back, and what changed.

@@ -86,6 +86,9 @@ extension Table {
         case .schema(let change):
             let (inverse, summary) = applySchema(change)
             return (.schema(inverse), .schema(summary))
+        case .drafts(let change):
+            setDrafts(change.entries.reversed().map { ($0.id, $0.column, $0.old) })
+            return (part, .drafts(errors: errorCount))
         }
     }
 
@@ -104,6 +107,17 @@ extension Table {
         case .schema(let change):
             let (inverse, summary) = applySchema(change)
             return (.schema(inverse), .schema(summary))
+        case .drafts(let change):
+            setDrafts(change.entries.map { ($0.id, $0.column, $0.new) })
+            return (part, .drafts(errors: errorCount))
+        }
+    }
+
+    /// Sets drafts from the history; rows not in the table are skipped.
+    private mutating func setDrafts(_ drafts: [(id: RowID, column: Int, draft: Draft?)]) {
+        for (id, column, draft) in drafts {
+            guard let slot = slot(of: id), column < columns.count else { continue }
+            setDraft(draft, slot: slot, column: column)
         }
     }
 

@@ -16,6 +16,7 @@ struct UndoStep: Sendable {
             case .cells(let step): total + step.changes.count
             case .rowsAdded(let rows), .rowsRemoved(let rows): total + rows.ids.count
             case .schema(let change): total + change.weight
+            case .drafts(let change): total + change.entries.count
             }
         }
     }
@@ -31,6 +32,8 @@ enum UndoPart: Sendable {
     case rowsRemoved(SavedRows)
     /// The columns or the table's settings changed.
     case schema(SchemaChange)
+    /// Drafts set or cleared.
+    case drafts(DraftChange)
 }
 
 /// Rows out of the table, kept whole so they can come back as they were: ids, places in the
@@ -86,6 +89,8 @@ public struct UndoOutcome: Sendable {
         case rowsOut([RowID])
         /// The columns or settings changed: what changed.
         case schema(SchemaSummary)
+        /// Drafts set or cleared: how many cells hold one now in the table.
+        case drafts(errors: Int)
     }
 
     /// The parts in the order they were done, each with the table's version after it.
@@ -120,4 +125,17 @@ public struct UndoOutcome: Sendable {
         for entry in parts { if case .schema(let summary) = entry.part { return summary } }
         return nil
     }
+}
+
+/// Drafts an undoable change set or cleared without setting values (an `alter` keeping broken
+/// values as drafts): each cell's draft before and after.
+struct DraftChange: Sendable {
+    struct Entry: Sendable {
+        var id: RowID
+        var column: Int
+        var old: Draft?
+        var new: Draft?
+    }
+
+    var entries: [Entry]
 }

@@ -23,6 +23,9 @@ public struct AlterRequest: DataTableRequest {
     public var values: [String: JSONValue]?
     /// The table's own read-only setting.
     public var readOnly: Bool?
+    /// `true`: stored values that break a column's new constraints stay, each with a draft
+    /// saying why (fixed one by one with `edit`), instead of refusing the change.
+    public var keepAsDrafts: Bool?
     /// The most rows the table keeps, dropping the oldest past it (0: no limit); a table above
     /// it drops its oldest rows now, in the same change.
     public var limit: Int?
@@ -41,8 +44,10 @@ public struct AlterRequest: DataTableRequest {
         values: [String: JSONValue]? = nil,
         readOnly: Bool? = nil,
         limit: Int? = nil,
+        keepAsDrafts: Bool? = nil,
         ifVersion: Int? = nil
     ) {
+        self.keepAsDrafts = keepAsDrafts
         self.limit = limit
         self.table = table
         self.change = change
@@ -64,9 +69,23 @@ public struct AlterRequest: DataTableRequest {
         public var columns: [String]
         /// What changed: keys added, dropped, renamed (`[old, new]`) and redefined.
         public var altered: SchemaChangeReply
+        /// With `keepAsDrafts`: cells whose values break their column's new constraints, now
+        /// holding a draft; absent when none.
+        public var drafts: Int?
+        /// Cells holding a draft in the table, when `drafts` is given.
+        public var errors: Int?
 
         /// A reply with every member given.
-        public init(table: String, version: Int, columns: [String], altered: SchemaChangeReply) {
+        public init(
+            table: String,
+            version: Int,
+            columns: [String],
+            altered: SchemaChangeReply,
+            drafts: Int? = nil,
+            errors: Int? = nil
+        ) {
+            self.drafts = drafts
+            self.errors = errors
             self.table = table
             self.version = version
             self.columns = columns

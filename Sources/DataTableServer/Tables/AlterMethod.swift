@@ -28,6 +28,7 @@ extension MethodTable {
         }
         alteration.readOnly = request.readOnly
         alteration.limit = request.limit
+        alteration.keepBrokenAsDrafts = request.keepAsDrafts ?? false
         let change = alteration
         return try await server.updateOffLock(request.table, by: requester, ifVersion: request.ifVersion) { table in
             try table.alter(change)
@@ -39,11 +40,14 @@ extension MethodTable {
                 event.columns = summary.columns.isEmpty ? nil : summary.columns
             }
             if !dropped.isEmpty { server.publish(table, .deleted, from: alteredAt) { $0.list(dropped) } }
+            let kept = summary.keptAsDrafts
             return AlterRequest.Response(
                 table: table.name,
                 version: Int(table.version),
                 columns: table.columns.map(\.key),
-                altered: schemaReply(summary)
+                altered: schemaReply(summary),
+                drafts: kept > 0 ? kept : nil,
+                errors: kept > 0 ? table.errorCount : nil
             )
         }
     }

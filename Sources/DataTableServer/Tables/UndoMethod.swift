@@ -42,6 +42,8 @@ extension MethodTable {
             case .cells(let cells): server.publish(table, .edited, from: previous, at: version) { $0.list(cells) }
             case .rowsBack(let ids): server.publish(table, .added, from: previous, at: version) { $0.list(ids) }
             case .rowsOut(let ids): server.publish(table, .deleted, from: previous, at: version) { $0.list(ids) }
+            case .drafts(let errors):
+                server.publish(table, .drafts, from: previous, at: version) { $0.errors = errors }
             case .schema(let summary):
                 server.publish(table, .schema, from: previous, at: version) { event in
                     event.change = "altered"

@@ -61,8 +61,7 @@ extension Table {
             for (column, draft) in cells {
                 writer.write(position(slot))
                 writer.write(UInt32(column))
-                writer.write(draft.text)
-                writer.write(draft.message)
+                writer.write(draft)
             }
         }
         for steps in [undoSteps, redoSteps] {
@@ -174,7 +173,7 @@ extension Table {
         }
         for _ in 0..<(try reader.readCount(bytesEach: 16)) {
             let (slot, column) = try cell(&reader)
-            let draft = Draft(text: try reader.readString(), message: try reader.readString())
+            let draft = try reader.readDraft()
             if drafts[slot, default: [:]].updateValue(draft, forKey: column) == nil { errorCount += 1 }
         }
         for redo in [false, true] {

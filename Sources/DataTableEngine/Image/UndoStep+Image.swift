@@ -47,8 +47,7 @@ extension Table {
                     for draft in [entry.old, entry.new] {
                         writer.write(draft != nil)
                         if let draft {
-                            writer.write(draft.text)
-                            writer.write(draft.message)
+                            writer.write(draft)
                         }
                     }
                 }
@@ -75,7 +74,7 @@ extension Table {
                     for _ in 0..<2 {
                         drafts.append(
                             try reader.readBool()
-                                ? Draft(text: try reader.readString(), message: try reader.readString()) : nil
+                                ? try reader.readDraft() : nil
                         )
                     }
                     entries.append(.init(id: id, column: column, old: drafts[0], new: drafts[1]))
@@ -136,8 +135,7 @@ extension Table {
             for (column, draft) in cells {
                 writer.write(UInt32(row))
                 writer.write(UInt32(column))
-                writer.write(draft.text)
-                writer.write(draft.message)
+                writer.write(draft)
             }
         }
     }
@@ -177,7 +175,7 @@ extension Table {
         var drafts: [Int: [Int: Draft]] = [:]
         for _ in 0..<(try reader.readCount(bytesEach: 16)) {
             let (row, column) = try cell(&reader)
-            drafts[row, default: [:]][column] = Draft(text: try reader.readString(), message: try reader.readString())
+            drafts[row, default: [:]][column] = try reader.readDraft()
         }
         return SavedRows(
             ids: ids,
@@ -215,8 +213,7 @@ extension Table {
                     writer.write(UInt64(values.drafts.count))
                     for (row, draft) in values.drafts {
                         writer.write(UInt32(row))
-                        writer.write(draft.text)
-                        writer.write(draft.message)
+                        writer.write(draft)
                     }
                 }
             case .remove(let index):
@@ -262,7 +259,7 @@ extension Table {
                     }
                     for _ in 0..<(try reader.readCount(bytesEach: 12)) {
                         let row = Int(try reader.read(UInt32.self))
-                        saved.drafts[row] = Draft(text: try reader.readString(), message: try reader.readString())
+                        saved.drafts[row] = try reader.readDraft()
                     }
                     values = saved
                 }
@@ -280,5 +277,20 @@ extension Table {
             }
         }
         return SchemaChange(edits: edits)
+    }
+}
+
+extension ByteWriter {
+    /// A draft: what was typed, then why it was refused.
+    mutating func write(_ draft: Draft) {
+        write(draft.text)
+        write(draft.message)
+    }
+}
+
+extension ByteReader {
+    /// A draft as a ``ByteWriter`` writes it: what was typed, then why it was refused.
+    mutating func readDraft() throws(TableImageError) -> Draft {
+        Draft(text: try readString(), message: try readString())
     }
 }

@@ -249,6 +249,9 @@ extension ParamsSchema {
             "columnOrder":
                 "The order the columns are shown in: the keys listed first, in this order, then the others "
                 + "in the table's order; absent: the table's order.",
+            "zone":
+                "The zone datetime cells are shown in, in place of each column's `format.zone`: `UTC`, an "
+                + "offset like `+02:00`, or a name like `Europe/Berlin`; absent: each column's.",
             "view":
                 "Lay out this connection's view of the table: row counts and heights of the rows its filter "
                 + "shows, with its sections' headers (`filter`, `scroll`).",
@@ -347,6 +350,9 @@ extension ParamsSchema {
             "columnOrder":
                 "The order the columns are shown in: the keys listed first, in this order, then the others "
                 + "in the table's order; absent: the table's order.",
+            "zone":
+                "The zone datetime cells are shown in, in place of each column's `format.zone`: `UTC`, an "
+                + "offset like `+02:00`, or a name like `Europe/Berlin`; absent: each column's.",
         ],
         "select": [
             "table":

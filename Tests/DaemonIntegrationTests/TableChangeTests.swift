@@ -155,4 +155,27 @@ import Testing
         #expect(errorData(refused)["version"] as? Int == before)
         #expect(try client.call("describe", #"{"table":"stale"}"#)["version"] as? Int == before)
     }
+
+    /// A view may show datetimes in its own zone; other views keep the column's.
+    @Test func aViewShowsDatetimesInItsOwnZone() throws {
+        let daemon = try TestDaemon()
+        let here = try daemon.connect()
+        let there = try daemon.connect()
+        try here.call(
+            "create",
+            #"{"table":"shifts","columns":[{"key":"start","type":"datetime","format":{"zone":"Europe/Berlin"}}],"rows":[{"start":"2026-07-01T06:00:00Z"}]}"#
+        )
+        let viewport = #""unit":"cell","viewport":{"width":40,"height":3}"#
+        func cell(_ reply: [String: Any]) -> String? {
+            ((reply["rows"] as? [[String: Any]])?.first?["cells"] as? [String])?.first
+        }
+        #expect(
+            cell(try here.call("scroll", #"{"table":"shifts",\#(viewport),"zone":"-04:00"}"#)) == "2026-07-01 02:00:00"
+        )
+        #expect(cell(try there.call("scroll", #"{"table":"shifts",\#(viewport)}"#)) == "2026-07-01 08:00:00")
+        // The view keeps its zone for later scrolls.
+        #expect(cell(try here.call("scroll", #"{"table":"shifts",\#(viewport)}"#)) == "2026-07-01 02:00:00")
+        let refused = try here.call("scroll", #"{"table":"shifts",\#(viewport),"zone":"Mars"}"#)
+        #expect(errorData(refused)["field"] as? String == "params.zone")
+    }
 }

@@ -60,6 +60,8 @@ public struct LayoutOptions: Sendable, Equatable {
     public var columns: [String: ColumnLayout] = [:]
     /// The keys shown first, in this order; the other columns follow in the table's order.
     public var columnOrder: [String] = []
+    /// The zone datetimes are shown in, in place of each column's own; `nil` keeps theirs.
+    public var zone: DisplayZone?
 
     /// The defaults for `unit`: in points, 12 padding either side of a cell, 8 above and below
     /// a header, 16 above and below a row, rows at least 44 high, 44-wide accessories, 56-wide

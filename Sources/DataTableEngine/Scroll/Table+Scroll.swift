@@ -526,6 +526,8 @@ extension Table {
                     // Shown whole: written straight from the value, no string made.
                     if let draft {
                         text.append(string: draft.text)
+                    } else if plans[position].inViewZone, case .datetime(let milliseconds) = values[position][offset] {
+                        text.append(string: DateTimeSyntax.text(milliseconds, zone: options.zone!))
                     } else if plans[position].styled {
                         text.append(string: columns[store].rules.displayText(values[position][offset]))
                     } else {
@@ -538,7 +540,13 @@ extension Table {
                     }
                     continue
                 }
-                let shown = OneLine.text(draft?.text ?? columns[store].rules.displayText(values[position][offset]))
+                let value = values[position][offset]
+                let shown = OneLine.text(
+                    draft?.text
+                        ?? (plans[position].inViewZone
+                            ? displayText(value, column: store, zone: options.zone)
+                            : columns[store].rules.displayText(value))
+                )
                 guard !shown.isEmpty else { continue }
                 let inner = plans[position].inner
                 if tall && plans[position].wraps {
@@ -589,6 +597,8 @@ private struct WindowCell {
     var wraps: Bool
     /// The width text may take.
     var inner: Double
+    /// A datetime column shown in the view's zone, not its own.
+    var inViewZone: Bool
 
     init(_ column: ScrollWindow.Column, store: Int, rules: ColumnRules, options: LayoutOptions) {
         self.store = store
@@ -598,5 +608,6 @@ private struct WindowCell {
         cuts = !isImage && column.truncated
         wraps = column.lines > 1
         inner = Double(max(0, column.width - (column.binding == nil ? 2 * options.cellPadding : 0)))
+        inViewZone = rules.type == .datetime && options.zone != nil
     }
 }

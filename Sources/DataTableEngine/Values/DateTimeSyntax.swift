@@ -213,3 +213,12 @@ public enum DisplayZone: Sendable, Hashable {
         return local - offsetMilliseconds(at: guess)
     }
 }
+
+extension Table {
+    /// The display text of `value` in column `column`, a datetime shown in `zone` when one is
+    /// given (a view's zone) and in its column's otherwise.
+    func displayText(_ value: CellValue, column: Int, zone: DisplayZone?) -> String {
+        if let zone, case .datetime(let milliseconds) = value { return DateTimeSyntax.text(milliseconds, zone: zone) }
+        return columns[column].rules.displayText(value)
+    }
+}

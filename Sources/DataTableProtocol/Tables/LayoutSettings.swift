@@ -34,6 +34,9 @@ public struct LayoutSettings: Codable, Hashable, Sendable {
     /// The order the columns are shown in: the keys listed first, in this order, then the others
     /// in the table's order; absent: the table's order.
     public var columnOrder: [String]?
+    /// The zone datetime cells are shown in, in place of each column's `format.zone`: `UTC`, an
+    /// offset like `+02:00`, or a name like `Europe/Berlin`; absent: each column's.
+    public var zone: String?
 
     /// Settings with every member given; each may be left out (absent: the default, or the view's).
     public init(
@@ -49,8 +52,10 @@ public struct LayoutSettings: Codable, Hashable, Sendable {
         rightAccessory: String? = nil,
         stickyFirstColumn: Bool? = nil,
         columns: [String: ColumnHints]? = nil,
-        columnOrder: [String]? = nil
+        columnOrder: [String]? = nil,
+        zone: String? = nil
     ) {
+        self.zone = zone
         self.columnOrder = columnOrder
         self.sizeClass = sizeClass
         self.horizontalScroll = horizontalScroll
@@ -81,7 +86,8 @@ public struct LayoutSettings: Codable, Hashable, Sendable {
             rightAccessory: later.rightAccessory ?? rightAccessory,
             stickyFirstColumn: later.stickyFirstColumn ?? stickyFirstColumn,
             columns: later.columns ?? columns,
-            columnOrder: later.columnOrder ?? columnOrder
+            columnOrder: later.columnOrder ?? columnOrder,
+            zone: later.zone ?? zone
         )
     }
 }

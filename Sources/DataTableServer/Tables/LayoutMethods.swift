@@ -68,6 +68,15 @@ struct LayoutParams {
         options.leftAccessory = try Self.choice(request.leftAccessory, field: "params.leftAccessory")
         options.rightAccessory = try Self.choice(request.rightAccessory, field: "params.rightAccessory")
         options.stickyFirstColumn = request.stickyFirstColumn
+        if let name = request.zone {
+            guard let zone = DisplayZone(named: name) else {
+                throw .invalidValue(
+                    "zone must be UTC, an offset like +02:00, or a zone like Europe/Berlin.",
+                    field: "params.zone"
+                )
+            }
+            options.zone = zone
+        }
         for (name, value, keyPath) in [
             ("minShare", request.minShare, \LayoutOptions.minShare), ("maxShare", request.maxShare, \.maxShare),
         ] {

@@ -186,6 +186,15 @@ import Testing
         try refused { $0.drop = ["item"] }
         try refused { $0.drop = ["received"] }
         try refused { $0.drop = ["nope"] }
+        // Renamed first, then dropped under the new name: still the key, still the sort.
+        try refused {
+            $0.rename = [("item", "name")]
+            $0.drop = ["name"]
+        }
+        try refused {
+            $0.rename = [("received", "got")]
+            $0.drop = ["got"]
+        }
         try refused { $0.rename = [("rack", "qty")] }
         try refused { $0.rename = [("rack", "$rack")] }
         try refused { $0.add = [NewColumn(column: Column(key: "rack", rules: try ColumnRules(type: .text)))] }

@@ -172,7 +172,8 @@ extension Table {
         }
         for key in alteration.drop {
             let index = try position(key)
-            let current = columns.firstIndex { $0.key == working[index].key }
+            // The column as the table has it now, found by its key before any rename above.
+            let current = original.firstIndex(of: alteration.rename.first { $0.to == key }?.from ?? key)
             if let current {
                 if current == keyColumn {
                     throw .invalidArgument(

@@ -83,6 +83,7 @@ import Testing
             try table.edit([CellEdit(id: .text("C3"), column: "qty", input: .text("lots"))])
         }
         let b2 = try #require(table.rowVersion(of: .text("B2")))
+        try table.saveColumnState(#"{"columnOrder":["qty"]}"#, as: "mine")
         let filter = try RowFilter([.init(column: "qty", operator: .greaterOrEqual, values: [.number(3)])], in: table)
         table.setFilter(filter, id: 7)
         let version = table.version
@@ -90,6 +91,7 @@ import Testing
         let result = try table.replaceRows(with: loaded)
         #expect(result.kept == 2 && result.changed == 1 && result.added == 1 && result.removed == 1)
         #expect(table.version == version + 1 && !table.canUndo)
+        #expect(table.columnStates == ["mine": #"{"columnOrder":["qty"]}"#])
         #expect(table.rows(from: 0, count: 3).map(\.id) == [.text("C3"), .text("D4"), .text("B2")])
         #expect(table.selectedIDs() == [.text("B2")])
         let draft = try table.rows(ids: [.text("C3")])[0].drafts[1]

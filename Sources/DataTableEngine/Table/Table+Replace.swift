@@ -16,7 +16,7 @@ extension Table {
     /// id, selection, drafts and read-only settings, so a view anchored on it stays where it
     /// was, and keeps its row version when none of its values changed; in a table without one
     /// every row is new and ids go on after the last one given. The sort, filters and sections
-    /// of views stay and are worked out for the new rows. The table's limit applies. Like a
+    /// of views and the column states kept by name stay and are worked out for the new rows. The table's limit applies. Like a
     /// `load`, a replace cannot be undone, and the changes before it can no longer be.
     ///
     /// The new rows are checked first (a key given twice, or missing, refuses the whole);
@@ -32,6 +32,7 @@ extension Table {
         )
         fresh.access = access
         fresh.undoLimit = undoLimit
+        fresh.savedColumnStates = savedColumnStates
         fresh.version = version
         if keyColumn == nil {
             // Ids go on after the last one this table gave: none is given twice.

@@ -57,9 +57,14 @@ public struct TableCatalog: Sendable {
 
     /// A name is 1 to 128 characters, none of them control characters.
     public static func checkName(_ name: String) throws(CatalogError) {
-        guard !name.isEmpty, name.count <= 128,
-            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else { throw .invalidName(name) }
+        guard isValidName(name) else { throw .invalidName(name) }
+    }
+
+    /// Whether `name` may name a table (or anything named like one): 1 to 128 characters, none
+    /// of them control characters.
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 128
+            && !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
     }
 }
 

@@ -178,4 +178,30 @@ import Testing
         let refused = try here.call("scroll", #"{"table":"shifts",\#(viewport),"zone":"Mars"}"#)
         #expect(errorData(refused)["field"] as? String == "params.zone")
     }
+
+    /// Adding past a table's limit: an `added` event, then a `deleted` event naming the oldest
+    /// rows that went, one version later; a lower limit set by `alter` drops at once, as its own event.
+    @Test func aRollingTableSaysWhichRowsWent() throws {
+        let daemon = try TestDaemon()
+        let writer = try daemon.connect()
+        let listener = try daemon.connect()
+        try writer.call("create", #"{"table":"feed","columns":[{"key":"line"}],"limit":2,"rows":[{"line":"a"}]}"#)
+        let start = try #require(try listener.call("subscribe", #"{"table":"feed"}"#)["version"] as? Int)
+        let added = try writer.call("add", #"{"table":"feed","rows":[{"line":"b"},{"line":"c"}]}"#)
+        #expect(added["rows"] as? Int == 2)
+        try writer.call("alter", #"{"table":"feed","limit":1}"#)
+        let events = try listener.events(4)
+        #expect(events.map { $0["kind"] as? String } == ["added", "deleted", "schema", "deleted"])
+        #expect(events[0]["ids"] as? [Int] == [2, 3] && events[1]["ids"] as? [Int] == [1])
+        #expect(events[3]["ids"] as? [Int] == [2])
+        Self.expectChained(events, from: start)
+    }
+
+    private static func expectChained(_ events: [[String: Any]], from start: Int) {
+        var last = start
+        for event in events {
+            #expect(event["previous"] as? Int == last, "\(event)")
+            last = event["version"] as? Int ?? -1
+        }
+    }
 }

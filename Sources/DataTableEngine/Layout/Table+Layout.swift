@@ -8,17 +8,7 @@ extension Table {
     /// measures every row; later ones use the widths kept since, so a layout after a change
     /// costs no re-measuring. Does not change the table's version.
     public mutating func layout(_ options: LayoutOptions) throws(TableError) -> LayoutPlan {
-        var hints = columns.map(\.layout)
-        for (key, override) in options.columns.sorted(by: { $0.key < $1.key }) {
-            guard let index = columnIndex[key] else { throw .noSuchColumn(key, row: nil) }
-            hints[index] = hints[index].merging(override)
-        }
-        do {
-            try TableSchema.checkLayout(hints, types: columns.map(\.type)) { "columns.\(columns[$0].key)" }
-        } catch {
-            if case .invalidSchema(let message, let field) = error { throw .invalidLayout(message, field: field) }
-            throw error
-        }
+        let hints = try viewHints(options.columns)
         guard options.width > 0 else { throw .invalidLayout("width must be more than 0.", field: "width") }
         if options.leftAccessory == .chevron {
             throw .invalidLayout("The chevron goes on the right.", field: "leftAccessory")
@@ -42,6 +32,29 @@ extension Table {
             drillDownColumn: hints.firstIndex { $0.binding == .drillDown },
             widths: widths
         )
+    }
+
+    /// The columns' layout hints with a view's (or one layout's) in place of theirs, checked as
+    /// a table's own are.
+    private func viewHints(_ overrides: [String: ColumnLayout]) throws(TableError) -> [ColumnLayout] {
+        var hints = columns.map(\.layout)
+        for (key, override) in overrides.sorted(by: { $0.key < $1.key }) {
+            guard let index = columnIndex[key] else { throw .noSuchColumn(key, row: nil) }
+            hints[index] = hints[index].merging(override)
+        }
+        do {
+            try TableSchema.checkLayout(hints, types: columns.map(\.type)) { "columns.\(columns[$0].key)" }
+        } catch {
+            if case .invalidSchema(let message, let field) = error { throw .invalidLayout(message, field: field) }
+            throw error
+        }
+        return hints
+    }
+
+    /// Checks a view's column state (a layout's `columns` and `columnOrder`) as a layout would,
+    /// without laying out: a column kept by name must lay out when it is restored.
+    public func checkColumnState(columns overrides: [String: ColumnLayout], order: [String]) throws(TableError) {
+        _ = try shownColumns(viewHints(overrides), order: order)
     }
 
     /// The columns a layout draws, in its order: the keys of `order` first, then the rest in

@@ -8,12 +8,18 @@ extension Table {
     /// so the drop is its own event (``droppedByLimit`` names them).
     mutating func dropPastLimit() -> UndoPart? {
         droppedByLimit = []
-        guard let limit, rowCount > limit else { return nil }
-        let slots = natural.slots(from: 0, limit: rowCount - limit)
+        let slots = slotsPastLimit
+        guard !slots.isEmpty else { return nil }
         let saved = save(slots)
         droppedByLimit = saved.ids
         removeRows(slots)
         version += 1
         return .rowsRemoved(saved)
+    }
+
+    /// The oldest rows past ``rowLimit``: the first of the table's own order.
+    var slotsPastLimit: [UInt32] {
+        guard let limit, rowCount > limit else { return [] }
+        return natural.slots(from: 0, limit: rowCount - limit)
     }
 }

@@ -84,10 +84,7 @@ extension Table {
         fresh.forgetHistory()
         fresh.droppedByLimit = []
         fresh.limit = limit
-        if let limit, fresh.rowCount > limit {
-            let slots = fresh.natural.slots(from: 0, limit: fresh.rowCount - limit)
-            fresh.removeRows(slots)
-        }
+        fresh.removeRows(fresh.slotsPastLimit)
         self = fresh
         return result
     }

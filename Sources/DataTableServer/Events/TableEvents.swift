@@ -32,6 +32,24 @@ extension ServerState {
     }
 }
 
+extension ServerState {
+    /// Publishes the `kind` event of a change that may have dropped rows past the table's limit:
+    /// the change at the version before the drop, then a `deleted` event naming the rows that
+    /// went (see ``Table/droppedByLimit``). A change that made no step of its own before the
+    /// drop publishes only the drop.
+    func publish(
+        _ table: Table,
+        _ kind: TableEvent.Kind,
+        from previous: UInt64,
+        thenDropped dropped: [RowID],
+        _ fill: (inout TableEvent) -> Void = { _ in }
+    ) {
+        let changedAt = dropped.isEmpty ? table.version : table.version - 1
+        if changedAt > previous { publish(table, kind, from: previous, at: changedAt, fill) }
+        if !dropped.isEmpty { publish(table, .deleted, from: changedAt) { $0.list(dropped) } }
+    }
+}
+
 extension TableEvent {
     /// Sets `ids` (when there are few enough to list) and `count`.
     mutating func list(_ rowIDs: some Collection<RowID>) {

@@ -56,13 +56,8 @@ extension MethodTable {
                 added = try table.add(inputs, at: request.index, now: now)
             }
             // Rows past the table's limit went in the same change, one version later.
-            let dropped = table.droppedByLimit
-            let addedAt = dropped.isEmpty ? table.version : table.version - 1
-            if addedAt > addedFrom {
-                server.publish(table, .added, from: addedFrom, at: addedAt) { $0.list(added.map(\.id)) }
-            }
-            if !dropped.isEmpty {
-                server.publish(table, .deleted, from: addedAt) { $0.list(dropped) }
+            server.publish(table, .added, from: addedFrom, thenDropped: table.droppedByLimit) {
+                $0.list(added.map(\.id))
             }
             return AddRequest.Response(
                 table: table.name,

@@ -33,13 +33,10 @@ extension MethodTable {
         return try await server.updateOffLock(request.table, by: requester, ifVersion: request.ifVersion) { table in
             try table.alter(change)
         } install: { table, summary, before in
-            let dropped = table.droppedByLimit
-            let alteredAt = dropped.isEmpty ? table.version : table.version - 1
-            server.publish(table, .schema, from: before, at: alteredAt) { event in
+            server.publish(table, .schema, from: before, thenDropped: table.droppedByLimit) { event in
                 event.change = "altered"
                 event.columns = summary.columns.isEmpty ? nil : summary.columns
             }
-            if !dropped.isEmpty { server.publish(table, .deleted, from: alteredAt) { $0.list(dropped) } }
             let kept = summary.keptAsDrafts
             return AlterRequest.Response(
                 table: table.name,

@@ -11,9 +11,7 @@ extension MethodTable {
         let server = context.server
         let requester = context.requester
         if let name = request.name {
-            guard !name.isEmpty, name.count <= 128,
-                !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-            else {
+            guard TableCatalog.isValidName(name) else {
                 throw ResponseError.invalidValue(
                     "A column state's name has 1 to 128 characters, none of them control characters.",
                     field: "params.name"
@@ -84,24 +82,20 @@ extension MethodTable {
         }
     }
 
-    /// Refuses an arrangement naming a column the table lacks, a hint that is not one, or a
-    /// key listed twice in `columnOrder`.
+    /// Refuses an arrangement a layout would refuse: a column the table lacks, a hint that is
+    /// not one (or does not fit with the others), a key listed twice in `columnOrder`.
     private static func checkColumnState(_ state: ColumnState, in table: borrowing Table) throws {
-        for (key, hints) in (state.columns ?? [:]).sorted(by: { $0.key < $1.key }) {
-            guard table.column(key) != nil else {
-                throw ResponseError(TableError.noSuchColumn(key, row: nil))
-            }
-            _ = try WireSchema.layoutHints(hints, field: "params.save.columns.\(key)")
+        var overrides: [String: ColumnLayout] = [:]
+        for (key, hints) in state.columns ?? [:] {
+            overrides[key] = try WireSchema.layoutHints(hints, field: "params.save.columns.\(key)")
         }
-        var seen: Set<String> = []
-        for (position, key) in (state.columnOrder ?? []).enumerated() {
-            guard table.column(key) != nil else { throw ResponseError(TableError.noSuchColumn(key, row: nil)) }
-            guard seen.insert(key).inserted else {
-                throw ResponseError.invalidParams(
-                    "\(key) is named twice in columnOrder.",
-                    field: "params.save.columnOrder[\(position)]"
-                )
+        do {
+            try table.checkColumnState(columns: overrides, order: state.columnOrder ?? [])
+        } catch {
+            if case .invalidLayout(let message, let field) = error {
+                throw ResponseError.invalidParams(message, field: "params.save." + field)
             }
+            throw ResponseError(error)
         }
     }
 

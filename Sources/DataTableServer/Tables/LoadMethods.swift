@@ -92,69 +92,38 @@ extension MethodTable {
             try TableLoader.parse(text, format: format, columns: given, progress: progress)
         }
         let logsWhole = server.journal != nil
-        if request.replace == true {
-            guard existing != nil else {
-                throw ResponseError(CatalogError.noSuchTable(request.table))
-            }
-            return try await replaceRows(
-                request.table,
-                with: loaded,
-                ifVersion: request.ifVersion,
-                server,
-                by: requester,
-                logsWhole: logsWhole
-            )
+        if request.replace == true && existing == nil {
+            throw ResponseError(CatalogError.noSuchTable(request.table))
         }
         if existing == nil {
             let access = requester.access(mode: mode)
             return try await loadNew(request, loaded, access: access, server: server, logsWhole: logsWhole)
         }
-        let keys = loaded.columns.map(\.key)
-        let name = request.table
-        return try await server.updateOffLock(request.table, by: requester, ifVersion: request.ifVersion) { table in
-            guard table.columns.map(\.key) == keys else {
-                throw ResponseError.invalidValue(
-                    "The table \(name) changed while the file was read; load again.",
-                    field: "params.table"
-                )
-            }
-            try server.checkRows(table.rowCount + loaded.count, table: name)
-            let bytesBefore = table.estimatedBytes
-            let added = try table.append(loaded)
-            let grew = table.estimatedBytes - bytesBefore
-            let ids = added <= TableEvent.maximumIDs ? table.idsOfLastSlots(added) : []
-            let dropped = table.droppedByLimit
-            // The file may change or go: the log keeps the table as the load left it, encoded
-            // here rather than under the lock.
-            return (
-                added: added, ids: ids, dropped: dropped, grew: grew,
-                image: logsWhole ? TableImageCoding.encode(table) : nil
-            )
-        } install: { table, outcome, before in
-            try server.checkUserMemory(owner: table.access.owner, adding: outcome.grew)
-            if let image = outcome.image {
-                try server.claimRoom(forImage: image)
-                server.recordWhole(image: image)
-            }
-            let addedAt = outcome.dropped.isEmpty ? table.version : table.version - 1
-            server.publish(table, .added, from: before, at: addedAt) { $0.listAdded(outcome.ids, count: outcome.added) }
-            if !outcome.dropped.isEmpty { server.publish(table, .deleted, from: addedAt) { $0.list(outcome.dropped) } }
-            return LoadRequest.Response(
-                table: table.name,
-                version: Int(table.version),
-                created: false,
-                added: outcome.added,
-                rows: table.rowCount,
-                columns: table.columns.map(WireSchema.definition)
-            )
-        }
+        return try await loadInto(
+            request.table,
+            loaded,
+            replacing: request.replace == true,
+            ifVersion: request.ifVersion,
+            server,
+            by: requester,
+            logsWhole: logsWhole
+        )
     }
 
-    /// A load with `replace`: the rows become the loaded ones, worked out on a copy off the
-    /// table's lock; the lock is held only to put the result in place and publish it.
-    private static func replaceRows(
+    /// What a load did to a table that was there: rows added (and those the limit dropped), or
+    /// the rows replaced.
+    private enum LoadChange: Sendable {
+        case appended(count: Int, ids: [RowID], dropped: [RowID])
+        case replaced(ReplaceResult)
+    }
+
+    /// A load into a table that exists: the rows added, or (`replacing`) the rows replaced,
+    /// worked out on a copy off the table's lock; the lock is held only to put the result in
+    /// place, log it and publish it.
+    private static func loadInto(
         _ name: String,
-        with loaded: LoadedRows,
+        _ loaded: LoadedRows,
+        replacing: Bool,
         ifVersion: Int?,
         _ server: ServerState,
         by requester: Requester,
@@ -168,33 +137,50 @@ extension MethodTable {
                     field: "params.table"
                 )
             }
-            try server.checkRows(loaded.count, table: name)
+            try server.checkRows((replacing ? 0 : table.rowCount) + loaded.count, table: name)
             let bytesBefore = table.estimatedBytes
-            let result = try table.replaceRows(with: loaded)
+            let change: LoadChange
+            if replacing {
+                change = .replaced(try table.replaceRows(with: loaded))
+            } else {
+                let added = try table.append(loaded)
+                let ids = added <= TableEvent.maximumIDs ? table.idsOfLastSlots(added) : []
+                change = .appended(count: added, ids: ids, dropped: table.droppedByLimit)
+            }
             let grew = table.estimatedBytes - bytesBefore
-            return (result: result, grew: grew, image: logsWhole ? TableImageCoding.encode(table) : nil)
+            // The file may change or go: the log keeps the table as the load left it, encoded
+            // here rather than under the lock.
+            return (change: change, grew: grew, image: logsWhole ? TableImageCoding.encode(table) : nil)
         } install: { table, outcome, before in
-            if outcome.grew > 0 { try server.checkUserMemory(owner: table.access.owner, adding: outcome.grew) }
+            if !replacing || outcome.grew > 0 {
+                try server.checkUserMemory(owner: table.access.owner, adding: outcome.grew)
+            }
             if let image = outcome.image {
                 try server.claimRoom(forImage: image)
                 server.recordWhole(image: image)
             }
-            server.publish(table, .replaced, from: before) { $0.count = outcome.result.added }
-            return LoadRequest.Response(
+            var reply = LoadRequest.Response(
                 table: table.name,
                 version: Int(table.version),
                 created: false,
-                added: outcome.result.added,
+                added: 0,
                 rows: table.rowCount,
-                columns: table.columns.map(WireSchema.definition),
-                kept: outcome.result.kept,
-                removed: outcome.result.removed
+                columns: table.columns.map(WireSchema.definition)
             )
+            switch outcome.change {
+            case .appended(let count, let ids, let dropped):
+                server.publish(table, .added, from: before, thenDropped: dropped) { $0.listAdded(ids, count: count) }
+                reply.added = count
+            case .replaced(let result):
+                server.publish(table, .replaced, from: before) { $0.count = result.added }
+                reply.added = result.added
+                reply.kept = result.kept
+                reply.removed = result.removed
+            }
+            return reply
         }
     }
 
-    /// A load that creates its table: the table is built whole off every lock, then goes in at
-    /// once; a load that fails leaves no empty table behind.
     /// Refuses params that only apply when `load` creates the table (it exists), naming the first.
     private static func refuseCreationParams(_ request: LoadRequest) throws(ResponseError) {
         let given: [(String, Bool)] = [
@@ -209,6 +195,8 @@ extension MethodTable {
         )
     }
 
+    /// A load that creates its table: the table is built whole off every lock, then goes in at
+    /// once; a load that fails leaves no empty table behind.
     private static func loadNew(
         _ request: LoadRequest,
         _ loaded: LoadedRows,

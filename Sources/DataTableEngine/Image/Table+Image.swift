@@ -1,7 +1,8 @@
 extension Table {
-    /// The binary form of the image's layout; bumped whenever the layout changes. Format 1
-    /// (whose history held edits only) is still read.
-    static let imageFormat: UInt32 = 2
+    /// The binary form of the image's layout; bumped whenever the layout changes. Formats 1
+    /// (whose history held edits only) and 2 (whose history did not say who made each change)
+    /// are still read.
+    static let imageFormat: UInt32 = 3
 
     /// The table's rows and row state in binary: every cell in the table's own order, ids,
     /// selection and read-only flags, the sorted order, drafts and the undo and redo steps.
@@ -48,18 +49,20 @@ extension Table {
         } else {
             writer.write(false)
         }
+        // Sparse sections in the order of their cells (place, then column), so that one table
+        // always writes the same bytes and a read-back image can be compared byte for byte.
         writer.write(UInt64(cellReadOnly.values.reduce(0) { $0 + $1.count }))
-        for (slot, cells) in cellReadOnly {
-            for (column, readOnly) in cells {
-                writer.write(position(slot))
+        for (place, cells) in cellReadOnly.map({ (position($0.key), $0.value) }).sorted(by: { $0.0 < $1.0 }) {
+            for (column, readOnly) in cells.sorted(by: { $0.key < $1.key }) {
+                writer.write(place)
                 writer.write(UInt32(column))
                 writer.write(readOnly)
             }
         }
         writer.write(UInt64(drafts.values.reduce(0) { $0 + $1.count }))
-        for (slot, cells) in drafts {
-            for (column, draft) in cells {
-                writer.write(position(slot))
+        for (place, cells) in drafts.map({ (position($0.key), $0.value) }).sorted(by: { $0.0 < $1.0 }) {
+            for (column, draft) in cells.sorted(by: { $0.key < $1.key }) {
+                writer.write(place)
                 writer.write(UInt32(column))
                 writer.write(draft)
             }
@@ -98,7 +101,7 @@ extension Table {
         }
         var reader = ByteReader(body)
         let format = try reader.read(UInt32.self)
-        guard format == Self.imageFormat || format == 1 else {
+        guard (1...Self.imageFormat).contains(format) else {
             throw TableImageError("it is in format \(format); this daemon reads formats 1 to \(Self.imageFormat)")
         }
         let count = try reader.readCount()
@@ -133,11 +136,16 @@ extension Table {
                 keyIndex.insert(slot, id: id, idOf: reader)
             }
         } else {
-            let issued = try reader.readCount()
+            // Not a count of elements that follow: how many ids were ever given out (the next
+            // row gets the one after), at least one per row.
+            let issued = try reader.read(UInt64.self)
+            guard issued >= UInt64(count), issued < UInt64(UInt32.max) else {
+                throw TableImageError("it says \(issued) row ids were given out for \(count) rows")
+            }
             generatedIDs = try reader.readMemory(Int64.self, count: count)
-            slotOfGeneratedID = [UInt32](repeating: .max, count: issued)
+            slotOfGeneratedID = [UInt32](repeating: .max, count: Int(issued))
             for (slot, id) in generatedIDs.enumerated() {
-                guard id >= 1, id <= issued, slotOfGeneratedID[Int(id - 1)] == .max else {
+                guard id >= 1, id <= Int64(issued), slotOfGeneratedID[Int(id - 1)] == .max else {
                     throw TableImageError("the row id \(id) is out of range or given twice")
                 }
                 slotOfGeneratedID[Int(id - 1)] = UInt32(slot)
@@ -167,22 +175,24 @@ extension Table {
             }
             return (slot, column)
         }
-        for _ in 0..<(try reader.readCount(bytesEach: 9)) {
+        for _ in 0..<(try reader.readCount(bytesEach: ImageWidth.readOnlyCell)) {
             let (slot, column) = try cell(&reader)
             cellReadOnly[slot, default: [:]][column] = try reader.readBool()
         }
-        for _ in 0..<(try reader.readCount(bytesEach: 16)) {
+        for _ in 0..<(try reader.readCount(bytesEach: ImageWidth.draftCell)) {
             let (slot, column) = try cell(&reader)
             let draft = try reader.readDraft()
             if drafts[slot, default: [:]].updateValue(draft, forKey: column) == nil { errorCount += 1 }
         }
         for redo in [false, true] {
             var steps: [UndoStep] = []
-            for _ in 0..<(try reader.readCount(bytesEach: 8)) {
+            for _
+                in 0..<(try reader.readCount(bytesEach: format >= 3 ? ImageWidth.authoredUndoStep : ImageWidth.undoStep))
+            {
                 steps.append(
                     format == 1
                         ? UndoStep(parts: [.cells(try readEditStep(&reader))])
-                        : try readStep(&reader, coder: coder)
+                        : try readStep(&reader, coder: coder, withAuthor: format >= 3)
                 )
             }
             if redo { redoSteps = steps } else { undoSteps = steps }

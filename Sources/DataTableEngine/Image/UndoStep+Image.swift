@@ -22,6 +22,8 @@ extension Table {
     private enum EditTag: UInt8 { case insert = 0, remove = 1, replace = 2, tableReadOnly = 3, rowLimit = 4 }
 
     static func write(_ step: UndoStep, to writer: inout ByteWriter, coder: ColumnImageCoder?) {
+        writer.write(step.author != nil)
+        writer.write(step.author ?? 0)
         writer.write(UInt64(step.parts.count))
         for part in step.parts {
             switch part {
@@ -55,9 +57,19 @@ extension Table {
         }
     }
 
-    func readStep(_ reader: inout ByteReader, coder: ColumnImageCoder?) throws(TableImageError) -> UndoStep {
+    /// A step as ``write(_:to:coder:)`` wrote it; `withAuthor` for images of format 3 and on,
+    /// which say who made each change.
+    func readStep(_ reader: inout ByteReader, coder: ColumnImageCoder?, withAuthor: Bool) throws(TableImageError)
+        -> UndoStep
+    {
+        var author: UInt32?
+        if withAuthor {
+            let known = try reader.readBool()
+            let uid = try reader.read(UInt32.self)
+            author = known ? uid : nil
+        }
         var parts: [UndoPart] = []
-        for _ in 0..<(try reader.readCount(bytesEach: 2)) {
+        for _ in 0..<(try reader.readCount(bytesEach: ImageWidth.undoPart)) {
             switch PartTag(rawValue: try reader.readByte()) {
             case .cells: parts.append(.cells(try readEditStep(&reader)))
             case .rowsAdded: parts.append(.rowsAdded(try Self.readRows(&reader)))
@@ -67,7 +79,7 @@ extension Table {
                 parts.append(.schema(try Self.readSchema(&reader, coder: coder)))
             case .drafts:
                 var entries: [DraftChange.Entry] = []
-                for _ in 0..<(try reader.readCount(bytesEach: 10)) {
+                for _ in 0..<(try reader.readCount(bytesEach: ImageWidth.draftChange)) {
                     let id = try Self.readRowID(&reader)
                     let column = Int(try reader.read(UInt32.self))
                     var drafts: [Draft?] = []
@@ -83,7 +95,7 @@ extension Table {
             case nil: throw TableImageError("an undo step has a part of an unknown kind")
             }
         }
-        return UndoStep(parts: parts)
+        return UndoStep(parts: parts, author: author)
     }
 
     private static func write(_ step: EditStep, to writer: inout ByteWriter) {
@@ -98,7 +110,7 @@ extension Table {
 
     func readEditStep(_ reader: inout ByteReader) throws(TableImageError) -> EditStep {
         var changes: [EditStep.Change] = []
-        for _ in 0..<(try reader.readCount(bytesEach: 8)) {
+        for _ in 0..<(try reader.readCount(bytesEach: ImageWidth.editedCell)) {
             let id = try Self.readRowID(&reader)
             let column = Int(try reader.read(UInt32.self))
             changes.append(
@@ -123,16 +135,16 @@ extension Table {
         }
         writer.write(raw: rows.flags.map(\.bits))
         writer.write(UInt64(rows.readOnlyCells.values.reduce(0) { $0 + $1.count }))
-        for (row, cells) in rows.readOnlyCells {
-            for (column, readOnly) in cells {
+        for (row, cells) in rows.readOnlyCells.sorted(by: { $0.key < $1.key }) {
+            for (column, readOnly) in cells.sorted(by: { $0.key < $1.key }) {
                 writer.write(UInt32(row))
                 writer.write(UInt32(column))
                 writer.write(readOnly)
             }
         }
         writer.write(UInt64(rows.drafts.values.reduce(0) { $0 + $1.count }))
-        for (row, cells) in rows.drafts {
-            for (column, draft) in cells {
+        for (row, cells) in rows.drafts.sorted(by: { $0.key < $1.key }) {
+            for (column, draft) in cells.sorted(by: { $0.key < $1.key }) {
                 writer.write(UInt32(row))
                 writer.write(UInt32(column))
                 writer.write(draft)
@@ -141,7 +153,7 @@ extension Table {
     }
 
     private static func readRows(_ reader: inout ByteReader) throws(TableImageError) -> SavedRows {
-        let count = try reader.readCount(bytesEach: 9)
+        let count = try reader.readCount(bytesEach: ImageWidth.rowID)
         var ids: [RowID] = []
         ids.reserveCapacity(count)
         for _ in 0..<count { ids.append(try readRowID(&reader)) }
@@ -168,12 +180,12 @@ extension Table {
             return (row, column)
         }
         var readOnlyCells: [Int: [Int: Bool]] = [:]
-        for _ in 0..<(try reader.readCount(bytesEach: 9)) {
+        for _ in 0..<(try reader.readCount(bytesEach: ImageWidth.readOnlyCell)) {
             let (row, column) = try cell(&reader)
             readOnlyCells[row, default: [:]][column] = try reader.readBool()
         }
         var drafts: [Int: [Int: Draft]] = [:]
-        for _ in 0..<(try reader.readCount(bytesEach: 16)) {
+        for _ in 0..<(try reader.readCount(bytesEach: ImageWidth.draftCell)) {
             let (row, column) = try cell(&reader)
             drafts[row, default: [:]][column] = try reader.readDraft()
         }
@@ -206,12 +218,12 @@ extension Table {
                     writer.write(UInt64(values.store.count))
                     values.store.writeImage(of: (0..<UInt32(values.store.count)).map { $0 }, to: &writer)
                     writer.write(UInt64(values.readOnly.count))
-                    for (row, readOnly) in values.readOnly {
+                    for (row, readOnly) in values.readOnly.sorted(by: { $0.key < $1.key }) {
                         writer.write(UInt32(row))
                         writer.write(readOnly)
                     }
                     writer.write(UInt64(values.drafts.count))
-                    for (row, draft) in values.drafts {
+                    for (row, draft) in values.drafts.sorted(by: { $0.key < $1.key }) {
                         writer.write(UInt32(row))
                         writer.write(draft)
                     }
@@ -242,7 +254,7 @@ extension Table {
             return try coder.decode(bytes)
         }
         var edits: [SchemaChange.Edit] = []
-        for _ in 0..<(try reader.readCount(bytesEach: 2)) {
+        for _ in 0..<(try reader.readCount(bytesEach: ImageWidth.columnEdit)) {
             switch EditTag(rawValue: try reader.readByte()) {
             case .insert:
                 let index = Int(try reader.read(UInt32.self))
@@ -254,10 +266,10 @@ extension Table {
                     var saved = SchemaChange.SavedColumn(
                         store: try ColumnStore.readImage(type: definition.type, count: count, from: &reader)
                     )
-                    for _ in 0..<(try reader.readCount(bytesEach: 5)) {
+                    for _ in 0..<(try reader.readCount(bytesEach: ImageWidth.savedReadOnly)) {
                         saved.readOnly[Int(try reader.read(UInt32.self))] = try reader.readBool()
                     }
-                    for _ in 0..<(try reader.readCount(bytesEach: 12)) {
+                    for _ in 0..<(try reader.readCount(bytesEach: ImageWidth.savedDraft)) {
                         let row = Int(try reader.read(UInt32.self))
                         saved.drafts[row] = try reader.readDraft()
                     }

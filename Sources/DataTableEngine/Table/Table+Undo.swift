@@ -1,9 +1,16 @@
 extension Table {
-    /// Takes back the last change a person made: an edit, an add (the rows go), a delete or a
-    /// clear (the rows come back with their ids, places, selection, read-only settings and
-    /// drafts), an upsert, or an `alter`. Each part of the change is one step of the version.
-    public mutating func undo() throws(TableError) -> UndoOutcome {
-        guard let step = undoSteps.popLast() else { throw .nothingToUndo(redo: false) }
+    /// Takes back the last change `author` made (any change when `author` is `nil`): an edit,
+    /// an add (the rows go), a delete or a clear (the rows come back with their ids, places,
+    /// selection, read-only settings and drafts), an upsert, or an `alter`. Each part of the
+    /// change is one step of the version.
+    ///
+    /// A person's change is theirs to take back, and only while it is the newest: when another
+    /// user changed the table since, ``TableError/undoBehindOthers(redo:author:)`` refuses (the
+    /// history names rows by place, and a later change by someone else may rest on it). A change
+    /// of owner or mode ends the history (``changeAccess(to:)``), so no undo reaches back past it.
+    public mutating func undo(by author: UInt32? = nil) throws(TableError) -> UndoOutcome {
+        let step = try nextStep(of: author, in: undoSteps, redo: false)
+        undoSteps.removeLast()
         var outcome = UndoOutcome()
         var done: [UndoPart] = []
         for part in step.parts.reversed() {
@@ -12,13 +19,14 @@ extension Table {
             version += 1
             outcome.parts.append((result, version))
         }
-        redoSteps.append(UndoStep(parts: done))
+        redoSteps.append(UndoStep(parts: done, author: step.author))
         return outcome
     }
 
-    /// Makes again the last change taken back by ``undo()``.
-    public mutating func redo() throws(TableError) -> UndoOutcome {
-        guard let step = redoSteps.popLast() else { throw .nothingToUndo(redo: true) }
+    /// Makes again the last change `author` took back with ``undo(by:)``, under the same rule.
+    public mutating func redo(by author: UInt32? = nil) throws(TableError) -> UndoOutcome {
+        let step = try nextStep(of: author, in: redoSteps, redo: true)
+        redoSteps.removeLast()
         var outcome = UndoOutcome()
         var done: [UndoPart] = []
         for part in step.parts {
@@ -27,8 +35,24 @@ extension Table {
             version += 1
             outcome.parts.append((result, version))
         }
-        undoSteps.append(UndoStep(parts: done))
+        undoSteps.append(UndoStep(parts: done, author: step.author))
         return outcome
+    }
+
+    /// The step at the top of `steps` when `author` may take it: refuses when `author` has no
+    /// step there, or when another user's step is above theirs.
+    private func nextStep(of author: UInt32?, in steps: [UndoStep], redo: Bool) throws(TableError) -> UndoStep {
+        guard let top = steps.last else { throw .nothingToUndo(redo: redo) }
+        guard let author, let owner = top.author, owner != author else { return top }
+        guard steps.contains(where: { $0.author == author || $0.author == nil }) else {
+            throw .nothingToUndo(redo: redo)
+        }
+        throw .undoBehindOthers(redo: redo, author: owner)
+    }
+
+    /// Who made the change the next ``undo(by:)`` (or ``redo(by:)``) would take, when known.
+    public func nextUndoAuthor(redo: Bool) -> UInt32? {
+        (redo ? redoSteps.last : undoSteps.last)?.author
     }
 
     /// Whether ``undo()`` has something to take back.
@@ -54,7 +78,7 @@ extension Table {
     /// Remembers a change for ``undo()``; a new change ends what ``redo()`` could make again.
     mutating func record(_ parts: [UndoPart]) {
         guard !parts.isEmpty else { return }
-        undoSteps.append(UndoStep(parts: parts))
+        undoSteps.append(UndoStep(parts: parts, author: changeAuthor))
         redoSteps.removeAll()
         trimHistory()
     }

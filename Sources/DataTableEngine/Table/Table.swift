@@ -85,6 +85,8 @@ public struct Table: Sendable {
     var redoSteps: [UndoStep] = []
     /// ``undoDepth``.
     var undoLimit = Table.defaultUndoDepth
+    /// Who is making the change under way, for the undo history (``apply(_:)`` sets it).
+    var changeAuthor: UInt32?
 
     /// How many changes a table can take back unless told otherwise.
     public static let defaultUndoDepth = 100

@@ -46,6 +46,9 @@ extension Table {
     public mutating func changeAccess(to access: TableAccess) {
         guard access != self.access else { return }
         self.access = access
+        // A barrier no undo crosses: what was done under the old owner or mode is not taken
+        // back under the new one (a row deleted while the table was private stays deleted).
+        forgetHistory()
         version += 1
     }
 }

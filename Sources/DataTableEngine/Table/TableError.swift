@@ -18,8 +18,12 @@ public enum TableError: Error, Sendable, Equatable {
     case invalidSchema(String, field: String)
     /// A layout parameter is not usable; `field` names it.
     case invalidLayout(String, field: String)
-    /// There is no change to undo or redo.
+    /// There is no change to undo or redo (of the requester's own, when the history knows who
+    /// made its changes).
     case nothingToUndo(redo: Bool)
+    /// The requester's last change is not the newest: another user's change (by `author`) came
+    /// after it, and undo takes back only changes that nothing later depends on.
+    case undoBehindOthers(redo: Bool, author: UInt32)
     /// The row changed since the row version the request gave (someone edited it first).
     case rowChanged(RowID, expected: UInt64, current: UInt64)
 }

@@ -8,6 +8,14 @@
 /// rows by their place in the table's own order.
 struct UndoStep: Sendable {
     var parts: [UndoPart]
+    /// Who made the change (a user id), when known: only they may undo or redo it. Steps kept
+    /// from before changes had authors have none, and anyone who may write takes them back.
+    var author: UInt32?
+
+    init(parts: [UndoPart], author: UInt32? = nil) {
+        self.parts = parts
+        self.author = author
+    }
 
     /// Rows the step touches, to judge whether taking it back is heavy work.
     var weight: Int {

@@ -74,6 +74,11 @@ public struct StatsRequest: ParameterlessRequest {
         public var resumedAt: String?
         /// How many times the log stopped taking changes since the daemon started.
         public var stops: Int?
+        /// What a start with `--recover` set aside: damaged logs, and tables whose image could
+        /// not be read (each kept in a file beside the logs, for a person to look at).
+        public var setAside: [String]?
+        /// Why the last snapshot was not written (its logs are all kept); absent once one is.
+        public var snapshotFailure: String?
 
         /// A durability report with every member given; the optional ones may be left out.
         public init(
@@ -85,8 +90,12 @@ public struct StatsRequest: ParameterlessRequest {
             failure: String? = nil,
             stoppedAt: String? = nil,
             resumedAt: String? = nil,
-            stops: Int? = nil
+            stops: Int? = nil,
+            setAside: [String]? = nil,
+            snapshotFailure: String? = nil
         ) {
+            self.setAside = setAside
+            self.snapshotFailure = snapshotFailure
             self.stoppedAt = stoppedAt
             self.resumedAt = resumedAt
             self.stops = stops

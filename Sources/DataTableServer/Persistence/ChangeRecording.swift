@@ -23,6 +23,9 @@ final class ChangeRecording: Sendable {
         var sequence: UInt64?
         /// Bytes of log claimed for the record and not used yet.
         var claimed = 0
+        /// What the request's change did, once the request said (``ServerState/note(_:for:)``);
+        /// without it the request line is the record.
+        var change: [UInt8]?
     }
 
     private let progress = Mutex(Progress())
@@ -33,6 +36,12 @@ final class ChangeRecording: Sendable {
 
     /// The log record of this request's change, once it made one.
     var recorded: UInt64? { progress.withLock { $0.sequence } }
+
+    /// What the request's change did, in ``TableChange``'s binary form, once noted.
+    var change: [UInt8]? {
+        get { progress.withLock { $0.change } }
+        set { progress.withLock { $0.change = newValue } }
+    }
 
     /// Makes sure the log has room for a record of `bytes` of this request, before its change is
     /// made; `not_saved` (the change must not be made) when it has not.
@@ -68,17 +77,44 @@ final class ChangeRecording: Sendable {
 
 extension ServerState {
     /// Records the current request's change to `table` (as it is after the change) in the log,
-    /// if there is a log. Call it while holding the table's lock, right where the change is made.
+    /// if there is a log: what the change did, when the request noted it (``note(_:for:)``),
+    /// else the request line. Call it while holding the table's lock, right where the change
+    /// is made.
     func recordChange(of table: Table) {
         guard let journal, let recording = ChangeRecording.current else { return }
-        recording.record(in: journal, .request(recording.line, table: table.name, version: table.version))
+        if let change = recording.change {
+            recording.record(in: journal, .change(change[...], table: table.name, version: table.version))
+        } else {
+            recording.record(in: journal, .request(recording.line, table: table.name, version: table.version))
+        }
     }
 
     /// Claims room in the log for the current request's record of a change to the table called
     /// `name`, before the change is made; `not_saved` when the log has none.
     func claimRoom(forChangeTo name: String) throws(ResponseError) {
         guard let journal, let recording = ChangeRecording.current else { return }
-        try recording.claim(StateRecord.requestSize(line: recording.line, table: name), in: journal)
+        let size =
+            recording.change.map { StateRecord.changeSize(bytes: $0.count, table: name) }
+            ?? StateRecord.requestSize(line: recording.line, table: name)
+        try recording.claim(size, in: journal)
+    }
+
+    /// Notes `change` as what the current request does to the table called `name`: the log
+    /// keeps it in place of the request line. Room for it is claimed where the change is made
+    /// (``claimRoom(forChangeTo:)``); note a change before handing it to
+    /// ``updateOffLock(_:by:ifVersion:work:install:)``.
+    func note(_ change: TableChange, for name: String) {
+        guard journal != nil, let recording = ChangeRecording.current else { return }
+        recording.change = change.encoded(coder: TableImageCoding.columnCoder)
+    }
+
+    /// Makes `change` to `table`, under its lock (inside ``update(_:by:needing:ifVersion:_:)``):
+    /// notes it for the log and claims room for its record, then applies it. Refused
+    /// `not_saved`, changing nothing, when the log has no room.
+    func make(_ change: TableChange, to table: inout Table, now: Double = 0) throws -> ChangeOutcome {
+        note(change, for: table.name)
+        try claimRoom(forChangeTo: table.name)
+        return try table.apply(change, now: now)
     }
 
     /// Claims room in the log for the current request's record of a whole table (`image`).

@@ -71,6 +71,9 @@ public final class Journal: Sendable {
         var stoppedAt: Date?
         var resumedAt: Date?
         var stops = 0
+        /// What start-up set aside with `--recover`, and why the last snapshot failed.
+        var setAside: [String] = []
+        var snapshotFailure: String?
         var closing = false
         var log: OpenLog
         /// Bytes claimed but not yet appended or released.
@@ -287,9 +290,21 @@ public final class Journal: Sendable {
                 failure: state.failure,
                 stoppedAt: state.failure == nil ? nil : state.stoppedAt.map(Self.timestamp),
                 resumedAt: state.resumedAt.map(Self.timestamp),
-                stops: state.stops
+                stops: state.stops,
+                setAside: state.setAside.isEmpty ? nil : state.setAside,
+                snapshotFailure: state.snapshotFailure
             )
         }
+    }
+
+    /// Files and tables start-up set aside (`--recover`), for `stats`.
+    func noteSetAside(_ names: [String]) {
+        state.withLock { $0.setAside = names }
+    }
+
+    /// Why the last snapshot was not written (`nil` once one is), for `stats`.
+    func noteSnapshotFailure(_ reason: String?) {
+        state.withLock { $0.snapshotFailure = reason }
     }
 
     private static func timestamp(_ date: Date) -> String {

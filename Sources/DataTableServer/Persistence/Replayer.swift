@@ -17,11 +17,16 @@ final class Replayer {
     /// Requests whose replay left their table at another version than the first time.
     private(set) var diverged = 0
     private let logger: Logger
+    /// With `--recover`: a whole table in the log that cannot be read is set aside, not fatal.
+    private let recover: Bool
+    /// The tables set aside so far.
+    private(set) var unreadable: [StateStore.UnreadableTable] = []
 
     /// Replays onto `catalog`'s tables, each keeping `undoDepth` changes to undo (as the daemon
     /// that wrote the log did, so undo finds the same history).
-    init(catalog: TableCatalog, undoDepth: Int, logger: Logger) {
+    init(catalog: TableCatalog, undoDepth: Int, logger: Logger, recover: Bool = false) {
         self.logger = logger
+        self.recover = recover
         let unbounded = ServerLimits(
             maxLineBytes: .max,
             maxConnections: .max,
@@ -67,9 +72,36 @@ final class Replayer {
                     ]
                 )
             }
+        case .change(let bytes, let table, let version):
+            let change: TableChange
+            do {
+                change = try TableChange(decoding: bytes, coder: TableImageCoding.columnCoder)
+            } catch {
+                throw StateDirectoryError.damaged("a change to \(table) cannot be read: \(error)")
+            }
+            // A refused change is fine: it was refused the first time too, and left what it left
+            // (a refused edit its drafts).
+            let now = try? server.tables.entry(table).update { table in
+                _ = try? table.apply(change)
+                return table.version
+            }
+            if let now, now != version {
+                diverged += 1
+                logger.error(
+                    "a replayed change left its table at another version than when it was made",
+                    metadata: ["table": "\(table)", "logged": "\(version)", "replayed": "\(now)"]
+                )
+            }
         case .table(let image):
-            let table = try TableImageCoding.decode(image)
-            server.tables.replace(table)
+            do {
+                server.tables.replace(try TableImageCoding.decode(image))
+            } catch {
+                guard recover else { throw error }
+                let name = TableImageCoding.name(of: image)
+                // What the log said before about the table is not the table now: leave it out.
+                if let name { _ = try? server.tables.remove(name) }
+                unreadable.append(.init(name: name, image: image, reason: "\(error)"))
+            }
         case .snapshotHeader, .snapshotEnd:
             throw StateDirectoryError.damaged("a log holds a snapshot record")
         }

@@ -45,6 +45,12 @@ enum StateFiles {
     /// Replaces the file at `path` with `chunks` atomically: written to a staging file, forced to
     /// disk, renamed over `path`, and the directory forced to disk.
     static func replace(_ path: String, staging: String, with chunks: [[UInt8]]) throws(StateDirectoryError) {
+        try write(staging, chunks)
+        try install(staging, as: path)
+    }
+
+    /// Writes `chunks` to a new file at `staging` (replacing any there) and forces it to disk.
+    static func write(_ staging: String, _ chunks: [[UInt8]]) throws(StateDirectoryError) {
         unlink(staging)
         let descriptor = open(staging, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .system("cannot create \(staging)", errno) }
@@ -56,6 +62,10 @@ enum StateFiles {
             unlink(staging)
             throw .system("cannot write \(staging)", failure)
         }
+    }
+
+    /// Renames the file written at `staging` over `path` and forces the directory to disk.
+    static func install(_ staging: String, as path: String) throws(StateDirectoryError) {
         guard rename(staging, path) == 0 else {
             let error = errno
             unlink(staging)
@@ -69,7 +79,7 @@ enum StateFiles {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if count < 0 {
                     if errno == EINTR { continue }
                     return errno

@@ -10,8 +10,13 @@ import Foundation
 /// kind byte and the kind's bytes. (Files written before the magic existed frame records with the
 /// length and payload checksum only; they are still read.)
 enum StateRecord: Equatable {
-    /// A request line that changed a table, replayed through its method at start-up, with the
-    /// table's name and version right after the change, to check the replay against.
+    /// What a change did to a table (a ``TableChange`` in its binary form), made again at
+    /// start-up, with the table's name and its version right after the change, to check the
+    /// replay against.
+    case change(ArraySlice<UInt8>, table: String, version: UInt64)
+    /// A request line that changed a table (the record of the one change with no table-level
+    /// form, a `drop`, and of every change in logs written before ``change(_:table:version:)``
+    /// existed), replayed through its method at start-up.
     case request(Data, table: String, version: UInt64)
     /// A whole table, replacing any table of its name (what a `load` leaves in the log, and what
     /// a snapshot holds).
@@ -31,7 +36,7 @@ enum StateRecord: Equatable {
     static let fileMagic: [UInt8] = Array("DTSTATE2".utf8)
 
     private enum Kind: UInt8 {
-        case request = 1, table = 2, snapshotHeader = 3, snapshotEnd = 4
+        case request = 1, table = 2, snapshotHeader = 3, snapshotEnd = 4, change = 5
     }
 
     /// The record framed for a file. The payload is written once, straight into the frame.
@@ -41,6 +46,11 @@ enum StateRecord: Equatable {
         writer.write(UInt32(0))
         writer.write(UInt32(0))
         switch self {
+        case .change(let bytes, let table, let version):
+            writer.write(Kind.change.rawValue)
+            writer.write(version)
+            writer.write(table)
+            writer.write(raw: bytes)
         case .request(let line, let table, let version):
             writer.write(Kind.request.rawValue)
             writer.write(version)
@@ -71,6 +81,11 @@ enum StateRecord: Equatable {
         frameBytes + 1 + 8 + 4 + table.utf8.count + line.count
     }
 
+    /// The framed size of a change record of `bytes` for the table called `table`.
+    static func changeSize(bytes: Int, table: String) -> Int {
+        frameBytes + 1 + 8 + 4 + table.utf8.count + bytes
+    }
+
     /// The framed size of a table record holding `image`.
     static func tableSize(image: [UInt8]) -> Int {
         frameBytes + 1 + image.count
@@ -79,6 +94,7 @@ enum StateRecord: Equatable {
     /// Bytes of the payload after its kind, roughly, to size the frame once.
     private var contentSize: Int {
         switch self {
+        case .change(let bytes, let table, _): bytes.count + table.utf8.count + 12
         case .request(let line, let table, _): line.count + table.utf8.count + 12
         case .table(let bytes): bytes.count
         case .snapshotHeader: 128
@@ -93,6 +109,12 @@ enum StateRecord: Equatable {
         }
         let body = payload.dropFirst()
         switch kind {
+        case .change:
+            var reader = ByteReader(body)
+            guard let version = try? reader.read(UInt64.self), let table = try? reader.readString() else {
+                throw .unreadableHeader
+            }
+            self = .change(body.dropFirst(reader.offset), table: table, version: version)
         case .request:
             var reader = ByteReader(Array(body))
             guard let version = try? reader.read(UInt64.self), let table = try? reader.readString() else {

@@ -86,6 +86,7 @@ public final class StateStore: Sendable {
                 compactAfterBytes: compactAfterBytes,
                 logger: logger
             )
+            journal.noteSetAside(restored.setAside)
             return (StateStore(directory: directory, journal: journal, lockDescriptor: lock, logger: logger), restored)
         } catch {
             Foundation.close(lock)
@@ -125,16 +126,20 @@ public final class StateStore: Sendable {
             chunks.append(StateRecord.table(TableImageCoding.encode(table)[...]).framed())
         }
         chunks.append(StateRecord.snapshotEnd(tables: catalog.tableCount).framed())
+        let staging = "\(directory)/\(StateFiles.snapshotStagingName)"
         do {
-            try StateFiles.replace(
-                "\(directory)/\(StateFiles.snapshotName)",
-                staging: "\(directory)/\(StateFiles.snapshotStagingName)",
-                with: chunks
-            )
+            try StateFiles.write(staging, chunks)
+            // Read back from the disk before anything relies on it: the logs it covers go only
+            // once every table in it reads back as the table it was written from.
+            try Self.verifySnapshot(at: staging)
+            try StateFiles.install(staging, as: "\(directory)/\(StateFiles.snapshotName)")
         } catch {
-            logger.error("cannot write a snapshot; the logs are kept: \(error)")
+            unlink(staging)
+            logger.critical("cannot write a snapshot; the logs are kept: \(error)")
+            journal.noteSnapshotFailure("\(error)")
             return false
         }
+        journal.noteSnapshotFailure(nil)
         let removed = removeLogs(before: generation)
         logger.info(
             "snapshot written",
@@ -176,9 +181,14 @@ public final class StateStore: Sendable {
         var firstGeneration: UInt64 = 1
         let snapshotPath = "\(directory)/\(StateFiles.snapshotName)"
         let snapshot = try StateFiles.read(snapshotPath)
+        var setAside: [String] = []
         if let snapshot {
             progress("Reading the snapshot (\(snapshot.count / 1_000_000) MB)")
-            (catalog, firstGeneration) = try readSnapshot(snapshot, path: snapshotPath)
+            let unreadable: [UnreadableTable]
+            (catalog, firstGeneration, unreadable) = try readSnapshot(snapshot, path: snapshotPath, recover: recover)
+            for table in unreadable {
+                setAside.append(try setAsideTable(table, directory: directory, logger: logger))
+            }
         }
         var generations = try StateFiles.logGenerations(in: directory)
         for stale in generations where stale < firstGeneration {
@@ -196,11 +206,22 @@ public final class StateStore: Sendable {
         for (previous, next) in zip(generations, generations.dropFirst()) where next != previous + 1 {
             throw .damaged("the state directory \(directory) has log.\(previous) and log.\(next) but nothing between")
         }
-        let replay = Replayer(catalog: catalog, undoDepth: undoDepth, logger: logger)
+        if !setAside.isEmpty {
+            // The changes made to those tables since the snapshot are in the logs, which the next
+            // snapshot removes: keep a copy of each (a second name for the same file), and append
+            // nothing more to them.
+            for generation in generations {
+                let path = Journal.logPath(directory: directory, generation: generation)
+                let kept = path + ".kept"
+                unlink(kept)
+                if link(path, kept) == 0 { setAside.append(kept) }
+            }
+            StateFiles.syncDirectory(directory)
+        }
+        let replay = Replayer(catalog: catalog, undoDepth: undoDepth, logger: logger, recover: recover)
         var droppedTail: String?
-        var setAside: [String] = []
         var logBytes = 0
-        var appendTo = generations.last ?? firstGeneration
+        var appendTo = generations.last.map { setAside.isEmpty ? $0 : $0 + 1 } ?? firstGeneration
         for (index, generation) in generations.enumerated() {
             let path = Journal.logPath(directory: directory, generation: generation)
             guard let bytes = try StateFiles.read(path) else { continue }
@@ -249,6 +270,9 @@ public final class StateStore: Sendable {
             for (offset, payload) in scan.records {
                 try await Self.replay(payload, at: offset, of: path, into: replay)
             }
+        }
+        for table in replay.unreadable {
+            setAside.append(try setAsideTable(table, directory: directory, logger: logger))
         }
         let restored = Restored(
             catalog: replay.catalog,
@@ -303,9 +327,59 @@ public final class StateStore: Sendable {
         return setAside
     }
 
-    /// The tables in a snapshot, and the first log generation after it.
-    private static func readSnapshot(_ bytes: [UInt8], path: String) throws(StateDirectoryError) -> (
-        TableCatalog, UInt64
+    /// Reads the snapshot just written at `path` back from the disk and checks every table in it
+    /// (``TableImageCoding/verify(_:)``); throws naming the first that does not read back.
+    static func verifySnapshot(at path: String) throws(StateDirectoryError) {
+        guard let bytes = try StateFiles.read(path) else { throw .damaged("the snapshot \(path) is gone") }
+        let scan = RecordScan(bytes)
+        if let damage = scan.damage { throw .damaged("the snapshot \(path) does not read back: \(damage)") }
+        for (offset, payload) in scan.records {
+            guard case .table(let image)? = try? StateRecord(payload: payload) else { continue }
+            do {
+                try TableImageCoding.verify(image)
+            } catch {
+                throw .damaged("the snapshot \(path) does not read back at byte \(offset): \(error)")
+            }
+        }
+    }
+
+    /// A table image that could not be read, set aside by `--recover`.
+    struct UnreadableTable {
+        /// The table's name, when its header could be read.
+        var name: String?
+        /// The image as stored.
+        var image: ArraySlice<UInt8>
+        /// Why it cannot be read.
+        var reason: String
+    }
+
+    /// For `--recover`: keeps the image of a table that cannot be read in a file of its own in
+    /// `directory` (`table.NAME.damaged`), never removed by the daemon, and says so in the log.
+    /// Returns the file's name.
+    private static func setAsideTable(_ table: UnreadableTable, directory: String, logger: Logger)
+        throws(StateDirectoryError) -> String
+    {
+        var path = "\(directory)/table.\(table.name ?? "unnamed").damaged"
+        var attempt = 1
+        while access(path, F_OK) == 0 {
+            attempt += 1
+            path = "\(directory)/table.\(table.name ?? "unnamed").damaged.\(attempt)"
+        }
+        try StateFiles.replace(path, staging: path + ".new", with: [Array(table.image)])
+        let message =
+            "--recover: the table \(table.name ?? "(unnamed)") cannot be read (\(table.reason)); its image is set aside "
+            + "in \(path) and every other table starts"
+        logger.critical(
+            "\(message)",
+            metadata: table.name.map { ["table": "\($0)"] } ?? [:]
+        )
+        return path
+    }
+
+    /// The tables in a snapshot, and the first log generation after it. With `recover`, a table
+    /// whose image cannot be read is left out and returned, instead of refusing the snapshot.
+    private static func readSnapshot(_ bytes: [UInt8], path: String, recover: Bool) throws(StateDirectoryError) -> (
+        TableCatalog, UInt64, [UnreadableTable]
     ) {
         func damaged(_ reason: String) -> StateDirectoryError {
             .damaged(
@@ -320,22 +394,30 @@ public final class StateStore: Sendable {
         else { throw damaged("it does not start with a snapshot header") }
         guard header.format == 1 else { throw damaged("it is in format \(header.format); this daemon reads format 1") }
         var catalog = TableCatalog()
+        var unreadable: [UnreadableTable] = []
         for index in 0..<header.tables {
             guard let next = records.next(), case .table(let image)? = try? StateRecord(payload: next.payload) else {
                 throw damaged("table \(index + 1) of \(header.tables) is missing")
             }
             do {
                 try catalog.insert(try TableImageCoding.decode(image))
-            } catch let error as TableImageError {
-                throw damaged("table \(index + 1): \(error)")
             } catch {
-                throw damaged("table \(index + 1): \(error)")
+                let name = TableImageCoding.name(of: image)
+                let reason = "table \(index + 1)\(name.map { " (\($0))" } ?? ""): \(error)"
+                guard recover else {
+                    throw .damaged(
+                        "the snapshot \(path) is damaged (\(reason)); the daemon does not start without the tables in "
+                            + "it, and has changed nothing. Start it once with --recover to set that table aside and "
+                            + "start every other"
+                    )
+                }
+                unreadable.append(UnreadableTable(name: name, image: image, reason: "\(error)"))
             }
         }
         guard let last = records.next(), case .snapshotEnd(header.tables)? = try? StateRecord(payload: last.payload),
             records.next() == nil
         else { throw damaged("it does not end where its header says") }
-        return (catalog, header.generation)
+        return (catalog, header.generation, unreadable)
     }
 }
 

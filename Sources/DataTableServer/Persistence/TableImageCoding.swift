@@ -31,7 +31,7 @@ enum TableImageCoding {
     /// Column definitions the table's history keeps (a dropped column, a definition before an
     /// `alter`), in the header's words: `describe`'s JSON.
     static let columnCoder = ColumnImageCoder(
-        encode: { column in Array(try! JSONEncoder().encode(WireSchema.definition(column))) },
+        encode: { column in Array(try! canonicalJSON.encode(WireSchema.definition(column))) },
         decode: { bytes throws(TableImageError) in
             guard let definition = try? JSONDecoder().decode(ColumnDefinition.self, from: Data(bytes)) else {
                 throw TableImageError("a column definition in its history cannot be read")
@@ -43,6 +43,28 @@ enum TableImageCoding {
             }
         }
     )
+
+    /// JSON with its members in key order: one table always has one image, so an image read
+    /// back and written again can be compared byte for byte (``verify(_:)``).
+    private static var canonicalJSON: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+
+    /// Checks that `image` reads back as the table it was written from: decoded and encoded
+    /// again, it must give the same bytes. Throws naming what is wrong when it does not.
+    static func verify(_ image: ArraySlice<UInt8>) throws(TableImageError) {
+        let table = try decode(image)
+        let again = encode(table)
+        guard again.elementsEqual(image) else {
+            let first = zip(again, image).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            throw TableImageError(
+                "the table \(table.name) reads back differently (\(again.count) bytes against \(image.count), "
+                    + "first difference at byte \(first ?? min(again.count, image.count)))"
+            )
+        }
+    }
 
     /// What a table whose image names no owner gets.
     static let unownedAccess = TableAccess(owner: 0, group: 0, mode: 0o660)
@@ -63,12 +85,21 @@ enum TableImageCoding {
             limit: table.rowLimit,
             columnStates: table.columnStates.isEmpty ? nil : table.columnStates
         )
-        let json = try! JSONEncoder().encode(header)
+        let json = try! canonicalJSON.encode(header)
         var writer = ByteWriter(capacity: json.count + table.rowCount * (table.columns.count * 8 + 2) + 64)
         writer.write(UInt32(json.count))
         writer.write(raw: json)
         table.writeImageBody(to: &writer, coder: columnCoder)
         return writer.bytes
+    }
+
+    /// The name in an image's header, when at least that can be read.
+    static func name(of bytes: ArraySlice<UInt8>) -> String? {
+        struct Named: Decodable { var name: String }
+        var reader = ByteReader(bytes)
+        guard let length = try? reader.read(UInt32.self), Int(length) <= bytes.count - 4 else { return nil }
+        let header = bytes[bytes.startIndex + 4..<bytes.startIndex + 4 + Int(length)]
+        return try? JSONDecoder().decode(Named.self, from: Data(header)).name
     }
 
     /// The table in `bytes`; throws ``TableImageError`` naming what is wrong.

@@ -44,8 +44,15 @@ extension MethodTable {
             let added: [AddedRow]
             var replaced: [AddRequest.Replaced]?
             var addedFrom = before
+            let author = context.requester.uid
             if upsert {
-                let result = try table.upsert(inputs, now: now)
+                guard
+                    case .upserted(let result) = try server.make(
+                        .init(.upsert(inputs), by: author),
+                        to: &table,
+                        now: now
+                    )
+                else { preconditionFailure("an upsert made something else") }
                 added = result.added
                 replaced = result.replaced.map { .init(id: WireValues.json($0.id), index: $0.index) }
                 if let replacedAt = result.versionAfterReplacing {
@@ -53,7 +60,8 @@ extension MethodTable {
                     addedFrom = replacedAt
                 }
             } else {
-                added = try table.add(inputs, at: request.index, now: now)
+                added = try server.make(.init(.add(inputs, index: request.index), by: author), to: &table, now: now)
+                    .added
             }
             // Rows past the table's limit went in the same change, one version later.
             server.publish(table, .added, from: addedFrom, thenDropped: table.droppedByLimit) {

@@ -3,7 +3,7 @@ import DataTableProtocol
 import Foundation
 
 extension MethodTable {
-    /// `alter` (protocol.md, "alter"): logged as the request and replayed as it. A large table
+    /// `alter` (protocol.md, "alter"): logged as what it changed. A large table
     /// is changed on a copy off its lock (an added column is a new store of every row).
     static func alter(_ request: AlterRequest, _ server: ServerState, by requester: Requester) async throws
         -> AlterRequest.Response
@@ -29,10 +29,14 @@ extension MethodTable {
         alteration.readOnly = request.readOnly
         alteration.limit = request.limit
         alteration.keepBrokenAsDrafts = request.keepAsDrafts ?? false
-        let change = alteration
+        let change = TableChange(.alter(alteration), by: requester.uid)
+        server.note(change, for: request.table)
         return try await server.updateOffLock(request.table, by: requester, ifVersion: request.ifVersion) { table in
-            try table.alter(change)
-        } install: { table, summary, before in
+            guard case .altered(let summary) = try table.apply(change) else {
+                preconditionFailure("an alter made something else")
+            }
+            return summary
+        } install: { (table: inout Table, summary: SchemaSummary, before: UInt64) in
             server.publish(table, .schema, from: before, thenDropped: table.droppedByLimit) { event in
                 event.change = "altered"
                 event.columns = summary.columns.isEmpty ? nil : summary.columns

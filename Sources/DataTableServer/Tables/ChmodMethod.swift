@@ -32,7 +32,7 @@ extension MethodTable {
             if let mode { access.mode = mode }
             if let group { access.group = group }
             if let owner { access.owner = owner }
-            table.changeAccess(to: access)
+            _ = try context.server.make(.init(.access(access), by: requester.uid), to: &table)
             if table.version != before {
                 context.server.publish(table, .schema, from: before) { $0.change = "access" }
             }

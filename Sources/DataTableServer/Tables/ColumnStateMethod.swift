@@ -31,7 +31,8 @@ extension MethodTable {
                 try checkColumnState(state, in: table)
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = .sortedKeys
-                try table.saveColumnState(String(decoding: try encoder.encode(state), as: UTF8.self), as: name)
+                let json = String(decoding: try encoder.encode(state), as: UTF8.self)
+                _ = try server.make(.init(.saveColumnState(name: name, state: json), by: requester.uid), to: &table)
                 server.publish(table, .schema, from: before) { $0.change = "columnState" }
                 return ColumnStateRequest.Response(
                     table: table.name,
@@ -44,7 +45,10 @@ extension MethodTable {
             return try server.update(request.table, by: requester, needing: .write, ifVersion: request.ifVersion) {
                 table in
                 let before = table.version
-                guard table.deleteColumnState(name) else { throw unknownState(name, in: table) }
+                let change = TableChange(.deleteColumnState(name: name), by: requester.uid)
+                guard case .done(true) = try server.make(change, to: &table) else {
+                    throw unknownState(name, in: table)
+                }
                 server.publish(table, .schema, from: before) { $0.change = "columnState" }
                 return ColumnStateRequest.Response(table: table.name, version: Int(table.version), names: names(table))
             }

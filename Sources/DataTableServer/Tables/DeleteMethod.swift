@@ -16,19 +16,14 @@ extension MethodTable {
         }
         return try server.update(request.table, by: requester, needing: .write, ifVersion: request.ifVersion) { table in
             let before = table.version
-            // The selection's ids, only when someone will be told about them.
-            let selected =
-                ids == nil && server.events.hasSubscribers(table.name) ? table.selectedIDs(within: filter) : nil
+            // The log keeps the rows by id, never the selection seen through a view.
+            let named = ids ?? table.selectedIDs(within: filter)
             let deleted =
-                try ids.map { ids throws(TableError) in try table.delete(ids) } ?? table.deleteSelection(within: filter)
+                named.isEmpty ? 0 : try server.make(.init(.delete(named), by: requester.uid), to: &table).count
             if deleted > 0 {
                 server.publish(table, .deleted, from: before) { event in
-                    if let listed = ids ?? selected {
-                        var seen: Set<RowID> = []
-                        event.list(listed.filter { seen.insert($0).inserted })
-                    } else {
-                        event.count = deleted
-                    }
+                    var seen: Set<RowID> = []
+                    event.list(named.filter { seen.insert($0).inserted })
                 }
             }
             return DeleteRequest.Response(

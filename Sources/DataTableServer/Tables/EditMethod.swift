@@ -59,11 +59,14 @@ extension MethodTable {
             let before = table.version
             let cells: [EditedCell]
             do {
+                // The log keeps the cells by row id, never the selection seen through a view.
+                let edits: [CellEdit]
                 switch shape {
-                case .cells(let edits): cells = try table.edit(edits)
+                case .cells(let given): edits = given
                 case .selection(let column, let input):
-                    cells = try table.editSelection(column: column, input: input, within: filter)
+                    edits = try table.selectionEdits(column: column, input: input, within: filter)
                 }
+                cells = edits.isEmpty ? [] : try server.make(.init(.edit(edits), by: requester.uid), to: &table).edited
             } catch {
                 // A refused edit still keeps its drafts.
                 if table.version != before {

@@ -101,7 +101,18 @@ extension ResponseError {
             self.init(
                 code: .conflict,
                 kind: .nothingToUndo,
-                message: redo ? "There is nothing to redo." : "There is nothing to undo."
+                message: redo
+                    ? "There is nothing of yours to redo." : "There is nothing of yours to undo."
+            )
+        case .undoBehindOthers(let redo, let author):
+            self.init(
+                code: .conflict,
+                kind: .conflict,
+                message:
+                    "Your last change \(redo ? "taken back" : "here") was followed by a change of user \(author)'s; "
+                    + "\(redo ? "redo" : "undo") takes back only your own changes, and only while nobody changed "
+                    + "the table after them.",
+                details: ["author": .integer(Int64(author))]
             )
         }
     }

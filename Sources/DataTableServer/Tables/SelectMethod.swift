@@ -36,10 +36,12 @@ extension MethodTable {
                     server.publish(table, .selection, from: before) { $0.selected = table.selectedCount }
                 }
             }
+            // The log keeps rows named through a view by id.
             if let change {
-                try table.select(change.0, change.1, mode: mode, within: filter)
+                let target = try table.resolved(change.1, within: filter)
+                _ = try server.make(.init(.select(change.0, target, mode: mode), by: requester.uid), to: &table)
             } else if let mode {
-                table.setSelectionMode(mode)
+                _ = try server.make(.init(.selectionMode(mode), by: requester.uid), to: &table)
             }
             return SelectRequest.Response(
                 table: table.name,

@@ -86,7 +86,8 @@ extension MethodTable {
                 ifVersion: request.ifVersion
             ) { table in
                 let before = table.version
-                let cleared = try table.revert(id: id, column: request.column)
+                let change = TableChange(.revert(id: id, column: request.column), by: context.requester.uid)
+                let cleared = try context.server.make(change, to: &table).count
                 if cleared > 0 { context.server.publish(table, .drafts, from: before) { $0.errors = table.errorCount } }
                 return RevertRequest.Response(
                     table: table.name,
@@ -160,12 +161,13 @@ extension MethodTable {
             }
         }
         register(SortRequest.self) { request, context in
-            let keys = WireSchema.sortKeys(request.keys ?? [])
             let server = context.server
+            let change = TableChange(.sort(WireSchema.sortKeys(request.keys ?? [])), by: context.requester.uid)
+            server.note(change, for: request.table)
             // A million rows take most of a second to sort: on a copy, off the lock.
             return try await server.updateOffLock(request.table, by: context.requester, ifVersion: request.ifVersion) {
                 table in
-                try table.sort(by: keys)
+                _ = try table.apply(change)
             } install: { table, _, before in
                 let keys = WireSchema.sortParams(table.sortKeys)
                 server.publish(table, .sort, from: before) { $0.keys = keys }

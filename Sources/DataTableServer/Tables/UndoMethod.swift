@@ -13,8 +13,14 @@ extension MethodTable {
         by requester: Requester
     ) async throws -> UndoResponse {
         let weight = try server.read(name, by: requester) { table in table.nextUndoWeight(redo: redo) }
+        // The author's own last change: the log keeps who asked, so a replay takes back the same.
+        let change = TableChange(redo ? .redo : .undo, by: requester.uid)
+        server.note(change, for: name)
         let step: @Sendable (inout Table) throws -> UndoOutcome = { table in
-            redo ? try table.redo() : try table.undo()
+            guard case .undone(let outcome) = try table.apply(change) else {
+                preconditionFailure("an undo made something else")
+            }
+            return outcome
         }
         if weight > smallBatch {
             return try await server.updateOffLock(name, by: requester, ifVersion: ifVersion, work: step) {

@@ -244,23 +244,23 @@ import Testing
         var table = try Self.newTable(setup)
         for step in 0..<Self.steps {
             let before = table
-            let where_ = Comment(rawValue: "\(setup), step \(step)")
+            let place = Comment(rawValue: "\(setup), step \(step)")
             guard let change = Self.change(table, setup, &random, serial: step) else {
                 Self.replace(&table, setup, &random)
-                try check(table, where_)
+                try check(table, place)
                 continue
             }
             _ = try? table.apply(change)
-            try check(table, Comment(rawValue: "\(where_.rawValue), after \(change.kind)"))
+            try check(table, Comment(rawValue: "\(place.rawValue), after \(change.kind)"))
             // The log's record of the change, read back and made again on the table before.
             let record = change.encoded(coder: TableImageCoding.columnCoder)
             let read = try TableChange(decoding: record[...], coder: TableImageCoding.columnCoder)
-            #expect(read.encoded(coder: TableImageCoding.columnCoder) == record, where_)
+            #expect(read.encoded(coder: TableImageCoding.columnCoder) == record, place)
             var replayed = before
             _ = try? replayed.apply(read)
             #expect(
                 TableImageCoding.encode(replayed) == TableImageCoding.encode(table),
-                "\(where_.rawValue): replaying \(change.kind) gave another table"
+                "\(place.rawValue): replaying \(change.kind) gave another table"
             )
         }
     }

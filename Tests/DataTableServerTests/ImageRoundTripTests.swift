@@ -265,6 +265,37 @@ import Testing
         }
     }
 
+    /// A table restored from its image now and then (as a restart restores it) and the table
+    /// that never was, given the same changes, stay the same table: nothing that decides what a
+    /// later change does is left out of the image.
+    @Test(arguments: setups)
+    func aRestoredTableGoesOnAsTheTableThatNeverStopped(_ setup: Setup) throws {
+        var random = SeededRandom(seed: setup.seed &+ 1000)
+        var table = try Self.newTable(setup)
+        var restored = table
+        for step in 0..<Self.steps {
+            if random.next() % 10 == 0 {
+                restored = try TableImageCoding.decode(TableImageCoding.encode(restored)[...])
+                restored.undoDepth = setup.undoDepth
+            }
+            let place = "\(setup), step \(step)"
+            guard let change = Self.change(table, setup, &random, serial: step) else {
+                var fork = random
+                Self.replace(&table, setup, &random)
+                Self.replace(&restored, setup, &fork)
+                continue
+            }
+            _ = try? table.apply(change)
+            _ = try? restored.apply(change)
+            guard TableImageCoding.encode(restored) == TableImageCoding.encode(table) else {
+                Issue.record(
+                    "\(place): after \(change.kind) the restored table differs\n\(Self.look(restored))\n\(Self.look(table))"
+                )
+                return
+            }
+        }
+    }
+
     /// The image of `table` reads back: byte for byte when written again, and as a person sees it.
     func check(_ table: Table, _ comment: Comment) throws {
         let image = TableImageCoding.encode(table)

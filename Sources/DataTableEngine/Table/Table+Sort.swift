@@ -60,12 +60,17 @@ extension Table {
     }
 
     /// Moves the rows in `slots` to where the sort wants them after their values changed.
+    ///
+    /// Every one leaves the order before any goes back: each goes back by a binary search, which
+    /// finds the right place only among rows that are in order. (Moved one at a time, a row
+    /// searched among others whose values had changed too, and where it landed depended on the
+    /// order the rows were taken in.) The sort and the table's own order are a total order, so
+    /// the result is the sorted order whatever order they go back in.
     mutating func resort(_ slots: some Sequence<UInt32>) {
         guard sorted != nil else { return }
-        for slot in slots {
-            removeFromSorted(slot)
-            placeInSortedOrder(slot)
-        }
+        let slots = Array(slots)
+        for slot in slots { removeFromSorted(slot) }
+        for slot in slots { placeInSortedOrder(slot) }
     }
 }
 

@@ -365,7 +365,12 @@ extension Table {
             for (slot, cells) in drafts {
                 var kept: [Int: Draft] = [:]
                 for (column, draft) in cells {
-                    if let new = map(column) { kept[new] = draft } else { errorCount -= 1 }
+                    if let new = map(column) {
+                        kept[new] = draft
+                    } else {
+                        errorCount -= 1
+                        draftBytes -= draft.estimatedBytes
+                    }
                 }
                 if !kept.isEmpty { renumbered[slot] = kept }
             }

@@ -33,6 +33,7 @@ extension Table {
         fresh.access = access
         fresh.undoLimit = undoLimit
         fresh.savedColumnStates = savedColumnStates
+        fresh.columnStateBytes = columnStateBytes
         fresh.version = version
         if keyColumn == nil {
             // Ids go on after the last one this table gave: none is given twice.
@@ -58,6 +59,7 @@ extension Table {
             if let cells = drafts[old] {
                 fresh.drafts[slot] = cells
                 fresh.errorCount += cells.count
+                fresh.draftBytes += Draft.estimatedBytes(of: cells)
             }
             if stores.indices.allSatisfy({ stores[$0][old] == fresh.stores[$0][slot] }) {
                 fresh.rowVersions.set(slot, to: rowVersion(ofSlot: old), slotCount: fresh.slotCount)

@@ -4,6 +4,7 @@ extension Table {
     /// drafts), an upsert, or an `alter`. Each part of the change is one step of the version.
     public mutating func undo() throws(TableError) -> UndoOutcome {
         guard let step = undoSteps.popLast() else { throw .nothingToUndo(redo: false) }
+        historyBytes -= step.bytes
         var outcome = UndoOutcome()
         var done: [UndoPart] = []
         for part in step.parts.reversed() {
@@ -12,13 +13,16 @@ extension Table {
             version += 1
             outcome.parts.append((result, version))
         }
-        redoSteps.append(UndoStep(parts: done))
+        let inverse = UndoStep(parts: done)
+        historyBytes += inverse.bytes
+        redoSteps.append(inverse)
         return outcome
     }
 
     /// Makes again the last change taken back by ``undo()``.
     public mutating func redo() throws(TableError) -> UndoOutcome {
         guard let step = redoSteps.popLast() else { throw .nothingToUndo(redo: true) }
+        historyBytes -= step.bytes
         var outcome = UndoOutcome()
         var done: [UndoPart] = []
         for part in step.parts {
@@ -27,7 +31,9 @@ extension Table {
             version += 1
             outcome.parts.append((result, version))
         }
-        undoSteps.append(UndoStep(parts: done))
+        let again = UndoStep(parts: done)
+        historyBytes += again.bytes
+        undoSteps.append(again)
         return outcome
     }
 
@@ -54,7 +60,10 @@ extension Table {
     /// Remembers a change for ``undo()``; a new change ends what ``redo()`` could make again.
     mutating func record(_ parts: [UndoPart]) {
         guard !parts.isEmpty else { return }
-        undoSteps.append(UndoStep(parts: parts))
+        let step = UndoStep(parts: parts)
+        historyBytes += step.bytes
+        undoSteps.append(step)
+        historyBytes -= redoSteps.reduce(0) { $0 + $1.bytes }
         redoSteps.removeAll()
         trimHistory()
     }
@@ -64,11 +73,21 @@ extension Table {
     public mutating func forgetHistory() {
         undoSteps.removeAll()
         redoSteps.removeAll()
+        historyBytes = 0
     }
 
+    /// Forgets the oldest steps past ``undoDepth`` (their memory with them).
     private mutating func trimHistory() {
-        if undoSteps.count > undoLimit { undoSteps.removeFirst(undoSteps.count - undoLimit) }
-        if redoSteps.count > undoLimit { redoSteps.removeFirst(redoSteps.count - undoLimit) }
+        if undoSteps.count > undoLimit {
+            let gone = undoSteps.count - undoLimit
+            historyBytes -= undoSteps[..<gone].reduce(0) { $0 + $1.bytes }
+            undoSteps.removeFirst(gone)
+        }
+        if redoSteps.count > undoLimit {
+            let gone = redoSteps.count - undoLimit
+            historyBytes -= redoSteps[..<gone].reduce(0) { $0 + $1.bytes }
+            redoSteps.removeFirst(gone)
+        }
     }
 
     /// Undoes one part; returns the part that makes it again, and what was done.

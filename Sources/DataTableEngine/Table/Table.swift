@@ -83,6 +83,14 @@ public struct Table: Sendable {
     public internal(set) var droppedByLimit: [RowID] = []
     var undoSteps: [UndoStep] = []
     var redoSteps: [UndoStep] = []
+    /// The ``UndoStep/bytes`` of every step in ``undoSteps`` and ``redoSteps``, kept current as
+    /// steps come and go (``recountMemory()`` works it out again).
+    var historyBytes = 0
+    /// Roughly the memory the drafts hold (``Draft/estimatedBytes`` of each), kept current by
+    /// every draft set or cleared.
+    var draftBytes = 0
+    /// Roughly the memory the saved column states hold, kept current by every save and delete.
+    var columnStateBytes = 0
     /// ``undoDepth``.
     var undoLimit = Table.defaultUndoDepth
 
@@ -278,7 +286,10 @@ public struct Table: Sendable {
             keyIndex.remove(id, idOf: keyReader())
         }
         if flags[Int(slot)].selected { selectedCount -= 1 }
-        if let cells = drafts.removeValue(forKey: slot) { errorCount -= cells.count }
+        if let cells = drafts.removeValue(forKey: slot) {
+            errorCount -= cells.count
+            draftBytes -= Draft.estimatedBytes(of: cells)
+        }
         cellReadOnly[slot] = nil
         addedAt[slot] = nil
         flags[Int(slot)] = RowFlags()

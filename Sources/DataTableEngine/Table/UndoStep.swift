@@ -8,6 +8,10 @@
 /// rows by their place in the table's own order.
 struct UndoStep: Sendable {
     var parts: [UndoPart]
+    /// Roughly the memory the step holds (rows and columns kept to bring back, values before
+    /// and after), worked out once when the step is made (``init(parts:)``): what the table's
+    /// history adds to its owner's memory share.
+    let bytes: Int
 
     /// Rows the step touches, to judge whether taking it back is heavy work.
     var weight: Int {

@@ -73,6 +73,7 @@ extension Table {
         fresh.filters = filters.map { FilteredRows(id: $0.id, filter: $0.filter, rows: RowOrder()) }
         fresh.sections = sections
         fresh.filterGeneration = filterGeneration
+        fresh.lostByViews = lostByViews
         fresh.filtersReadmit()
         // (append's own change is this one: the version goes up once.) Only rows whose key is
         // new are news to a view counting rows added above it.

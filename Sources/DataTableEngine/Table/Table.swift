@@ -72,6 +72,9 @@ public struct Table: Sendable {
     var filters: [FilteredRows] = []
     /// The rows of each view that shows sections, kept current by every change.
     var sections: [SectionedRows] = []
+    /// What views lost to columns dropped under them, by view id (``viewLosses(of:after:)``);
+    /// forgotten with the view.
+    var lostByViews: [UInt64: [ViewLoss]] = [:]
     /// Counts filters and sections set and dropped: they change no data (and no ``version``),
     /// but a copy made before one must not take the table's place after it.
     public internal(set) var filterGeneration: UInt64 = 0

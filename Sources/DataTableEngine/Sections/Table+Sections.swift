@@ -92,6 +92,7 @@ extension Table {
     public mutating func dropView(_ id: UInt64) {
         setSections(nil, id: id, within: nil)
         dropFilter(id)
+        lostByViews[id] = nil
     }
 
     /// The view with `id` has sections.

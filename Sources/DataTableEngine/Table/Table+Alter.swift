@@ -111,7 +111,9 @@ struct SchemaChange: Sendable {
 extension Table {
     /// Changes the table's columns and settings as one change that undo takes back: every part
     /// is checked before anything changes, and a refused part refuses the whole. A dropped
-    /// column may not be the key, a sort key, or used by a view's filter or sections. New
+    /// column may not be the key or a sort key; views never hold it up: a view's filter loses
+    /// its conditions on the column, and a view grouped by it its sections
+    /// (``viewLosses(of:after:)`` tells the view). New
     /// constraints must hold for every value already stored: otherwise ``TableError/invalidValues(_:)``
     /// lists the first 100 that break them. Widths measured for layout are measured again. A
     /// new `limit` below the rows there are drops the oldest, one version later
@@ -183,14 +185,6 @@ extension Table {
                 }
                 if resolvedSortKeys.contains(where: { $0.column == current }) {
                     throw .invalidArgument("The table is sorted by \(key); sort by other columns first.", field: "drop")
-                }
-                if filters.contains(where: { $0.filter.conditions.contains { $0.column == current } })
-                    || sections.contains(where: { $0.spec.column == current })
-                {
-                    throw .invalidArgument(
-                        "A view filters or groups rows by \(key); change that view first.",
-                        field: "drop"
-                    )
                 }
             }
             edits.append(.remove(index: index))
@@ -310,9 +304,11 @@ extension Table {
                     if let draft = drafts[slot]?[index] { values.drafts[row] = draft }
                 }
             }
+            viewsLose(column: index)
             let column = columns.remove(at: index)
             stores.remove(at: index)
             renumberColumns { $0 == index ? nil : $0 > index ? $0 - 1 : $0 }
+            dropEmptyFilters()
             summary.dropped.append(column.key)
             return .insert(index: index, column: column, values: values, fill: .empty)
         case .replace(let index, let column):
@@ -365,7 +361,12 @@ extension Table {
             for (slot, cells) in drafts {
                 var kept: [Int: Draft] = [:]
                 for (column, draft) in cells {
-                    if let new = map(column) { kept[new] = draft } else { errorCount -= 1 }
+                    if let new = map(column) {
+                        kept[new] = draft
+                    } else {
+                        errorCount -= 1
+                        draftBytes -= draft.estimatedBytes
+                    }
                 }
                 if !kept.isEmpty { renumbered[slot] = kept }
             }

@@ -136,6 +136,7 @@ extension Table {
             } else if let cells = drafts.removeValue(forKey: slot) {
                 cleared = cells.count
                 errorCount -= cells.count
+                draftBytes -= Draft.estimatedBytes(of: cells)
             }
         } else {
             if let column, columnIndex[column] == nil { throw .noSuchColumn(column, row: nil) }
@@ -173,8 +174,10 @@ extension Table {
     /// Sets or clears one cell's draft, keeping ``errorCount`` right; either is a change of the
     /// row (its row version).
     mutating func setDraft(_ draft: Draft?, slot: UInt32, column: Int) {
-        let had = drafts[slot]?[column] != nil
+        let previous = drafts[slot]?[column]
+        let had = previous != nil
         if draft != nil || had { rowVersions.set(slot, to: version + 1, slotCount: slotCount) }
+        draftBytes += (draft?.estimatedBytes ?? 0) - (previous?.estimatedBytes ?? 0)
         if let draft {
             drafts[slot, default: [:]][column] = draft
             if !had { errorCount += 1 }

@@ -33,6 +33,7 @@ extension Table {
         fresh.access = access
         fresh.undoLimit = undoLimit
         fresh.savedColumnStates = savedColumnStates
+        fresh.columnStateBytes = columnStateBytes
         fresh.version = version
         if keyColumn == nil {
             // Ids go on after the last one this table gave: none is given twice.
@@ -58,6 +59,7 @@ extension Table {
             if let cells = drafts[old] {
                 fresh.drafts[slot] = cells
                 fresh.errorCount += cells.count
+                fresh.draftBytes += Draft.estimatedBytes(of: cells)
             }
             if stores.indices.allSatisfy({ stores[$0][old] == fresh.stores[$0][slot] }) {
                 fresh.rowVersions.set(slot, to: rowVersion(ofSlot: old), slotCount: fresh.slotCount)
@@ -71,6 +73,7 @@ extension Table {
         fresh.filters = filters.map { FilteredRows(id: $0.id, filter: $0.filter, rows: RowOrder()) }
         fresh.sections = sections
         fresh.filterGeneration = filterGeneration
+        fresh.lostByViews = lostByViews
         fresh.filtersReadmit()
         // (append's own change is this one: the version goes up once.) Only rows whose key is
         // new are news to a view counting rows added above it.

@@ -11,6 +11,7 @@ extension Table {
     public mutating func undo(by author: UInt32? = nil) throws(TableError) -> UndoOutcome {
         let step = try nextStep(of: author, in: undoSteps, redo: false)
         undoSteps.removeLast()
+        historyBytes -= step.bytes
         var outcome = UndoOutcome()
         var done: [UndoPart] = []
         for part in step.parts.reversed() {
@@ -19,7 +20,9 @@ extension Table {
             version += 1
             outcome.parts.append((result, version))
         }
-        redoSteps.append(UndoStep(parts: done, author: step.author))
+        let inverse = UndoStep(parts: done, author: step.author)
+        historyBytes += inverse.bytes
+        redoSteps.append(inverse)
         return outcome
     }
 
@@ -27,6 +30,7 @@ extension Table {
     public mutating func redo(by author: UInt32? = nil) throws(TableError) -> UndoOutcome {
         let step = try nextStep(of: author, in: redoSteps, redo: true)
         redoSteps.removeLast()
+        historyBytes -= step.bytes
         var outcome = UndoOutcome()
         var done: [UndoPart] = []
         for part in step.parts {
@@ -35,7 +39,9 @@ extension Table {
             version += 1
             outcome.parts.append((result, version))
         }
-        undoSteps.append(UndoStep(parts: done, author: step.author))
+        let again = UndoStep(parts: done, author: step.author)
+        historyBytes += again.bytes
+        undoSteps.append(again)
         return outcome
     }
 
@@ -78,7 +84,10 @@ extension Table {
     /// Remembers a change for ``undo()``; a new change ends what ``redo()`` could make again.
     mutating func record(_ parts: [UndoPart]) {
         guard !parts.isEmpty else { return }
-        undoSteps.append(UndoStep(parts: parts, author: changeAuthor))
+        let step = UndoStep(parts: parts, author: changeAuthor)
+        historyBytes += step.bytes
+        undoSteps.append(step)
+        historyBytes -= redoSteps.reduce(0) { $0 + $1.bytes }
         redoSteps.removeAll()
         trimHistory()
     }
@@ -88,11 +97,21 @@ extension Table {
     public mutating func forgetHistory() {
         undoSteps.removeAll()
         redoSteps.removeAll()
+        historyBytes = 0
     }
 
+    /// Forgets the oldest steps past ``undoDepth`` (their memory with them).
     private mutating func trimHistory() {
-        if undoSteps.count > undoLimit { undoSteps.removeFirst(undoSteps.count - undoLimit) }
-        if redoSteps.count > undoLimit { redoSteps.removeFirst(redoSteps.count - undoLimit) }
+        if undoSteps.count > undoLimit {
+            let gone = undoSteps.count - undoLimit
+            historyBytes -= undoSteps[..<gone].reduce(0) { $0 + $1.bytes }
+            undoSteps.removeFirst(gone)
+        }
+        if redoSteps.count > undoLimit {
+            let gone = redoSteps.count - undoLimit
+            historyBytes -= redoSteps[..<gone].reduce(0) { $0 + $1.bytes }
+            redoSteps.removeFirst(gone)
+        }
     }
 
     /// Undoes one part; returns the part that makes it again, and what was done.

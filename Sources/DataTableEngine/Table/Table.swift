@@ -72,6 +72,9 @@ public struct Table: Sendable {
     var filters: [FilteredRows] = []
     /// The rows of each view that shows sections, kept current by every change.
     var sections: [SectionedRows] = []
+    /// What views lost to columns dropped under them, by view id (``viewLosses(of:after:)``);
+    /// forgotten with the view.
+    var lostByViews: [UInt64: [ViewLoss]] = [:]
     /// Counts filters and sections set and dropped: they change no data (and no ``version``),
     /// but a copy made before one must not take the table's place after it.
     public internal(set) var filterGeneration: UInt64 = 0
@@ -83,6 +86,14 @@ public struct Table: Sendable {
     public internal(set) var droppedByLimit: [RowID] = []
     var undoSteps: [UndoStep] = []
     var redoSteps: [UndoStep] = []
+    /// The ``UndoStep/bytes`` of every step in ``undoSteps`` and ``redoSteps``, kept current as
+    /// steps come and go (``recountMemory()`` works it out again).
+    var historyBytes = 0
+    /// Roughly the memory the drafts hold (``Draft/estimatedBytes`` of each), kept current by
+    /// every draft set or cleared.
+    var draftBytes = 0
+    /// Roughly the memory the saved column states hold, kept current by every save and delete.
+    var columnStateBytes = 0
     /// ``undoDepth``.
     var undoLimit = Table.defaultUndoDepth
     /// Who is making the change under way, for the undo history (``apply(_:)`` sets it).
@@ -280,7 +291,10 @@ public struct Table: Sendable {
             keyIndex.remove(id, idOf: keyReader())
         }
         if flags[Int(slot)].selected { selectedCount -= 1 }
-        if let cells = drafts.removeValue(forKey: slot) { errorCount -= cells.count }
+        if let cells = drafts.removeValue(forKey: slot) {
+            errorCount -= cells.count
+            draftBytes -= Draft.estimatedBytes(of: cells)
+        }
         cellReadOnly[slot] = nil
         addedAt[slot] = nil
         flags[Int(slot)] = RowFlags()

@@ -11,11 +11,10 @@ struct UndoStep: Sendable {
     /// Who made the change (a user id), when known: only they may undo or redo it. Steps kept
     /// from before changes had authors have none, and anyone who may write takes them back.
     var author: UInt32?
-
-    init(parts: [UndoPart], author: UInt32? = nil) {
-        self.parts = parts
-        self.author = author
-    }
+    /// Roughly the memory the step holds (rows and columns kept to bring back, values before
+    /// and after), worked out once when the step is made (``init(parts:author:)``): what the
+    /// table's history adds to its owner's memory share.
+    let bytes: Int
 
     /// Rows the step touches, to judge whether taking it back is heavy work.
     var weight: Int {

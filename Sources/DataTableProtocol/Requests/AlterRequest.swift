@@ -14,8 +14,8 @@ public struct AlterRequest: DataTableRequest {
     public var change: [ColumnDefinition]?
     /// Columns to rename: the key now → the new key (a label that was the key follows it).
     public var rename: [String: String]?
-    /// Keys of columns to drop: not the key column, a sort key, or a column a view filters or
-    /// groups by.
+    /// Keys of columns to drop: not the key column or a sort key. Views never hold a drop up: one
+    /// that filters or groups by the column loses that part and is told (`lost`).
     public var drop: [String]?
     /// Columns to add (definitions as `create` takes them), after the last column.
     public var add: [ColumnDefinition]?

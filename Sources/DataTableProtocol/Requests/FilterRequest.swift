@@ -40,6 +40,9 @@ public struct FilterRequest: DataTableRequest {
         /// The filter in words for a filter feedback bar ("qty ≥ 100 · rack is A1, B2"); empty
         /// when the view shows every row.
         public var filter: String
+        /// What the view lost since it last heard, before this filter was set: conditions and
+        /// sections on columns dropped meanwhile.
+        public var lost: ViewLost?
 
         /// A reply with every member given.
         public init(
@@ -49,8 +52,10 @@ public struct FilterRequest: DataTableRequest {
             shown: Int,
             where conditions: [FilterConditionParam],
             search: String,
-            filter: String
+            filter: String,
+            lost: ViewLost? = nil
         ) {
+            self.lost = lost
             self.table = table
             self.version = version
             self.total = total
@@ -81,5 +86,25 @@ public struct FilterConditionParam: Codable, Hashable, Sendable {
         self.op = op
         self.value = value
         self.values = values
+    }
+}
+
+/// What a connection's view lost since it last heard: the owner (or anyone allowed) dropped
+/// columns it filtered or grouped by (`alter`, or an `undo` or `redo` that takes a column out).
+/// Such a change is never held up by a view: the view loses that part, and its next `scroll` or
+/// `filter` reply says so in `lost`, once.
+public struct ViewLost: Codable, Hashable, Sendable {
+    /// The dropped columns' keys.
+    public var columns: [String]
+    /// The view's conditions that went with them, as the view had set them; absent when none.
+    public var `where`: [FilterConditionParam]?
+    /// The column the view's sections were by, when they went.
+    public var sections: String?
+
+    /// What was lost.
+    public init(columns: [String], where conditions: [FilterConditionParam]? = nil, sections: String? = nil) {
+        self.columns = columns
+        self.where = conditions
+        self.sections = sections
     }
 }

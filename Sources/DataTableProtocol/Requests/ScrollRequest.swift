@@ -286,6 +286,9 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         public var hiddenNew: Int?
         /// With sections: the sections on screen (and the index).
         public var sections: SectionsReply?
+        /// What the view lost since it last heard (columns it filtered or grouped by were
+        /// dropped), once; absent otherwise.
+        public var lost: ViewLost?
 
         /// A reply with every member given.
         public init(
@@ -309,8 +312,10 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             shown: Int? = nil,
             filter: String? = nil,
             hiddenNew: Int? = nil,
-            sections: SectionsReply? = nil
+            sections: SectionsReply? = nil,
+            lost: ViewLost? = nil
         ) {
+            self.lost = lost
             self.table = table
             self.version = version
             self.mode = mode

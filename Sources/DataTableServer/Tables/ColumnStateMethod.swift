@@ -32,6 +32,9 @@ extension MethodTable {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = .sortedKeys
                 let json = String(decoding: try encoder.encode(state), as: UTF8.self)
+                try checkColumnStateLimits(json, as: name, in: table)
+                let grows = table.columnStatesBytes(saving: json, as: name) - table.columnStatesBytes
+                if grows > 0 { try server.checkUserMemory(owner: table.access.owner, adding: grows) }
                 _ = try server.make(.init(.saveColumnState(name: name, state: json), by: requester.uid), to: &table)
                 server.publish(table, .schema, from: before) { $0.change = "columnState" }
                 return ColumnStateRequest.Response(
@@ -100,6 +103,31 @@ extension MethodTable {
                 throw ResponseError.invalidParams(message, field: "params.save." + field)
             }
             throw ResponseError(error)
+        }
+    }
+
+    /// Refuses a save past a table's column-state limits: how many it keeps
+    /// (`maxColumnStates`) and how many bytes they take together (`maxColumnStateBytes`).
+    private static func checkColumnStateLimits(_ json: String, as name: String, in table: borrowing Table)
+        throws(ResponseError)
+    {
+        let count = table.columnStates.count
+        if table.columnStates[name] == nil, count >= Table.columnStateLimit {
+            throw .limitExceeded(
+                "\(table.name) keeps \(count) column states, as many as a table keeps (maxColumnStates); "
+                    + "delete one first.",
+                limit: "maxColumnStates",
+                value: Table.columnStateLimit
+            )
+        }
+        let bytes = table.columnStatesBytes(saving: json, as: name)
+        if bytes > Table.columnStateByteLimit {
+            throw .limitExceeded(
+                "\(table.name)'s column states would take \(bytes) bytes together; a table's take at most "
+                    + "\(Table.columnStateByteLimit) (maxColumnStateBytes). Delete one, or keep a smaller one.",
+                limit: "maxColumnStateBytes",
+                value: Table.columnStateByteLimit
+            )
         }
     }
 

@@ -16,15 +16,18 @@ extension MethodTable {
         -> FilterRequest.Response
     {
         var view = context.views[request.table] ?? TableView(table: request.table)
-        let conditions = request.where ?? view.conditions
-        let search = request.search ?? view.search
-        let inputs = try conditions.enumerated().map { position, condition in
-            try Self.conditionInput(condition, field: "params.where[\(position)]")
-        }
         let id = view.id
         // Every row is looked at on a copy, off the table's lock; the filter is installed under
         // it (looked at again there only if the table changed meanwhile).
         let copy = try context.server.snapshot(request.table, by: context.requester)
+        // Columns dropped under the view since it last heard: their conditions went first.
+        var taken = view
+        let lost = taken.take(copy.viewLosses(of: id, after: view.lossesSeen), keepsFilter: copy.hasFilter(id))
+        let conditions = request.where ?? taken.conditions
+        let search = request.search ?? view.search
+        let inputs = try conditions.enumerated().map { position, condition in
+            try Self.conditionInput(condition, field: "params.where[\(position)]")
+        }
         let filter = try RowFilter(inputs, search: search, in: copy)
         // The view's sections follow the filter: worked out on the copy too.
         let offLock = copy.rowCount >= ServerState.offLockRows
@@ -48,6 +51,7 @@ extension MethodTable {
                 kept: table.hasFilter(id)
             )
         }
+        view = taken
         view.conditions = conditions
         view.search = search
         // A filter that lets every row through is not kept: the view shows the whole table.
@@ -60,7 +64,8 @@ extension MethodTable {
             shown: shown.shown,
             where: conditions,
             search: search,
-            filter: shown.words
+            filter: shown.words,
+            lost: lost
         )
     }
 

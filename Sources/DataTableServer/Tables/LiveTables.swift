@@ -35,6 +35,7 @@ public final class LiveTables: Sendable {
         for name in catalog.tableNames {
             var table = catalog[name]!
             table.undoDepth = undoDepth
+            table.recountMemory()
             directory.names.append(name)
             directory.entries[name] = LiveTable(table, ledger: ledger)
             ledger.note(table)
@@ -74,6 +75,7 @@ public final class LiveTables: Sendable {
     ) throws {
         var table = table
         table.undoDepth = undoDepth
+        table.recountMemory()
         try directory.withLock { directory in
             guard directory.entries[table.name] == nil else { throw CatalogError.alreadyExists(table.name) }
             try TableCatalog.checkName(table.name)
@@ -108,6 +110,7 @@ public final class LiveTables: Sendable {
     func replace(_ table: Table) {
         var table = table
         table.undoDepth = undoDepth
+        table.recountMemory()
         directory.withLock { directory in
             if let entry = directory.entries[table.name] {
                 entry.swap(table)

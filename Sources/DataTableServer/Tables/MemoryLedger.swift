@@ -2,25 +2,26 @@ import DataTableEngine
 import Synchronization
 
 /// Roughly how much memory each user's tables hold, for `--max-memory-per-uid`: every table's
-/// ``Table/estimatedBytes`` as of its last change, summed by owner.
+/// ``Table/memoryUse`` (rows, undo history, drafts, column states, views) as of its last change,
+/// summed by owner, part by part.
 ///
 /// Noted under each table's lock as it changes, read without any table's lock: a request that
 /// holds one table's lock can ask what its owner's other tables hold without taking theirs.
 final class MemoryLedger: Sendable {
     private struct Books {
-        var tables: [String: (owner: UInt32, bytes: Int)] = [:]
-        var owners: [UInt32: Int] = [:]
+        var tables: [String: (owner: UInt32, use: MemoryUse)] = [:]
+        var owners: [UInt32: MemoryUse] = [:]
     }
 
     private let books = Mutex(Books())
 
     /// Notes `table` as it is now (its owner may have changed).
     func note(_ table: borrowing Table) {
-        let (name, owner, bytes) = (table.name, table.access.owner, table.estimatedBytes)
+        let (name, owner, use) = (table.name, table.access.owner, table.memoryUse)
         books.withLock { books in
-            if let old = books.tables[name] { books.owners[old.owner, default: 0] -= old.bytes }
-            books.tables[name] = (owner, bytes)
-            books.owners[owner, default: 0] += bytes
+            if let old = books.tables[name] { books.owners[old.owner, default: MemoryUse()] -= old.use }
+            books.tables[name] = (owner, use)
+            books.owners[owner, default: MemoryUse()] += use
         }
     }
 
@@ -28,12 +29,17 @@ final class MemoryLedger: Sendable {
     func forget(_ name: String) {
         books.withLock { books in
             guard let old = books.tables.removeValue(forKey: name) else { return }
-            books.owners[old.owner, default: 0] -= old.bytes
+            books.owners[old.owner, default: MemoryUse()] -= old.use
         }
     }
 
     /// Roughly the memory the tables owned by `uid` hold.
     func bytes(ownedBy uid: UInt32) -> Int {
-        books.withLock { $0.owners[uid] ?? 0 }
+        use(ownedBy: uid).total
+    }
+
+    /// Roughly the memory the tables owned by `uid` hold, part by part.
+    func use(ownedBy uid: UInt32) -> MemoryUse {
+        books.withLock { $0.owners[uid] ?? MemoryUse() }
     }
 }

@@ -51,7 +51,9 @@ extension MethodTable {
             sections != nil
             ? nil
             : try context.server.read(request.table, by: requester) { table -> ScrollReply? in
-                try table.scrollAsIs(options, input, view: &state).map { ScrollReply($0, table: table) }
+                try table.scrollAsIs(options, input, view: &state).map {
+                    ScrollReply($0, table: table, losses: view)
+                }
             }
         if reply == nil {
             state = view.state
@@ -64,12 +66,14 @@ extension MethodTable {
                     table.setSections(spec, id: view.id, within: state.filter, prepared: prepared)
                     state.sections = spec == nil ? nil : view.id
                 }
-                return ScrollReply(try table.scroll(options, input, view: &state), table: table)
+                return ScrollReply(try table.scroll(options, input, view: &state), table: table, losses: view)
             }
             if reply != nil, let sections { view.sections = sections.column == nil ? nil : sections }
         }
-        guard let reply else { return nil }
+        guard var reply else { return nil }
         view.state = state
+        // Columns dropped under the view's filter or sections: it lost them, and says so once.
+        reply.lost = view.take(reply.losses, keepsFilter: reply.keepsFilter)
         context.views[request.table] = view
         return reply
     }

@@ -1,5 +1,6 @@
 import DataTableEngine
 import DataTableProtocol
+import Foundation
 
 /// `scroll` replies are the largest and most frequent: they write themselves, straight from
 /// the engine's window, with no typed response in between.
@@ -75,6 +76,15 @@ extension ScrollReply: DirectJSON {
         if let last = window.lastVisible {
             writer.raw(#","last":"#)
             writer.int(last)
+        }
+        if let lost {
+            // Rare (once after a column under the view is dropped): encoded as the typed reply is.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            if let json = try? encoder.encode(lost) {
+                writer.raw(#","lost":"#)
+                json.withUnsafeBytes { writer.append($0.bindMemory(to: UInt8.self)) }
+            }
         }
         writer.raw(#","mode":"#)
         writer.string(window.plan.mode.rawValue)

@@ -15,6 +15,19 @@ struct ScrollReply: Encodable, Sendable {
     /// Per column on screen (in ``ScrollWindow/columns`` order): its sort direction and whether
     /// its cells are read-only, for assistive technology.
     var columnStates: [(sort: String?, readOnly: Bool)]
+    /// What the view lost in the table since it last heard (columns dropped under its filter
+    /// or sections), and whether the table still keeps a filter for it.
+    var losses: [ViewLoss] = []
+    var keepsFilter = false
+    /// ``losses`` as the reply tells them, once the view has taken them in.
+    var lost: ViewLost?
+
+    /// The reply for `view`'s window of `table`, with what the view lost since it last heard.
+    init(_ window: ScrollWindow, table: Table, losses view: TableView) {
+        self.init(window, table: table)
+        losses = table.viewLosses(of: view.id, after: view.lossesSeen)
+        if !losses.isEmpty { keepsFilter = table.hasFilter(view.id) }
+    }
 
     init(_ window: ScrollWindow, table: Table) {
         self.window = window
@@ -117,7 +130,8 @@ struct ScrollReply: Encodable, Sendable {
                     },
                     index: sections.index?.map { .init(title: $0.title, y: $0.y) }
                 )
-            }
+            },
+            lost: lost
         )
     }
 

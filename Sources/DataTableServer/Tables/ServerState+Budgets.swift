@@ -21,19 +21,39 @@ extension ServerState {
     }
 
     /// Refuses a change that would take the tables owned by `owner` past `maxMemoryPerUid`, given
-    /// it adds about `bytes`. Tables of root and of the daemon's own user have no such limit.
+    /// it adds about `bytes`. What the tables hold counts their rows, their undo and redo history
+    /// (rows deleted or cleared stay in it), drafts, column states and what they keep for views;
+    /// the refusal names the cap and says how much each part holds. Tables of root and of the
+    /// daemon's own user have no such limit.
     func checkUserMemory(owner: UInt32, adding bytes: Int) throws(ResponseError) {
         let limit = limits.maxMemoryPerUid
         guard limit > 0, owner != 0, owner != geteuid() else { return }
-        let held = tables.ledger.bytes(ownedBy: owner)
+        let use = tables.ledger.use(ownedBy: owner)
+        let held = use.total
         guard held + bytes <= limit else {
             throw .limitExceeded(
-                "The tables of user \(owner) hold about \(held / 1_000_000) MB; this would take them past "
-                    + "\(limit / 1_000_000) MB, as much as one user's tables may hold. Drop tables or rows first.",
+                "The tables of user \(owner) hold about \(Self.megabytes(held)) (\(Self.parts(of: use))); this would "
+                    + "take them past \(Self.megabytes(limit)), the per-user memory cap (maxMemoryPerUid). Drop tables "
+                    + "or rows first.",
                 limit: "maxMemoryPerUid",
                 value: limit
             )
         }
+    }
+
+    /// `bytes` in megabytes for a person, one decimal below 10 MB.
+    static func megabytes(_ bytes: Int) -> String {
+        let value = Double(bytes) / 1_000_000
+        return value < 10 ? "\((value * 10).rounded() / 10) MB" : "\(Int(value.rounded())) MB"
+    }
+
+    /// The parts of `use` that hold anything, in words: "rows 12 MB, undo history 8.1 MB".
+    static func parts(of use: MemoryUse) -> String {
+        let parts = [
+            ("rows", use.rows), ("undo history", use.history), ("drafts", use.drafts),
+            ("column states", use.columnStates), ("views", use.views),
+        ]
+        return parts.filter { $0.1 > 0 }.map { "\($0.0) \(megabytes($0.1))" }.joined(separator: ", ")
     }
 
     /// About what rows of `columns` columns add to a table, before their text is known.

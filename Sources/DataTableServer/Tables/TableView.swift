@@ -18,6 +18,8 @@ struct TableView: Sendable {
     var search = ""
     /// The view's sections as `scroll` set them (kept in the table as `state.sections`).
     var sections: ScrollRequest.Sections?
+    /// The table's version at the last loss the view was told of (``take(_:keepsFilter:)``).
+    var lossesSeen: UInt64 = 0
 
     init(table: String) {
         layout = LayoutRequest(table: table, width: 0)
@@ -29,6 +31,33 @@ struct TableView: Sendable {
         if let width = request.viewport?.width { layout.width = width }
         layout.settings = layout.settings.merging(request.settings)
         return layout != before
+    }
+}
+
+extension TableView {
+    /// Takes in what the view lost in the table since it last heard (``Table/viewLosses(of:after:)``):
+    /// its conditions on dropped columns go, and its sections when they were by one;
+    /// `keepsFilter` says whether the table still keeps a filter for the view (one left with
+    /// no condition and no search is not kept). Returns what was lost, for the reply, or `nil`.
+    mutating func take(_ losses: [ViewLoss], keepsFilter: Bool) -> ViewLost? {
+        guard let last = losses.last else { return nil }
+        lossesSeen = last.version
+        var lost = ViewLost(columns: [])
+        for loss in losses {
+            if !lost.columns.contains(loss.column) { lost.columns.append(loss.column) }
+            switch loss.part {
+            case .filter:
+                let gone = conditions.filter { $0.column == loss.column }
+                conditions.removeAll { $0.column == loss.column }
+                if !gone.isEmpty { lost.where = (lost.where ?? []) + gone }
+            case .sections:
+                lost.sections = loss.column
+                sections = nil
+                state.sections = nil
+            }
+        }
+        if !keepsFilter { state.filter = nil }
+        return lost
     }
 }
 

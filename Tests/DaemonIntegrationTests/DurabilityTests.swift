@@ -328,9 +328,9 @@ import Testing
         let path = state.file("log.1")
         var log = try Data(contentsOf: URL(fileURLWithPath: path))
         // Walk the frames (8-byte magic; each frame: 8-byte length, two 4-byte checksums) to
-        // record 500, the 499th add.
+        // record 501, the 499th add (after the daemon's settings and the create).
         var offset = 8
-        for _ in 0..<500 {
+        for _ in 0..<501 {
             let length = log[offset..<offset + 8].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
             offset += 16 + length
         }

@@ -212,3 +212,37 @@ struct UndoOwnershipTests {
         #expect(try errorKind(d2.request(Self.line("redo", #"{"table":"shared"}"#))) == "conflict")
     }
 }
+
+extension ReplayRegressionTests {
+    /// A daemon started with another `--undo-depth` than the one that wrote the log: the log
+    /// replays with the history it was written with, and the new depth holds from then on, so
+    /// the next restart finds the same history.
+    @Test func aNewUndoDepthTakesEffectWhereTheDaemonStartedWithIt() throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        var edits: [(String, String)] = [
+            ("create", #"{"table":"h","columns":[{"key":"n","type":"number"}],"rows":[{"n":0}]}"#)
+        ]
+        edits += (1...6).map { ("edit", #"{"table":"h","id":1,"column":"n","value":\#($0)}"#) }
+        // Written with a depth of 2: the last two edits can be taken back.
+        _ = try Self.restarted(state, ["--undo-depth", "2"], signal: SIGKILL, edits)
+        // Started with a depth of 5, then one more edit: the two kept and the new one can be
+        // taken back, not the edits the first daemon had forgotten; and the same after another
+        // start.
+        let deeper = try Self.restarted(
+            state,
+            ["--undo-depth", "5"],
+            signal: SIGKILL,
+            [("edit", #"{"table":"h","id":1,"column":"n","value":7}"#)]
+        )
+        _ = deeper.process.stop(signal: SIGKILL)
+        let again = try TestDaemon(arguments: ["--state-dir", state.path, "--undo-depth", "5"])
+        let client = try again.connect()
+        var undone: [Double] = []
+        while (try client.call("undo", #"{"table":"h"}"#))["code"] == nil {
+            let row = try client.call("get", #"{"table":"h"}"#)["rows"] as? [[String: Any]]
+            undone.append((row?.first?["values"] as? [String: Any])?["n"] as? Double ?? -1)
+        }
+        #expect(undone == [6, 5, 4])
+    }
+}

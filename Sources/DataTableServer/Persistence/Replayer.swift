@@ -12,7 +12,7 @@ final class Replayer {
     private let server: ServerState
     private let methods = MethodTable.builtin()
     private var context: RequestContext
-    /// Records applied.
+    /// Changes applied (records of tables and their changes; not the daemon's settings).
     private(set) var count = 0
     /// Requests whose replay left their table at another version than the first time.
     private(set) var diverged = 0
@@ -43,6 +43,12 @@ final class Replayer {
         )
         context.isReplay = true
     }
+
+    /// How many changes each table can take back, as the log has it so far.
+    var undoDepth: Int { server.tables.undoDepth }
+    /// Whether the snapshot or the log said so (logs written before they did leave the
+    /// daemon's own setting in force).
+    var undoDepthIsLogged = false
 
     /// The tables as replayed so far.
     var catalog: TableCatalog { server.tables.catalog() }
@@ -102,6 +108,10 @@ final class Replayer {
                 if let name { _ = try? server.tables.remove(name) }
                 unreadable.append(.init(name: name, image: image, reason: "\(error)"))
             }
+        case .settings(let undoDepth):
+            count -= 1
+            server.tables.setUndoDepth(undoDepth)
+            undoDepthIsLogged = true
         case .snapshotHeader, .snapshotEnd:
             throw StateDirectoryError.damaged("a log holds a snapshot record")
         }

@@ -21,6 +21,10 @@ enum StateRecord: Equatable {
     /// A whole table, replacing any table of its name (what a `load` leaves in the log, and what
     /// a snapshot holds).
     case table(ArraySlice<UInt8>)
+    /// The daemon's settings that decide what later changes do (how many changes each table
+    /// can take back), logged when a daemon starts with other settings than the log had: a
+    /// replay takes them at that point, as the daemon did.
+    case settings(undoDepth: Int)
     /// The first record of a snapshot: its format and the first log generation it does not cover.
     case snapshotHeader(SnapshotHeader)
     /// The last record of a snapshot; a snapshot without it was cut short.
@@ -36,7 +40,7 @@ enum StateRecord: Equatable {
     static let fileMagic: [UInt8] = Array("DTSTATE2".utf8)
 
     private enum Kind: UInt8 {
-        case request = 1, table = 2, snapshotHeader = 3, snapshotEnd = 4, change = 5
+        case request = 1, table = 2, snapshotHeader = 3, snapshotEnd = 4, change = 5, settings = 6
     }
 
     /// The record framed for a file. The payload is written once, straight into the frame.
@@ -65,6 +69,9 @@ enum StateRecord: Equatable {
         case .snapshotEnd(let tables):
             writer.write(Kind.snapshotEnd.rawValue)
             writer.write(UInt64(tables))
+        case .settings(let undoDepth):
+            writer.write(Kind.settings.rawValue)
+            writer.write(UInt64(undoDepth))
         }
         var bytes = writer.bytes
         let payload = bytes[Self.frameBytes...]
@@ -98,7 +105,7 @@ enum StateRecord: Equatable {
         case .request(let line, let table, _): line.count + table.utf8.count + 12
         case .table(let bytes): bytes.count
         case .snapshotHeader: 128
-        case .snapshotEnd: 8
+        case .snapshotEnd, .settings: 8
         }
     }
 
@@ -131,6 +138,12 @@ enum StateRecord: Equatable {
             var reader = ByteReader(Array(body))
             guard let tables = try? reader.read(UInt64.self), reader.isAtEnd else { throw .unreadableHeader }
             self = .snapshotEnd(tables: Int(tables))
+        case .settings:
+            var reader = ByteReader(Array(body))
+            guard let depth = try? reader.read(UInt64.self), depth <= Int32.max, reader.isAtEnd else {
+                throw .unreadableHeader
+            }
+            self = .settings(undoDepth: Int(depth))
         }
     }
 }
@@ -143,6 +156,9 @@ struct SnapshotHeader: Codable, Equatable {
     var generation: UInt64
     /// How many tables follow.
     var tables: Int
+    /// How many changes each table could take back when it was taken (absent from snapshots
+    /// made before it was kept: the daemon's own setting then).
+    var undoDepth: Int?
 }
 
 /// Why a record could not be read.

@@ -36,6 +36,9 @@ public final class StateStore: Sendable {
         public var droppedTail: String?
         /// With `recover`: the damaged files set aside, and why.
         public var setAside: [String] = []
+        /// How many changes each table could take back at the end of the log, when the snapshot
+        /// or the log said.
+        var undoDepth: Int?
     }
 
     private init(directory: String, journal: Journal, lockDescriptor: Int32, logger: Logger) {
@@ -87,6 +90,11 @@ public final class StateStore: Sendable {
                 logger: logger
             )
             journal.noteSetAside(restored.setAside)
+            if restored.undoDepth != undoDepth {
+                // From here on the tables keep this daemon's history depth: a replay must too
+                // (and a directory started afresh says which depth its first changes had).
+                journal.append(.settings(undoDepth: undoDepth))
+            }
             return (StateStore(directory: directory, journal: journal, lockDescriptor: lock, logger: logger), restored)
         } catch {
             Foundation.close(lock)
@@ -117,7 +125,9 @@ public final class StateStore: Sendable {
         let (catalog, generation) = server.tables.consistentCopy { journal.rotate() }
         var chunks: [[UInt8]] = [
             StateRecord.fileMagic,
-            StateRecord.snapshotHeader(.init(format: 1, generation: generation, tables: catalog.tableCount)).framed(),
+            StateRecord.snapshotHeader(
+                .init(format: 1, generation: generation, tables: catalog.tableCount, undoDepth: server.tables.undoDepth)
+            ).framed(),
         ]
         var rows = 0
         for name in catalog.tableNames {
@@ -182,10 +192,15 @@ public final class StateStore: Sendable {
         let snapshotPath = "\(directory)/\(StateFiles.snapshotName)"
         let snapshot = try StateFiles.read(snapshotPath)
         var setAside: [String] = []
+        var snapshotUndoDepth: Int?
         if let snapshot {
             progress("Reading the snapshot (\(snapshot.count / 1_000_000) MB)")
             let unreadable: [UnreadableTable]
-            (catalog, firstGeneration, unreadable) = try readSnapshot(snapshot, path: snapshotPath, recover: recover)
+            (catalog, firstGeneration, unreadable, snapshotUndoDepth) = try readSnapshot(
+                snapshot,
+                path: snapshotPath,
+                recover: recover
+            )
             for table in unreadable {
                 setAside.append(try setAsideTable(table, directory: directory, logger: logger))
             }
@@ -218,7 +233,14 @@ public final class StateStore: Sendable {
             }
             StateFiles.syncDirectory(directory)
         }
-        let replay = Replayer(catalog: catalog, undoDepth: undoDepth, logger: logger, recover: recover)
+        // The history as the daemon that wrote the snapshot and logs kept it; a daemon started
+        // with another --undo-depth takes its own once everything is replayed.
+        let replay = Replayer(
+            catalog: catalog,
+            undoDepth: snapshotUndoDepth ?? undoDepth,
+            logger: logger,
+            recover: recover
+        )
         var droppedTail: String?
         var logBytes = 0
         var appendTo = generations.last.map { setAside.isEmpty ? $0 : $0 + 1 } ?? firstGeneration
@@ -280,7 +302,8 @@ public final class StateStore: Sendable {
             diverged: replay.diverged,
             fromSnapshot: snapshot != nil,
             droppedTail: droppedTail,
-            setAside: setAside
+            setAside: setAside,
+            undoDepth: replay.undoDepthIsLogged || snapshotUndoDepth != nil ? replay.undoDepth : nil
         )
         return (restored, appendTo, logBytes)
     }
@@ -379,7 +402,7 @@ public final class StateStore: Sendable {
     /// The tables in a snapshot, and the first log generation after it. With `recover`, a table
     /// whose image cannot be read is left out and returned, instead of refusing the snapshot.
     private static func readSnapshot(_ bytes: [UInt8], path: String, recover: Bool) throws(StateDirectoryError) -> (
-        TableCatalog, UInt64, [UnreadableTable]
+        TableCatalog, UInt64, [UnreadableTable], Int?
     ) {
         func damaged(_ reason: String) -> StateDirectoryError {
             .damaged(
@@ -417,7 +440,7 @@ public final class StateStore: Sendable {
         guard let last = records.next(), case .snapshotEnd(header.tables)? = try? StateRecord(payload: last.payload),
             records.next() == nil
         else { throw damaged("it does not end where its header says") }
-        return (catalog, header.generation, unreadable)
+        return (catalog, header.generation, unreadable, header.undoDepth)
     }
 }
 

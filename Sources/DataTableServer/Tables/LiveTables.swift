@@ -26,11 +26,12 @@ public final class LiveTables: Sendable {
     /// What each user's tables hold, kept as they change.
     let ledger = MemoryLedger()
     /// How many changes each table can take back (`--undo-depth`).
-    let undoDepth: Int
+    var undoDepth: Int { depth.load(ordering: .relaxed) }
+    private let depth: Atomic<Int>
 
     /// Serves the tables of `catalog`, each keeping `undoDepth` changes to undo.
     public init(_ catalog: TableCatalog = TableCatalog(), undoDepth: Int = Table.defaultUndoDepth) {
-        self.undoDepth = undoDepth
+        depth = Atomic(undoDepth)
         var directory = Directory()
         for name in catalog.tableNames {
             var table = catalog[name]!
@@ -107,6 +108,13 @@ public final class LiveTables: Sendable {
     }
 
     /// Puts `table` in place of the table of its name (keeping its place), or adds it.
+    /// Gives every table, and every table to come, `undoDepth` changes to undo (the oldest
+    /// beyond it are forgotten): what a replayed log says the daemon that wrote it did.
+    func setUndoDepth(_ undoDepth: Int) {
+        depth.store(undoDepth, ordering: .relaxed)
+        for entry in all { _ = try? entry.update { table in table.undoDepth = undoDepth } }
+    }
+
     func replace(_ table: Table) {
         var table = table
         table.undoDepth = undoDepth

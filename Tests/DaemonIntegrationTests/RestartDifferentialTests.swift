@@ -50,15 +50,25 @@ import Testing
         for table in Self.tables { try Self.both(&pair, 0, "create", table.create, "seed \(seed) create") }
         var random = SeededRandom(seed: seed)
         var restarts = 0
+        var kills = 0
+        var refusedStarts = 0
+        var differences = 0
         for step in 0..<1200 {
             let (method, params) = Self.request(&random, step: step)
             let connection = Int(random.next() % 2)
             try Self.both(&pair, connection, method, params, "seed \(seed) step \(step)")
             guard step % 150 == 149 else { continue }
             // Stop the daemon that keeps its tables, start it again, and compare.
-            let signal = random.next() % 2 == 0 ? SIGTERM : SIGKILL
+            let signal = restarts % 2 == 0 ? SIGKILL : SIGTERM
+            if signal == SIGKILL { kills += 1 }
             _ = kept.process.stop(signal: signal)
-            kept = try TestDaemon(arguments: keptArguments)
+            do {
+                kept = try TestDaemon(arguments: keptArguments)
+            } catch {
+                refusedStarts += 1
+                Issue.record("seed \(seed) step \(step): the daemon did not start again: \(error)")
+                return
+            }
             restarts += 1
             #expect(
                 !kept.process.output.contains("did not come out"),
@@ -69,7 +79,7 @@ import Testing
                 kept: [try kept.connect(), try kept.connect()],
                 memory: [try memory.connect(), try memory.connect()]
             )
-            try Self.compare(
+            differences += try Self.compare(
                 pair,
                 "seed \(seed) step \(step), restart \(restarts) after \(signal == SIGKILL ? "SIGKILL" : "SIGTERM")"
             )
@@ -78,9 +88,13 @@ import Testing
                 let table = Self.tables[Int(random.next() % 3)].name
                 try Self.both(&pair, 0, "undo", #"{"table":"\#(table)"}"#, "seed \(seed) step \(step) undo \(undo)")
             }
-            try Self.compare(pair, "seed \(seed) step \(step), after undoing")
+            differences += try Self.compare(pair, "seed \(seed) step \(step), after undoing")
         }
         #expect(restarts == 8)
+        print(
+            "restart differential, seed \(seed): 1200 requests, \(restarts) restarts (\(kills) by SIGKILL), "
+                + "\(refusedStarts) refused starts, \(differences) tables that differed"
+        )
     }
 
     /// Sends the request to both daemons on connection `index`; both must answer alike (a result
@@ -94,15 +108,17 @@ import Testing
         #expect(kinds[0] == kinds[1], "\(place): \(method) \(params) answered \(kept) and \(memory)")
     }
 
-    /// Every table of both daemons, as a client reads them, must be the same.
-    static func compare(_ pair: Pair, _ place: String) throws {
+    /// Every table of both daemons, as a client reads them, must be the same; returns 1 when
+    /// they differ (and records where), else 0.
+    static func compare(_ pair: Pair, _ place: String) throws -> Int {
         let kept = try look(pair.kept[0])
         let memory = try look(pair.memory[0])
         #expect(kept.count == memory.count, "\(place): \(kept.count) lines against \(memory.count)")
         for (left, right) in zip(kept, memory) where left != right {
             Issue.record("\(place): after the restart\n  \(left)\nwithout one\n  \(right)")
-            return
+            return 1
         }
+        return kept.count == memory.count ? 0 : 1
     }
 
     /// Every table as a client reads it, one line per table setting and per row.

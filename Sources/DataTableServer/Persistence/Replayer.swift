@@ -30,7 +30,7 @@ final class Replayer {
             maxTables: .max,
             maxRows: .max
         )
-        server = ServerState(limits: unbounded, catalog: catalog, undoDepth: undoDepth)
+        server = ServerState(limits: unbounded, catalog: catalog, undoDepth: undoDepth, accountingMemory: false)
         context = RequestContext(
             connection: ConnectionInfo(id: 0, peer: nil),
             server: server,

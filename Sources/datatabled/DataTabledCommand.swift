@@ -290,7 +290,7 @@ struct DataTabledCommand: AsyncParsableCommand {
         var catalog = TableCatalog()
         var store: StateStore?
         if let stateDir {
-            notifier.status("Restoring tables from \(stateDir)")
+            notifier.starting("Restoring tables from \(stateDir)")
             let started = ContinuousClock.now
             do {
                 let (opened, restored) = try await StateStore.open(
@@ -300,7 +300,7 @@ struct DataTabledCommand: AsyncParsableCommand {
                     recover: recover,
                     undoDepth: undoDepth,
                     logger: logger,
-                    progress: { notifier.status($0) }
+                    progress: { notifier.starting($0) }
                 )
                 store = opened
                 catalog = restored.catalog

@@ -59,7 +59,7 @@ public final class StateStore: Sendable {
         recover: Bool = false,
         undoDepth: Int = Table.defaultUndoDepth,
         logger: Logger,
-        progress: @Sendable (String) -> Void = { _ in }
+        progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws(StateDirectoryError) -> (StateStore, Restored) {
         if mkdir(directory, 0o700) != 0, errno != EEXIST { throw .system("cannot create \(directory)", errno) }
         try StateFiles.checkTrusted(directory)
@@ -169,7 +169,7 @@ public final class StateStore: Sendable {
         recover: Bool,
         undoDepth: Int,
         logger: Logger,
-        progress: @Sendable (String) -> Void
+        progress: @escaping @Sendable (String) -> Void
     ) async throws(StateDirectoryError) -> (Restored, UInt64, Int) {
         unlink("\(directory)/\(StateFiles.snapshotStagingName)")
         var catalog = TableCatalog()
@@ -201,11 +201,12 @@ public final class StateStore: Sendable {
         var setAside: [String] = []
         var logBytes = 0
         var appendTo = generations.last ?? firstGeneration
+        var tracker = ReplayProgress(report: progress)
         for (index, generation) in generations.enumerated() {
             let path = Journal.logPath(directory: directory, generation: generation)
             guard let bytes = try StateFiles.read(path) else { continue }
-            progress("Replaying \(path) (\(bytes.count / 1_000_000) MB)")
             let scan = RecordScan(bytes)
+            tracker.starting("log.\(generation)", records: scan.records.count)
             // New records are never appended to a log framed the old way: they go to the next.
             if index == generations.count - 1, scan.isLegacy, scan.goodLength > 0 { appendTo = generation + 1 }
             if let damage = scan.damage, index < generations.count - 1 || !scan.damageIsTorn {
@@ -230,6 +231,7 @@ public final class StateStore: Sendable {
                 logBytes += scan.goodLength
                 for (offset, payload) in scan.records {
                     try await Self.replay(payload, at: offset, of: path, into: replay)
+                    tracker.replayedOne()
                 }
                 appendTo = generation
                 break
@@ -248,6 +250,7 @@ public final class StateStore: Sendable {
             logBytes += scan.goodLength
             for (offset, payload) in scan.records {
                 try await Self.replay(payload, at: offset, of: path, into: replay)
+                tracker.replayedOne()
             }
         }
         let restored = Restored(

@@ -63,6 +63,57 @@ import Testing
         #expect(try Self.values(client) == valuesBefore)
     }
 
+    /// A small log whose changes took long to make is compacted all the same: with
+    /// `--compact-after-seconds 0` the first change that took any time writes a snapshot, and
+    /// a start whose replay took any time writes one at once. Not with the default (10 s).
+    @Test func aLogSlowToReplayIsCompactedHoweverSmall() throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        let quick = ["--state-dir", state.path, "--compact-after-seconds", "0"]
+        do {
+            let daemon = try TestDaemon(arguments: ["--state-dir", state.path])
+            let client = try daemon.connect()
+            try client.call("create", numberedTable("kept", count: 5))
+            try client.call("alter", #"{"table":"kept","add":[{"key":"more"}]}"#)
+            #expect(daemon.process.stop() == 0)
+            #expect(!FileManager.default.fileExists(atPath: state.file("snapshot")))
+        }
+        do {
+            // The replay of the log took some time: the start compacts it.
+            let daemon = try TestDaemon(arguments: quick)
+            try daemon.process.waitForFile(state.file("snapshot"))
+            #expect(daemon.process.waitForOutput(containing: "snapshot written"))
+            #expect(daemon.process.stop() == 0)
+        }
+        try FileManager.default.removeItem(atPath: state.file("snapshot"))
+        let fresh = try Scratch()
+        defer { fresh.remove() }
+        do {
+            // A change that took some time: the log is compacted.
+            let daemon = try TestDaemon(arguments: ["--state-dir", fresh.path, "--compact-after-seconds", "0"])
+            let client = try daemon.connect()
+            try client.call("create", numberedTable("kept", count: 5))
+            try client.call("alter", #"{"table":"kept","add":[{"key":"more"}]}"#)
+            try daemon.process.waitForFile(fresh.file("snapshot"))
+            #expect(daemon.process.stop() == 0)
+        }
+        let restarted = try TestDaemon(arguments: ["--state-dir", fresh.path])
+        let columns = try restarted.connect().call("describe", #"{"table":"kept"}"#)["columns"] as? [[String: Any]]
+        #expect(columns?.map { $0["key"] as? String } == ["n", "name", "more"])
+    }
+
+    @Test func aBadCompactAfterSecondsIsRefused() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try RunningProcess(
+            BuiltProducts.daemon,
+            ["--socket", scratch.file("d.sock"), "--compact-after-seconds=-1"],
+            outputPath: scratch.file("output.log")
+        )
+        #expect(daemon.waitForExit() != 0)
+        #expect(daemon.output.contains("--compact-after-seconds must be from 0 to 86400"), "\(daemon.output)")
+    }
+
     /// Every row's values, as `get` gives them (keys sorted), for comparing.
     private static func values(_ client: UnixClient) throws -> String {
         let got = try client.call("get", #"{"table":"wide","from":0,"count":3}"#)

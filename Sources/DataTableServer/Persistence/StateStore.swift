@@ -9,10 +9,12 @@ import Synchronization
 ///
 /// Files: `snapshot` (a header, one record per table, an end mark), `log.N` (one record per
 /// acknowledged change, generation N), `lock` (held while a daemon uses the directory).
-/// Compaction writes a new snapshot once the logs since the last one pass a size, then removes
-/// the logs it covers.
+/// Compaction writes a new snapshot once the logs since the last one pass a size, or hold
+/// changes that took a time to make (about what replaying them at start takes; see
+/// ``Journal``), then removes the logs it covers.
 public final class StateStore: Sendable {
-    /// The state directory's path, as given to ``open(directory:policy:compactAfterBytes:recover:logger:progress:)``.
+    /// The state directory's path, as given to
+    /// ``open(directory:policy:compactAfterBytes:compactAfterWork:recover:undoDepth:logger:progress:)``.
     public let directory: String
     /// The log new changes are appended to, for the server's `Configuration.journal`.
     public let journal: Journal
@@ -47,7 +49,9 @@ public final class StateStore: Sendable {
 
     /// Opens `directory` (creating it), restores the tables it holds and starts the log.
     /// `progress` hears what is being read, for systemd's STATUS=. Throws when the directory is
-    /// in use or damaged; never starts empty in place of state it could not read.
+    /// in use or damaged; never starts empty in place of state it could not read. A snapshot
+    /// is due once the logs pass `compactAfterBytes`, or their changes took `compactAfterWork`
+    /// to make (or, for those restored now, to replay).
     ///
     /// With `recover`, a damaged log does not stop the start: the changes before the damage are
     /// kept, and the damaged file (and any log after it) is set aside beside it, renamed
@@ -56,6 +60,7 @@ public final class StateStore: Sendable {
         directory: String,
         policy: FsyncPolicy,
         compactAfterBytes: Int,
+        compactAfterWork: Duration = .seconds(10),
         recover: Bool = false,
         undoDepth: Int = Table.defaultUndoDepth,
         logger: Logger,
@@ -71,7 +76,7 @@ public final class StateStore: Sendable {
             throw .inUse("another datatabled uses the state directory \(directory)")
         }
         do {
-            let (restored, generation, logBytes) = try await restore(
+            let (restored, generation, logBytes, replayTime) = try await restore(
                 directory: directory,
                 recover: recover,
                 undoDepth: undoDepth,
@@ -84,6 +89,8 @@ public final class StateStore: Sendable {
                 policy: policy,
                 bytesSinceSnapshot: logBytes,
                 compactAfterBytes: compactAfterBytes,
+                workSinceSnapshot: replayTime,
+                compactAfterWork: compactAfterWork,
                 logger: logger
             )
             return (StateStore(directory: directory, journal: journal, lockDescriptor: lock, logger: logger), restored)
@@ -163,14 +170,14 @@ public final class StateStore: Sendable {
     // MARK: Restoring
 
     /// Reads the snapshot and replays the logs after it. Returns the tables, the generation to
-    /// append to and the bytes the logs since the snapshot hold.
+    /// append to, the bytes the logs since the snapshot hold and how long replaying them took.
     private static func restore(
         directory: String,
         recover: Bool,
         undoDepth: Int,
         logger: Logger,
         progress: @escaping @Sendable (String) -> Void
-    ) async throws(StateDirectoryError) -> (Restored, UInt64, Int) {
+    ) async throws(StateDirectoryError) -> (Restored, UInt64, Int, Duration) {
         unlink("\(directory)/\(StateFiles.snapshotStagingName)")
         var catalog = TableCatalog()
         var firstGeneration: UInt64 = 1
@@ -202,6 +209,7 @@ public final class StateStore: Sendable {
         var logBytes = 0
         var appendTo = generations.last ?? firstGeneration
         var tracker = ReplayProgress(report: progress)
+        let replayStarted = ContinuousClock.now
         for (index, generation) in generations.enumerated() {
             let path = Journal.logPath(directory: directory, generation: generation)
             guard let bytes = try StateFiles.read(path) else { continue }
@@ -261,7 +269,7 @@ public final class StateStore: Sendable {
             droppedTail: droppedTail,
             setAside: setAside
         )
-        return (restored, appendTo, logBytes)
+        return (restored, appendTo, logBytes, ContinuousClock.now - replayStarted)
     }
 
     /// Applies the record `payload`, found at `offset` of the log at `path`.

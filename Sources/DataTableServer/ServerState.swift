@@ -68,14 +68,16 @@ public final class ServerState: Sendable {
 
     /// State holding `catalog`'s tables under `limits`; `journal` logs their changes (`nil`: memory
     /// only), `files` decides which paths clients may name, `tableMode` is the mode of new tables,
-    /// `undoDepth` how many changes each table can take back.
+    /// `undoDepth` how many changes each table can take back. Without `accountingMemory` the
+    /// memory each user's tables hold is not kept (a log replayed at start).
     public init(
         limits: ServerLimits,
         catalog: TableCatalog = TableCatalog(),
         journal: Journal? = nil,
         files: FilePolicy = FilePolicy(),
         tableMode: UInt16 = standardTableMode,
-        undoDepth: Int = Table.defaultUndoDepth
+        undoDepth: Int = Table.defaultUndoDepth,
+        accountingMemory: Bool = true
     ) {
         self.limits = limits
         self.eventBudget = OutputBudget(limit: limits.maxEventBytes)
@@ -83,7 +85,7 @@ public final class ServerState: Sendable {
         self.journal = journal
         self.files = files
         self.startedAt = .now
-        self.tables = LiveTables(catalog, undoDepth: undoDepth)
+        self.tables = LiveTables(catalog, undoDepth: undoDepth, accountingMemory: accountingMemory)
     }
 
     /// The counters as they are now, for `stats`.

@@ -22,6 +22,20 @@ public struct SystemdNotifier: Sendable {
         notify("STATUS=\(Self.oneLine(text))")
     }
 
+    /// Start-up is under way and `text` says how far it got: with `EXTEND_TIMEOUT_USEC=`, so
+    /// a long start (a restore replaying a large log) is not killed by the service's start
+    /// timeout while it goes on. The next such report must come within ``startExtension``;
+    /// a start that stops reporting times out as before.
+    public func starting(_ text: String) {
+        notify(
+            "EXTEND_TIMEOUT_USEC=\(Self.startExtension.components.seconds * 1_000_000)",
+            "STATUS=\(Self.oneLine(text))"
+        )
+    }
+
+    /// How long each ``starting(_:)`` report lets start-up go on without another.
+    public static let startExtension = Duration.seconds(30)
+
     /// Shutdown has begun.
     public func stopping(status: String) {
         notify("STOPPING=1", "STATUS=\(Self.oneLine(status))")

@@ -127,7 +127,10 @@ struct BenchCommand: ParsableCommand {
         let ping = (0..<samples).map { _ in (try? client.timed(#"{"id":4,"method":"ping"}"#)) ?? .nan }
         report.add("ping round trip, p50 / p99 (for scale)", BenchReport.percentiles(ping), target: "")
         _ = try client.timed(#"{"id":5,"method":"drop","params":{"table":"\#(table)"}}"#)
-        if socket == nil { try measureRestore(csvPath: csvPath, scratch: scratch, into: &report) }
+        if socket == nil {
+            try measureRestore(csvPath: csvPath, scratch: scratch, into: &report)
+            try AlterRestoreMeasurement().measure(scratch: scratch, into: &report)
+        }
         report.print()
     }
 

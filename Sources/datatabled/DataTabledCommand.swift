@@ -137,6 +137,14 @@ struct DataTabledCommand: AsyncParsableCommand {
 
     @Option(
         help: """
+            Write a snapshot and drop the logs once the changes they hold took this many seconds to make \
+            (replaying them at start takes about as long), however small the logs; 0 after every change.
+            """
+    )
+    var compactAfterSeconds = 10
+
+    @Option(
+        help: """
             On SIGTERM, seconds to wait for clients to read what they were sent before closing their \
             connections; a connection still answering a request it received is always left to finish.
             """
@@ -164,6 +172,9 @@ struct DataTabledCommand: AsyncParsableCommand {
         }
         guard (0...86_400).contains(drainSeconds) else {
             throw ValidationError("--drain-seconds must be from 0 to 86400.")
+        }
+        guard (0...86_400).contains(compactAfterSeconds) else {
+            throw ValidationError("--compact-after-seconds must be from 0 to 86400.")
         }
         guard TableAccess.mode(tableMode) != nil else {
             throw ValidationError("--table-mode must be octal read and write bits like 0660 or 0640.")
@@ -290,17 +301,18 @@ struct DataTabledCommand: AsyncParsableCommand {
         var catalog = TableCatalog()
         var store: StateStore?
         if let stateDir {
-            notifier.status("Restoring tables from \(stateDir)")
+            notifier.starting("Restoring tables from \(stateDir)")
             let started = ContinuousClock.now
             do {
                 let (opened, restored) = try await StateStore.open(
                     directory: stateDir,
                     policy: fsync.policy,
                     compactAfterBytes: compactAfterBytes,
+                    compactAfterWork: .seconds(compactAfterSeconds),
                     recover: recover,
                     undoDepth: undoDepth,
                     logger: logger,
-                    progress: { notifier.status($0) }
+                    progress: { notifier.starting($0) }
                 )
                 store = opened
                 catalog = restored.catalog

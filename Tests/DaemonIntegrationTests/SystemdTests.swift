@@ -111,6 +111,37 @@ struct SystemdTests {
         #expect(try client.call("describe", #"{"table":"kept"}"#)["rows"] as? Int == 5)
     }
 
+    /// While a log is replayed, STATUS= says how many of its changes are in, and every such
+    /// report extends systemd's start timeout (EXTEND_TIMEOUT_USEC=), so a long restore is not
+    /// killed as a hung start.
+    @Test func aRestoreReportsItsProgressAndExtendsTheStartTimeout() throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        var version: Int?
+        do {
+            let first = try TestDaemon(arguments: ["--state-dir", state.path])
+            let client = try first.connect()
+            try client.call("create", numberedTable("kept", count: 5))
+            for step in 0..<40 {
+                version = try client.call("alter", #"{"table":"kept","add":[{"key":"c\#(step)"}]}"#)["version"] as? Int
+            }
+            #expect(first.process.stop() == 0)
+        }
+        let notified = try NotifiedDaemon(arguments: ["--state-dir", state.path])
+        let untilReady = try #require(notified.notify.receive(until: "READY=1"), "\(notified.process.output)")
+        let progress = untilReady.filter { $0.contains("STATUS=Replaying log.1: ") }
+        #expect(progress.first?.contains("STATUS=Replaying log.1: 0 of 41 changes") == true, "\(untilReady)")
+        #expect(progress.last?.contains("STATUS=Replaying log.1: 41 of 41 changes") == true, "\(untilReady)")
+        // Not a message per change.
+        #expect(progress.count < 41)
+        let extended = "EXTEND_TIMEOUT_USEC=30000000"
+        let starting = untilReady.filter { $0.contains("STATUS=Restoring") || $0.contains("STATUS=Replaying") }
+        #expect(starting.count == progress.count + 1)
+        #expect(starting.allSatisfy { $0.split(separator: "\n").contains(Substring(extended)) }, "\(starting)")
+        let client = try UnixClient(path: notified.socketPath)
+        #expect(try client.call("describe", #"{"table":"kept"}"#)["version"] as? Int == version)
+    }
+
     @Test func theWatchdogIsFedAtHalfItsInterval() throws {
         let notified = try NotifiedDaemon(environment: ["WATCHDOG_USEC": "400000"])
         let (notify, daemon) = (notified.notify, notified.process)

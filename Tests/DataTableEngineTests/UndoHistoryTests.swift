@@ -135,7 +135,15 @@ import Testing
                 after.removeAll()
             }
             #expect(table.canUndo == !before.isEmpty && table.canRedo == !after.isEmpty)
+            #expect(Self.keysIndexed(table), "the columns found by key at step \(serial)")
         }
+    }
+
+    /// Whether the columns' indexes by key (kept in step by each schema edit, not rebuilt) find
+    /// every column where it is, and list them in the order of their keys.
+    static func keysIndexed(_ table: Table) -> Bool {
+        table.columns.indices.allSatisfy { table.columnIndex(of: table.columns[$0].key) == $0 }
+            && table.columnsInKeyOrder == table.columns.indices.sorted { table.columns[$0].key < table.columns[$1].key }
     }
 
     @Test func aDeletedSelectionComesBackWithItsIdsPlacesSelectionAndDrafts() throws {
@@ -204,6 +212,29 @@ import Testing
             ]
         }
         try refused { $0.change = [Column(key: "qty", rules: try ColumnRules(type: .text))] }
+        // The key column keeps its key; hints only one column may have stay with one.
+        try refused { $0.rename = [("item", "name")] }
+        var flexible = table.column("rack")!
+        flexible.layout.width = -1
+        try refused {
+            $0.change = [flexible]
+            $0.add = [
+                NewColumn(column: Column(key: "wide", rules: try ColumnRules(type: .text), layout: .init(width: -1)))
+            ]
+        }
+        try refused {
+            $0.add = [
+                NewColumn(
+                    column: Column(key: "first", rules: try ColumnRules(type: .text), layout: .init(sticky: true))
+                )
+            ]
+        }
+        var sticky = table.column("item")!
+        sticky.layout.sticky = true
+        try refused {
+            $0.change = [sticky]
+            $0.add = [NewColumn(column: Column(key: "first", rules: try ColumnRules(type: .text)), index: 0)]
+        }
         // A new bound that a stored value breaks is refused, naming the row and the value.
         var alteration = TableAlteration()
         alteration.change = [Column(key: "qty", rules: try ColumnRules(type: .number, maximum: .number(10)))]

@@ -55,6 +55,7 @@ import Testing
         ("2024-03-15T10:00", "Enter a date as YYYY-MM-DD, like 2024-03-15."),
         ("yesterday", "Enter a date as YYYY-MM-DD, like 2024-03-15."),
         ("２０２４-03-15", "Enter a date as YYYY-MM-DD, like 2024-03-15."),
+        ("10000-01-01", "A date must be from 0000-01-01 to 9999-12-31."),
     ])
     func invalidDates(input: String, message: String) throws {
         #expect(throws: ValidationFailure(message)) { try self.rules(.date).parse(.text(input)) }

@@ -122,19 +122,51 @@ extension Table {
         guard !alteration.isEmpty else {
             throw .invalidArgument("Say what to change: change, rename, drop, add, readOnly or limit.", field: "params")
         }
-        var working = columns
+        let (edits, broken) = try plan(alteration)
+        var (inverse, summary) = applySchema(SchemaChange(edits: edits))
+        // Cells whose values break their column's new rules show why, in their column found
+        // again by the key it has now (unless it was dropped).
+        var drafts = DraftChange(entries: [])
+        for cell in broken {
+            guard !alteration.drop.contains(cell.key), let column = columnIndex[cell.key] else { continue }
+            drafts.entries.append(
+                .init(id: id(of: cell.slot), column: column, old: self.drafts[cell.slot]?[column], new: cell.draft)
+            )
+            setDraft(cell.draft, slot: cell.slot, column: column)
+        }
+        summary.keptAsDrafts = drafts.entries.count
+        version += 1
+        // A new limit below the rows there are drops the oldest, one version later.
+        let dropped = dropPastLimit()
+        record([.schema(inverse)] + (drafts.entries.isEmpty ? [] : [.drafts(drafts)]) + (dropped.map { [$0] } ?? []))
+        return summary
+    }
+
+    /// Checks every part of `alteration` against the table (changing nothing) and returns the
+    /// edits that make it, and the stored values that break their column's new rules (each with
+    /// its column's key once the alteration is made, and the draft it keeps).
+    ///
+    /// The columns as each part leaves them are followed without copying the table's (see
+    /// ``PlannedColumns``), and nothing of them outlives the check: the table's columns are then
+    /// changed in place, not copied.
+    private func plan(_ alteration: TableAlteration) throws(TableError) -> (
+        edits: [SchemaChange.Edit], broken: [(slot: UInt32, key: String, draft: Draft)]
+    ) {
+        var working = PlannedColumns(columns: columns, index: columnIndex)
         var edits: [SchemaChange.Edit] = []
         var broken: [(slot: UInt32, column: Int, draft: Draft)] = []
-        let original = columns.map(\.key)
+        // Changed columns' base indices, by their place in `change`.
+        var changedAt: [Int: Int] = [:]
         func position(_ key: String) throws(TableError) -> Int {
-            guard let index = working.firstIndex(where: { $0.key == key }) else { throw .noSuchColumn(key, row: nil) }
+            guard let index = working.baseIndex(of: key) else { throw .noSuchColumn(key, row: nil) }
             return index
         }
         for (offset, column) in alteration.change.enumerated() {
             let index = try position(column.key)
-            guard column.type == working[index].type else {
+            let current = working.column(atBase: index)
+            guard column.type == current.type else {
                 throw .invalidSchema(
-                    "A column's type cannot change (\(column.key) is \(working[index].type.rawValue)); add a new "
+                    "A column's type cannot change (\(column.key) is \(current.type.rawValue)); add a new "
                         + "column instead.",
                     field: "change[\(offset)].type"
                 )
@@ -156,45 +188,48 @@ extension Table {
                 broken += problems.map { ($0.slot, index, $0.draft) }
             }
             var changed = column
-            if index == keyColumn { changed.editable = working[index].editable }
+            if index == keyColumn { changed.editable = current.editable }
+            try TableSchema.checkLayout([changed.layout], types: [changed.type]) { _ in "change[\(offset)]" }
             edits.append(.replace(index: index, column: changed))
-            working[index] = changed
+            working.replace(atBase: index, with: changed)
+            changedAt[index] = offset
         }
         for (from, to) in alteration.rename {
             let index = try position(from)
-            guard !working.contains(where: { $0.key == to }) else {
+            guard !working.contains(to) else {
                 throw .invalidSchema("There is already a column \(to).", field: "rename.\(from)")
             }
-            var renamed = working[index]
+            try TableSchema.checkKey(to, field: "rename.\(from)")
+            var renamed = working.column(atBase: index)
             // A label that was the key (none was given) follows it.
             if renamed.label == renamed.key { renamed.label = to }
             renamed.key = to
             edits.append(.replace(index: index, column: renamed))
-            working[index] = renamed
+            working.replace(atBase: index, with: renamed)
         }
         for key in alteration.drop {
-            let index = try position(key)
             // The column as the table has it now, found by its key before any rename above.
-            let current = original.firstIndex(of: alteration.rename.first { $0.to == key }?.from ?? key)
-            if let current {
-                if current == keyColumn {
-                    throw .invalidArgument(
-                        "\(key) is the key column: the rows' ids; it cannot be dropped.",
-                        field: "drop"
-                    )
-                }
-                if resolvedSortKeys.contains(where: { $0.column == current }) {
-                    throw .invalidArgument("The table is sorted by \(key); sort by other columns first.", field: "drop")
-                }
+            let current = try position(key)
+            if current == keyColumn {
+                throw .invalidArgument("\(key) is the key column: the rows' ids; it cannot be dropped.", field: "drop")
             }
-            edits.append(.remove(index: index))
-            working.remove(at: index)
+            if resolvedSortKeys.contains(where: { $0.column == current }) {
+                throw .invalidArgument("The table is sorted by \(key); sort by other columns first.", field: "drop")
+            }
+            // A view that filters or groups by the column never holds the change up: it loses
+            // that part when the change is made (``viewsLose(column:)``).
+            edits.append(.remove(index: working.drop(atBase: current)))
         }
         for (offset, new) in alteration.add.enumerated() {
             let index = new.index ?? working.count
             guard index >= 0 && index <= working.count else {
                 throw .invalidArgument("index must be from 0 to \(working.count).", field: "add[\(offset)].index")
             }
+            try TableSchema.checkKey(new.column.key, field: "add[\(offset)].key")
+            guard !working.contains(new.column.key) else {
+                throw .invalidSchema("Two columns have the key \(new.column.key).", field: "add[\(offset)].key")
+            }
+            try TableSchema.checkLayout([new.column.layout], types: [new.column.type]) { _ in "add[\(offset)]" }
             let fill: CellValue
             do throws(ValidationFailure) {
                 fill = try new.column.rules.parse(new.value)
@@ -204,7 +239,7 @@ extension Table {
                 ])
             }
             edits.append(.insert(index: index, column: new.column, values: nil, fill: fill))
-            working.insert(new.column, at: index)
+            working.add(new.column, at: index)
         }
         if let readOnly = alteration.readOnly { edits.append(.tableReadOnly(readOnly)) }
         if let newLimit = alteration.limit {
@@ -213,27 +248,38 @@ extension Table {
             }
             edits.append(.rowLimit(newLimit == 0 ? nil : newLimit))
         }
-        try TableSchema.check(columns: working, key: keyColumn.map { columns[$0].key })
-        var (inverse, summary) = applySchema(SchemaChange(edits: edits))
-        // Cells whose values break their column's new rules show why. (New definitions come
-        // first, so `cell.column` is the column's index before the change: found again by its
-        // key, after a rename.)
-        var drafts = DraftChange(entries: [])
-        for cell in broken {
-            var key = original[cell.column]
-            if let renamed = alteration.rename.first(where: { $0.from == key }) { key = renamed.to }
-            guard !alteration.drop.contains(key), let column = columnIndex[key] else { continue }
-            drafts.entries.append(
-                .init(id: id(of: cell.slot), column: column, old: self.drafts[cell.slot]?[column], new: cell.draft)
-            )
-            setDraft(cell.draft, slot: cell.slot, column: column)
+        try checkTogether(working, changedAt: changedAt)
+        return (edits, broken.map { ($0.slot, working.column(atBase: $0.column).key, $0.draft) })
+    }
+
+    /// The checks of an alteration that look at the columns together, once every part is
+    /// checked on its own: some column is left, the key column is still there, and layout hints
+    /// that only one column may have (flexible width, sticky, a list-report place) are had by
+    /// one. Those are looked for among every column only when a changed or added column has
+    /// such a hint, or a column goes in first: otherwise the columns the table had still pass.
+    private func checkTogether(_ working: PlannedColumns, changedAt: [Int: Int]) throws(TableError) {
+        guard working.count > 0 else { throw .invalidSchema("A table needs at least one column.", field: "drop") }
+        if let keyColumn {
+            let key = columns[keyColumn].key
+            let type =
+                working.baseIndex(of: key).map { working.column(atBase: $0).type }
+                ?? working.added.last { $0.column.key == key }?.column.type
+            guard let type else {
+                throw .invalidSchema("The key column \(key) is not among the columns.", field: "key")
+            }
+            guard type == .text || type == .number else {
+                throw .invalidSchema("A key column must be text or number.", field: "key")
+            }
         }
-        summary.keptAsDrafts = drafts.entries.count
-        version += 1
-        // A new limit below the rows there are drops the oldest, one version later.
-        let dropped = dropPastLimit()
-        record([.schema(inverse)] + (drafts.entries.isEmpty ? [] : [.drafts(drafts)]) + (dropped.map { [$0] } ?? []))
-        return summary
+        let new = changedAt.keys.map { working.column(atBase: $0).layout } + working.added.map(\.column.layout)
+        let together = new.contains { $0.width == -1 || $0.isSticky || $0.binding != nil }
+        guard together || working.added.contains(where: { $0.index == 0 }) else { return }
+        let all = working.materialized()
+        try TableSchema.checkLayout(all.map(\.column.layout), types: all.map(\.column.type)) { index in
+            if let added = all[index].added { return "add[\(added)]" }
+            if let base = all[index].base, let offset = changedAt[base] { return "change[\(offset)]" }
+            return "columns[\(index)]"
+        }
     }
 
     /// The stored values of column `index` that `rules` refuse, each as the draft it would
@@ -260,11 +306,8 @@ extension Table {
         for edit in change.edits {
             inverse.insert(apply(edit, summary: &summary), at: 0)
         }
-        var index: [String: Int] = [:]
-        for (position, column) in columns.enumerated() { index[column.key] = position }
-        columnIndex = index
-        columnsInKeyOrder = columns.indices.sorted { columns[$0].key < columns[$1].key }
-        // Widths are measured again when a layout asks; filters look at every row again (a
+        // (The columns' indexes by key are kept in step by each edit, at the cost of what it
+        // changes.) Widths are measured again when a layout asks; filters look at every row again (a
         // search reads every column).
         contentWidths = []
         forgetRowOffsets()
@@ -286,7 +329,7 @@ extension Table {
             } else if fill != .empty {
                 natural.forEachSlot { slot in store[slot] = fill }
             }
-            columns.insert(column, at: index)
+            insertColumn(column, at: index)
             stores.insert(store, at: index)
             renumberColumns { $0 >= index ? $0 + 1 : $0 }
             for (row, readOnly) in values?.readOnly ?? [:] {
@@ -305,15 +348,14 @@ extension Table {
                 }
             }
             viewsLose(column: index)
-            let column = columns.remove(at: index)
+            let column = removeColumn(at: index)
             stores.remove(at: index)
             renumberColumns { $0 == index ? nil : $0 > index ? $0 - 1 : $0 }
             dropEmptyFilters()
             summary.dropped.append(column.key)
             return .insert(index: index, column: column, values: values, fill: .empty)
         case .replace(let index, let column):
-            let old = columns[index]
-            columns[index] = column
+            let old = replaceColumn(at: index, with: column)
             if old.key != column.key {
                 sortKeys = sortKeys.map {
                     $0.column == old.key ? SortKey(column: column.key, descending: $0.descending) : $0

@@ -5,9 +5,7 @@ enum TableSchema {
         var seen: Set<String> = []
         for (index, column) in columns.enumerated() {
             let field = "columns[\(index)]"
-            guard !column.key.isEmpty, !column.key.hasPrefix("$") else {
-                throw .invalidSchema("A column key must not be empty or start with $.", field: field + ".key")
-            }
+            try checkKey(column.key, field: field + ".key")
             guard seen.insert(column.key).inserted else {
                 throw .invalidSchema("Two columns have the key \(column.key).", field: field + ".key")
             }
@@ -20,6 +18,13 @@ enum TableSchema {
             guard column.type == .text || column.type == .number else {
                 throw .invalidSchema("A key column must be text or number.", field: "key")
             }
+        }
+    }
+
+    /// Checks a column key: not empty, not starting with `$` (the marks of a row's own members).
+    static func checkKey(_ key: String, field: String) throws(TableError) {
+        guard !key.isEmpty, !key.hasPrefix("$") else {
+            throw .invalidSchema("A column key must not be empty or start with $.", field: field)
         }
     }
 

@@ -8,17 +8,52 @@ public enum DateTimeSyntax {
     /// `YYYY-MM-DDTHH:MM[:SS[.fff]]` then `Z` or an offset (`+02:00`, `+0200`, `+02`); a space
     /// may stand for the `T`. Without an offset the time is read in `zone`. A number is seconds
     /// since 1970 (Unix time).
+    ///
+    /// The instant must lie in ``range`` (years 0000 to 9999 in UTC), the instants whose ISO
+    /// form in UTC (``isoText(_:)``, their value in replies and exports) can be typed and
+    /// loaded back: any other is refused, whichever way it was written.
     public static func instant(_ input: CellInput, zone: DisplayZone) throws(ValidationFailure) -> Int64 {
+        let instant: Int64
         switch input {
         case .number(let seconds):
-            guard seconds.isFinite, abs(seconds) < 1e14 else { throw failure }
-            return Int64((seconds * 1000).rounded())
+            guard seconds.isFinite else { throw failure }
+            guard (Double(range.lowerBound) / 1000...Double(range.upperBound) / 1000).contains(seconds) else {
+                throw outOfRange
+            }
+            instant = Int64((seconds * 1000).rounded())
         case .null, .boolean: throw failure
         case .text(let typed):
-            guard let instant = parse(typed.trimmingWhitespace, zone: zone) else { throw failure }
-            return instant
+            let text = typed.trimmingWhitespace
+            guard let parsed = parse(text, zone: zone) else {
+                throw hasLongYear(text) ? outOfRange : failure
+            }
+            instant = parsed
         }
+        guard range.contains(instant) else { throw outOfRange }
+        return instant
     }
+
+    /// The instants a `datetime` cell holds, in milliseconds since 1970:
+    /// 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.
+    public static let range: ClosedRange<Int64> =
+        Int64(CivilDate.days(year: 0, month: 1, day: 1)!) * 86_400_000...Int64(
+            CivilDate.days(year: 9999, month: 12, day: 31)!
+        ) * 86_400_000 + 86_399_999
+
+    /// Whether `text` starts with a year of more digits than four, or a signed one
+    /// (`10000-01-01T…`, `-0001-…`): a date past the range, not a typing mistake.
+    private static func hasLongYear(_ text: String) -> Bool {
+        let digits = text.utf8.drop { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
+        let year = digits.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        let signed = digits.count != text.utf8.count
+        return (year.count > 4 || (signed && year.count == 4))
+            && digits.dropFirst(year.count).first == UInt8(ascii: "-")
+    }
+
+    private static let outOfRange = ValidationFailure(
+        "A date and time must be from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z (as seconds since 1970: "
+            + "-62167219200 to 253402300799.999)."
+    )
 
     private static let failure = ValidationFailure(
         "Enter a date and time like 2024-03-15T14:30:00Z (with Z or an offset like +02:00)."

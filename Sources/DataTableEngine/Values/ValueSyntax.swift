@@ -3,11 +3,15 @@
 public enum ValueSyntax {
     // MARK: Dates
 
-    /// `YYYY-MM-DD`, a day that exists.
+    /// `YYYY-MM-DD`, a day that exists: from 0000-01-01 to 9999-12-31, the days whose ISO form
+    /// (their value in replies and exports) can be typed back.
     public static func date(_ input: CellInput) throws(ValidationFailure) -> Int32 {
         if case .text(let typed) = input, let days = isoDate(typed) { return days }
         let text = input.draftText.trimmingWhitespace
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 3, parts[0].count > 4, digits(parts[0]) != nil {
+            throw ValidationFailure("A date must be from 0000-01-01 to 9999-12-31.")
+        }
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             let year = digits(parts[0]), let month = digits(parts[1]), let day = digits(parts[2])
         else {
@@ -77,14 +81,32 @@ public enum ValueSyntax {
 
     // MARK: Durations
 
+    /// The longest duration, in seconds: 2^53 − 1 (about 285 million years), the most a JSON
+    /// number carries exactly, so every duration stored is exported as a number that loads
+    /// back as itself.
+    public static let longestDuration: Int64 = (1 << 53) - 1
+
     /// Whole seconds from ISO 8601 (`PT1H30M`, `P1DT2H`), the short form (`1h 30m`, `90m`,
-    /// `2h15m10s`, `1d 4h`), or a plain number of seconds.
+    /// `2h15m10s`, `1d 4h`), or a plain number of seconds; at most ``longestDuration``.
     public static func duration(_ input: CellInput) throws(ValidationFailure) -> Int64 {
+        let seconds = try anyDuration(input)
+        guard seconds <= longestDuration else {
+            throw ValidationFailure(
+                "A duration must be from 0 to \(longestDuration) seconds (about 285 million years)."
+            )
+        }
+        return seconds
+    }
+
+    /// ``duration(_:)`` without its upper bound.
+    private static func anyDuration(_ input: CellInput) throws(ValidationFailure) -> Int64 {
         let failure = ValidationFailure("Enter a duration like 1h 30m, PT1H30M or a number of seconds.")
         if case .number(let number) = input {
-            guard number >= 0, number == number.rounded(), let seconds = Int64(exactly: number) else {
+            guard number >= 0, number == number.rounded() else {
                 throw ValidationFailure("A duration in seconds must be a whole number, 0 or more.")
             }
+            // Past the longest, refused by ``duration(_:)`` with the range.
+            guard let seconds = Int64(exactly: number) else { return .max }
             return seconds
         }
         let text = input.draftText.trimmingWhitespace.lowercased()

@@ -26,6 +26,8 @@ final class ChangeRecording: Sendable {
         /// What the request's change did, once the request said (``ServerState/note(_:for:)``);
         /// without it the request line is the record.
         var change: [UInt8]?
+        /// How long the change took to make, so far: about what replaying it will take.
+        var work = Duration.zero
     }
 
     private let progress = Mutex(Progress())
@@ -65,11 +67,16 @@ final class ChangeRecording: Sendable {
         }
     }
 
+    /// Counts `elapsed` as time spent making the change (see ``Journal/append(_:claimed:work:)``).
+    func addWork(_ elapsed: Duration) {
+        progress.withLock { $0.work += elapsed }
+    }
+
     /// Appends `record` unless this request was recorded already.
     func record(in journal: Journal, _ record: @autoclosure () -> StateRecord) {
         progress.withLock { progress in
             guard progress.sequence == nil else { return }
-            progress.sequence = journal.append(record(), claimed: progress.claimed)
+            progress.sequence = journal.append(record(), claimed: progress.claimed, work: progress.work)
             progress.claimed = 0
         }
     }

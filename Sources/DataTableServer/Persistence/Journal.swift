@@ -25,6 +25,12 @@ import Synchronization
 ///
 /// Logs are files `log.N` in the state directory; ``rotate()`` starts the next generation so a
 /// snapshot can cover everything before it.
+///
+/// **When to compact.** A snapshot is due once the logs since the last one pass a size
+/// (`--compact-after-bytes`), or once the changes they hold took a time to make
+/// (`--compact-after-seconds`): replaying a change at start takes about as long as making it
+/// did, and a small log can be slow to replay (a sort of a large table, an `alter` adding a
+/// column to every row, thousands of changes of a table of thousands of columns).
 public final class Journal: Sendable {
     /// When the log is forced to disk (`--fsync`).
     public let policy: FsyncPolicy
@@ -84,6 +90,16 @@ public final class Journal: Sendable {
         /// Whether ``compactionDue`` was called since the last rotation.
         var compactionRequested = false
         var compactAfterBytes: Int
+        /// How long the changes in logs since the last snapshot took to make (for the first
+        /// log after a start, how long replaying them took), for ``compactionDue``.
+        var workSinceSnapshot: Duration
+        var compactAfterWork: Duration
+
+        /// Whether the logs since the last snapshot are due to be compacted: past the size, or
+        /// past the time their changes took.
+        var compactionIsDue: Bool {
+            bytesSinceSnapshot > compactAfterBytes || workSinceSnapshot > compactAfterWork
+        }
     }
 
     /// Room is made in steps of this many bytes (or what a claim needs, when more).
@@ -93,13 +109,16 @@ public final class Journal: Sendable {
     static let retryInterval = DispatchTimeInterval.seconds(1)
 
     /// Opens (creating) `log.<generation>` in `directory` for appending and starts the writer.
-    /// `bytesSinceSnapshot` counts what earlier logs already hold.
+    /// `bytesSinceSnapshot` counts what earlier logs already hold, and `workSinceSnapshot` the
+    /// time their changes took to replay.
     init(
         directory: String,
         generation: UInt64,
         policy: FsyncPolicy,
         bytesSinceSnapshot: Int,
         compactAfterBytes: Int,
+        workSinceSnapshot: Duration = .zero,
+        compactAfterWork: Duration = .seconds(10),
         logger: Logger
     ) throws(StateDirectoryError) {
         self.directory = directory
@@ -111,7 +130,9 @@ public final class Journal: Sendable {
             State(
                 log: OpenLog(generation: generation, descriptor: descriptor, queuedEnd: length, allocatedEnd: length),
                 bytesSinceSnapshot: bytesSinceSnapshot,
-                compactAfterBytes: compactAfterBytes
+                compactAfterBytes: compactAfterBytes,
+                workSinceSnapshot: workSinceSnapshot,
+                compactAfterWork: compactAfterWork
             )
         )
         let thread = Thread { [self] in self.writeLoop(descriptor: descriptor, generation: generation) }
@@ -206,13 +227,14 @@ public final class Journal: Sendable {
 
     // MARK: Records
 
-    /// Queues `record`, written with `claimed` bytes made room for by ``claim(_:)``; returns its
-    /// sequence number, for ``waitUntilDurable(_:)``.
+    /// Queues `record`, written with `claimed` bytes made room for by ``claim(_:)``, of a change
+    /// that took `work` to make; returns its sequence number, for ``waitUntilDurable(_:)``.
     @discardableResult
-    func append(_ record: StateRecord, claimed: Int = 0) -> UInt64 {
+    func append(_ record: StateRecord, claimed: Int = 0, work: Duration = .zero) -> UInt64 {
         let bytes = record.framed()
         let sequence = state.withLock { state in
             state.appended += 1
+            state.workSinceSnapshot += work
             state.outstanding = max(0, state.outstanding - claimed)
             state.log.queuedEnd += bytes.count
             if case .records(var queued, _) = state.queue.last {
@@ -235,6 +257,7 @@ public final class Journal: Sendable {
         let generation = state.withLock { state in
             let generation = state.log.generation + 1
             state.bytesSinceSnapshot = 0
+            state.workSinceSnapshot = .zero
             state.compactionRequested = false
             let descriptor = try? Self.openLog(directory: directory, generation: generation)
             let length = descriptor.map { Int(lseek($0, 0, SEEK_END)) } ?? 0
@@ -312,9 +335,24 @@ public final class Journal: Sendable {
     }
 
     /// Calls `body` (off the writer thread's lock) whenever the logs since the last snapshot
-    /// have grown past the compaction threshold.
+    /// have grown past the compaction threshold, in bytes or in the time their changes took;
+    /// at once when they already have (a start that took long to replay them).
     func onCompactionDue(_ body: @escaping @Sendable () -> Void) {
-        state.withLock { $0.compactionDue = body }
+        let compaction = state.withLock { state in
+            state.compactionDue = body
+            return Self.takeCompaction(&state)
+        }
+        compaction?()
+    }
+
+    /// The compaction to start now, if one is due and none was asked for since the last
+    /// rotation; marks it asked for.
+    private static func takeCompaction(_ state: inout State) -> (@Sendable () -> Void)? {
+        guard state.compactionIsDue, !state.closing, !state.compactionRequested, state.failure == nil,
+            let compaction = state.compactionDue
+        else { return nil }
+        state.compactionRequested = true
+        return compaction
     }
 
     /// Writes and forces to disk everything queued (what cannot be written is reported to its
@@ -415,14 +453,7 @@ public final class Journal: Sendable {
                 ready.append(waiter.notify)
                 return true
             }
-            var compaction: (@Sendable () -> Void)?
-            if state.bytesSinceSnapshot > state.compactAfterBytes, !state.closing, !state.compactionRequested,
-                state.failure == nil
-            {
-                compaction = state.compactionDue
-                state.compactionRequested = compaction != nil
-            }
-            return (ready, compaction, stoppedNow)
+            return (ready, Self.takeCompaction(&state), stoppedNow)
         }
         if let stoppedNow { announceStop(stoppedNow) }
         for notify in ready { notify(.success(())) }

@@ -3,8 +3,10 @@ import DataTableProtocol
 import Foundation
 import Logging
 
-/// Applies the records of a log to tables at start-up: requests through their own methods,
-/// exactly as they ran the first time, and whole tables in place of the table of their name.
+/// Applies the records of a log to tables at start-up: each change made again by
+/// ``Table/apply(_:now:)``, exactly as the first time; whole tables in place of the table of
+/// their name; and request lines (a `drop`, and every change of logs written before changes
+/// were logged as what they did) through their own methods.
 ///
 /// Replay happens under limits no configuration can make smaller than what was once accepted,
 /// and records nothing.
@@ -35,7 +37,7 @@ final class Replayer {
             maxTables: .max,
             maxRows: .max
         )
-        server = ServerState(limits: unbounded, catalog: catalog, undoDepth: undoDepth)
+        server = ServerState(limits: unbounded, catalog: catalog, undoDepth: undoDepth, accountingMemory: false)
         context = RequestContext(
             connection: ConnectionInfo(id: 0, peer: nil),
             server: server,

@@ -9,10 +9,12 @@ import Synchronization
 ///
 /// Files: `snapshot` (a header, one record per table, an end mark), `log.N` (one record per
 /// acknowledged change, generation N), `lock` (held while a daemon uses the directory).
-/// Compaction writes a new snapshot once the logs since the last one pass a size, then removes
-/// the logs it covers.
+/// Compaction writes a new snapshot once the logs since the last one pass a size, or hold
+/// changes that took a time to make (about what replaying them at start takes; see
+/// ``Journal``), then removes the logs it covers.
 public final class StateStore: Sendable {
-    /// The state directory's path, as given to ``open(directory:policy:compactAfterBytes:recover:logger:progress:)``.
+    /// The state directory's path, as given to
+    /// ``open(directory:policy:compactAfterBytes:compactAfterWork:recover:undoDepth:logger:progress:)``.
     public let directory: String
     /// The log new changes are appended to, for the server's `Configuration.journal`.
     public let journal: Journal
@@ -50,7 +52,9 @@ public final class StateStore: Sendable {
 
     /// Opens `directory` (creating it), restores the tables it holds and starts the log.
     /// `progress` hears what is being read, for systemd's STATUS=. Throws when the directory is
-    /// in use or damaged; never starts empty in place of state it could not read.
+    /// in use or damaged; never starts empty in place of state it could not read. A snapshot
+    /// is due once the logs pass `compactAfterBytes`, or their changes took `compactAfterWork`
+    /// to make (or, for those restored now, to replay).
     ///
     /// With `recover`, a damaged log does not stop the start: the changes before the damage are
     /// kept, and the damaged file (and any log after it) is set aside beside it, renamed
@@ -59,10 +63,11 @@ public final class StateStore: Sendable {
         directory: String,
         policy: FsyncPolicy,
         compactAfterBytes: Int,
+        compactAfterWork: Duration = .seconds(10),
         recover: Bool = false,
         undoDepth: Int = Table.defaultUndoDepth,
         logger: Logger,
-        progress: @Sendable (String) -> Void = { _ in }
+        progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws(StateDirectoryError) -> (StateStore, Restored) {
         if mkdir(directory, 0o700) != 0, errno != EEXIST { throw .system("cannot create \(directory)", errno) }
         try StateFiles.checkTrusted(directory)
@@ -74,7 +79,7 @@ public final class StateStore: Sendable {
             throw .inUse("another datatabled uses the state directory \(directory)")
         }
         do {
-            let (restored, generation, logBytes) = try await restore(
+            let (restored, generation, logBytes, replayTime) = try await restore(
                 directory: directory,
                 recover: recover,
                 undoDepth: undoDepth,
@@ -87,6 +92,8 @@ public final class StateStore: Sendable {
                 policy: policy,
                 bytesSinceSnapshot: logBytes,
                 compactAfterBytes: compactAfterBytes,
+                workSinceSnapshot: replayTime,
+                compactAfterWork: compactAfterWork,
                 logger: logger
             )
             journal.noteSetAside(restored.setAside)
@@ -178,14 +185,14 @@ public final class StateStore: Sendable {
     // MARK: Restoring
 
     /// Reads the snapshot and replays the logs after it. Returns the tables, the generation to
-    /// append to and the bytes the logs since the snapshot hold.
+    /// append to, the bytes the logs since the snapshot hold and how long replaying them took.
     private static func restore(
         directory: String,
         recover: Bool,
         undoDepth: Int,
         logger: Logger,
-        progress: @Sendable (String) -> Void
-    ) async throws(StateDirectoryError) -> (Restored, UInt64, Int) {
+        progress: @escaping @Sendable (String) -> Void
+    ) async throws(StateDirectoryError) -> (Restored, UInt64, Int, Duration) {
         unlink("\(directory)/\(StateFiles.snapshotStagingName)")
         var catalog = TableCatalog()
         var firstGeneration: UInt64 = 1
@@ -244,11 +251,13 @@ public final class StateStore: Sendable {
         var droppedTail: String?
         var logBytes = 0
         var appendTo = generations.last.map { setAside.isEmpty ? $0 : $0 + 1 } ?? firstGeneration
+        var tracker = ReplayProgress(report: progress)
+        let replayStarted = ContinuousClock.now
         for (index, generation) in generations.enumerated() {
             let path = Journal.logPath(directory: directory, generation: generation)
             guard let bytes = try StateFiles.read(path) else { continue }
-            progress("Replaying \(path) (\(bytes.count / 1_000_000) MB)")
             let scan = RecordScan(bytes)
+            tracker.starting("log.\(generation)", records: scan.records.count)
             // New records are never appended to a log framed the old way: they go to the next.
             if index == generations.count - 1, scan.isLegacy, scan.goodLength > 0 { appendTo = generation + 1 }
             if let damage = scan.damage, index < generations.count - 1 || !scan.damageIsTorn {
@@ -273,6 +282,7 @@ public final class StateStore: Sendable {
                 logBytes += scan.goodLength
                 for (offset, payload) in scan.records {
                     try await Self.replay(payload, at: offset, of: path, into: replay)
+                    tracker.replayedOne()
                 }
                 appendTo = generation
                 break
@@ -291,6 +301,7 @@ public final class StateStore: Sendable {
             logBytes += scan.goodLength
             for (offset, payload) in scan.records {
                 try await Self.replay(payload, at: offset, of: path, into: replay)
+                tracker.replayedOne()
             }
         }
         for table in replay.unreadable {
@@ -305,7 +316,7 @@ public final class StateStore: Sendable {
             setAside: setAside,
             undoDepth: replay.undoDepthIsLogged || snapshotUndoDepth != nil ? replay.undoDepth : nil
         )
-        return (restored, appendTo, logBytes)
+        return (restored, appendTo, logBytes, ContinuousClock.now - replayStarted)
     }
 
     /// Applies the record `payload`, found at `offset` of the log at `path`.

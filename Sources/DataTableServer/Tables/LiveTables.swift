@@ -24,14 +24,20 @@ public final class LiveTables: Sendable {
 
     private let directory: Mutex<Directory>
     /// What each user's tables hold, kept as they change.
-    let ledger = MemoryLedger()
+    let ledger: MemoryLedger
     /// How many changes each table can take back (`--undo-depth`).
     var undoDepth: Int { depth.load(ordering: .relaxed) }
     private let depth: Atomic<Int>
 
-    /// Serves the tables of `catalog`, each keeping `undoDepth` changes to undo.
-    public init(_ catalog: TableCatalog = TableCatalog(), undoDepth: Int = Table.defaultUndoDepth) {
+    /// Serves the tables of `catalog`, each keeping `undoDepth` changes to undo; without
+    /// `accountingMemory`, nobody asks what they hold (a log replayed at start).
+    public init(
+        _ catalog: TableCatalog = TableCatalog(),
+        undoDepth: Int = Table.defaultUndoDepth,
+        accountingMemory: Bool = true
+    ) {
         depth = Atomic(undoDepth)
+        ledger = MemoryLedger(keeping: accountingMemory)
         var directory = Directory()
         for name in catalog.tableNames {
             var table = catalog[name]!

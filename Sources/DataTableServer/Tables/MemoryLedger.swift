@@ -14,9 +14,19 @@ final class MemoryLedger: Sendable {
     }
 
     private let books = Mutex(Books())
+    /// Whether tables are noted at all: not while a log is replayed at start, where nobody asks
+    /// (the server that serves the tables afterwards notes them anew), and where noting a table
+    /// after each change would cost O(columns) per change of a wide one.
+    private let keeping: Bool
+
+    /// A ledger; with `keeping` false it notes nothing and every owner holds 0 bytes.
+    init(keeping: Bool = true) {
+        self.keeping = keeping
+    }
 
     /// Notes `table` as it is now (its owner may have changed).
     func note(_ table: borrowing Table) {
+        guard keeping else { return }
         let (name, owner, use) = (table.name, table.access.owner, table.memoryUse)
         books.withLock { books in
             if let old = books.tables[name] { books.owners[old.owner, default: MemoryUse()] -= old.use }

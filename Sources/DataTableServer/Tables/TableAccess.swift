@@ -80,11 +80,13 @@ extension ServerState {
         }
         for _ in 0..<(rows < Self.offLockRows ? 0 : Self.optimisticAttempts) {
             let original = try entry.copy()
+            let started = ContinuousClock.now
             let (changed, outcome) = try await heavyWork.run {
                 var copy = original
                 let outcome = try work(&copy)
                 return (copy, outcome)
             }
+            let worked = ContinuousClock.now - started
             let installed: Result? = try entry.update { table in
                 // (A view's filter set or dropped meanwhile changes no version, but the copy
                 // would lose or bring back its rows.)
@@ -96,6 +98,7 @@ extension ServerState {
                 try Self.checkVersion(of: table, is: ifVersion)
                 try claimRoom(forChangeTo: name)
                 defer { releaseRoom() }
+                ChangeRecording.current?.addWork(worked)
                 return try recording(&table) { table in
                     let before = table.version
                     table = changed
@@ -158,10 +161,17 @@ extension ServerState {
         ChangeRecording.current?.record(in: journal, .table(image[...]))
     }
 
-    /// Runs `body` on `table` and records a change it made in the log.
+    /// Runs `body` on `table` and records a change it made in the log, with the time `body`
+    /// took (a measure of what replaying the change will take, for compaction).
     private func recording<Result>(_ table: inout Table, _ body: (inout Table) throws -> Result) rethrows -> Result {
         let before = table.version
-        defer { if table.version != before { recordChange(of: table) } }
+        let started = ContinuousClock.now
+        defer {
+            if table.version != before {
+                ChangeRecording.current?.addWork(ContinuousClock.now - started)
+                recordChange(of: table)
+            }
+        }
         return try body(&table)
     }
 }

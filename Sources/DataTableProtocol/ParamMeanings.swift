@@ -33,8 +33,7 @@ extension ParamsSchema {
             "rename":
                 "Columns to rename: the key now → the new key (a label that was the key follows it).",
             "drop":
-                "Keys of columns to drop: not the key column or a sort key. Views never hold a drop up: one "
-                + "that filters or groups by the column loses that part and is told (`lost`).",
+                "Keys of columns to drop: not the key column or a sort key.",
             "add":
                 "Columns to add (definitions as `create` takes them), after the last column.",
             "values":

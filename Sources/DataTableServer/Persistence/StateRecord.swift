@@ -88,6 +88,11 @@ enum StateRecord: Equatable {
         frameBytes + 1 + 8 + 4 + table.utf8.count + line.count
     }
 
+    /// Whether `payload` is a record of the daemon's settings rather than of a change.
+    static func isSettings(_ payload: ArraySlice<UInt8>) -> Bool {
+        payload.first == Kind.settings.rawValue
+    }
+
     /// The framed size of a change record of `bytes` for the table called `table`.
     static func changeSize(bytes: Int, table: String) -> Int {
         frameBytes + 1 + 8 + 4 + table.utf8.count + bytes

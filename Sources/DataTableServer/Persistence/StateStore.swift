@@ -257,7 +257,10 @@ public final class StateStore: Sendable {
             let path = Journal.logPath(directory: directory, generation: generation)
             guard let bytes = try StateFiles.read(path) else { continue }
             let scan = RecordScan(bytes)
-            tracker.starting("log.\(generation)", records: scan.records.count)
+            tracker.starting(
+                "log.\(generation)",
+                records: scan.records.count { !StateRecord.isSettings($0.payload) }
+            )
             // New records are never appended to a log framed the old way: they go to the next.
             if index == generations.count - 1, scan.isLegacy, scan.goodLength > 0 { appendTo = generation + 1 }
             if let damage = scan.damage, index < generations.count - 1 || !scan.damageIsTorn {
@@ -268,7 +271,7 @@ public final class StateStore: Sendable {
                             + "with --recover to keep the changes before the damage and set the damaged logs aside"
                     )
                 }
-                setAside = try setAsideDamage(
+                setAside += try setAsideDamage(
                     of: path,
                     bytes: bytes,
                     goodLength: scan.goodLength,
@@ -282,7 +285,7 @@ public final class StateStore: Sendable {
                 logBytes += scan.goodLength
                 for (offset, payload) in scan.records {
                     try await Self.replay(payload, at: offset, of: path, into: replay)
-                    tracker.replayedOne()
+                    if !StateRecord.isSettings(payload) { tracker.replayedOne() }
                 }
                 appendTo = generation
                 break
@@ -301,7 +304,7 @@ public final class StateStore: Sendable {
             logBytes += scan.goodLength
             for (offset, payload) in scan.records {
                 try await Self.replay(payload, at: offset, of: path, into: replay)
-                tracker.replayedOne()
+                if !StateRecord.isSettings(payload) { tracker.replayedOne() }
             }
         }
         for table in replay.unreadable {

@@ -25,6 +25,8 @@ public enum MethodRegistry {
         SortRequest.self,
         LayoutRequest.self,
         ScrollRequest.self,
+        WatchRequest.self,
+        UnwatchRequest.self,
         FilterRequest.self,
         ColumnStateRequest.self,
         SubscribeRequest.self,

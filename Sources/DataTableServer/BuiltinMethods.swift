@@ -16,6 +16,7 @@ extension MethodTable {
         table.registerTableMethods()
         table.registerLayoutMethods()
         table.registerScrollMethods()
+        table.registerWatchMethods()
         table.registerFilterMethod()
         table.registerEventMethods()
         return table

@@ -62,6 +62,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// until then what arrives is kept.
     private var admitted = false
     private var channelContext: ChannelHandlerContext?
+    /// Per watch, the delta timer set (``scheduleWatch(_:_:)``).
+    private var watchTimers: [Int: Scheduled<Void>] = [:]
+    /// Watches whose delta is due but waits: for the request under way, or for the client to
+    /// read what it was sent.
+    private var watchesHeld: Set<Int> = []
 
     private struct QueuedReply {
         var reply: PendingReply
@@ -82,6 +87,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
         requestContext.deliver = { line in
             channel.writeAndFlush(Self.frame(line, allocator: channel.allocator))
+        }
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        let loop = context.eventLoop
+        requestContext.wakeWatches = { table in
+            loop.execute {
+                let (handler, context) = bound.value
+                handler.watchesWoken(table, context)
+            }
         }
         let limits = requestContext.server.limits
         requestContext.outbox = EventOutbox(
@@ -110,6 +123,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
         lines.removeAll()
         replies.removeAll()
         requestContext.server.dropViews(of: requestContext.views)
+        requestContext.server.watches.unwatchAll(connection: requestContext.connection.id)
+        for timer in watchTimers.values { timer.cancel() }
+        watchTimers.removeAll()
         if admitted { requestContext.logger.debug("connection closed") }
         context.fireChannelInactive()
     }
@@ -190,6 +206,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if admitted, context.channel.isWritable {
             answer(context)
             flushIfNeeded(context)
+            releaseHeldWatches(context)
         }
         context.fireChannelWritabilityChanged()
     }
@@ -217,6 +234,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             if let immediate {
                 queue(immediate, context)
                 writeReplies(context)
+                watchesWoken(nil, context)
             } else {
                 answerOffLoop(line, context)
             }
@@ -252,8 +270,10 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 // The request may have changed the connection's state (`hello`, a view).
                 handler.requestContext = requestContext
                 handler.queue(reply, context)
+                handler.watchesWoken(nil, context)
                 handler.answer(context)
                 handler.flushIfNeeded(context)
+                handler.releaseHeldWatches(context)
             }
         }
     }
@@ -380,6 +400,87 @@ final class ConnectionHandler: ChannelDuplexHandler {
         context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(capacity: 0))).whenComplete { _ in
             channel.close(promise: nil)
         }
+    }
+
+    // MARK: Watches
+
+    /// The watches of `table` (every watch, when `nil`: the connection's own request may have
+    /// moved its views) are out of date: each sends its delta once its rate allows.
+    private func watchesWoken(_ table: String?, _ context: ChannelHandlerContext) {
+        guard !requestContext.watches.isEmpty, !closing else { return }
+        for (id, watch) in requestContext.watches where table == nil || watch.table == table {
+            requestContext.watches[id]?.stale = true
+            scheduleWatch(id, context)
+        }
+    }
+
+    /// Sets the timer of watch `id` for when its next delta may go (at once, when its last
+    /// went longer ago than its rate asks), unless one is set.
+    private func scheduleWatch(_ id: Int, _ context: ChannelHandlerContext) {
+        guard watchTimers[id] == nil, !watchesHeld.contains(id), let watch = requestContext.watches[id] else { return }
+        let wait = watch.sentAt.map { $0 + watch.interval - .now } ?? .zero
+        let nanoseconds = max(0, wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        watchTimers[id] = context.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+            let (handler, context) = bound.value
+            handler.watchTimers[id] = nil
+            handler.sendWatch(id, context)
+        }
+    }
+
+    /// Sends watch `id`'s delta, if anything changed; waits while a request is under way or
+    /// the client does not read (the delta then merges what changes meanwhile).
+    private func sendWatch(_ id: Int, _ context: ChannelHandlerContext) {
+        guard !closing, requestContext.watches[id]?.stale == true else { return }
+        guard !working, context.channel.isWritable else {
+            watchesHeld.insert(id)
+            return
+        }
+        let refreshed = MethodTable.refreshWatch(id, &requestContext)
+        if let line = refreshed.line {
+            writeNotification(line, context)
+        } else if refreshed.mustMeasure {
+            refreshWatchOffLoop(id, context)
+        }
+    }
+
+    /// Works out watch `id`'s window off the loop, its view to be measured first; the
+    /// connection's later requests wait for it, as for a request.
+    private func refreshWatchOffLoop(_ id: Int, _ context: ChannelHandlerContext) {
+        working = true
+        let requestContext = self.requestContext
+        let eventLoop = context.eventLoop
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: eventLoop)
+        Task {
+            let refreshed = await MethodTable.refreshedOffLoop(id, requestContext)
+            let requestContext = refreshed.context
+            let line = refreshed.line
+            eventLoop.execute {
+                let (handler, context) = bound.value
+                handler.working = false
+                guard !handler.closing else { return }
+                handler.requestContext = requestContext
+                if let line { handler.writeNotification(line, context) }
+                handler.answer(context)
+                handler.flushIfNeeded(context)
+                handler.releaseHeldWatches(context)
+            }
+        }
+    }
+
+    /// Writes a notification line (with its newline) now, ahead of replies still waiting.
+    private func writeNotification(_ line: Data, _ context: ChannelHandlerContext) {
+        var buffer = context.channel.allocator.buffer(capacity: line.count)
+        buffer.writeBytes(line)
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+    }
+
+    /// Sends the deltas that waited, once nothing holds them.
+    private func releaseHeldWatches(_ context: ChannelHandlerContext) {
+        guard !watchesHeld.isEmpty, !working, context.channel.isWritable else { return }
+        let held = watchesHeld
+        watchesHeld.removeAll()
+        for id in held { scheduleWatch(id, context) }
     }
 
     // MARK: Helpers

@@ -38,6 +38,13 @@ public struct RequestContext: Sendable {
     var outbox: EventOutbox?
     /// Whether the request is a logged change replayed at start-up: rows it adds are not news.
     var isReplay = false
+    /// This connection's watches, by id (`watch`).
+    var watches: [Int: WatchState] = [:]
+    /// The id the next watch gets.
+    var nextWatchID = 1
+    /// Wakes this connection's watches of a table when it changes (on its event loop); `nil`
+    /// where nobody listens.
+    var wakeWatches: (@Sendable (String) -> Void)?
 
     /// A context for requests on `connection`, speaking ``ServerInfo/defaultProtocolVersion`` with
     /// strict params, no views, uploads or events, and nobody to notify.

@@ -18,6 +18,8 @@ public final class ServerState: Sendable {
     let fonts = FontLibrary()
     /// Subscriptions, and the delivery of table events.
     let events = EventHub()
+    /// Watches (`watch`), and the wake-up of their connections when a table changes.
+    let watches = WatchHub()
     /// Unsent events of every connection together, against `maxEventBytes`.
     let eventBudget: OutputBudget
     /// Resident memory, for the memory budget.

@@ -18,6 +18,7 @@ extension ServerState {
         at version: UInt64? = nil,
         _ fill: (inout TableEvent) -> Void = { _ in }
     ) {
+        watches.changed(table.name)
         events.publish(table.name, access: table.access, kind) {
             var event = TableEvent(
                 table: table.name,

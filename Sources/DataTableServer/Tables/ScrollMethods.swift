@@ -11,29 +11,35 @@ extension MethodTable {
         register(ScrollRequest.self, replying: ScrollReply.self) { request, context in
             try Self.scroll(request, &context, unlessMeasuring: true)
         } otherwise: { request, context in
-            let (view, options) = try Self.prepare(request, context)
-            try await context.server.measure(request.table, for: options, by: context.requester)
-            var prepared: PreparedSections?
-            if let sections = Self.sectionsChange(request, view) {
-                let copy = try context.server.snapshot(request.table, by: context.requester)
-                if let spec = try Self.sectionSpec(sections, in: copy) {
-                    prepared = try await context.server.heavyWork.run {
-                        copy.preparedSections(spec, id: view.id, within: view.state.filter)
-                    }
-                }
-            }
-            return try Self.scroll(request, &context, unlessMeasuring: false, prepared: prepared)!
+            try await Self.scrollMeasuring(request, &context)
         }
     }
 
+    /// The scroll, with the table's rows measured first (on a copy, off the lock) when they must
+    /// be, and new sections of a large table worked out off the lock.
+    static func scrollMeasuring(_ request: ScrollRequest, _ context: inout RequestContext) async throws -> ScrollReply {
+        let (view, options) = try Self.prepare(request, context)
+        try await context.server.measure(request.table, for: options, by: context.requester)
+        var prepared: PreparedSections?
+        if let sections = Self.sectionsChange(request, view) {
+            let copy = try context.server.snapshot(request.table, by: context.requester)
+            if let spec = try Self.sectionSpec(sections, in: copy) {
+                prepared = try await context.server.heavyWork.run {
+                    copy.preparedSections(spec, id: view.id, within: view.state.filter)
+                }
+            }
+        }
+        return try Self.scroll(request, &context, unlessMeasuring: false, prepared: prepared)!
+    }
+
     /// The sections `request` sets, when they differ from the view's.
-    private static func sectionsChange(_ request: ScrollRequest, _ view: TableView) -> ScrollRequest.Sections? {
+    static func sectionsChange(_ request: ScrollRequest, _ view: TableView) -> ScrollRequest.Sections? {
         request.sections.flatMap { $0 == view.sections ? nil : $0 }
     }
 
     /// The scroll, or `nil` (having changed nothing) when `unlessMeasuring` and the table's rows
     /// must be measured first, or new sections worked out (a large table's, off the lock).
-    private static func scroll(
+    static func scroll(
         _ request: ScrollRequest,
         _ context: inout RequestContext,
         unlessMeasuring: Bool,
@@ -80,7 +86,7 @@ extension MethodTable {
 
     /// The connection's view of the table with the request's changes to it, and its layout
     /// options; the connection keeps it only once the scroll is done.
-    private static func prepare(_ request: ScrollRequest, _ context: RequestContext) throws
+    static func prepare(_ request: ScrollRequest, _ context: RequestContext) throws
         -> (view: TableView, options: LayoutOptions)
     {
         var view = context.views[request.table] ?? TableView(table: request.table)
@@ -105,7 +111,7 @@ extension MethodTable {
     }
 
     /// The sections `request` asks for, checked against `table`; `nil` ends them.
-    private static func sectionSpec(_ sections: ScrollRequest.Sections, in table: Table) throws -> SectionSpec? {
+    static func sectionSpec(_ sections: ScrollRequest.Sections, in table: Table) throws -> SectionSpec? {
         guard let key = sections.column else {
             guard sections.style == nil, sections.index == nil, sections.footers == nil else {
                 throw ResponseError.invalidParams(

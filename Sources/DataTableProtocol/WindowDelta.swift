@@ -1,0 +1,171 @@
+/// What changed in a watched window (`watch`), as the `window` notification's params: keyed by
+/// row id, every change since the last delta merged (the newest wins; a row that came and went
+/// in between is not there).
+///
+/// A client applies it to the window it holds (``apply(to:)``, and protocol.md's "watch"), in
+/// this order:
+/// 1. each member of `set` replaces the window's member of that name (`null` removes it);
+/// 2. the rows whose `id` is in `removed` leave;
+/// 3. each entry of `changed` updates the row of its `id`: each member replaces the row's,
+///    `null` removes it, except `cells` given as an object, which replaces only the cells of
+///    the columns it names (by key, at that column's place in the window's `columns`);
+/// 4. the rows in `added` join, and the rows are put in order of their `index`.
+public struct WindowDelta: Codable, Hashable, Sendable {
+    /// The watch it belongs to.
+    public var watch: Int
+    /// 1 for the first delta of a watch, then one more each time; a gap never happens (a client
+    /// that sees one has missed a notification).
+    public var seq: Int
+    /// The table's version the window is at.
+    public var version: Int
+    /// Members of the window, other than `rows`, whose values changed: the new value, whole.
+    public var set: [String: JSONValue]?
+    /// Ids of rows that left the window.
+    public var removed: [JSONValue]?
+    /// Rows that entered the window, whole.
+    public var added: [JSONValue]?
+    /// Rows that stayed, each with its `id` and the members that changed.
+    public var changed: [JSONValue]?
+    /// While frozen: how many changes outside the window's rows (rows added, removed or moved)
+    /// wait to be shown when the watch is no longer frozen.
+    public var pending: Int?
+
+    /// A delta with every member given; the parts may be left out.
+    public init(
+        watch: Int,
+        seq: Int,
+        version: Int,
+        set: [String: JSONValue]? = nil,
+        removed: [JSONValue]? = nil,
+        added: [JSONValue]? = nil,
+        changed: [JSONValue]? = nil,
+        pending: Int? = nil
+    ) {
+        self.watch = watch
+        self.seq = seq
+        self.version = version
+        self.set = set
+        self.removed = removed
+        self.added = added
+        self.changed = changed
+        self.pending = pending
+    }
+
+    /// Whether it carries no change to the window (nor a new `pending`).
+    public var isEmpty: Bool {
+        self.set == nil && removed == nil && added == nil && changed == nil && pending == nil
+    }
+
+    /// The changes that take the window `old` to the window `new` (both as `scroll` gives them):
+    /// `watch`, `seq` and `version` are left for the caller.
+    public static func between(_ old: JSONValue, _ new: JSONValue) -> WindowDelta {
+        var delta = WindowDelta(watch: 0, seq: 0, version: 0)
+        guard case .object(let before) = old, case .object(let after) = new else {
+            delta.set = new.objectMembers
+            return delta
+        }
+        var set: [String: JSONValue] = [:]
+        for key in Set(before.keys).union(after.keys) where key != "rows" && before[key] != after[key] {
+            set[key] = after[key] ?? .null
+        }
+        let oldRows = (before["rows"]?.arrayElements ?? []).keyedByID()
+        let newRows = after["rows"]?.arrayElements ?? []
+        let keys = after["columns"]?.arrayElements?.compactMap { $0["key"]?.stringValue } ?? []
+        let oldKeys = before["columns"]?.arrayElements?.compactMap { $0["key"]?.stringValue } ?? []
+        var added: [JSONValue] = []
+        var changed: [JSONValue] = []
+        var stayed: Set<JSONValue> = []
+        for row in newRows {
+            guard let id = row["id"], case .object(let members) = row else { continue }
+            guard case .object(let was)? = oldRows[id] else {
+                added.append(row)
+                continue
+            }
+            stayed.insert(id)
+            var change: [String: JSONValue] = [:]
+            for key in Set(was.keys).union(members.keys) where was[key] != members[key] {
+                if key == "cells", keys == oldKeys, let cells = members[key]?.arrayElements,
+                    let oldCells = was[key]?.arrayElements, cells.count == oldCells.count, cells.count == keys.count
+                {
+                    var patch: [String: JSONValue] = [:]
+                    for (index, cell) in cells.enumerated() where cell != oldCells[index] { patch[keys[index]] = cell }
+                    change[key] = .object(patch)
+                } else {
+                    change[key] = members[key] ?? .null
+                }
+            }
+            if !change.isEmpty {
+                change["id"] = id
+                changed.append(.object(change))
+            }
+        }
+        let removed = (before["rows"]?.arrayElements ?? []).compactMap { row -> JSONValue? in
+            guard let id = row["id"], !stayed.contains(id) else { return nil }
+            return id
+        }
+        delta.set = set.isEmpty ? nil : set
+        delta.removed = removed.isEmpty ? nil : removed
+        delta.added = added.isEmpty ? nil : added
+        delta.changed = changed.isEmpty ? nil : changed
+        return delta
+    }
+
+    /// Applies the delta to `window` (a window as `scroll` gives it), as a client does.
+    public func apply(to window: inout JSONValue) {
+        guard case .object(var members) = window else { return }
+        for (key, value) in set ?? [:] { members[key] = value == .null ? nil : value }
+        var rows = members["rows"]?.arrayElements ?? []
+        if let removed, !removed.isEmpty {
+            let gone = Set(removed)
+            rows.removeAll { $0["id"].map(gone.contains) ?? false }
+        }
+        if let changed {
+            let keys = members["columns"]?.arrayElements?.compactMap { $0["key"]?.stringValue } ?? []
+            var place: [JSONValue: Int] = [:]
+            for (index, row) in rows.enumerated() { if let id = row["id"] { place[id] = index } }
+            for change in changed {
+                guard case .object(let update) = change, let id = update["id"], let index = place[id],
+                    case .object(var row) = rows[index]
+                else { continue }
+                for (key, value) in update where key != "id" {
+                    if key == "cells", case .object(let patch) = value, var cells = row["cells"]?.arrayElements {
+                        for (column, text) in patch {
+                            if let at = keys.firstIndex(of: column), at < cells.count { cells[at] = text }
+                        }
+                        row["cells"] = .array(cells)
+                    } else {
+                        row[key] = value == .null ? nil : value
+                    }
+                }
+                rows[index] = .object(row)
+            }
+        }
+        rows += added ?? []
+        rows.sort { ($0["index"]?.intValue ?? 0) < ($1["index"]?.intValue ?? 0) }
+        members["rows"] = .array(rows)
+        window = .object(members)
+    }
+}
+
+extension JSONValue {
+    /// The elements when this is an array, else `nil`.
+    public var arrayElements: [JSONValue]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
+    /// The members when this is an object, else `nil`.
+    public var objectMembers: [String: JSONValue]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+}
+
+extension [JSONValue] {
+    /// Rows by their `id`.
+    fileprivate func keyedByID() -> [JSONValue: JSONValue] {
+        var rows: [JSONValue: JSONValue] = [:]
+        for row in self { if let id = row["id"] { rows[id] = row } }
+        return rows
+    }
+}

@@ -113,7 +113,10 @@ public struct WindowDelta: Codable, Hashable, Sendable {
     /// Applies the delta to `window` (a window as `scroll` gives it), as a client does.
     public func apply(to window: inout JSONValue) {
         guard case .object(var members) = window else { return }
-        for (key, value) in set ?? [:] { members[key] = value == .null ? nil : value }
+        // (JSONValue reads `nil` as its own null: remove members by name.)
+        for (key, value) in set ?? [:] {
+            if value == .null { members.removeValue(forKey: key) } else { members[key] = value }
+        }
         var rows = members["rows"]?.arrayElements ?? []
         if let removed, !removed.isEmpty {
             let gone = Set(removed)
@@ -133,8 +136,10 @@ public struct WindowDelta: Codable, Hashable, Sendable {
                             if let at = keys.firstIndex(of: column), at < cells.count { cells[at] = text }
                         }
                         row["cells"] = .array(cells)
+                    } else if value == .null {
+                        row.removeValue(forKey: key)
                     } else {
-                        row[key] = value == .null ? nil : value
+                        row[key] = value
                     }
                 }
                 rows[index] = .object(row)

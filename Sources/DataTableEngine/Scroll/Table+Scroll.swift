@@ -163,10 +163,12 @@ extension Table {
         view.x = x
         view.y = y
         view.height = input.height
-        view.seenVersion = version
+        if input.looks || view.seenVersion == nil {
+            view.seenVersion = version
+            view.anchorIndex = firstVisible ?? 0
+        }
         view.wasAtTop = y == 0
         view.wasAtBottom = y == maxY
-        view.anchorIndex = firstVisible ?? 0
         view.shown = []
         if let firstVisible, let lastVisible {
             let from = rows.first?.index ?? 0

@@ -98,6 +98,10 @@ public struct ScrollInput: Sendable {
     public var overscan: Int
     /// Seconds since 1970, for the highlight of added rows.
     public var now: Double
+    /// Whether the view looks at the rows: rows added from then on are new to it (`newAbove`,
+    /// `hiddenNew` count from here). A live window worked out again because the table changed
+    /// does not look: its counts of new rows grow until its viewer scrolls.
+    public var looks = true
 
     /// One scroll of a viewport `height` high, at `now`; without `y` or `target` the anchor (or `follow`) decides.
     public init(height: Int, x: Int? = nil, y: Int? = nil, target: ScrollTarget? = nil, overscan: Int = 0, now: Double)

@@ -84,7 +84,12 @@ extension MethodTable {
         context.watches[id] = watch
         let smaller =
             (try? JSONEncoder().encode(delta).count) ?? .max < (try? JSONEncoder().encode(window).count) ?? 0
-        return WatchRequest.Response(watch: id, window: smaller ? nil : window, delta: smaller ? delta : nil)
+        // (`JSONValue?.none`: a bare nil would be JSONValue's own null.)
+        return WatchRequest.Response(
+            watch: id,
+            window: smaller ? JSONValue?.none : window,
+            delta: smaller ? delta : nil
+        )
     }
 
     /// A window as a watch keeps and sends it: the scroll's reply without what a watch leaves
@@ -92,12 +97,15 @@ extension MethodTable {
     static func windowJSON(_ reply: ScrollReply) throws -> JSONValue {
         var window = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(reply))
         guard case .object(var members) = window else { return window }
-        members["lost"] = nil
+        // A member that is null is one that is absent: a delta's null removes a member.
+        members = members.filter { $0.value != .null }
+        members.removeValue(forKey: "lost")
         members["rows"] = members["rows"]?.arrayElements.map { rows in
             .array(
                 rows.map { row in
                     guard case .object(var row) = row else { return row }
-                    row["highlight"] = nil
+                    row = row.filter { $0.value != .null }
+                    row.removeValue(forKey: "highlight")
                     return .object(row)
                 }
             )
@@ -134,7 +142,8 @@ extension MethodTable {
     static func refreshWatch(_ id: Int, _ context: inout RequestContext) -> WatchRefresh {
         guard let watch = context.watches[id], watch.stale else { return .nothing }
         do {
-            guard let reply = try Self.scroll(ScrollRequest(table: watch.table), &context, unlessMeasuring: true) else {
+            let request = ScrollRequest(table: watch.table)
+            guard let reply = try Self.scroll(request, &context, unlessMeasuring: true, looking: false) else {
                 return .offLoop
             }
             return try delta(id, reply, &context)
@@ -147,7 +156,7 @@ extension MethodTable {
     static func refreshWatchMeasuring(_ id: Int, _ context: inout RequestContext) async -> WatchRefresh {
         guard let watch = context.watches[id] else { return .nothing }
         do {
-            let reply = try await Self.scrollMeasuring(ScrollRequest(table: watch.table), &context)
+            let reply = try await Self.scrollMeasuring(ScrollRequest(table: watch.table), &context, looking: false)
             return try delta(id, reply, &context)
         } catch {
             return ended(id, error, &context)
@@ -178,9 +187,9 @@ extension MethodTable {
             delta.changed = delta.changed?.compactMap { change -> JSONValue? in
                 guard case .object(var members) = change, let id = members["id"], held.contains(id) else { return nil }
                 if members["index"] != nil || members["y"] != nil { pending += 1 }
-                members["index"] = nil
-                members["y"] = nil
-                return members.count > 1 ? .object(members) : nil
+                members.removeValue(forKey: "index")
+                members.removeValue(forKey: "y")
+                return members.count > 1 ? .object(members) : JSONValue?.none
             }
             if delta.changed?.isEmpty == true { delta.changed = nil }
             (delta.set, delta.removed, delta.added) = (nil, nil, nil)

@@ -17,7 +17,9 @@ extension MethodTable {
 
     /// The scroll, with the table's rows measured first (on a copy, off the lock) when they must
     /// be, and new sections of a large table worked out off the lock.
-    static func scrollMeasuring(_ request: ScrollRequest, _ context: inout RequestContext) async throws -> ScrollReply {
+    static func scrollMeasuring(_ request: ScrollRequest, _ context: inout RequestContext, looking: Bool = true)
+        async throws -> ScrollReply
+    {
         let (view, options) = try Self.prepare(request, context)
         try await context.server.measure(request.table, for: options, by: context.requester)
         var prepared: PreparedSections?
@@ -29,7 +31,7 @@ extension MethodTable {
                 }
             }
         }
-        return try Self.scroll(request, &context, unlessMeasuring: false, prepared: prepared)!
+        return try Self.scroll(request, &context, unlessMeasuring: false, prepared: prepared, looking: looking)!
     }
 
     /// The sections `request` sets, when they differ from the view's.
@@ -43,10 +45,12 @@ extension MethodTable {
         _ request: ScrollRequest,
         _ context: inout RequestContext,
         unlessMeasuring: Bool,
-        prepared: PreparedSections? = nil
+        prepared: PreparedSections? = nil,
+        looking: Bool = true
     ) throws -> ScrollReply? {
         var (view, options) = try prepare(request, context)
-        let input = try scrollInput(request, view: view)
+        var input = try scrollInput(request, view: view)
+        input.looks = looking
         var state = view.state
         // New sections are set in the table before the scroll.
         let sections = sectionsChange(request, view)

@@ -1,0 +1,246 @@
+import DataTableProtocol
+import Foundation
+import TestSupport
+import Testing
+
+/// `watch`: a client that applies each `window` notification to its copy of the window holds
+/// what a fresh `scroll` of the same view returns. Five views of one table (filtered, in
+/// sections, scrolled down with overscan, following the bottom, frozen now and then) watch
+/// while another connection makes random changes of every kind; after every change each
+/// copy, built from the watch's reply and its deltas alone, must come to equal a fresh scroll.
+@Suite struct WatchTests {
+    /// One watching connection and the window it has built from what it was sent.
+    final class Watcher {
+        let client: UnixClient
+        let name: String
+        var id = 0
+        var seq = 0
+        var window: JSONValue = .null
+        var frozen = false
+        var deltas = 0
+
+        init(_ client: UnixClient, name: String) {
+            self.client = client
+            self.name = name
+        }
+
+        /// Sends `method` and returns its result (or error) as JSON; `window` notifications
+        /// that come first are applied.
+        func call(_ method: String, _ params: String) throws -> JSONValue {
+            try client.send(#"{"jsonrpc":"2.0","id":1,"method":"\#(method)","params":\#(params)}"# + "\n")
+            while true {
+                let message = try read()
+                if message["id"] != nil { return message["result"] ?? message["error"] ?? .null }
+            }
+        }
+
+        /// The next line, a `window` notification already applied.
+        @discardableResult
+        func read(timeout: Duration = .seconds(10)) throws -> JSONValue {
+            let line = try #require(try client.readLine(timeout: timeout), "\(name): the connection ended")
+            if ProcessInfo.processInfo.environment["WATCH_TRACE"] == name { print("\(name) <- \(line.prefix(600))") }
+            let message = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+            if message["method"]?.stringValue == "window", let params = message["params"] {
+                let delta = try JSONDecoder().decode(WindowDelta.self, from: JSONEncoder().encode(params))
+                #expect(delta.watch == id)
+                #expect(delta.seq == seq + 1, "\(name): delta \(delta.seq) after \(seq)")
+                seq = delta.seq
+                delta.apply(to: &window)
+                deltas += 1
+            }
+            return message
+        }
+
+        /// Takes in a `watch` reply: the whole window, or a delta to what is held.
+        func take(_ reply: JSONValue) throws {
+            id = try #require(reply["watch"]?.intValue, "\(name): \(reply)")
+            if let delta = reply["delta"] {
+                let delta = try JSONDecoder().decode(WindowDelta.self, from: JSONEncoder().encode(delta))
+                seq = delta.seq
+                delta.apply(to: &window)
+            } else if var members = reply.objectMembers {
+                members.removeValue(forKey: "watch")
+                window = .object(members)
+            }
+        }
+
+        /// Reads notifications until the window held is `fresh`; false when it does not come to
+        /// that within a few seconds.
+        func converge(to fresh: JSONValue) throws -> Bool {
+            let deadline = ContinuousClock.now + .seconds(3)
+            while window != fresh {
+                guard ContinuousClock.now < deadline else { return false }
+                guard let line = try? client.readLine(timeout: .milliseconds(200)) else { continue }
+                try apply(line)
+            }
+            return true
+        }
+
+        private func apply(_ line: String) throws {
+            if ProcessInfo.processInfo.environment["WATCH_TRACE"] == name { print("\(name) <- \(line)") }
+            let message = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+            guard message["method"]?.stringValue == "window", let params = message["params"] else { return }
+            let delta = try JSONDecoder().decode(WindowDelta.self, from: JSONEncoder().encode(params))
+            #expect(delta.seq == seq + 1, "\(name): delta \(delta.seq) after \(seq)")
+            seq = delta.seq
+            delta.apply(to: &window)
+            deltas += 1
+        }
+
+        /// The view's window as `scroll` gives it now, without what a watch leaves out.
+        func fresh(_ table: String) throws -> JSONValue {
+            guard case .object(var members) = try call("scroll", #"{"table":"\#(table)"}"#) else { return .null }
+            members = members.filter { $0.value != .null }
+            members.removeValue(forKey: "lost")
+            members["rows"] = members["rows"]?.arrayElements.map { rows in
+                .array(
+                    rows.map { row in
+                        guard case .object(var row) = row else { return row }
+                        row = row.filter { $0.value != .null }
+                        row.removeValue(forKey: "highlight")
+                        return .object(row)
+                    }
+                )
+            }
+            return .object(members)
+        }
+
+        /// The ids of the rows held, in order.
+        var rowIDs: [JSONValue] { window["rows"]?.arrayElements?.compactMap { $0["id"] } ?? [] }
+    }
+
+    static let views: [(name: String, setup: String?, watch: String)] = [
+        ("plain", nil, #"{"table":"t","unit":"cell","viewport":{"width":60,"height":8},"maxRate":120}"#),
+        (
+            "filtered", #"{"table":"t","where":[{"column":"qty","op":">=","value":40}]}"#,
+            #"{"table":"t","unit":"cell","viewport":{"width":50,"height":6},"maxRate":120}"#
+        ),
+        (
+            "sections", nil,
+            #"{"table":"t","unit":"cell","viewport":{"width":60,"height":10},"sections":{"column":"grade"},"maxRate":120}"#
+        ),
+        (
+            "scrolled", nil,
+            #"{"table":"t","unit":"cell","viewport":{"width":40,"height":5,"y":6},"overscan":2,"maxRate":120}"#
+        ),
+        (
+            "follow", nil,
+            #"{"table":"t","unit":"cell","viewport":{"width":60,"height":6},"follow":"bottom","maxRate":120}"#
+        ),
+        (
+            "freezing", #"{"table":"t","search":"a"}"#,
+            #"{"table":"t","unit":"cell","viewport":{"width":60,"height":7},"maxRate":120}"#
+        ),
+    ]
+
+    /// `WATCH_SEED=N` runs seed N alone; `WATCH_TRACE=view` prints the changes and what that
+    /// view's connection receives.
+    @Test(arguments: [UInt64(2901), 2902, 2903, 2904, 2905])
+    func everyWindowBuiltFromDeltasEqualsAFreshScroll(seed: UInt64) throws {
+        if let only = ProcessInfo.processInfo.environment["WATCH_SEED"], UInt64(only) != seed { return }
+        let daemon = try TestDaemon()
+        let writer = try daemon.connect()
+        let rows = (0..<40).map {
+            #"{"bin":"b\#($0)","item":"item \#($0)","qty":\#($0 * 7 % 100),"grade":"\#(["Low", "Mid", "High"][$0 % 3])"}"#
+        }
+        try writer.call(
+            "create",
+            #"{"table":"t","key":"bin","columns":[{"key":"bin"},{"key":"item"},{"key":"qty","type":"number"},{"key":"grade","type":"picker","options":["Low","Mid","High"]}],"rows":[\#(rows.joined(separator: ","))]}"#
+        )
+        var watchers: [Watcher] = []
+        for view in Self.views {
+            let watcher = Watcher(try daemon.connect(), name: view.name)
+            if let setup = view.setup { _ = try watcher.call("filter", setup) }
+            try watcher.take(try watcher.call("watch", view.watch))
+            watchers.append(watcher)
+        }
+        var random = SeededRandom(seed: seed)
+        var frozenRows: [JSONValue] = []
+        var made = 0
+        for step in 0..<2000 where made < 2000 {
+            // One to five changes between two looks: the deltas merge what came in between.
+            var (method, params) = ("", "")
+            for _ in 0..<(1 + Int(random.next() % 5)) where made < 2000 {
+                (method, params) = Self.change(&random, step: made)
+                made += 1
+                if ProcessInfo.processInfo.environment["WATCH_TRACE"] != nil {
+                    print("change \(made): \(method) \(params)")
+                }
+                _ = try writer.call(method, params)
+            }
+            for watcher in watchers {
+                if watcher.name == "freezing", step % 40 == 20 || step % 40 == 39 {
+                    watcher.frozen = step % 40 == 20
+                    try watcher.take(try watcher.call("watch", #"{"table":"t","freeze":\#(watcher.frozen)}"#))
+                    frozenRows = watcher.rowIDs
+                }
+                // A scroll looks at the rows (rows added before it are no longer new to the view,
+                // `newAbove`), and the watch's next window says so too: the second scroll is the
+                // window the watch must come to.
+                _ = try watcher.fresh("t")
+                let fresh = try watcher.fresh("t")
+                if watcher.frozen {
+                    // The rows stay, in their order, whatever changes around them.
+                    #expect(watcher.rowIDs == frozenRows, "seed \(seed) step \(step): a frozen window's rows moved")
+                    continue
+                }
+                guard try watcher.converge(to: fresh) else {
+                    let missing = Self.text(WindowDelta.between(watcher.window, fresh))
+                    let place = "seed \(seed) step \(step) (\(method) \(params)), view \(watcher.name)"
+                    Issue.record(
+                        Comment(rawValue: "\(place): what a fresh scroll has that the window held lacks: \(missing)")
+                    )
+                    return
+                }
+            }
+        }
+        let deltas = watchers.map { "\($0.name) \($0.deltas)" }.joined(separator: ", ")
+        print("watch, seed \(seed): \(made) changes, deltas per view: \(deltas)")
+    }
+
+    static func text(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "?"
+    }
+
+    /// One random change of every kind the table takes.
+    static func change(_ random: inout SeededRandom, step: Int) -> (String, String) {
+        func pick<T>(_ choices: [T]) -> T { choices[Int(random.next() % UInt64(choices.count))] }
+        let bin = #""b\#(random.next() % 60)""#
+        func row() -> String {
+            #"{"bin":\#(bin),"item":"\#(pick(["a", "bb", "c"]))\#(step)","qty":\#(random.next() % 100),"grade":"\#(pick(["Low", "Mid", "High"]))"}"#
+        }
+        switch random.next() % 16 {
+        case 0, 1, 2: return ("add", #"{"table":"t","rows":[\#(row())]}"#)
+        case 3: return ("add", #"{"table":"t","rows":[\#(row()),\#(row())],"upsert":true}"#)
+        case 4, 5, 6:
+            return (
+                "edit",
+                #"{"table":"t","id":\#(bin),"column":"\#(pick(["qty", "item", "grade"]))","value":\#(pick([#""a\#(step)""#, "\(random.next() % 100)", #""High""#]))}"#
+            )
+        case 7, 8: return ("delete", #"{"table":"t","ids":[\#(bin)]}"#)
+        case 9: return ("undo", #"{"table":"t"}"#)
+        case 10: return ("redo", #"{"table":"t"}"#)
+        case 11:
+            return (
+                "sort",
+                random.next() % 3 == 0
+                    ? #"{"table":"t","keys":[]}"#
+                    : #"{"table":"t","keys":[{"column":"\#(pick(["qty", "item"]))","descending":\#(random.next() % 2 == 0)}]}"#
+            )
+        case 12: return ("select", #"{"table":"t","action":"toggle","ids":[\#(bin)]}"#)
+        case 13:
+            return random.next() % 2 == 0
+                ? ("alter", #"{"table":"t","add":[{"key":"x\#(step)"}],"values":{"x\#(step)":"v"}}"#)
+                : ("alter", #"{"table":"t","drop":["x\#(step - 1)"]}"#)
+        case 14:
+            let lines = (0..<(10 + random.next() % 20)).map { "b\($0 * 2),r\(step),\(random.next() % 100),Mid" }
+            return (
+                "load",
+                #"{"table":"t","replace":true,"text":"bin,item,qty,grade\n\#(lines.joined(separator: "\\n"))\n"}"#
+            )
+        default: return ("edit", #"{"table":"t","id":\#(bin),"column":"qty","value":\#(random.next() % 100)}"#)
+        }
+    }
+}

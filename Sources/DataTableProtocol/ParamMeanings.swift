@@ -412,11 +412,31 @@ extension ParamsSchema {
             "table":
                 "The table whose events to stop; one that does not exist (any more) is not an error."
         ],
+        "unwatch": [
+            "watch":
+                "The watch's id.",
+            "table":
+                "Or the watched table.",
+        ],
         "upload": [
             "table":
                 "The table the text is for.",
             "text":
                 "The next piece of the text (whole characters; pieces are joined as they are).",
+        ],
+        "watch": [
+            "scroll":
+                "The view to make live, as `scroll` takes it (table, viewport, to, overscan, follow, "
+                + "sections, layout settings).",
+            "watch":
+                "The id of a watch of this connection to move or reshape; absent: the watch of this table, "
+                + "made when there is none.",
+            "maxRate":
+                "The most `window` notifications a second, 1 to 120 (default 30; absent keeps the watch's).",
+            "freeze":
+                "While `true`, the window keeps its rows and their order: their cells still change, and "
+                + "rows added, removed or moved elsewhere are counted in `pending` and come in one delta when "
+                + "`false` again (absent keeps the watch's; a new watch is not frozen).",
         ],
     ]
 }

@@ -198,6 +198,57 @@ import Testing
         print("watch, seed \(seed): \(made) changes, deltas per view: \(deltas)")
     }
 
+    /// protocol.md's exchange of two clients (lines `A→`, `B→` and what each receives, `A←`,
+    /// `B←`) runs as written against the demo table: each reply as shown (a result with the same
+    /// members, or an error of the same kind), and each `window` notification shown arrives.
+    @Test func theTwoClientExchangeInProtocolMdRunsAsWritten() throws {
+        let lines = ProtocolExamplesTests.document.split(separator: "\n").map(String.init)
+            .filter { ["A→ ", "B→ ", "A← ", "B← "].contains(String($0.prefix(3))) }
+        try #require(lines.count >= 10, "protocol.md has \(lines.count) lines of the exchange")
+        let daemon = try TestDaemon(arguments: ["--demo"])
+        let clients = ["A": try daemon.connect(), "B": try daemon.connect()]
+        var notified: [String: [String]] = ["A": [], "B": []]
+        var index = 0
+        while index < lines.count {
+            let who = String(lines[index].prefix(1))
+            let request = String(lines[index].dropFirst(3))
+            try #require(lines[index].dropFirst(1).hasPrefix("→"), "protocol.md: \(lines[index])")
+            index += 1
+            var shown: [(who: String, line: String)] = []
+            while index < lines.count, lines[index].dropFirst(1).hasPrefix("←") {
+                shown.append((String(lines[index].prefix(1)), String(lines[index].dropFirst(3))))
+                index += 1
+            }
+            let client = try #require(clients[who])
+            try client.send(request + "\n")
+            var reply: String?
+            while reply == nil {
+                let line = try #require(try client.readLine(timeout: .seconds(10)), "\(request): no reply")
+                if line.hasPrefix(#"{"jsonrpc":"2.0","method""#) { notified[who]!.append(line) } else { reply = line }
+            }
+            for (listener, line) in shown {
+                if line.hasPrefix(#"{"jsonrpc":"2.0","method""#) {
+                    // A notification comes when its delta is due: wait for it (a few seconds at most).
+                    let deadline = ContinuousClock.now + .seconds(5)
+                    while notified[listener]!.isEmpty, ContinuousClock.now < deadline {
+                        if let line = try? clients[listener]!.readLine(timeout: .milliseconds(100)) {
+                            notified[listener]!.append(line)
+                        }
+                    }
+                    #expect(!notified[listener]!.isEmpty, "\(request): no notification for \(listener)")
+                    if !notified[listener]!.isEmpty { notified[listener]!.removeFirst() }
+                } else {
+                    let expected = ProtocolExamplesTests.Outcome(line)
+                    let actual = ProtocolExamplesTests.Outcome(reply!)
+                    #expect(
+                        expected.admits(actual),
+                        "\(request)\n  shown: \(expected)\n  got:   \(actual)\n  \(reply!)"
+                    )
+                }
+            }
+        }
+    }
+
     static func text(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

@@ -123,7 +123,7 @@ public struct WatchRequest: DataTableRequest {
 }
 
 /// `unwatch`: ends a watch of this connection (by its id, or the watch of a table); closing the
-/// connection ends them all.
+/// connection ends them all. A watch that is not there (any more) is not an error.
 public struct UnwatchRequest: DataTableRequest {
     /// The `method` string on the wire.
     public static let method = "unwatch"
@@ -149,13 +149,13 @@ public struct UnwatchRequest: DataTableRequest {
 
     /// The `result` of an `unwatch`.
     public struct Response: Codable, Hashable, Sendable {
-        /// The watch's id.
-        public var watch: Int
-        /// Always `true`: it sends nothing more.
+        /// The watch's id; absent when the connection had no such watch.
+        public var watch: Int?
+        /// Whether a watch ended (`false`: there was none to end, which is not an error).
         public var ended: Bool
 
         /// A reply with every member given.
-        public init(watch: Int, ended: Bool) {
+        public init(watch: Int?, ended: Bool) {
             self.watch = watch
             self.ended = ended
         }

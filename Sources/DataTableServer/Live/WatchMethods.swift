@@ -19,13 +19,7 @@ extension MethodTable {
             let found = context.watches.values.first { watch in
                 request.watch.map { $0 == watch.id } ?? (watch.table == request.table)
             }
-            guard let watch = found else {
-                throw ResponseError.invalidParams(
-                    request.watch.map { "This connection has no watch \($0)." }
-                        ?? "This connection does not watch \(request.table ?? "").",
-                    field: request.watch != nil ? "params.watch" : "params.table"
-                )
-            }
+            guard let watch = found else { return UnwatchRequest.Response(watch: nil, ended: false) }
             context.endWatch(watch.id)
             return UnwatchRequest.Response(watch: watch.id, ended: true)
         }

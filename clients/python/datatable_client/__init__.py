@@ -11,6 +11,9 @@ Standard library only. One ``Client`` is one connection; the daemon keeps per-co
         window = dt.scroll(table="stock", unit="cell", viewport={"width": 80, "height": 24})
         for event in dt.subscribe("stock"):   # events pushed by the daemon
             print(event.kind, event.version)
+        with dt.watch(table="stock", unit="cell", viewport={"width": 80, "height": 24}) as live:
+            for window in live:               # the window, each time something in it changed
+                print(window["version"], [row["cells"] for row in window["rows"]])
 
 Errors the daemon answers with are raised as ``DataTableError`` subclasses chosen by
 ``error.data.kind`` (``NoSuchTable``, ``InvalidValue``, ``ReadOnly``, ...), each carrying
@@ -28,6 +31,8 @@ __all__ = [
     "Client",
     "Event",
     "Subscription",
+    "Watch",
+    "apply_delta",
     "DataTableError",
     "ConnectionClosed",
     "default_socket_path",
@@ -258,6 +263,106 @@ class Subscription:
         self.close()
 
 
+def apply_delta(window, delta):
+    """Applies a ``window`` notification's params (or a ``watch`` reply's ``delta``) to
+    ``window``, a window as ``scroll`` gives it, in place; returns it. The order is protocol.md's
+    ("watch"): members set, rows removed, rows changed, rows added, rows put in order of index."""
+    for key, value in (delta.get("set") or {}).items():
+        if value is None:
+            window.pop(key, None)
+        else:
+            window[key] = value
+    gone = set(json.dumps(row_id) for row_id in delta.get("removed") or [])
+    rows = [row for row in window.get("rows", []) if json.dumps(row.get("id")) not in gone]
+    keys = [column.get("key") for column in window.get("columns", [])]
+    by_id = {json.dumps(row.get("id")): row for row in rows}
+    for change in delta.get("changed") or []:
+        row = by_id.get(json.dumps(change.get("id")))
+        if row is None:
+            continue
+        for key, value in change.items():
+            if key == "id":
+                continue
+            if key == "cells" and isinstance(value, dict):
+                cells = row.get("cells", [])
+                for column, text in value.items():
+                    if column in keys and keys.index(column) < len(cells):
+                        cells[keys.index(column)] = text
+            elif value is None:
+                row.pop(key, None)
+            else:
+                row[key] = value
+    rows.extend(delta.get("added") or [])
+    rows.sort(key=lambda row: row.get("index", 0))
+    window["rows"] = rows
+    return window
+
+
+class Watch:
+    """A live window (``Client.watch``): ``window`` is the window as ``scroll`` gives it, kept
+    current by the daemon's ``window`` notifications. Iterating blocks until the next one and
+    yields the window with it applied (or stops once ``timeout`` seconds pass without one, when
+    set, or when the watch ended: ``ended`` then says why). ``move(...)`` moves or reshapes it
+    (``watch``'s params: ``viewport``, ``to``, ``freeze``, ``maxRate`` ...); ``close()`` ends it."""
+
+    def __init__(self, client, table, reply, timeout=None):
+        self.client = client
+        self.table = table
+        self.id = reply["watch"]
+        self.window = {key: value for key, value in reply.items() if key != "watch"}
+        self.seq = 0
+        self.pending = 0
+        self.ended = None
+        self.timeout = timeout
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.ended is not None:
+            raise StopIteration
+        delta = self.client.next_window(self.id, timeout=self.timeout)
+        if delta is None:
+            raise StopIteration
+        self._take(delta)
+        if self.ended is not None:
+            raise StopIteration
+        return self.window
+
+    def _take(self, delta):
+        if "ended" in delta:
+            self.ended = delta["ended"]
+            return
+        if delta.get("seq", self.seq + 1) != self.seq + 1:
+            raise DataTableError(0, "watch %d missed a window notification (%d after %d)" % (self.id, delta["seq"], self.seq))
+        self.seq = delta.get("seq", self.seq)
+        if "pending" in delta:
+            self.pending = delta["pending"]
+        apply_delta(self.window, delta)
+
+    def move(self, **params):
+        """Moves or reshapes the window (``watch`` again with this id); returns the window."""
+        reply = self.client.call("watch", dict(params, table=self.table, watch=self.id))
+        if "delta" in reply:
+            self._take(reply["delta"])
+        else:
+            self.window = {key: value for key, value in reply.items() if key != "watch"}
+            self.seq += 1
+        return self.window
+
+    def close(self):
+        """Ends the watch."""
+        if self.ended is None:
+            self.client.call("unwatch", {"watch": self.id})
+            self.ended = "closed"
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 class Client:
     """One connection to datatabled.
 
@@ -273,6 +378,7 @@ class Client:
         self.timeout = timeout
         self._ids = itertools.count(1)
         self._events = collections.deque()
+        self._windows = collections.deque()
         self.progress = collections.deque(maxlen=1000)
         """Recent ``progress`` notification params (large loads), newest last."""
         self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -382,6 +488,31 @@ class Client:
         reply = self.call("subscribe", params)
         return Subscription(self, table, reply.get("version"), timeout)
 
+    def watch(self, table, timeout=None, **params):
+        """Makes this connection's view of ``table`` live (``watch``, with ``scroll``'s params as
+        keywords, and ``maxRate``, ``freeze``) and returns a ``Watch``: its ``window`` now, and an
+        iterator of the window each time the daemon says what changed in it."""
+        reply = self.call("watch", dict(params, table=table))
+        return Watch(self, table, reply, timeout)
+
+    def next_window(self, watch, timeout=None):
+        """The params of the next ``window`` notification of watch ``watch`` (others stay
+        queued), waiting up to ``timeout`` seconds; ``None`` when none came in time."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            for index, params in enumerate(self._windows):
+                if params.get("watch") == watch:
+                    del self._windows[index]
+                    return params
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                return None
+            try:
+                message = self._read_message(remaining)
+            except socket.timeout:
+                return None
+            self._keep(message)
+
     def next_event(self, timeout=None, table=None):
         """The next ``Event`` (of ``table``, when given; others stay queued), waiting up to
         ``timeout`` seconds (``None``: as long as it takes). ``None`` when none came in time."""
@@ -436,6 +567,8 @@ class Client:
         """Files away a notification that arrived while waiting for something else."""
         if isinstance(message, dict) and message.get("method") == "event":
             self._events.append(Event(message.get("params") or {}))
+        elif isinstance(message, dict) and message.get("method") == "window":
+            self._windows.append(message.get("params") or {})
         elif isinstance(message, dict) and message.get("method") == "progress":
             self.progress.append(message.get("params") or {})
 

@@ -246,6 +246,28 @@ class ClientTests(unittest.TestCase):
             writer.add(table="feed-events", row={"n": 11})
         self.assertIsNone(self.client.next_event(timeout=0.5))
 
+    def test_a_watched_window_follows_another_clients_changes(self):
+        self.client.create(numbered("feed-watch", 10))
+        live = self.client.watch("feed-watch", timeout=5, unit="cell", viewport={"width": 40, "height": 5}, maxRate=60)
+        ids = [row["id"] for row in live.window["rows"]]
+        self.assertEqual(len(ids), 4)
+        with Client(daemon.socket) as writer:
+            writer.edit(table="feed-watch", id=ids[1], column="name", value="edited")
+            window = next(live)
+            self.assertIn("edited", next(row for row in window["rows"] if row["id"] == ids[1])["cells"])
+            writer.add(table="feed-watch", row={"n": 99, "name": "new"})
+            self.assertEqual(next(live)["total"], 11)
+        # What the watch holds is what a fresh scroll of the same view gives.
+        fresh = self.client.scroll(table="feed-watch")
+        self.assertEqual(
+            [(row["id"], row["cells"]) for row in live.window["rows"]],
+            [(row["id"], row["cells"]) for row in fresh["rows"]],
+        )
+        moved = live.move(viewport={"y": 3})
+        self.assertEqual([row["index"] for row in moved["rows"]], [3, 4, 5, 6])
+        live.close()
+        self.assertEqual(live.ended, "closed")
+
     def test_events_wait_while_replies_are_read(self):
         self.client.create(numbered("feed-queue", 1))
         self.client.subscribe("feed-queue")

@@ -425,9 +425,53 @@ extension ParamsSchema {
                 "The next piece of the text (whole characters; pieces are joined as they are).",
         ],
         "watch": [
-            "scroll":
-                "The view to make live, as `scroll` takes it (table, viewport, to, overscan, follow, "
-                + "sections, layout settings).",
+            "table":
+                "The table the caller's view looks at; the connection keeps one view per table.",
+            "viewport":
+                "The part of the content to show; the first scroll of a view gives its `width` and "
+                + "`height`.",
+            "to":
+                "A row to bring into view instead of `viewport.y`.",
+            "overscan":
+                "Rows to add above and below the visible ones (default 0).",
+            "follow":
+                "`none` (default), `top` or `bottom`: while at that edge, stay there as rows arrive.",
+            "sections":
+                "Divides the view into sections, one per distinct value of a column (Apple HIG): replaces "
+                + "the view's; `{}` (no `column`) ends them; absent keeps them.",
+            "sizeClass":
+                "`regular` (default) or `compact`.",
+            "horizontalScroll":
+                "Whether the container scrolls sideways (default false).",
+            "unit":
+                "`pt` (default) or `cell`.",
+            "font":
+                "Font of data cells (pt only): DejaVu Sans, Regular, 15 by default.",
+            "headerFont":
+                "Font of header labels (pt only): DejaVu Sans, Semibold (bold when the family has no "
+                + "semibold), 13 by default.",
+            "padding":
+                "Paddings and fixed sizes; absent members keep the unit's defaults.",
+            "minShare":
+                "Least share of the container a truncated column keeps (default 0.25).",
+            "maxShare":
+                "Most share of the container one of several columns takes (default 0.5).",
+            "leftAccessory":
+                "`none`, `checkbox` or `syncStatus`; absent follows the table.",
+            "rightAccessory":
+                "`none` or `chevron`; absent: `chevron` when a column is bound to `drillDown`, else none.",
+            "stickyFirstColumn":
+                "Whether the first column stays in view while scrolling sideways; absent follows the "
+                + "column's `sticky`.",
+            "columns":
+                "Layout hints replacing the table's for this layout, by column key (`hidden`, `width`, …: a "
+                + "view's own column state).",
+            "columnOrder":
+                "The order the columns are shown in: the keys listed first, in this order, then the others "
+                + "in the table's order; absent: the table's order.",
+            "zone":
+                "The zone datetime cells are shown in, in place of each column's `format.zone`: `UTC`, an "
+                + "offset like `+02:00`, or a name like `Europe/Berlin`; absent: each column's.",
             "watch":
                 "The id of a watch of this connection to move or reshape; absent: the watch of this table, "
                 + "made when there is none.",

@@ -93,6 +93,14 @@ import Testing
             #"{"accessories":{"left":{"kind":"checkbox","width":3,"x":0}},"columns":[{"align":"leading","header":["bin"],"key":"bin","lines":1,"width":23,"x":3},{"align":"trailing","header":["qty"],"key":"qty","lines":1,"width":3,"x":27}],"contentHeight":3,"contentWidth":30,"errors":0,"first":0,"header":{"height":1,"shadow":false},"last":1,"mode":"table","newAbove":0,"rows":[{"cells":["B2","7"],"height":1,"highlight":0.5,"id":"B2","index":0,"readOnly":["bin"],"selected":true,"version":3,"y":1},{"cells":["A1","4"],"height":1,"highlight":0.5,"id":"A1","index":1,"readOnly":["bin"],"version":5,"y":2}],"selected":1,"table":"bins","total":2,"unit":"cell","version":7,"viewport":{"height":5,"width":30,"x":0,"y":0}}"#
         ),
         (
+            "watch",
+            #"{"delta":{"added":[{"cells":["C3","1"],"height":1,"id":"C3","index":2,"version":8,"y":3}],"changed":[{"cells":{"qty":"9"},"id":"B2","version":8}],"removed":["A1"],"seq":1,"set":{"total":3,"version":8},"version":8,"watch":1},"watch":1}"#
+        ),
+        (
+            "unwatch",
+            #"{"ended":true,"watch":1}"#
+        ),
+        (
             "filter",
             #"{"filter":"qty ≥ 5 · “b”","search":"b","shown":1,"table":"bins","total":2,"version":7,"where":[{"column":"qty","op":"≥","value":5}]}"#
         ),

@@ -189,7 +189,8 @@ import Testing
             names == [
                 "ping", "hello", "help", "stats", "create", "drop", "chmod", "tables", "describe", "add", "edit",
                 "revert",
-                "delete", "clear", "alter", "get", "select", "selection", "sort", "layout", "scroll", "filter",
+                "delete", "clear", "alter", "get", "select", "selection", "sort", "layout", "scroll", "watch",
+                "unwatch", "filter",
                 "columnState", "subscribe",
                 "unsubscribe",
                 "upload",

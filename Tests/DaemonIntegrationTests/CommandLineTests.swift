@@ -183,3 +183,39 @@ import TextMeasure
         #expect(unreachable.output.hasPrefix("datatable: Cannot reach datatabled"))
     }
 }
+
+extension CommandLineTests {
+    /// `datatable watch`: the window, then the window again each time another client changes
+    /// what it shows; with `--json`, the watch's reply and then each delta, one per line.
+    @Test func watchRedrawsTheWindowAsAnotherClientChangesIt() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for json in [false, true] {
+            let output = scratch.file(json ? "watch.json" : "watch.txt")
+            let watching = try RunningProcess(
+                BuiltProducts.client,
+                [
+                    "watch", "stock", "--rows", "4", "--width", "60", "--count", "1", "--seconds", "20",
+                    "--socket", daemon.socketPath,
+                ] + (json ? ["--json"] : []),
+                outputPath: output
+            )
+            #expect(watching.waitForOutput(containing: json ? #""watch":1"# : "rows 1–4 of"), "\(watching.output)")
+            let value = json ? "4321" : "1234"
+            #expect(try datatable("edit", "stock", "5", "qty", value).status == 0)
+            #expect(watching.waitForExit() == 0, "\(watching.output)")
+            let lines = watching.output.split(separator: "\n").map(String.init)
+            if json {
+                #expect(lines.count == 2, "\(lines)")
+                let delta = try object(lines.last)
+                #expect(delta["seq"] as? Int == 1)
+                let changed = (delta["changed"] as? [[String: Any]])?.first
+                #expect((changed?["cells"] as? [String: Any])?["qty"] as? String == value, "\(lines)")
+            } else {
+                // The first window, then the same rows with the new value.
+                #expect(lines.filter { $0.hasPrefix("stock: ") }.count == 2, "\(watching.output)")
+                #expect(lines.last { $0.contains("Servo Motor") }?.contains(value) == true, "\(watching.output)")
+            }
+        }
+    }
+}

@@ -26,6 +26,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "A daemon's socket to measure; without it a daemon is started for the run.")
     var socket: String?
 
+    @Option(help: "Measure only this after the load: watch (live windows under a write load).")
+    var only: String?
+
     mutating func run() throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("datatable-bench-\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -60,6 +63,12 @@ struct BenchCommand: ParsableCommand {
             ),
             target: "< 2×"
         )
+        if only == "watch" {
+            try WatchMeasurement(socketPath: socket ?? daemon!.socketPath, table: table, rows: rows)
+                .measure(into: &report)
+            report.print()
+            return
+        }
         let (sent, pieces) = try Self.uploadLoad(csvPath: csvPath, table: "\(table)-sent", client: client)
         report.add(
             "load CSV sent with upload (\(pieces) pieces), vs the path",
@@ -88,6 +97,7 @@ struct BenchCommand: ParsableCommand {
             into: &report
         )
         try measureFilters(client: client, table: table, into: &report)
+        try WatchMeasurement(socketPath: socket ?? daemon!.socketPath, table: table, rows: rows).measure(into: &report)
         _ = try client.timed(sort(table, "received", descending: true))
 
         var adds: [Double] = []

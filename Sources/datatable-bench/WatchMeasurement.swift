@@ -10,7 +10,9 @@ import Synchronization
 /// Reported: the writer's throughput with the watchers against without; from an edit's reply to
 /// the first delta of a watch at that version or later (p50 / p99, at `maxRate` 30); the bytes a
 /// watcher received against what re-scrolling its window at the same rate would have; the
-/// daemon's memory for the watcher that never reads.
+/// daemon's memory for the watcher that never reads. With `BENCH_PLAIN_WATCHERS` set in the
+/// environment no watcher filters or shows sections, which tells the cost of the watches from
+/// the cost of keeping those views current.
 struct WatchMeasurement {
     let socketPath: String
     let table: String
@@ -35,12 +37,14 @@ struct WatchMeasurement {
         var scrollBytes: [Int] = []
         for index in 0..<watchers {
             let connection = try LineConnection(path: socketPath)
-            if index % 5 == 1 {
+            if index % 5 == 1, ProcessInfo.processInfo.environment["BENCH_PLAIN_WATCHERS"] == nil {
                 _ = try connection.request(
                     #"{"id":1,"method":"filter","params":{"table":"\#(table)","where":[{"column":"qty","op":"<","value":500}]}}"#
                 )
             }
-            let sections = index % 5 == 2 ? #","sections":{"column":"grade"}"# : ""
+            let sections =
+                index % 5 == 2 && ProcessInfo.processInfo.environment["BENCH_PLAIN_WATCHERS"] == nil
+                ? #","sections":{"column":"grade"}"# : ""
             let y = (index * 7919) % max(1, rows - 10)
             let reply = try connection.request(
                 #"{"id":2,"method":"watch","params":{"table":"\#(table)","unit":"cell","viewport":{"width":40,"height":8,"y":\#(y)}\#(sections),"maxRate":30}}"#

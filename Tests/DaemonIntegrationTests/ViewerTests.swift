@@ -253,6 +253,31 @@ struct ViewerTests {
         #expect(top[1].hasPrefix("[ ]Fresh 3"), "\(top[1])")
     }
 
+    /// What another client changes shows with no key pressed (the viewer applies its watch's
+    /// `window` notifications): an edit in a shown row, a selection, a sort (the header's ▲
+    /// follows it), a row deleted.
+    @Test func anotherClientsChangesShowWithoutAKeyPress() throws {
+        let daemon = try Self.demo(rows: 10)
+        let pane = try Pane(daemon: daemon, columns: 100, rows: 15)
+        let before = try pane.screen()
+        #expect(before[1].hasPrefix("[ ]Servo Motor SM-400"), "\(before)")
+        let other = try daemon.connect()
+        try other.call("edit", #"{"table":"stock","id":5,"column":"item","value":"Servo Motor SM-500"}"#)
+        let edited = try pane.screen(until: { $0[1].hasPrefix("[ ]Servo Motor SM-500") })
+        #expect(edited[1].hasPrefix("[ ]Servo Motor SM-500"), "\(edited)")
+        try other.call("select", #"{"table":"stock","action":"toggle","ids":[5]}"#)
+        let selected = try pane.screen(until: { Self.status($0).contains("1 selected") })
+        #expect(selected[1].hasPrefix("[x]Servo Motor SM-500"), "\(selected)")
+        try other.call("sort", #"{"table":"stock","keys":[{"column":"qty"}]}"#)
+        let sorted = try pane.screen(until: { $0[0].contains("▲Qty") })
+        #expect(sorted[0].contains("▲Qty") && !sorted[0].contains("▼"), "\(sorted[0])")
+        #expect(sorted.firstIndex { $0.hasPrefix("[ ]Hex Bolt") } == 10, "the largest quantity is last: \(sorted)")
+        try other.call("delete", #"{"table":"stock","ids":[5]}"#)
+        let deleted = try pane.screen(until: { !$0.contains { $0.contains("Servo Motor") } })
+        #expect(!deleted.contains { $0.contains("Servo Motor") }, "\(deleted)")
+        #expect(Self.status(deleted).contains("of 9"), "\(Self.status(deleted))")
+    }
+
     @Test func aNarrowTerminalShowsTheListReport() throws {
         let pane = try Pane(daemon: try Self.demo(rows: 10), columns: 40, rows: 12)
         let lines = try pane.screen()

@@ -307,12 +307,12 @@ final class Viewer {
         return nil
     }
 
-    /// Sends the request `send` makes (given the session and the table); an error reply becomes
-    /// the status message.
+    /// Sends the request `send` makes (given the session and the table); the status message is
+    /// what `send` sets, if anything, and an error reply's message.
     private func act(_ send: (DaemonSession, String) throws -> Void) throws {
         do {
-            try send(session, table)
             message = nil
+            try send(session, table)
         } catch let refused as DaemonSession.Refused {
             message = (refused.message, true)
         }

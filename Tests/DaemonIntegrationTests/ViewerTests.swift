@@ -76,10 +76,19 @@ struct ViewerTests {
             _ = try run(tmux, ["-L", server, "send-keys", "-t", "0"] + names)
         }
 
-        /// The screen's lines with their styles as escape sequences (`capture-pane -e`).
-        func styledScreen() throws -> [String] {
-            let captured = try run(tmux, ["-L", server, "capture-pane", "-p", "-e", "-t", "0"])
-            return captured.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        /// The screen's lines with their styles as escape sequences (`capture-pane -e`), once
+        /// `ready` holds for them (or after `timeout`): a capture may catch a frame half drawn.
+        func styledScreen(
+            until ready: ([String]) -> Bool = { _ in true },
+            timeout: Duration = .seconds(10)
+        ) throws -> [String] {
+            let deadline = ContinuousClock.now + timeout
+            while true {
+                let captured = try run(tmux, ["-L", server, "capture-pane", "-p", "-e", "-t", "0"])
+                let lines = captured.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                if ready(lines) || ContinuousClock.now > deadline { return lines }
+                usleep(50_000)
+            }
         }
 
         /// The screen's lines, once `ready` holds for them (or after `timeout`).
@@ -295,7 +304,10 @@ struct ViewerTests {
         try pane.keys("Down", "Down", "Right", "Right")
         let before = try pane.screen(until: { Self.status($0).hasPrefix("rows ") })
         // The cursor row is drawn in reverse (the header's cursor column too: skip the header).
-        let cursorItem = try #require(try pane.styledScreen().dropFirst().first { $0.contains("\u{1B}[7m") })
+        let reversed = { (lines: [String]) in lines.dropFirst().first { $0.contains("\u{1B}[7m") } }
+        let cursorItem = try #require(
+            reversed(try pane.styledScreen(until: { reversed($0)?.contains("Hex Bolt") == true }))
+        )
         let item = before.first { $0.hasPrefix("[ ]Hex Bolt") }
         #expect(cursorItem.contains("Hex Bolt"), "the cursor starts on the third row: \(cursorItem)")
         #expect(item != nil)
@@ -303,7 +315,7 @@ struct ViewerTests {
         let sorted = try pane.screen(until: { Self.status($0).contains("sorted by Qty") })
         #expect(sorted[0].contains("▲Qty"), "\(sorted[0])")
         #expect(!sorted[0].contains("▼"))
-        let styled = try pane.styledScreen()
+        let styled = try pane.styledScreen(until: { reversed($0)?.contains("Hex Bolt") == true })
         #expect(styled.dropFirst().first { $0.contains("\u{1B}[7m") }?.contains("Hex Bolt") == true, "\(styled)")
         #expect(sorted.firstIndex { $0.hasPrefix("[ ]Hex Bolt") } == 10, "the largest quantity is last: \(sorted)")
     }

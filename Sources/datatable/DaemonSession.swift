@@ -60,9 +60,15 @@ final class DaemonSession {
     private let connection: LineConnection
     private let printReplies: Bool
 
-    /// The socket, for `poll`; and whether a line is already read and waiting.
+    /// The socket, for `poll`; and whether a line is already read and waiting (a notification
+    /// kept, or a line read and not yet taken).
     var descriptor: Int32 { connection.descriptor }
-    var hasBufferedLine: Bool { connection.hasBufferedLine }
+    var hasBufferedLine: Bool { !kept.isEmpty || connection.hasBufferedLine }
+    /// Whether notifications that come while a request waits for its reply, and are not about
+    /// it (a watch's `window` notifications), are kept for ``nextNotification()`` in the order
+    /// they came; else they are skipped.
+    var keepsNotifications = false
+    private var kept: [JSONValue] = []
     private var nextID = 1
     /// The last reply line, as it came.
     private(set) var lastReply: String?
@@ -107,16 +113,22 @@ final class DaemonSession {
     ) throws -> JSONValue {
         nextID += 1
         let id = nextID
-        // Notifications about this request only (a subscription's events are not).
-        let handler = notified.map { notified in
-            { (line: String) throws in
+        // Notifications about this request go to `notified` (a subscription's events do not);
+        // the others are kept when the session keeps them.
+        let keeps = keepsNotifications
+        let handler: ((String) throws -> Void)? =
+            notified == nil && !keeps
+            ? nil
+            : { [unowned self] line in
                 let notification = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
-                guard let method = notification["method"]?.stringValue,
+                if let notified, let method = notification["method"]?.stringValue,
                     let params = notification["params"]?.objectValue, params["request"]?.intValue == id
-                else { return }
-                try notified(method, params)
+                {
+                    try notified(method, params)
+                } else if keeps {
+                    kept.append(notification)
+                }
             }
-        }
         do {
             let exchange = try connection.exchange(request, id: id, notified: handler)
             lastReply = exchange.line
@@ -130,9 +142,17 @@ final class DaemonSession {
     }
 
     /// The next line from the daemon, parsed: a notification (`event`, `progress`) when no
-    /// request is waiting for its reply.
+    /// request is waiting for its reply; those kept while one waited come first.
     func nextNotification() throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(try connection.nextLine().utf8))
+        if !kept.isEmpty { return kept.removeFirst() }
+        return try JSONDecoder().decode(JSONValue.self, from: Data(try connection.nextLine().utf8))
+    }
+
+    /// The notifications kept while requests waited for their replies (``keepsNotifications``),
+    /// oldest first: they came before the last reply. Taking them empties the list.
+    func takeKeptNotifications() -> [JSONValue] {
+        defer { kept = [] }
+        return kept
     }
 }
 

@@ -76,10 +76,19 @@ struct ViewerTests {
             _ = try run(tmux, ["-L", server, "send-keys", "-t", "0"] + names)
         }
 
-        /// The screen's lines with their styles as escape sequences (`capture-pane -e`).
-        func styledScreen() throws -> [String] {
-            let captured = try run(tmux, ["-L", server, "capture-pane", "-p", "-e", "-t", "0"])
-            return captured.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        /// The screen's lines with their styles as escape sequences (`capture-pane -e`), once
+        /// `ready` holds for them (or after `timeout`): a capture may catch a frame half drawn.
+        func styledScreen(
+            until ready: ([String]) -> Bool = { _ in true },
+            timeout: Duration = .seconds(10)
+        ) throws -> [String] {
+            let deadline = ContinuousClock.now + timeout
+            while true {
+                let captured = try run(tmux, ["-L", server, "capture-pane", "-p", "-e", "-t", "0"])
+                let lines = captured.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                if ready(lines) || ContinuousClock.now > deadline { return lines }
+                usleep(50_000)
+            }
         }
 
         /// The screen's lines, once `ready` holds for them (or after `timeout`).
@@ -253,6 +262,31 @@ struct ViewerTests {
         #expect(top[1].hasPrefix("[ ]Fresh 3"), "\(top[1])")
     }
 
+    /// What another client changes shows with no key pressed (the viewer applies its watch's
+    /// `window` notifications): an edit in a shown row, a selection, a sort (the header's ▲
+    /// follows it), a row deleted.
+    @Test func anotherClientsChangesShowWithoutAKeyPress() throws {
+        let daemon = try Self.demo(rows: 10)
+        let pane = try Pane(daemon: daemon, columns: 100, rows: 15)
+        let before = try pane.screen()
+        #expect(before[1].hasPrefix("[ ]Servo Motor SM-400"), "\(before)")
+        let other = try daemon.connect()
+        try other.call("edit", #"{"table":"stock","id":5,"column":"item","value":"Servo Motor SM-500"}"#)
+        let edited = try pane.screen(until: { $0[1].hasPrefix("[ ]Servo Motor SM-500") })
+        #expect(edited[1].hasPrefix("[ ]Servo Motor SM-500"), "\(edited)")
+        try other.call("select", #"{"table":"stock","action":"toggle","ids":[5]}"#)
+        let selected = try pane.screen(until: { Self.status($0).contains("1 selected") })
+        #expect(selected[1].hasPrefix("[x]Servo Motor SM-500"), "\(selected)")
+        try other.call("sort", #"{"table":"stock","keys":[{"column":"qty"}]}"#)
+        let sorted = try pane.screen(until: { $0[0].contains("▲Qty") })
+        #expect(sorted[0].contains("▲Qty") && !sorted[0].contains("▼"), "\(sorted[0])")
+        #expect(sorted.firstIndex { $0.hasPrefix("[ ]Hex Bolt") } == 10, "the largest quantity is last: \(sorted)")
+        try other.call("delete", #"{"table":"stock","ids":[5]}"#)
+        let deleted = try pane.screen(until: { !$0.contains { $0.contains("Servo Motor") } })
+        #expect(!deleted.contains { $0.contains("Servo Motor") }, "\(deleted)")
+        #expect(Self.status(deleted).contains("of 9"), "\(Self.status(deleted))")
+    }
+
     @Test func aNarrowTerminalShowsTheListReport() throws {
         let pane = try Pane(daemon: try Self.demo(rows: 10), columns: 40, rows: 12)
         let lines = try pane.screen()
@@ -270,7 +304,10 @@ struct ViewerTests {
         try pane.keys("Down", "Down", "Right", "Right")
         let before = try pane.screen(until: { Self.status($0).hasPrefix("rows ") })
         // The cursor row is drawn in reverse (the header's cursor column too: skip the header).
-        let cursorItem = try #require(try pane.styledScreen().dropFirst().first { $0.contains("\u{1B}[7m") })
+        let reversed = { (lines: [String]) in lines.dropFirst().first { $0.contains("\u{1B}[7m") } }
+        let cursorItem = try #require(
+            reversed(try pane.styledScreen(until: { reversed($0)?.contains("Hex Bolt") == true }))
+        )
         let item = before.first { $0.hasPrefix("[ ]Hex Bolt") }
         #expect(cursorItem.contains("Hex Bolt"), "the cursor starts on the third row: \(cursorItem)")
         #expect(item != nil)
@@ -278,7 +315,7 @@ struct ViewerTests {
         let sorted = try pane.screen(until: { Self.status($0).contains("sorted by Qty") })
         #expect(sorted[0].contains("▲Qty"), "\(sorted[0])")
         #expect(!sorted[0].contains("▼"))
-        let styled = try pane.styledScreen()
+        let styled = try pane.styledScreen(until: { reversed($0)?.contains("Hex Bolt") == true })
         #expect(styled.dropFirst().first { $0.contains("\u{1B}[7m") }?.contains("Hex Bolt") == true, "\(styled)")
         #expect(sorted.firstIndex { $0.hasPrefix("[ ]Hex Bolt") } == 10, "the largest quantity is last: \(sorted)")
     }

@@ -8,7 +8,11 @@ import TextMeasure
 #endif
 
 /// `datatable view`: a full-screen terminal view of one table, drawn only from the daemon's
-/// `layout` and `scroll` replies (in terminal cells), kept fresh by the table's events.
+/// `layout` replies and the window of its `watch` (in terminal cells): the window as the watch's
+/// reply gives it, kept current by applying each `window` notification (``WindowDelta``), so
+/// that what other clients change shows without a key press. Moving or reshaping the view is a
+/// `watch` again on the same connection, whose reply (a delta from the window held, or the whole
+/// window) is applied the same way.
 ///
 /// Keys: arrows, PgUp/PgDn, Home/End move the cursor row and column (the daemon scrolls the view
 /// to keep it in sight); space selects the cursor row, `a` selects all (or none), `e` edits the
@@ -27,19 +31,30 @@ final class Viewer {
         var submit: (Viewer, String) throws -> Void
     }
 
-    /// How the next scroll places the view.
+    /// How the next `watch` places the view.
     private enum Placement {
-        /// Where the daemon's anchor keeps it (after other clients' changes).
+        /// Where the daemon's anchor keeps it (the cursor stays on its row).
         case anchored
         /// As little as brings the cursor row into view.
         case cursor
     }
 
     private let table: String
+    /// The connection the view, its watch and every request are on.
     private let session: DaemonSession
-    private let events: DaemonSession
     private let terminal: Terminal
-    private var window = WindowText(window: .null)
+    /// The window as the watch gave it, with every delta since applied.
+    private var held: JSONValue = .null
+    private var window: WindowText { WindowText(window: held) }
+    /// The watch's id once made, and the last delta's number (a gap means one went missing: a
+    /// new watch then gives the whole window again).
+    private var watchID: Int?
+    private var seq = 0
+    private var resync = false
+    /// Rows a delta brought that the table added or changed meanwhile, drawn bold for a while
+    /// (a watched window has no `highlight`): since when.
+    private var fresh: [JSONValue: ContinuousClock.Instant] = [:]
+    private static let freshFor = Duration.seconds(2)
     /// The layout with sideways scrolling: every column's place in the content.
     private var plan: JSONValue = .null
     private var planKey = ""
@@ -49,19 +64,24 @@ final class Viewer {
     private var column = 0
     private var x = 0
     private var newAbove = 0
+    /// The window's `newAbove` as counted into `newAbove`: it grows as rows come above the
+    /// view, and starts again from 0 each time the view is moved (the daemon then "looks").
+    private var newAboveCounted = 0
     private var message: (text: String, isError: Bool)?
     private var prompt: Prompt?
     private var running = true
-    /// The table's sort, for the ▲ / ▼ in the header (fetched at the start and after sorts).
+    /// The table's sort, for the ▲ / ▼ in the header (fetched again when the sorted columns
+    /// the window marks change), and those marks.
     private var sortKeys: [SortKeyParam] = []
+    private var sortMarks: [String] = []
     /// The conditions of this viewer's filter (`f` adds one), and its search text (`/`).
     private var conditions: [FilterConditionParam] = []
     private var search = ""
-    /// The column the rows are grouped by (`g`), and a change to send with the next scroll.
+    /// The column the rows are grouped by (`g`), and a change to send with the next `watch`.
     private var groupedBy: String?
     private var sectionsChange: ScrollRequest.Sections?
     /// This view's own column state: columns hidden (`h`), and the order columns are shown in
-    /// (`<`, `>`), sent with every layout and scroll.
+    /// (`<`, `>`), sent with every layout and `watch`.
     private var hidden: [String] = []
     private var order: [String] = []
 
@@ -72,54 +92,115 @@ final class Viewer {
         self.table = table
         self.terminal = terminal
         session = try DaemonSession(path: socketPath, printReplies: false)
-        events = try DaemonSession(path: socketPath, printReplies: false)
-        try events.send(SubscribeRequest(table: table))
+        // The watch's notifications that come while a request waits for its reply are kept, to
+        // be applied in order before it.
+        session.keepsNotifications = true
     }
 
     /// Runs until the user quits.
     func run() throws {
         // The first layout of a large table measures every row: say so meanwhile.
         terminal.write("\u{1B}[H\u{1B}[2Jloading \(table)…")
-        sortKeys = try session.send(DescribeRequest(table: table)).sort
         try refresh(.cursor)
         while running {
+            let now = ContinuousClock.now
+            fresh = fresh.filter { now - $0.value < Self.freshFor }
             draw()
-            let waitMilliseconds: Int32 = window.rows.contains { $0["highlight"] != nil } ? 100 : 1000
+            let waitMilliseconds: Int32 = fresh.isEmpty ? 1000 : 100
             var pollers = [
                 pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: events.descriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: session.descriptor, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = events.hasBufferedLine ? 1 : poll(&pollers, 2, waitMilliseconds)
-            var placement: Placement?
+            let ready = session.hasBufferedLine ? 0 : poll(&pollers, 2, waitMilliseconds)
             if ready > 0, pollers[0].revents != 0 {
                 terminal.fill()
                 // One key at a time, each seeing the window the one before left.
                 while running, let key = terminal.nextKey() {
                     if let after = try handle(key) { try refresh(after) }
                 }
+            } else if ready > 0, pollers[1].revents != 0 {
+                // No request read from the connection since the poll: a line (or its end) is there.
+                try receive(session.nextNotification())
             }
-            if pollers[1].revents != 0 || events.hasBufferedLine {
-                var sorted = false
-                repeat {
-                    let event = try events.nextNotification()
-                    if event["params"]?["kind"]?.stringValue == "sort" { sorted = true }
-                } while events.hasBufferedLine
-                if sorted { sortKeys = try session.send(DescribeRequest(table: table)).sort }
-                placement = placement ?? .anchored
-            }
-            let now = terminal.size
-            if now != size || window.rows.contains(where: { $0["highlight"] != nil }) {
-                placement = placement ?? .anchored
-            }
-            if let placement, running { try refresh(placement) }
+            // What came meanwhile (kept while requests waited for their replies, or read with them).
+            while running, session.hasBufferedLine { try receive(session.nextNotification()) }
+            if running, resync || terminal.size != size { try refresh(.anchored) }
+        }
+    }
+
+    // MARK: The watched window
+
+    /// Applies a `window` notification of the watch to the window held; the cursor stays on its
+    /// row. A watch that ended (its table dropped, or no longer readable) ends the viewer.
+    private func receive(_ notification: JSONValue) throws {
+        guard notification["method"]?.stringValue == "window", let params = notification["params"],
+            watchID != nil, params["watch"]?.intValue == watchID
+        else { return }
+        if let reason = params["ended"]?.stringValue {
+            throw DaemonSession.Refused(message: reason, kind: "watch_ended")
+        }
+        guard take(try JSONDecoder().decode(WindowDelta.self, from: JSONEncoder().encode(params))) else { return }
+        settle(.anchored, arrived: countNewAbove(looked: false))
+    }
+
+    /// Applies `delta` to the window held, unless one went missing before it (then the window
+    /// held is no longer right: the next refresh starts a new watch). The rows it adds that the
+    /// table added (or changed) since the window held, rather than rows that came into it as it
+    /// moved or as others left, are drawn bold for a while.
+    private func take(_ delta: WindowDelta) -> Bool {
+        guard !resync, delta.seq == seq + 1 else {
+            resync = true
+            return false
+        }
+        seq = delta.seq
+        let version = held["version"]?.intValue ?? 0
+        let now = ContinuousClock.now
+        for row in delta.added ?? [] where (row["version"]?.intValue ?? 0) > version {
+            if let id = row["id"] { fresh[id] = now }
+        }
+        delta.apply(to: &held)
+        return true
+    }
+
+    /// The rows that came above the view since last counted (the window's `newAbove`), added
+    /// to the count the status line shows; after a move (`looked`) the daemon counts from 0.
+    private func countNewAbove(looked: Bool) -> Int {
+        let seen = held["newAbove"]?.intValue ?? 0
+        let arrived = max(0, seen - newAboveCounted)
+        newAbove += arrived
+        newAboveCounted = looked ? 0 : seen
+        return arrived
+    }
+
+    /// After the window held changed: the cursor on its row (`anchored`, or moved down by the
+    /// rows that `arrived` above when its row is out of the window) or at its index, the
+    /// new-rows count cleared at the top, and the sort fetched again when the window marks
+    /// other columns sorted.
+    private func settle(_ placement: Placement, arrived: Int) {
+        if placement == .anchored, let id = cursorID, let row = window.rows.first(where: { $0["id"] == id }) {
+            cursor = row["index"]?.intValue ?? cursor
+        } else if placement == .anchored {
+            cursor += arrived
+        }
+        cursor = max(0, min(cursor, shownRows - 1))
+        if (held["viewport"]?["y"]?.intValue ?? 0) == 0 { newAbove = 0 }
+        cursorID = window.rows.first { $0["index"]?.intValue == cursor }?["id"]
+        let marks = (held["columns"]?.arrayValue ?? []).compactMap { column in
+            column["sort"]?.stringValue.map { "\(column["key"]?.stringValue ?? "") \($0)" }
+        }
+        if marks != sortMarks {
+            sortMarks = marks
+            sortKeys = (try? session.send(DescribeRequest(table: table), quiet: true).sort) ?? sortKeys
         }
     }
 
     // MARK: Keys
 
-    /// Acts on a key; returns how to scroll afterwards, if at all.
+    /// Acts on a key; returns how to move the view afterwards, if at all.
     private func handle(_ key: Terminal.Key) throws -> Placement? {
         if prompt != nil { return try handlePrompt(key) }
+        // The columns' places as they are now: the table may have changed since the last move.
+        try updatePlan()
         let total = shownRows
         let page = max(1, window.rows.count - 1)
         switch key {
@@ -226,12 +307,12 @@ final class Viewer {
         return nil
     }
 
-    /// Sends the request `send` makes (given the session and the table); an error reply becomes
-    /// the status message.
+    /// Sends the request `send` makes (given the session and the table); the status message is
+    /// what `send` sets, if anything, and an error reply's message.
     private func act(_ send: (DaemonSession, String) throws -> Void) throws {
         do {
-            try send(session, table)
             message = nil
+            try send(session, table)
         } catch let refused as DaemonSession.Refused {
             message = (refused.message, true)
         }
@@ -308,7 +389,7 @@ final class Viewer {
         message = ("moved \(label(of: shown[column - step])) in this view", false)
     }
 
-    /// This view's own column state as `layout` and `scroll` take it.
+    /// This view's own column state as `layout` and `watch` take it.
     private var columnState: (columns: [String: ColumnHints], order: [String]) {
         (Dictionary(uniqueKeysWithValues: hidden.map { ($0, ColumnHints(hidden: true)) }), order)
     }
@@ -392,27 +473,38 @@ final class Viewer {
 
     // MARK: Scrolling and drawing
 
-    /// Asks the daemon for the window: the layout for the terminal's size, the view placed as
-    /// `placement` says.
-    private func refresh(_ placement: Placement) throws {
-        size = terminal.size
+    /// The layout for the window's size and this view's columns, fetched again when either or
+    /// the table changed since.
+    private func updatePlan() throws {
         let compact = size.columns < 60
-        let sizeClass = compact ? "compact" : "regular"
-        let key = "\(size.columns)×\(size.rows) \(window.window["version"]?.text ?? "")"
-        if key != planKey {
-            var layout = LayoutRequest(
-                table: table,
-                width: Double(size.columns),
-                sizeClass: sizeClass,
-                horizontalScroll: !compact,
-                unit: "cell"
-            )
-            layout.columns = columnState.columns
-            layout.columnOrder = columnState.order
-            plan = try session.sendForJSON(layout)
-            planKey = key
-            column = min(column, max(0, columnKeys.count - 1))
+        let key = "\(size.columns)×\(size.rows) \(held["version"]?.text ?? "")"
+        guard key != planKey else { return }
+        var layout = LayoutRequest(
+            table: table,
+            width: Double(size.columns),
+            sizeClass: compact ? "compact" : "regular",
+            horizontalScroll: !compact,
+            unit: "cell"
+        )
+        layout.columns = columnState.columns
+        layout.columnOrder = columnState.order
+        plan = try session.sendForJSON(layout)
+        planKey = key
+        column = min(column, max(0, columnKeys.count - 1))
+    }
+
+    /// Moves or reshapes the watched view (the first time: makes the watch) for the terminal's
+    /// size, placed as `placement` says, and takes the reply into the window held.
+    private func refresh(_ placement: Placement) throws {
+        if resync {
+            // A delta went missing: a new watch gives the whole window.
+            if let id = watchID { try session.send(UnwatchRequest(watch: id)) }
+            _ = session.takeKeptNotifications()
+            (watchID, seq, resync) = (nil, 0, false)
         }
+        size = terminal.size
+        try updatePlan()
+        let compact = size.columns < 60
         let viewport = ScrollRequest.Viewport(
             x: Double(x),
             y: placement == .anchored && cursorID == nil ? 0 : nil,
@@ -422,41 +514,60 @@ final class Viewer {
         var request = ScrollRequest(table: table, viewport: viewport, unit: "cell")
         request.sections = sectionsChange
         sectionsChange = nil
-        request.sizeClass = sizeClass
+        request.sizeClass = compact ? "compact" : "regular"
         request.horizontalScroll = !compact
         request.columns = columnState.columns
         request.columnOrder = columnState.order
         if placement == .cursor { request.to = ScrollRequest.Target(index: cursor, align: "nearest") }
-        let reply: JSONValue
+        var arrived: Int
         do {
-            reply = try session.sendForJSON(request)
+            arrived = try watch(request)
         } catch let refused as DaemonSession.Refused where refused.field == "params.to.index" {
             // The view shrank under the cursor: go to its end (or the top of an empty view).
             request.to = nil
             request.viewport?.y = nil
-            let anchored = try session.sendForJSON(request)
-            let rows = anchored["shown"]?.intValue ?? anchored["total"]?.intValue ?? 0
+            arrived = try watch(request)
+            let rows = shownRows
             cursor = max(0, rows - 1)
             request.to = rows == 0 ? nil : ScrollRequest.Target(index: cursor, align: "nearest")
             if rows == 0 { request.viewport?.y = 0 }
-            reply = try session.sendForJSON(request)
+            arrived += try watch(request)
         }
-        window = WindowText(window: reply)
-        x = reply["viewport"]?["x"]?.intValue ?? 0
-        newAbove += reply["newAbove"]?.intValue ?? 0
-        if placement == .anchored, let id = cursorID, let row = window.rows.first(where: { $0["id"] == id }) {
-            cursor = row["index"]?.intValue ?? cursor
-        } else if placement == .anchored {
-            cursor += reply["newAbove"]?.intValue ?? 0
+        x = held["viewport"]?["x"]?.intValue ?? 0
+        settle(placement, arrived: arrived)
+    }
+
+    /// Sends `request` as a `watch` and takes its reply (a delta from the window held, or the
+    /// whole window) into the window held, after the notifications that came before it; returns
+    /// how many rows came above the view meanwhile.
+    private func watch(_ request: ScrollRequest) throws -> Int {
+        let reply = try session.send(WatchRequest(scroll: request, watch: watchID))
+        var arrived = 0
+        for notification in session.takeKeptNotifications() {
+            guard notification["method"]?.stringValue == "window", let params = notification["params"],
+                watchID != nil, params["watch"]?.intValue == watchID
+            else { continue }
+            if let reason = params["ended"]?.stringValue {
+                throw DaemonSession.Refused(message: reason, kind: "watch_ended")
+            }
+            if take(try JSONDecoder().decode(WindowDelta.self, from: JSONEncoder().encode(params))) {
+                arrived += countNewAbove(looked: false)
+            }
         }
-        let total = reply["shown"]?.intValue ?? reply["total"]?.intValue ?? 0
-        cursor = max(0, min(cursor, total - 1))
-        if (reply["viewport"]?["y"]?.intValue ?? 0) == 0 { newAbove = 0 }
-        cursorID = window.rows.first { $0["index"]?.intValue == cursor }?["id"]
+        if let delta = reply.delta {
+            _ = take(delta)
+        } else if let whole = reply.window {
+            // A new watch starts at 0; moving one counts a delta even when the reply is whole.
+            held = whole
+            seq = watchID == nil ? 0 : seq + 1
+            fresh = [:]
+        }
+        watchID = reply.watch
+        return arrived + countNewAbove(looked: true)
     }
 
     /// One frame: header (underlined once rows scrolled under it), rows (the cursor row in
-    /// reverse, drafts red and underlined, new rows bold), the status line.
+    /// reverse, drafts red and underlined, rows just added bold), the status line.
     private func draw() {
         var lines: [String] = []
         let cursorKey = column < columnKeys.count ? columnKeys[column] : nil
@@ -494,6 +605,7 @@ final class Viewer {
         var screen = lines + Array(repeating: "", count: max(0, height - lines.count))
         for row in window.rows {
             let isCursor = row["id"] == cursorID
+            let isFresh = row["id"].map { fresh[$0] != nil } ?? false
             let isSelected = row["selected"]?.boolValue == true
             let marker = isSelected ? "[x]" : "[ ]"
             // Without a checkbox (the list report in a narrow terminal), a selected row is underlined.
@@ -501,7 +613,7 @@ final class Viewer {
             let y = row["y"]?.intValue ?? 0
             for (line, var canvas) in window.rowCanvases(row, marker: marker).enumerated() {
                 guard y + line >= headers.count else { continue }
-                if row["highlight"] != nil { canvas.style(x: 0, width: size.columns, "1;33") }
+                if isFresh { canvas.style(x: 0, width: size.columns, "1;33") }
                 if isSelected && !hasCheckbox { canvas.style(x: 0, width: size.columns, isCursor ? "4;7" : "4") }
                 if isCursor && !(isSelected && !hasCheckbox) { canvas.style(x: 0, width: size.columns, "7") }
                 for key in (row["drafts"]?.objectValue ?? [:]).keys {

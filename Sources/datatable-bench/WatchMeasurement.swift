@@ -67,7 +67,10 @@ struct WatchMeasurement {
         let readers = DispatchGroup()
         for (index, connection) in connections.enumerated() {
             let reading = UncheckedConnection(connection)
-            DispatchQueue.global().async(group: readers) {
+            // A thread each: a queue's threads would wait their turn while others block in read.
+            readers.enter()
+            Thread.detachNewThread {
+                defer { readers.leave() }
                 while !stop.load(ordering: .relaxed) {
                     guard let line = try? reading.value.nextLine() else { return }
                     let at = Self.seconds(ContinuousClock.now - started)

@@ -89,7 +89,16 @@ extension MethodTable {
     /// A window as a watch keeps and sends it: the scroll's reply without what a watch leaves
     /// out (each row's `highlight`, which fades with the clock, and `lost`, told once).
     static func windowJSON(_ reply: ScrollReply) throws -> JSONValue {
-        var window = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(reply))
+        // Written as the scroll reply writes itself and read back by the params reader: a
+        // window is worked out this way for every watch many times a second.
+        var writer = JSONWriter(capacity: reply.expectedBytes)
+        reply.write(to: &writer)
+        let bytes = writer.bytes
+        var window =
+            try bytes.withUnsafeBytes { bytes in
+                var reader = ParamsReader(bytes)
+                return reader.value()
+            } ?? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(reply))
         guard case .object(var members) = window else { return window }
         // A member that is null is one that is absent: a delta's null removes a member.
         members = members.filter { $0.value != .null }

@@ -67,7 +67,7 @@ import Testing
         /// Reads notifications until the window held is `fresh`; false when it does not come to
         /// that within a few seconds.
         func converge(to fresh: JSONValue) throws -> Bool {
-            let deadline = ContinuousClock.now + .seconds(3)
+            let deadline = ContinuousClock.now + .seconds(10)
             while window != fresh {
                 guard ContinuousClock.now < deadline else { return false }
                 guard let line = try? client.readLine(timeout: .milliseconds(200)) else { continue }
@@ -229,7 +229,7 @@ import Testing
             for (listener, line) in shown {
                 if line.hasPrefix(#"{"jsonrpc":"2.0","method""#) {
                     // A notification comes when its delta is due: wait for it (a few seconds at most).
-                    let deadline = ContinuousClock.now + .seconds(5)
+                    let deadline = ContinuousClock.now + .seconds(10)
                     while notified[listener]!.isEmpty, ContinuousClock.now < deadline {
                         if let line = try? clients[listener]!.readLine(timeout: .milliseconds(100)) {
                             notified[listener]!.append(line)

@@ -64,8 +64,21 @@ struct ViewerTests {
             let environment: [UnsafeMutablePointer<CChar>?] =
                 ["TERM=xterm-256color", "PATH=\(path)"].map { $0.withCString { strdup($0) } } + [nil]
             defer { for pointer in environment { free(pointer) } }
+            // The test's thread blocks signals (SIGHUP among them) and the spawned tmux server
+            // and its panes would keep that mask: `kill-server` could then not end a pane, and
+            // the server would outlive the test. Start them with no signal blocked or ignored.
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var none = sigset_t()
+            sigemptyset(&none)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            var all = sigset_t()
+            sigfillset(&all)
+            posix_spawnattr_setsigdefault(&attributes, &all)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
             var pid: pid_t = 0
-            guard posix_spawn(&pid, tool, &actions, nil, argv, environment) == 0 else { return -1 }
+            guard posix_spawn(&pid, tool, &actions, &attributes, argv, environment) == 0 else { return -1 }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             return (status >> 8) & 0xFF

@@ -56,6 +56,27 @@ public struct WindowDelta: Codable, Hashable, Sendable {
         self.set == nil && removed == nil && added == nil && changed == nil && pending == nil
     }
 
+    /// `scroll`'s window as a watch keeps and sends it: without each row's `highlight` (it
+    /// fades with the clock) and `lost` (told once, in `scroll` and `filter` replies), and
+    /// without members that are null (a member that is null is one that is absent: a delta's
+    /// null removes a member).
+    public static func watched(_ window: JSONValue) -> JSONValue {
+        guard case .object(var members) = window else { return window }
+        members = members.filter { $0.value != .null }
+        members.removeValue(forKey: "lost")
+        if let rows = members["rows"]?.arrayElements {
+            members["rows"] = .array(
+                rows.map { row in
+                    guard case .object(var row) = row else { return row }
+                    row = row.filter { $0.value != .null }
+                    row.removeValue(forKey: "highlight")
+                    return .object(row)
+                }
+            )
+        }
+        return .object(members)
+    }
+
     /// The changes that take the window `old` to the window `new` (both as `scroll` gives them):
     /// `watch`, `seq` and `version` are left for the caller.
     public static func between(_ old: JSONValue, _ new: JSONValue) -> WindowDelta {

@@ -148,6 +148,25 @@ final class DaemonSession {
         return try JSONDecoder().decode(JSONValue.self, from: Data(try connection.nextLine().utf8))
     }
 
+    /// The next notification, or `nil` once `deadline` passes without one (`nil` deadline: wait
+    /// as long as it takes).
+    func nextNotification(before deadline: Date?) throws -> JSONValue? {
+        if let deadline, !hasBufferedLine {
+            let left = Int32(max(0, min(Double(Int32.max), deadline.timeIntervalSinceNow * 1000)))
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&waiting, 1, left) > 0 else { return nil }
+        }
+        return try nextNotification()
+    }
+
+    /// `value` as one line of JSON, members in key order, as the `--json` output of a stream
+    /// of notifications prints each.
+    static func line(_ value: JSONValue) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
     /// The notifications kept while requests waited for their replies (``keepsNotifications``),
     /// oldest first: they came before the last reply. Taking them empties the list.
     func takeKeptNotifications() -> [JSONValue] {

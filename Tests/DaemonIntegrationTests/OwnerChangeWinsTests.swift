@@ -21,22 +21,30 @@ struct OwnerChangeWinsTests {
         try #require(try object(reply)["result"] as? [String: Any], "\(reply ?? "no reply")")
     }
 
+    /// A daemon run as root, connections of root and of `nobody`, and root's 0644 table
+    /// `vault` (item, secret, rack) of three rows.
+    static func vault() throws -> (TestDaemon, UserClient, UserClient) {
+        let daemon = try FileAccessTests.rootDaemon()
+        let root = try UserClient(as: "root", socket: daemon.socketPath)
+        let nobody = try UserClient(as: "nobody", socket: daemon.socketPath)
+        let created = root.request(
+            line(
+                "create",
+                #"{"table":"vault","mode":"0644","columns":[{"key":"item"},{"key":"secret"},{"key":"rack"}],"rows":[{"item":"Bolt","secret":"x","rack":"A1"},{"item":"Nut","secret":"y","rack":"A1"},{"item":"Gear","secret":"x","rack":"B2"}]}"#
+            )
+        )
+        #expect(try errorKind(created) == nil, "\(created ?? "")")
+        return (daemon, root, nobody)
+    }
+
     static let scroll = line("scroll", #"{"table":"vault","unit":"cell","viewport":{"width":60,"height":10}}"#)
 
     /// The reported sequence: `nobody` filters root's 0644 table by `secret`; root's `alter`
     /// dropping `secret` goes through, and `nobody`'s next scroll says its filter lost the
     /// column and shows every row.
     @Test func anAlterDroppingAColumnAnotherViewFiltersByGoesThrough() throws {
-        let daemon = try FileAccessTests.rootDaemon()
-        let root = try UserClient(as: "root", socket: daemon.socketPath)
-        let nobody = try UserClient(as: "nobody", socket: daemon.socketPath)
-        let created = root.request(
-            Self.line(
-                "create",
-                #"{"table":"vault","mode":"0644","columns":[{"key":"item"},{"key":"secret"},{"key":"rack"}],"rows":[{"item":"Bolt","secret":"x","rack":"A1"},{"item":"Nut","secret":"y","rack":"A1"},{"item":"Gear","secret":"x","rack":"B2"}]}"#
-            )
-        )
-        #expect(try errorKind(created) == nil, "\(created ?? "")")
+        let (daemon, root, nobody) = try Self.vault()
+        defer { withExtendedLifetime(daemon) {} }
 
         let filtered = try Self.result(
             nobody.request(
@@ -74,16 +82,8 @@ struct OwnerChangeWinsTests {
     /// A view grouped by a column loses its sections when the column is dropped; a view of a
     /// connection that can no longer read the table (after `chmod`) holds nothing up either.
     @Test func sectionsAndUnreadableViewsHoldNothingUp() throws {
-        let daemon = try FileAccessTests.rootDaemon()
-        let root = try UserClient(as: "root", socket: daemon.socketPath)
-        let nobody = try UserClient(as: "nobody", socket: daemon.socketPath)
-        let created = root.request(
-            Self.line(
-                "create",
-                #"{"table":"vault","mode":"0644","columns":[{"key":"item"},{"key":"secret"},{"key":"rack"}],"rows":[{"item":"Bolt","secret":"x","rack":"A1"},{"item":"Nut","secret":"y","rack":"A1"},{"item":"Gear","secret":"x","rack":"B2"}]}"#
-            )
-        )
-        #expect(try errorKind(created) == nil, "\(created ?? "")")
+        let (daemon, root, nobody) = try Self.vault()
+        defer { withExtendedLifetime(daemon) {} }
         let grouped = try Self.result(
             nobody.request(
                 Self.line(

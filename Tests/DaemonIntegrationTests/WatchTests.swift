@@ -37,18 +37,7 @@ import Testing
         /// The next line, a `window` notification already applied.
         @discardableResult
         func read(timeout: Duration = .seconds(10)) throws -> JSONValue {
-            let line = try #require(try client.readLine(timeout: timeout), "\(name): the connection ended")
-            if ProcessInfo.processInfo.environment["WATCH_TRACE"] == name { print("\(name) <- \(line.prefix(600))") }
-            let message = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
-            if message["method"]?.stringValue == "window", let params = message["params"] {
-                let delta = try JSONDecoder().decode(WindowDelta.self, from: JSONEncoder().encode(params))
-                #expect(delta.watch == id)
-                #expect(delta.seq == seq + 1, "\(name): delta \(delta.seq) after \(seq)")
-                seq = delta.seq
-                delta.apply(to: &window)
-                deltas += 1
-            }
-            return message
+            try apply(try #require(try client.readLine(timeout: timeout), "\(name): the connection ended"))
         }
 
         /// Takes in a `watch` reply: the whole window, or a delta to what is held.
@@ -76,33 +65,25 @@ import Testing
             return true
         }
 
-        private func apply(_ line: String) throws {
-            if ProcessInfo.processInfo.environment["WATCH_TRACE"] == name { print("\(name) <- \(line)") }
+        /// The message on `line`; a `window` notification is applied to the window held, and
+        /// must follow the one before it.
+        @discardableResult
+        private func apply(_ line: String) throws -> JSONValue {
+            if ProcessInfo.processInfo.environment["WATCH_TRACE"] == name { print("\(name) <- \(line.prefix(600))") }
             let message = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
-            guard message["method"]?.stringValue == "window", let params = message["params"] else { return }
+            guard message["method"]?.stringValue == "window", let params = message["params"] else { return message }
             let delta = try JSONDecoder().decode(WindowDelta.self, from: JSONEncoder().encode(params))
+            #expect(delta.watch == id)
             #expect(delta.seq == seq + 1, "\(name): delta \(delta.seq) after \(seq)")
             seq = delta.seq
             delta.apply(to: &window)
             deltas += 1
+            return message
         }
 
         /// The view's window as `scroll` gives it now, without what a watch leaves out.
         func fresh(_ table: String) throws -> JSONValue {
-            guard case .object(var members) = try call("scroll", #"{"table":"\#(table)"}"#) else { return .null }
-            members = members.filter { $0.value != .null }
-            members.removeValue(forKey: "lost")
-            members["rows"] = members["rows"]?.arrayElements.map { rows in
-                .array(
-                    rows.map { row in
-                        guard case .object(var row) = row else { return row }
-                        row = row.filter { $0.value != .null }
-                        row.removeValue(forKey: "highlight")
-                        return .object(row)
-                    }
-                )
-            }
-            return .object(members)
+            WindowDelta.watched(try call("scroll", #"{"table":"\#(table)"}"#))
         }
 
         /// The ids of the rows held, in order.

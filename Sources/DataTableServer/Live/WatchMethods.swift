@@ -94,27 +94,12 @@ extension MethodTable {
         var writer = JSONWriter(capacity: reply.expectedBytes)
         reply.write(to: &writer)
         let bytes = writer.bytes
-        var window =
+        let window =
             try bytes.withUnsafeBytes { bytes in
                 var reader = ParamsReader(bytes)
                 return reader.value()
             } ?? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(reply))
-        guard case .object(var members) = window else { return window }
-        // A member that is null is one that is absent: a delta's null removes a member.
-        members = members.filter { $0.value != .null }
-        members.removeValue(forKey: "lost")
-        members["rows"] = members["rows"]?.arrayElements.map { rows in
-            .array(
-                rows.map { row in
-                    guard case .object(var row) = row else { return row }
-                    row = row.filter { $0.value != .null }
-                    row.removeValue(forKey: "highlight")
-                    return .object(row)
-                }
-            )
-        }
-        window = .object(members)
-        return window
+        return WindowDelta.watched(window)
     }
 
     /// What a refresh of a watch came to.

@@ -133,19 +133,11 @@ struct Subscribe: ParsableCommand {
             try session.send(SubscribeRequest(table: table))
             var seen = 0
             let deadline = seconds.map { Date().addingTimeInterval($0) }
-            while count.map({ seen < $0 }) ?? true {
-                if let deadline, !session.hasBufferedLine {
-                    let left = Int32(max(0, min(Double(Int32.max), deadline.timeIntervalSinceNow * 1000)))
-                    var waiting = pollfd(fd: session.descriptor, events: Int16(POLLIN), revents: 0)
-                    guard poll(&waiting, 1, left) > 0 else { break }
-                }
-                let event = try session.nextNotification()
+            while count.map({ seen < $0 }) ?? true, let event = try session.nextNotification(before: deadline) {
                 guard event["method"]?.stringValue == "event", let params = event["params"] else { continue }
                 seen += 1
                 if common.json {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                    print(String(decoding: try encoder.encode(params), as: UTF8.self))
+                    print(try DaemonSession.line(params))
                 } else {
                     let ids = params["ids"].map { " ids \($0.text)" } ?? ""
                     print(

@@ -36,22 +36,14 @@ struct Watch: ParsableCommand {
             if !common.json { draw(window, inPlace: inPlace, first: true) }
             var seen = 0
             let deadline = seconds.map { Date().addingTimeInterval($0) }
-            while count.map({ seen < $0 }) ?? true {
-                if let deadline, !session.hasBufferedLine {
-                    let left = Int32(max(0, min(Double(Int32.max), deadline.timeIntervalSinceNow * 1000)))
-                    var waiting = pollfd(fd: session.descriptor, events: Int16(POLLIN), revents: 0)
-                    guard poll(&waiting, 1, left) > 0 else { break }
-                }
-                let message = try session.nextNotification()
+            while count.map({ seen < $0 }) ?? true, let message = try session.nextNotification(before: deadline) {
                 guard message["method"]?.stringValue == "window", let params = message["params"] else { continue }
                 if let ended = params["ended"]?.stringValue {
                     throw ValidationError("The watch ended: \(ended)")
                 }
                 seen += 1
                 if common.json {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                    print(String(decoding: try encoder.encode(params), as: UTF8.self))
+                    print(try DaemonSession.line(params))
                 } else {
                     let delta = try JSONDecoder().decode(WindowDelta.self, from: JSONEncoder().encode(params))
                     delta.apply(to: &window)

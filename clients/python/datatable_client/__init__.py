@@ -498,30 +498,22 @@ class Client:
     def next_window(self, watch, timeout=None):
         """The params of the next ``window`` notification of watch ``watch`` (others stay
         queued), waiting up to ``timeout`` seconds; ``None`` when none came in time."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            for index, params in enumerate(self._windows):
-                if params.get("watch") == watch:
-                    del self._windows[index]
-                    return params
-            remaining = None if deadline is None else deadline - time.monotonic()
-            if remaining is not None and remaining <= 0:
-                return None
-            try:
-                message = self._read_message(remaining)
-            except socket.timeout:
-                return None
-            self._keep(message)
+        return self._next_kept(self._windows, lambda params: params.get("watch") == watch, timeout)
 
     def next_event(self, timeout=None, table=None):
         """The next ``Event`` (of ``table``, when given; others stay queued), waiting up to
         ``timeout`` seconds (``None``: as long as it takes). ``None`` when none came in time."""
+        return self._next_kept(self._events, lambda event: table is None or event.table == table, timeout)
+
+    def _next_kept(self, queue, wanted, timeout):
+        """The first notification in ``queue`` that is ``wanted``, reading more (and filing away
+        the rest) for up to ``timeout`` seconds; ``None`` when none came in time."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            for index, event in enumerate(self._events):
-                if table is None or event.table == table:
-                    del self._events[index]
-                    return event
+            for index, kept in enumerate(queue):
+                if wanted(kept):
+                    del queue[index]
+                    return kept
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
                 return None

@@ -127,9 +127,9 @@ struct WatchMeasurement {
             target: "≤ 0.25×"
         )
         report.add(
-            "watch: daemon memory for a watcher that never reads (at start / after the run, all \(watchers + 1))",
+            "watch: daemon memory for the \(watchers + 1) watches and their views (at start / after the run)",
             "\(BenchReport.megabytes(withStalled - baseline)) / \(BenchReport.megabytes(after - baseline))",
-            target: "< 1 MB for it"
+            target: "< 1 MB for the one that never reads"
         )
         _ = stalled
     }

@@ -97,6 +97,8 @@ extension Table {
     /// it changes nothing that is kept. Throws as the change's own method does, and like it
     /// changes nothing then (but a refused edit keeps its drafts).
     public mutating func apply(_ change: TableChange, now: Double = 0) throws(TableError) -> ChangeOutcome {
+        beginChange()
+        defer { endChange() }
         changeAuthor = change.author
         defer { changeAuthor = nil }
         switch change.kind {

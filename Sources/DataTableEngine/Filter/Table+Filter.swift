@@ -148,23 +148,23 @@ extension Table {
     }
 
     /// The current order was rebuilt with the same rows, or some rows left it: each filter keeps
-    /// the rows it admitted that are still there, in the new order.
+    /// the rows it admitted that are still there, in the new order. (The sections follow when
+    /// the change settles.)
     mutating func filtersFollowOrder() {
         for index in filters.indices {
             let old = filters[index].rows
             filters[index].rows = RowOrder(slotsInOrder { old.contains($0) })
             filters[index].keptOffsets = []
         }
-        sectionsRebuild()
     }
 
-    /// Rows came into the order all at once (a load): each filter looks at every row again.
+    /// Rows or columns changed all at once (a load, an alter): each filter looks at every row
+    /// again. (The sections follow when the change settles.)
     mutating func filtersReadmit() {
         for index in filters.indices {
             filters[index].rows = admittedRows(filters[index].filter).rows
             filters[index].keptOffsets = []
         }
-        sectionsRebuild()
     }
 
     /// The slots of the current order for which `include` holds, in order.

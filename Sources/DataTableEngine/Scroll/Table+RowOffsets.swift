@@ -52,20 +52,6 @@ extension Table {
 
     // MARK: Keeping the indexes current
 
-    /// `slot` went into the current order at `position`.
-    mutating func rowOffsetsInsert(_ slot: UInt32, at position: Int) {
-        filtersInsert(slot, at: position)
-        if !sections.isEmpty { sectionsInsert(slot) }
-        for kept in keptOffsets.indices {
-            keptOffsets[kept].index.insert(height(of: slot, under: keptOffsets[kept].rule), at: position)
-        }
-    }
-
-    /// The row at `position` of the current order went.
-    mutating func rowOffsetsRemove(at position: Int) {
-        for kept in keptOffsets.indices { keptOffsets[kept].index.remove(at: position) }
-    }
-
     /// A cell of `slot` changed: its row's height may have.
     mutating func rowOffsetsUpdate(_ slot: UInt32) {
         guard !keptOffsets.isEmpty, let position = orderPosition(of: slot) else { return }
@@ -92,37 +78,33 @@ extension Table {
         for index in sections.indices { sections[index].keptOffsets.removeAll { $0.rule.measure == measure } }
     }
 
-    // MARK: The current order, with the indexes kept in step
+    // MARK: The current order, its changes noted
 
-    /// Inserts `slot` into the table's own order at `position`, and into the indexes when that
-    /// order is the current one.
+    /// Inserts `slot` into the table's own order at `position` (a step of the current order when
+    /// that is the one in force).
     mutating func insertNatural(_ slot: UInt32, at position: Int) {
         natural.insert(slot, at: position)
-        if sorted == nil { rowOffsetsInsert(slot, at: position) }
+        if sorted == nil { notePlaced(slot, at: position) }
     }
 
     /// Inserts `slot` into the sorted order at `position`.
     mutating func insertSorted(_ slot: UInt32, at position: Int) {
         sorted!.insert(slot, at: position)
-        rowOffsetsInsert(slot, at: position)
+        notePlaced(slot, at: position)
     }
 
-    /// Removes `slot` from both orders and from the indexes.
+    /// Removes `slot` from both orders.
     mutating func removeFromOrders(_ slot: UInt32) {
-        filtersRemove(slot)
-        sectionsRemove(slot)
         let naturalPosition = natural.remove(slot)
         if sorted == nil {
-            if let naturalPosition { rowOffsetsRemove(at: naturalPosition) }
+            if let naturalPosition { noteTakenOut(slot, from: naturalPosition) }
         } else if let sortedPosition = sorted!.remove(slot) {
-            rowOffsetsRemove(at: sortedPosition)
+            noteTakenOut(slot, from: sortedPosition)
         }
     }
 
-    /// Removes `slot` from the sorted order (to place it again) and from the indexes.
+    /// Removes `slot` from the sorted order, to place it again.
     mutating func removeFromSorted(_ slot: UInt32) {
-        filtersRemove(slot)
-        sectionsRemove(slot)
-        if let position = sorted!.remove(slot) { rowOffsetsRemove(at: position) }
+        if let position = sorted!.remove(slot) { noteTakenOut(slot, from: position) }
     }
 }

@@ -9,6 +9,8 @@ extension Table {
     /// whole batch. Under a sort each row lands where the sort puts it, after rows that sort
     /// equal; otherwise rows append, or go in at `index` in the order given.
     public mutating func add(_ rows: [RowInput], at index: Int? = nil, now: Double) throws(TableError) -> [AddedRow] {
+        beginChange()
+        defer { endChange() }
         if let index {
             guard sorted == nil else {
                 throw .invalidArgument(

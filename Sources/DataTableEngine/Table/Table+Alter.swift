@@ -119,6 +119,8 @@ extension Table {
     /// new `limit` below the rows there are drops the oldest, one version later
     /// (``droppedByLimit``).
     public mutating func alter(_ alteration: TableAlteration) throws(TableError) -> SchemaSummary {
+        beginChange()
+        defer { endChange() }
         guard !alteration.isEmpty else {
             throw .invalidArgument("Say what to change: change, rename, drop, add, readOnly or limit.", field: "params")
         }
@@ -307,11 +309,9 @@ extension Table {
             inverse.insert(apply(edit, summary: &summary), at: 0)
         }
         // (The columns' indexes by key are kept in step by each edit, at the cost of what it
-        // changes.) Widths are measured again when a layout asks; filters look at every row again (a
-        // search reads every column).
-        contentWidths = []
-        forgetRowOffsets()
-        filtersReadmit()
+        // changes.) When the change settles, widths are measured again when a layout asks, and
+        // filters look at every row again (a search reads every column).
+        steps.schema = true
         return (SchemaChange(edits: inverse), summary)
     }
 

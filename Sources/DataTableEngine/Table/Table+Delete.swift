@@ -2,6 +2,8 @@ extension Table {
     /// Deletes the rows with `ids` as one change; an unknown id refuses it whole. Returns how many
     /// rows went.
     public mutating func delete(_ ids: [RowID]) throws(TableError) -> Int {
+        beginChange()
+        defer { endChange() }
         var slots: [UInt32] = []
         var seen: Set<UInt32> = []
         for id in ids {
@@ -20,6 +22,8 @@ extension Table {
     /// Deletes every row as one change, keeping the columns, the sort and the ids not yet given
     /// (a table without a key never gives an id twice); returns how many went.
     public mutating func clear() -> Int {
+        beginChange()
+        defer { endChange() }
         let slots = natural.allSlots
         remove(slots)
         return slots.count
@@ -28,6 +32,8 @@ extension Table {
     /// Deletes the selected rows (`within` a view's filter: the selected rows it shows); returns
     /// how many.
     public mutating func deleteSelection(within filter: UInt64? = nil) -> Int {
+        beginChange()
+        defer { endChange() }
         let slots = selectedSlotsInOrder(within: filter)
         remove(slots)
         return slots.count
@@ -49,8 +55,7 @@ extension Table {
             let gone = Set(slots)
             natural = RowOrder(natural.allSlots.filter { !gone.contains($0) })
             if let order = sorted { sorted = RowOrder(order.allSlots.filter { !gone.contains($0) }) }
-            forgetRowOffsets()
-            filtersFollowOrder()
+            noteRebuilt(.order)
         } else {
             for slot in slots { removeFromOrders(slot) }
         }

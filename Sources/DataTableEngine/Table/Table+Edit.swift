@@ -55,6 +55,8 @@ extension Table {
     /// `ifRowVersion` is not its row's version refuses the whole change
     /// (``TableError/rowChanged(_:expected:current:)``).
     public mutating func edit(_ edits: [CellEdit]) throws(TableError) -> [EditedCell] {
+        beginChange()
+        defer { endChange() }
         var targets: [(slot: UInt32, column: Int)] = []
         targets.reserveCapacity(edits.count)
         for (position, edit) in edits.enumerated() {
@@ -116,6 +118,8 @@ extension Table {
     public mutating func editSelection(column: String, input: CellInput, within filter: UInt64? = nil)
         throws(TableError) -> [EditedCell]
     {
+        beginChange()
+        defer { endChange() }
         guard columnIndex[column] != nil else { throw .noSuchColumn(column, row: nil) }
         let edits = selectedSlotsInOrder(within: filter).map { CellEdit(id: id(of: $0), column: column, input: input) }
         guard !edits.isEmpty else { return [] }
@@ -124,6 +128,8 @@ extension Table {
 
     /// Clears drafts: of one cell, of one row, or of the whole table; returns how many.
     public mutating func revert(id: RowID?, column: String?) throws(TableError) -> Int {
+        beginChange()
+        defer { endChange() }
         var cleared = 0
         if let id {
             let slot = try requireSlot(id)
@@ -176,6 +182,7 @@ extension Table {
     mutating func setDraft(_ draft: Draft?, slot: UInt32, column: Int) {
         let previous = drafts[slot]?[column]
         let had = previous != nil
+        if draft != nil || had { steps.drafts.append(slot) }
         if draft != nil || had { rowVersions.set(slot, to: version + 1, slotCount: slotCount) }
         draftBytes += (draft?.estimatedBytes ?? 0) - (previous?.estimatedBytes ?? 0)
         if let draft {

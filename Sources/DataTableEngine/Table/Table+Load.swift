@@ -5,6 +5,8 @@ extension Table {
     /// A load cannot be undone, and the changes before it can no longer be. Past the table's
     /// limit the oldest rows go, one version later (``droppedByLimit``).
     public mutating func append(_ loaded: LoadedRows) throws(TableError) -> Int {
+        beginChange()
+        defer { endChange() }
         precondition(loaded.columns.map(\.key) == columns.map(\.key), "rows parsed for other columns")
         let count = loaded.count
         guard count > 0 else { return 0 }
@@ -65,14 +67,10 @@ extension Table {
             let reader = keyReader()
             for (slot, id) in zip(newSlots, keys) { keyIndex.insert(slot, id: id, idOf: reader) }
         }
-        var widths = contentWidths
-        contentWidths = []
-        for index in widths.indices { widths[index].measureSlots(first..<UInt32(slotCount), of: self) }
-        contentWidths = widths
+        steps.append(first..<UInt32(slotCount))
+        noteRebuilt(.rows)
         natural = RowOrder(natural.allSlots + newSlots)
-        forgetRowOffsets()
         if !sortKeys.isEmpty { try sort(by: sortKeys) }
-        filtersReadmit()
         forgetHistory()
         version += 1
         _ = dropPastLimit()

@@ -74,7 +74,6 @@ extension Table {
         fresh.sections = sections
         fresh.filterGeneration = filterGeneration
         fresh.lostByViews = lostByViews
-        fresh.filtersReadmit()
         // (append's own change is this one: the version goes up once.) Only rows whose key is
         // new are news to a view counting rows added above it.
         fresh.version = version + 1
@@ -87,7 +86,17 @@ extension Table {
         fresh.forgetHistory()
         fresh.droppedByLimit = []
         fresh.limit = limit
+        // One change from the table as it was: the views look at every row again when it settles.
+        fresh.beginChange()
+        fresh.steps.from = version
+        fresh.noteRebuilt(.rows)
+        fresh.steps.newRows = new.map { (slot: $0.0, id: $0.1) }
+        natural.forEachSlot { slot in
+            let id = id(of: slot)
+            if keyColumn == nil || fresh.slot(of: id) == nil { fresh.steps.removedIDs.append(id) }
+        }
         fresh.removeRows(fresh.slotsPastLimit)
+        fresh.endChange()
         self = fresh
         return result
     }

@@ -36,6 +36,8 @@ extension Table {
         mode: SelectionMode? = nil,
         within filter: UInt64? = nil
     ) throws(TableError) {
+        beginChange()
+        defer { endChange() }
         let slots = try slots(for: target, within: filter)
         let mode = mode ?? selectionMode
         let wanted: Int
@@ -64,6 +66,7 @@ extension Table {
             if now != selected {
                 flags[Int(slot)].selected = now
                 selectedCount += now ? 1 : -1
+                steps.selection.append(slot)
             }
         }
         if selectionMode == .single && selectedCount > 1 {
@@ -73,6 +76,7 @@ extension Table {
             if let keep {
                 flags[Int(keep)].selected = true
                 selectedCount = 1
+                steps.selection.append(keep)
             }
         }
         version += 1
@@ -81,6 +85,8 @@ extension Table {
     /// Switches the selection mode; a selection the new mode cannot hold is cut to its first row
     /// (`single`) or cleared (`none`).
     public mutating func setSelectionMode(_ mode: SelectionMode) {
+        beginChange()
+        defer { endChange() }
         guard mode != selectionMode else { return }
         selectionMode = mode
         switch mode {
@@ -91,6 +97,7 @@ extension Table {
             if let first {
                 flags[Int(first)].selected = true
                 selectedCount = 1
+                steps.selection.append(first)
             }
         default: break
         }
@@ -121,7 +128,10 @@ extension Table {
 
     private mutating func clearSelection() {
         guard selectedCount > 0 else { return }
-        for index in flags.indices where flags[index].selected { flags[index].selected = false }
+        for index in flags.indices where flags[index].selected {
+            flags[index].selected = false
+            steps.selection.append(UInt32(index))
+        }
         selectedCount = 0
     }
 

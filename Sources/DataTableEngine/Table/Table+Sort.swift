@@ -6,6 +6,8 @@ extension Table {
     /// column is refused with the field `field[i].column` (`keys` for `sort`, `sort` for
     /// `create` and `load`).
     public mutating func sort(by keys: [SortKey], field: String = "keys") throws(TableError) {
+        beginChange()
+        defer { endChange() }
         var resolved: [(column: Int, descending: Bool)] = []
         for (position, key) in keys.enumerated() {
             guard let column = columnIndex[key.column] else {
@@ -18,8 +20,7 @@ extension Table {
         }
         sortKeys = keys
         version += 1
-        forgetRowOffsets()
-        defer { filtersFollowOrder() }
+        noteRebuilt(.order)
         guard !resolved.isEmpty else {
             sorted = nil
             return

@@ -9,6 +9,8 @@ extension Table {
     /// history names rows by place, and a later change by someone else may rest on it). A change
     /// of owner or mode ends the history (``changeAccess(to:)``), so no undo reaches back past it.
     public mutating func undo(by author: UInt32? = nil) throws(TableError) -> UndoOutcome {
+        beginChange()
+        defer { endChange() }
         let step = try nextStep(of: author, in: undoSteps, redo: false)
         undoSteps.removeLast()
         historyBytes -= step.bytes
@@ -28,6 +30,8 @@ extension Table {
 
     /// Makes again the last change `author` took back with ``undo(by:)``, under the same rule.
     public mutating func redo(by author: UInt32? = nil) throws(TableError) -> UndoOutcome {
+        beginChange()
+        defer { endChange() }
         let step = try nextStep(of: author, in: redoSteps, redo: true)
         redoSteps.removeLast()
         historyBytes -= step.bytes
@@ -275,6 +279,7 @@ extension Table {
 
     /// Gives the row in `slot` the id it had before it was taken out.
     private mutating func giveID(_ id: RowID, to slot: UInt32) {
+        steps.newRows.append((slot, id))
         if keyColumn != nil {
             keyIndex.insert(slot, id: id, idOf: keyReader())
         } else if case .number(let number) = id {

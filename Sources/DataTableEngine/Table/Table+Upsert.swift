@@ -21,6 +21,8 @@ extension Table {
     /// added rows and the replaced values, as one change. The version goes up once for the
     /// replacements and once for the additions.
     public mutating func upsert(_ rows: [RowInput], now: Double) throws(TableError) -> UpsertResult {
+        beginChange()
+        defer { endChange() }
         guard let keyColumn else {
             throw .invalidArgument("upsert matches rows by their key; this table has no key column.", field: "upsert")
         }

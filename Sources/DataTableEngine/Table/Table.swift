@@ -98,6 +98,13 @@ public struct Table: Sendable {
     var undoLimit = Table.defaultUndoDepth
     /// Who is making the change under way, for the undo history (``apply(_:)`` sets it).
     var changeAuthor: UInt32?
+    /// What the change under way has done so far, for the derived structures to take in when
+    /// it ends (``settle()``).
+    var steps = ChangeSteps()
+    /// How deeply changes are nested right now (``beginChange()``).
+    var changeDepth = 0
+    /// What the last change did, keyed by row id and column key.
+    public internal(set) var lastChange = ChangeSet(at: 1)
 
     /// How many changes a table can take back unless told otherwise.
     public static let defaultUndoDepth = 100
@@ -275,16 +282,19 @@ public struct Table: Sendable {
             let number = Int64(slotOfGeneratedID.count + 1)
             slotOfGeneratedID.append(slot)
             generatedIDs[Int(slot)] = number
+            steps.newRows.append((slot, .number(number)))
             return .number(number)
         }
         let id = id(of: slot)
         keyIndex.insert(slot, id: id, idOf: keyReader())
+        steps.newRows.append((slot, id))
         return id
     }
 
     /// Forgets the row in `slot` and makes the slot free.
     mutating func releaseSlot(_ slot: UInt32) {
         let id = id(of: slot)
+        steps.removedIDs.append(id)
         if keyColumn == nil {
             if case .number(let number) = id { slotOfGeneratedID[Int(number - 1)] = .max }
         } else {
@@ -302,21 +312,21 @@ public struct Table: Sendable {
         freeSlots.append(slot)
     }
 
-    /// Stores a cell's value, keeping the layout's content widths and row heights current. The
-    /// row's version becomes the version the change brings the table to.
+    /// Stores a cell's value, noting it among the change's steps (what derived from it follows
+    /// when the change ends). The row's version becomes the version the change brings the
+    /// table to.
     mutating func setCell(_ value: CellValue, slot: UInt32, column: Int) {
+        assert(changeDepth > 0, "a cell set outside beginChange() and endChange()")
         rowVersions.set(slot, to: version + 1, slotCount: slotCount)
-        if !contentWidths.isEmpty {
-            let old = stores[column][slot]
-            let rules = columns[column].rules
-            for index in contentWidths.indices {
-                contentWidths[index].replace(old, with: value, slot: slot, column: column, rules: rules)
-            }
+        if steps.cells.count < ChangeSteps.cellLimit {
+            steps.cells.append((slot, column, stores[column][slot]))
+        } else if !steps.tooManyCells {
+            // Past this many, the change is taken in whole: widths measured again, views
+            // looking at every row.
+            steps.tooManyCells = true
+            noteRebuilt(.rows)
         }
         stores[column][slot] = value
-        if !keptOffsets.isEmpty { rowOffsetsUpdate(slot) }
-        if !filters.isEmpty { filtersUpdate(slot) }
-        if !sections.isEmpty { sectionsUpdate(slot) }
     }
 }
 

@@ -8,10 +8,11 @@ import Foundation
 /// depth: a member the client sent (other than `null`) that the request did not keep is one the
 /// method does not know. Requests read straight from the bytes (``ReadableParams``) need no
 /// check: the reader refuses any member it does not know and leaves the line to the decoder.
+///
+/// No check is made where the request's context says params are lenient
+/// (``RequestContext/lenientParams``): a connection that asked for it, and logged requests
+/// replayed at start-up (they were accepted once, and are again).
 enum KnownParams {
-    /// Set while logged requests are replayed: they were accepted once, and are again.
-    @TaskLocal static var lenient = false
-
     static func check<Request: DataTableRequest>(_ request: Request, sent params: Data) throws(ResponseError) {
         guard let sent = try? JSONDecoder().decode(JSONValue.self, from: params),
             let kept = try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(request))

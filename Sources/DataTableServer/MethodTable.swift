@@ -105,7 +105,7 @@ public struct MethodTable: Sendable {
         let encode = ReplyEncoding.encoder(for: Reply.self)
         handlers[Request.method] = Handlers(
             immediate: { line, range, context in
-                let params = try decode(line, range)
+                let params = try decode(line, range, context.lenientParams)
                 guard let response = try immediate(params, &context) else { return nil }
                 return encode(context.requestID, response)
             },
@@ -119,7 +119,7 @@ public struct MethodTable: Sendable {
     ) -> ErasedHandler {
         let decode = decoder(Request.self)
         return { line, range, context in
-            let params = try line.withUnsafeBytes { try decode($0, range) }
+            let params = try line.withUnsafeBytes { try decode($0, range, context.lenientParams) }
             return try await withTaskExecutorPreference(globalConcurrentExecutor) {
                 let reply = try await body(params, &context)
                 // A change replayed from the log answers nobody: its reply (an `alter`'s lists
@@ -131,13 +131,14 @@ public struct MethodTable: Sendable {
 
     /// How `Request`'s params are read from a request line: straight from the bytes where
     /// ``ReadableParams`` can, else with `JSONDecoder` (from just the params object when the
-    /// envelope scanner found it).
+    /// envelope scanner found it). Params the method does not take are ignored when `lenient`
+    /// (``RequestContext/lenientParams``), else refused.
     private static func decoder<Request: DataTableRequest>(
         _: Request.Type
-    ) -> @Sendable (UnsafeRawBufferPointer, Range<Int>?) throws -> Request {
+    ) -> @Sendable (UnsafeRawBufferPointer, Range<Int>?, _ lenient: Bool) throws -> Request {
         let read = readRequest(Request.self)
-        return { line, range in
-            let request = try read(line, range)
+        return { line, range, lenient in
+            let request = try read(line, range, lenient)
             try request.validate()
             return request
         }
@@ -146,14 +147,14 @@ public struct MethodTable: Sendable {
     /// How `Request` is read from a request line, before its members are checked together.
     private static func readRequest<Request: DataTableRequest>(
         _: Request.Type
-    ) -> @Sendable (UnsafeRawBufferPointer, Range<Int>?) throws -> Request {
+    ) -> @Sendable (UnsafeRawBufferPointer, Range<Int>?, _ lenient: Bool) throws -> Request {
         let parameterless = Request.self is any ParameterlessRequest.Type
-        return { line, range in
+        return { line, range, lenient in
             if parameterless {
                 // Nothing to read (the dispatcher checked that params, if any, is an object);
                 // a member in it is one the method does not take.
                 let request = Request.readParams(UnsafeRawBufferPointer(start: nil, count: 0))!
-                if let range, !KnownParams.lenient,
+                if let range, !lenient,
                     line[range].contains(where: { $0 != UInt8(ascii: "{") && $0 != UInt8(ascii: "}") && $0 > 0x20 })
                 {
                     try KnownParams.check(request, sent: Data(UnsafeRawBufferPointer(rebasing: line[range])))
@@ -174,7 +175,7 @@ public struct MethodTable: Sendable {
             } catch let error as DecodingError {
                 throw ResponseError(decoding: error, within: range != nil ? "params" : nil)
             }
-            if !KnownParams.lenient {
+            if !lenient {
                 let params = range != nil ? bytes : Self.paramsMember(of: bytes)
                 if let params { try KnownParams.check(request, sent: params) }
             }

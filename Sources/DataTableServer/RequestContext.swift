@@ -28,8 +28,12 @@ public struct RequestContext: Sendable {
     /// nobody listens. Wait on the future only off the event loop.
     public var deliver: (@Sendable (Data) -> EventLoopFuture<Void>)?
     /// Whether params a method does not take are ignored on this connection (`hello` with
-    /// `lenientParams`) instead of refused.
+    /// `lenientParams`, and the replay of logged requests, accepted once) instead of refused.
     var lenientParams = false
+    /// The log record of the request being answered, when the daemon keeps a state directory:
+    /// set by the dispatcher for each request, `nil` between requests (a watch worked out again)
+    /// and in a replay. Changes reach it through ``writer``.
+    var recording: ChangeRecording?
     /// This connection's views, by table name (`scroll`).
     var views: [String: TableView] = [:]
     /// Text sent with `upload` for a `load`, by table name; gone with the connection.
@@ -54,6 +58,10 @@ public struct RequestContext: Sendable {
         self.server = server
         self.logger = logger
     }
+
+    /// What this request changes tables through: the daemon's state with the request's log
+    /// record (``recording``), so that what it changes is recorded.
+    var writer: TableWriter { TableWriter(server: server, recording: recording) }
 }
 
 /// Who is on the other end of a connection.

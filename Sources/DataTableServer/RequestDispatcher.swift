@@ -215,44 +215,22 @@ public struct RequestDispatcher: Sendable {
         case .success(let call):
             let started = Self.clock(for: context)
             context.requestID = call.id
-            let recording = context.server.journal.map { _ in ChangeRecording(line: Data(line)) }
+            let recording = context.server.journal.map { ChangeRecording(line: Data(line), journal: $0) }
+            context.recording = recording
+            defer { context.recording = nil }
             let reply: Data
             do {
-                guard
-                    let answered = try Self.bindingRequestLocals(
-                        recording: recording,
-                        lenient: context.lenientParams,
-                        {
-                            try immediate(line, header.paramsRange, &context)
-                        }
-                    )
-                else { return nil }
+                guard let answered = try immediate(line, header.paramsRange, &context) else { return nil }
                 reply = answered
                 log(call, started: started, context: context, line: line)
             } catch {
                 reply = failure(error, call, context: context, line: line)
             }
-            if let recording, let journal = context.server.journal { recording.releaseClaim(in: journal) }
+            recording?.releaseClaim()
             context.server.countRequests(1)
             guard !call.isNotification else { return PendingReply(parts: []) }
             return PendingReply(parts: [.init(line: reply, record: recording?.recorded, id: call.id)])
         }
-    }
-
-    /// Runs `body` with the task-locals a handler reads (``ChangeRecording/current``,
-    /// ``KnownParams/lenient``) set for this request. Only a value that differs from the one in
-    /// place is bound: binding costs an allocation, and on an event loop with no state
-    /// directory and strict params nothing needs it.
-    private static func bindingRequestLocals<Result>(
-        recording: ChangeRecording?,
-        lenient: Bool,
-        _ body: () throws -> Result
-    ) throws -> Result {
-        func bindLenient() throws -> Result {
-            KnownParams.lenient == lenient ? try body() : try KnownParams.$lenient.withValue(lenient, operation: body)
-        }
-        if recording == nil, ChangeRecording.current == nil { return try bindLenient() }
-        return try ChangeRecording.$current.withValue(recording, operation: bindLenient)
     }
 
     /// When a request started, for its debug log entry; `nil` (no clock read) when that entry
@@ -352,26 +330,24 @@ public struct RequestDispatcher: Sendable {
     {
         let started = Self.clock(for: context)
         context.requestID = call.id
-        let recording = context.server.journal.map { _ in ChangeRecording(line: line) }
+        let recording = context.server.journal.map { ChangeRecording(line: line, journal: $0) }
+        context.recording = recording
+        defer { context.recording = nil }
         let reply: Data
         do {
-            let lenient = context.lenientParams
-            reply = try await ChangeRecording.$current.withValue(recording) {
-                try await KnownParams.$lenient.withValue(lenient) {
-                    // A small request (in a batch, say) is answered where it is, without a hop.
-                    if tryImmediately, let immediate = call.handlers.immediate,
-                        let reply = try line.withUnsafeBytes({ try immediate($0, call.paramsRange, &context) })
-                    {
-                        return reply
-                    }
-                    return try await call.handlers.full(line, call.paramsRange, &context)
-                }
+            // A small request (in a batch, say) is answered where it is, without a hop.
+            if tryImmediately, let immediate = call.handlers.immediate,
+                let answered = try line.withUnsafeBytes({ try immediate($0, call.paramsRange, &context) })
+            {
+                reply = answered
+            } else {
+                reply = try await call.handlers.full(line, call.paramsRange, &context)
             }
             line.withUnsafeBytes { log(call, started: started, context: context, line: $0) }
         } catch {
             reply = line.withUnsafeBytes { failure(error, call, context: context, line: $0) }
         }
-        if let recording, let journal = context.server.journal { recording.releaseClaim(in: journal) }
+        recording?.releaseClaim()
         return (reply, recording?.recorded)
     }
 

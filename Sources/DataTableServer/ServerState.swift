@@ -12,7 +12,8 @@ public final class ServerState: Sendable {
     public let startedAt: ContinuousClock.Instant
     /// The tables, each behind its own lock.
     public let tables: LiveTables
-    /// Where long work on a table runs (see ``updateOffLock(_:by:work:install:)``).
+    /// Where long work on a table runs (see
+    /// ``TableWriter/updateOffLock(_:by:ifVersion:work:install:)``).
     let heavyWork = HeavyWork.shared
     /// Fonts opened for layouts in points, kept for the next.
     let fonts = FontLibrary()

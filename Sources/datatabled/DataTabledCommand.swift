@@ -341,6 +341,7 @@ struct DataTabledCommand: AsyncParsableCommand {
             for name in demoTables.tableNames {
                 let table = demoTables[name]!
                 try catalog.insert(table)
+                // No request makes them: recorded here, whole, so that a restart finds them.
                 store?.recordWhole(table)
             }
         }

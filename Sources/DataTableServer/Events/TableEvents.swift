@@ -6,8 +6,8 @@ extension ServerState {
     /// `fill` adds the details. Call it while holding the table's lock, so its events leave in
     /// version order. Costs nothing but a look-up when nobody subscribed.
     ///
-    /// It does not record the change in the state directory's log: ``update(_:by:needing:_:)``
-    /// records whatever changed the table's version, and a table created or dropped is recorded
+    /// It does not record the change in the state directory's log:
+    /// ``TableWriter/update(_:by:needing:ifVersion:_:)`` records whatever changed the table's version, and a table created or dropped is recorded
     /// where the catalog adds or removes it.
     /// `at` is the version after the change when it is not the table's version now (a change
     /// of two steps, each its own event).

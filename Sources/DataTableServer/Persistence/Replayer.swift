@@ -9,7 +9,8 @@ import Logging
 /// were logged as what they did) through their own methods.
 ///
 /// Replay happens under limits no configuration can make smaller than what was once accepted,
-/// and records nothing.
+/// and records nothing: the changes it makes are the log's own records. Its server has no log,
+/// and the context its requests are answered in no ``ChangeRecording``.
 final class Replayer {
     private let server: ServerState
     private let methods = MethodTable.builtin()
@@ -44,6 +45,8 @@ final class Replayer {
             logger: Logger(label: "datatabled.replay", factory: { _ in SwiftLogNoOpLogHandler() })
         )
         context.isReplay = true
+        // Logged requests were accepted once, and are again, params and all.
+        context.lenientParams = true
     }
 
     /// How many changes each table can take back, as the log has it so far.
@@ -65,10 +68,10 @@ final class Replayer {
             guard let method = header.method?.stringValue, let handlers = methods.handlers(for: method) else {
                 throw StateDirectoryError.damaged("a change names no known method")
             }
+            // Answered with no recording (`context.recording` stays `nil`): the change is
+            // already in the log.
             var context = self.context
-            _ = try? await KnownParams.$lenient.withValue(true) {
-                try await handlers.full(line, header.paramsRange, &context)
-            }
+            _ = try? await handlers.full(line, header.paramsRange, &context)
             self.context = context
             // A dropped table is gone after its replay; any other must be where it was.
             if let now = try? server.read(table, by: .daemon, \.version), now != version {
@@ -88,7 +91,7 @@ final class Replayer {
                 throw StateDirectoryError.damaged("a change to \(table) cannot be read: \(error)")
             }
             // A refused change is fine: it was refused the first time too, and left what it left
-            // (a refused edit its drafts).
+            // (a refused edit its drafts). Applied to the table directly, recording nothing.
             let now = try? server.tables.entry(table).update { table in
                 _ = try? table.apply(change)
                 return table.version

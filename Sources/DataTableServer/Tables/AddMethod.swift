@@ -6,6 +6,7 @@ extension MethodTable {
     /// `add` (protocol.md, "add"): rows where the sort puts them, within the budgets.
     static func add(_ request: AddRequest, _ context: inout RequestContext) throws -> AddRequest.Response {
         let server = context.server
+        let writer = context.writer
         var inputs: [RowInput] = []
         if let row = request.row { inputs.append(try WireValues.rowInput(row, field: "params.row")) }
         for (index, row) in (request.rows ?? []).enumerated() {
@@ -28,7 +29,7 @@ extension MethodTable {
         // Rows a replay brings back are not news: no highlight.
         let now = context.isReplay ? 0 : Date().timeIntervalSince1970
         var view = context.views[request.table]
-        let reply = try server.update(
+        let reply = try writer.update(
             request.table,
             by: context.requester,
             needing: .write,
@@ -47,7 +48,7 @@ extension MethodTable {
             let author = context.requester.uid
             if upsert {
                 guard
-                    case .upserted(let result) = try server.make(
+                    case .upserted(let result) = try writer.make(
                         .init(.upsert(inputs), by: author),
                         to: &table,
                         now: now
@@ -60,7 +61,7 @@ extension MethodTable {
                     addedFrom = replacedAt
                 }
             } else {
-                added = try server.make(.init(.add(inputs, index: request.index), by: author), to: &table, now: now)
+                added = try writer.make(.init(.add(inputs, index: request.index), by: author), to: &table, now: now)
                     .added
             }
             // Rows past the table's limit went in the same change, one version later.

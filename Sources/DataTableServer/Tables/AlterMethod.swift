@@ -5,9 +5,10 @@ import Foundation
 extension MethodTable {
     /// `alter` (protocol.md, "alter"): logged as what it changed. A large table
     /// is changed on a copy off its lock (an added column is a new store of every row).
-    static func alter(_ request: AlterRequest, _ server: ServerState, by requester: Requester) async throws
+    static func alter(_ request: AlterRequest, _ writer: TableWriter, by requester: Requester) async throws
         -> AlterRequest.Response
     {
+        let server = writer.server
         var alteration = TableAlteration()
         alteration.change = try WireSchema.columns(request.change ?? [], field: "params.change")
         alteration.rename = (request.rename ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -30,8 +31,8 @@ extension MethodTable {
         alteration.limit = request.limit
         alteration.keepBrokenAsDrafts = request.keepAsDrafts ?? false
         let change = TableChange(.alter(alteration), by: requester.uid)
-        server.note(change, for: request.table)
-        return try await server.updateOffLock(request.table, by: requester, ifVersion: request.ifVersion) { table in
+        writer.note(change, for: request.table)
+        return try await writer.updateOffLock(request.table, by: requester, ifVersion: request.ifVersion) { table in
             guard case .altered(let summary) = try table.apply(change) else {
                 preconditionFailure("an alter made something else")
             }

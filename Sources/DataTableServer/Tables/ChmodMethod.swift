@@ -26,13 +26,14 @@ extension MethodTable {
                 details: ["field": .string("params.owner")]
             )
         }
-        return try context.server.update(request.table, by: requester, needing: .own) { table in
+        let writer = context.writer
+        return try writer.update(request.table, by: requester, needing: .own) { table in
             let before = table.version
             var access = table.access
             if let mode { access.mode = mode }
             if let group { access.group = group }
             if let owner { access.owner = owner }
-            _ = try context.server.make(.init(.access(access), by: requester.uid), to: &table)
+            _ = try writer.make(.init(.access(access), by: requester.uid), to: &table)
             if table.version != before {
                 context.server.publish(table, .schema, from: before) { $0.change = "access" }
             }

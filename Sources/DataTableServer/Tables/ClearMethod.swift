@@ -6,12 +6,13 @@ extension MethodTable {
     /// table is emptied on a copy off its lock; the copy takes its place in O(1).
     static func clear(
         _ request: ClearRequest,
-        _ server: ServerState,
+        _ writer: TableWriter,
         by requester: Requester
     ) async throws -> ClearRequest.Response {
+        let server = writer.server
         let change = TableChange(.clear, by: requester.uid)
-        server.note(change, for: request.table)
-        return try await server.updateOffLock(request.table, by: requester, ifVersion: request.ifVersion) { table in
+        writer.note(change, for: request.table)
+        return try await writer.updateOffLock(request.table, by: requester, ifVersion: request.ifVersion) { table in
             // The ids, only when someone will be told about them and they are few enough to list.
             let listed: [RowID]? =
                 server.events.hasSubscribers(table.name) && table.rowCount <= TableEvent.maximumIDs

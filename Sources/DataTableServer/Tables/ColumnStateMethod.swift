@@ -9,6 +9,7 @@ extension MethodTable {
         -> ColumnStateRequest.Response
     {
         let server = context.server
+        let writer = context.writer
         let requester = context.requester
         if let name = request.name {
             guard TableCatalog.isValidName(name) else {
@@ -25,7 +26,7 @@ extension MethodTable {
                 ColumnStateRequest.Response(table: table.name, version: Int(table.version), names: names(table))
             }
         case (let name?, let state?, nil), (let name?, let state?, false?):
-            return try server.update(request.table, by: requester, needing: .write, ifVersion: request.ifVersion) {
+            return try writer.update(request.table, by: requester, needing: .write, ifVersion: request.ifVersion) {
                 table in
                 let before = table.version
                 try checkColumnState(state, in: table)
@@ -35,7 +36,7 @@ extension MethodTable {
                 try checkColumnStateLimits(json, as: name, in: table)
                 let grows = table.columnStatesBytes(saving: json, as: name) - table.columnStatesBytes
                 if grows > 0 { try server.checkUserMemory(owner: table.access.owner, adding: grows) }
-                _ = try server.make(.init(.saveColumnState(name: name, state: json), by: requester.uid), to: &table)
+                _ = try writer.make(.init(.saveColumnState(name: name, state: json), by: requester.uid), to: &table)
                 server.publish(table, .schema, from: before) { $0.change = "columnState" }
                 return ColumnStateRequest.Response(
                     table: table.name,
@@ -45,11 +46,11 @@ extension MethodTable {
                 )
             }
         case (let name?, nil, true?):
-            return try server.update(request.table, by: requester, needing: .write, ifVersion: request.ifVersion) {
+            return try writer.update(request.table, by: requester, needing: .write, ifVersion: request.ifVersion) {
                 table in
                 let before = table.version
                 let change = TableChange(.deleteColumnState(name: name), by: requester.uid)
-                guard case .done(true) = try server.make(change, to: &table) else {
+                guard case .done(true) = try writer.make(change, to: &table) else {
                     throw unknownState(name, in: table)
                 }
                 server.publish(table, .schema, from: before) { $0.change = "columnState" }

@@ -6,6 +6,7 @@ extension MethodTable {
     /// `create` (protocol.md, "create"): the table, owned by the requester, logged whole.
     static func create(_ request: CreateRequest, _ context: RequestContext) throws -> CreateRequest.Response {
         let server = context.server
+        let writer = context.writer
         try TableCatalog.checkName(request.table)
         let mode = try server.tableMode(request.mode)
         var table = try Table(
@@ -34,10 +35,10 @@ extension MethodTable {
         try server.tables.insert(created, check: server.checkRoomForTable) { created in
             // The whole table, not the request: its owner is the peer who made it, and its mode
             // what --table-mode said then (a replay has neither).
-            if server.journal != nil {
+            if writer.isRecording {
                 let image = TableImageCoding.encode(created)
-                try server.claimRoom(forImage: image)
-                server.recordWhole(image: image)
+                try writer.claimRoom(forImage: image)
+                writer.recordWhole(image: image)
             }
             server.publish(created, .schema, from: 0) { $0.change = "created" }
         }

@@ -7,10 +7,11 @@ extension MethodTable {
     /// `within`: the filter of the connection's view, when the request asks for it.
     static func edit(
         _ request: EditRequest,
-        _ server: ServerState,
+        _ writer: TableWriter,
         by requester: Requester,
         within filter: UInt64? = nil
     ) throws -> EditRequest.Response {
+        let server = writer.server
         enum Shape {
             case cells([CellEdit])
             case selection(column: String, input: CellInput)
@@ -55,7 +56,7 @@ extension MethodTable {
             try request.validate()
             preconditionFailure("EditRequest.validate() let an edit without column or value through")
         }
-        return try server.update(request.table, by: requester, needing: .write, ifVersion: request.ifVersion) { table in
+        return try writer.update(request.table, by: requester, needing: .write, ifVersion: request.ifVersion) { table in
             let before = table.version
             let cells: [EditedCell]
             do {
@@ -66,7 +67,7 @@ extension MethodTable {
                 case .selection(let column, let input):
                     edits = try table.selectionEdits(column: column, input: input, within: filter)
                 }
-                cells = edits.isEmpty ? [] : try server.make(.init(.edit(edits), by: requester.uid), to: &table).edited
+                cells = edits.isEmpty ? [] : try writer.make(.init(.edit(edits), by: requester.uid), to: &table).edited
             } catch {
                 // A refused edit still keeps its drafts.
                 if table.version != before {

@@ -41,7 +41,7 @@ extension MethodTable {
                 return (admitted, filtered.keptSections(of: id))
             }
             : (nil, nil)
-        let shown = try context.server.update(request.table, by: context.requester, needing: .read) { table in
+        let shown = try context.writer.update(request.table, by: context.requester, needing: .read) { table in
             table.setFilter(filter, id: id, admitting: admitted, sections: sections)
             return (
                 version: Int(table.version),
@@ -113,7 +113,7 @@ extension ServerState {
     }
 
     /// Drops the filters and sections of a connection's views from their tables: the connection
-    /// is gone.
+    /// is gone. A view is no change to its table (no new version): nothing is recorded.
     func dropViews(of views: [String: TableView]) {
         for (name, view) in views where view.state.filter != nil || view.state.sections != nil {
             guard let entry = try? tables.entry(name) else { continue }

@@ -14,7 +14,7 @@ import Synchronization
 /// Long work (a sort, a load's insert, a first measuring layout, an export) does not hold a
 /// table's lock: it works on a copy taken under the lock in O(1) (the table's storage is
 /// copy-on-write) and publishes its result under the lock afterwards (see
-/// ``ServerState/updateOffLock(_:by:work:install:)``).
+/// ``TableWriter/updateOffLock(_:by:ifVersion:work:install:)``).
 public final class LiveTables: Sendable {
     private struct Directory {
         /// Names in the order the tables were created.

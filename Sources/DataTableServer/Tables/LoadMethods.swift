@@ -37,6 +37,7 @@ extension MethodTable {
     {
         let format = try dataFormat(request.format, path: request.path)
         let server = context.server
+        let writer = context.writer
         let requester = context.requester
         // Asked before any text is read: a load into a table the peer may not change, or with a
         // mode that is not one, reads nothing.
@@ -91,20 +92,20 @@ extension MethodTable {
         let loaded = try await server.heavyWork.run {
             try TableLoader.parse(text, format: format, columns: given, progress: progress)
         }
-        let logsWhole = server.journal != nil
+        let logsWhole = writer.isRecording
         if request.replace == true && existing == nil {
             throw ResponseError(CatalogError.noSuchTable(request.table))
         }
         if existing == nil {
             let access = requester.access(mode: mode)
-            return try await loadNew(request, loaded, access: access, server: server, logsWhole: logsWhole)
+            return try await loadNew(request, loaded, access: access, writer, logsWhole: logsWhole)
         }
         return try await loadInto(
             request.table,
             loaded,
             replacing: request.replace == true,
             ifVersion: request.ifVersion,
-            server,
+            writer,
             by: requester,
             logsWhole: logsWhole
         )
@@ -125,12 +126,13 @@ extension MethodTable {
         _ loaded: LoadedRows,
         replacing: Bool,
         ifVersion: Int?,
-        _ server: ServerState,
+        _ writer: TableWriter,
         by requester: Requester,
         logsWhole: Bool
     ) async throws -> LoadRequest.Response {
+        let server = writer.server
         let keys = loaded.columns.map(\.key)
-        return try await server.updateOffLock(name, by: requester, ifVersion: ifVersion) { table in
+        return try await writer.updateOffLock(name, by: requester, ifVersion: ifVersion) { table in
             guard table.columns.map(\.key) == keys else {
                 throw ResponseError.invalidValue(
                     "The table \(name) changed while the file was read; load again.",
@@ -156,8 +158,8 @@ extension MethodTable {
                 try server.checkUserMemory(owner: table.access.owner, adding: outcome.grew)
             }
             if let image = outcome.image {
-                try server.claimRoom(forImage: image)
-                server.recordWhole(image: image)
+                try writer.claimRoom(forImage: image)
+                writer.recordWhole(image: image)
             }
             var reply = LoadRequest.Response(
                 table: table.name,
@@ -201,9 +203,10 @@ extension MethodTable {
         _ request: LoadRequest,
         _ loaded: LoadedRows,
         access: TableAccess,
-        server: ServerState,
+        _ writer: TableWriter,
         logsWhole: Bool
     ) async throws -> LoadRequest.Response {
+        let server = writer.server
         try server.checkRows(loaded.count, table: request.table)
         let sort = request.sort.map { WireSchema.sortKeys($0) }
         let (name, key) = (request.table, request.key)
@@ -219,10 +222,10 @@ extension MethodTable {
         try server.checkUserMemory(owner: table.access.owner, adding: table.estimatedBytes)
         try server.tables.insert(table, check: server.checkRoomForTable) { table in
             if let image {
-                try server.claimRoom(forImage: image)
-                server.recordWhole(image: image)
+                try writer.claimRoom(forImage: image)
+                writer.recordWhole(image: image)
             } else {
-                server.recordChange(of: table)
+                writer.recordChange(of: table)
             }
             server.publish(table, .schema, from: 0) { $0.change = "created" }
             server.publish(table, .added, from: before) { $0.listAdded(added.ids, count: added.count) }

@@ -7,10 +7,11 @@ extension MethodTable {
     /// `within`: the filter of the connection's view, when the request asks for it.
     static func select(
         _ request: SelectRequest,
-        _ server: ServerState,
+        _ writer: TableWriter,
         by requester: Requester,
         within filter: UInt64? = nil
     ) throws -> SelectRequest.Response {
+        let server = writer.server
         let mode = try WireSchema.selectionMode(request.mode, field: "params.mode")
         let ids = try request.ids.map { values throws(ResponseError) in
             try WireValues.rowIDs(values, field: "params.ids")
@@ -29,7 +30,7 @@ extension MethodTable {
             }
             change = (action, ids.map { .ids($0) } ?? .range(from: request.from ?? 0, count: request.count ?? 1))
         }
-        return try server.update(request.table, by: requester, needing: .write, ifVersion: request.ifVersion) { table in
+        return try writer.update(request.table, by: requester, needing: .write, ifVersion: request.ifVersion) { table in
             let before = table.version
             defer {
                 if table.version != before {
@@ -39,9 +40,9 @@ extension MethodTable {
             // The log keeps rows named through a view by id.
             if let change {
                 let target = try table.resolved(change.1, within: filter)
-                _ = try server.make(.init(.select(change.0, target, mode: mode), by: requester.uid), to: &table)
+                _ = try writer.make(.init(.select(change.0, target, mode: mode), by: requester.uid), to: &table)
             } else if let mode {
-                _ = try server.make(.init(.selectionMode(mode), by: requester.uid), to: &table)
+                _ = try writer.make(.init(.selectionMode(mode), by: requester.uid), to: &table)
             }
             return SelectRequest.Response(
                 table: table.name,

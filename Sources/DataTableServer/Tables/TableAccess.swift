@@ -1,7 +1,23 @@
 import DataTableEngine
 import DataTableProtocol
 
-extension ServerState {
+/// What a request changes tables through: the daemon's state, and the log record of the
+/// request when its changes are recorded (``ChangeRecording``). Made from the request's
+/// context (``RequestContext/writer``) and passed to whatever changes a table for it, so that
+/// every change it makes claims room in the log first and is recorded inside the table's lock.
+///
+/// Reading a table needs no writer: ``ServerState/read(_:by:_:)``, ``ServerState/snapshot(_:by:)``
+/// and ``ServerState/measure(_:for:by:)`` record nothing.
+struct TableWriter: Sendable {
+    /// The daemon's state: its tables, events and limits.
+    let server: ServerState
+    /// The request's log record; `nil` when its changes are not recorded (no state directory,
+    /// a change replayed at start-up, a watch worked out again between requests).
+    let recording: ChangeRecording?
+
+    /// Whether the changes made through this writer are recorded in the log.
+    var isRecording: Bool { recording != nil }
+
     /// Runs `body` on the table called `name`, in place, holding that table's lock (and no
     /// other), once its owner and mode let `requester` do `right` to it. A change (a new
     /// version) is recorded in the state directory's log even if `body` published no event for it.
@@ -15,15 +31,95 @@ extension ServerState {
         ifVersion: Int? = nil,
         _ body: (inout Table) throws -> Result
     ) throws -> Result {
-        try tables.entry(name).update { table in
+        try server.tables.entry(name).update { table in
             try requester.check(right, table)
-            try Self.checkVersion(of: table, is: ifVersion)
+            try ServerState.checkVersion(of: table, is: ifVersion)
             if right != .read { try claimRoom(forChangeTo: name) }
             defer { if right != .read { releaseRoom() } }
-            return try recording(&table, body)
+            return try recordingChange(of: &table, body)
         }
     }
 
+    /// Long work on the table called `name` that holds no lock while it runs, once its owner and
+    /// mode let `requester` change it.
+    ///
+    /// `work` changes a copy of the table on a thread of ``HeavyWork`` (the copy shares the
+    /// table's storage until it writes, so the O(n) copying happens there too). Then, under the
+    /// table's lock and only if the table is still at the version the copy was taken at, the
+    /// copy takes the table's place and `install` publishes the result (events, the log record,
+    /// the reply) in O(1). When other changes landed meanwhile the work is done again on a new
+    /// copy; after ``optimisticAttempts`` tries it runs under the lock, so it always ends.
+    ///
+    /// The result is exactly what running `work` under the lock would have given: the table it
+    /// ran on was the table at the moment it is installed.
+    func updateOffLock<Outcome: Sendable, Result: Sendable>(
+        _ name: String,
+        by requester: Requester,
+        ifVersion: Int? = nil,
+        work: @escaping @Sendable (inout Table) throws -> Outcome,
+        install: (inout Table, Outcome, _ before: UInt64) throws -> Result
+    ) async throws -> Result {
+        let entry = try server.tables.entry(name)
+        let rows = try entry.update { table in
+            try requester.check(.write, table)
+            try ServerState.checkVersion(of: table, is: ifVersion)
+            return table.rowCount
+        }
+        for _ in 0..<(rows < ServerState.offLockRows ? 0 : ServerState.optimisticAttempts) {
+            let original = try entry.copy()
+            let started = ContinuousClock.now
+            let (changed, outcome) = try await server.heavyWork.run {
+                var copy = original
+                let outcome = try work(&copy)
+                return (copy, outcome)
+            }
+            let worked = ContinuousClock.now - started
+            let installed: Result? = try entry.update { table in
+                // (A view's filter set or dropped meanwhile changes no version, but the copy
+                // would lose or bring back its rows.)
+                guard table.version == original.version, table.filterGeneration == original.filterGeneration
+                else { return nil }
+                // The owner or mode may have changed since the first look, and the version since
+                // it was checked (the copy is of the table as it is now).
+                try requester.check(.write, table)
+                try ServerState.checkVersion(of: table, is: ifVersion)
+                try claimRoom(forChangeTo: name)
+                defer { releaseRoom() }
+                recording?.addWork(worked)
+                return try recordingChange(of: &table) { table in
+                    let before = table.version
+                    table = changed
+                    return try install(&table, outcome, before)
+                }
+            }
+            // `original` goes here, after the lock: storage only it still holds is freed off the lock.
+            if let installed { return installed }
+        }
+        return try update(name, by: requester, needing: .write, ifVersion: ifVersion) { table in
+            let before = table.version
+            let outcome = try work(&table)
+            return try install(&table, outcome, before)
+        }
+    }
+
+    /// Runs `body` on `table` and records a change it made in the log, with the time `body`
+    /// took (a measure of what replaying the change will take, for compaction).
+    private func recordingChange<Result>(of table: inout Table, _ body: (inout Table) throws -> Result) rethrows
+        -> Result
+    {
+        let before = table.version
+        let started = ContinuousClock.now
+        defer {
+            if table.version != before {
+                recording?.addWork(ContinuousClock.now - started)
+                recordChange(of: table)
+            }
+        }
+        return try body(&table)
+    }
+}
+
+extension ServerState {
     /// Refuses a change asked for at `ifVersion` (when given) once the table has moved on:
     /// `conflict`, naming the version it is at; call it under the table's lock.
     static func checkVersion(of table: Table, is ifVersion: Int?) throws(ResponseError) {
@@ -53,70 +149,8 @@ extension ServerState {
         return table
     }
 
-    /// Long work on the table called `name` that holds no lock while it runs, once its owner and
-    /// mode let `requester` change it.
-    ///
-    /// `work` changes a copy of the table on a thread of ``HeavyWork`` (the copy shares the
-    /// table's storage until it writes, so the O(n) copying happens there too). Then, under the
-    /// table's lock and only if the table is still at the version the copy was taken at, the
-    /// copy takes the table's place and `install` publishes the result (events, the log record,
-    /// the reply) in O(1). When other changes landed meanwhile the work is done again on a new
-    /// copy; after ``optimisticAttempts`` tries it runs under the lock, so it always ends.
-    ///
-    /// The result is exactly what running `work` under the lock would have given: the table it
-    /// ran on was the table at the moment it is installed.
-    func updateOffLock<Outcome: Sendable, Result: Sendable>(
-        _ name: String,
-        by requester: Requester,
-        ifVersion: Int? = nil,
-        work: @escaping @Sendable (inout Table) throws -> Outcome,
-        install: (inout Table, Outcome, _ before: UInt64) throws -> Result
-    ) async throws -> Result {
-        let entry = try tables.entry(name)
-        let rows = try entry.update { table in
-            try requester.check(.write, table)
-            try Self.checkVersion(of: table, is: ifVersion)
-            return table.rowCount
-        }
-        for _ in 0..<(rows < Self.offLockRows ? 0 : Self.optimisticAttempts) {
-            let original = try entry.copy()
-            let started = ContinuousClock.now
-            let (changed, outcome) = try await heavyWork.run {
-                var copy = original
-                let outcome = try work(&copy)
-                return (copy, outcome)
-            }
-            let worked = ContinuousClock.now - started
-            let installed: Result? = try entry.update { table in
-                // (A view's filter set or dropped meanwhile changes no version, but the copy
-                // would lose or bring back its rows.)
-                guard table.version == original.version, table.filterGeneration == original.filterGeneration
-                else { return nil }
-                // The owner or mode may have changed since the first look, and the version since
-                // it was checked (the copy is of the table as it is now).
-                try requester.check(.write, table)
-                try Self.checkVersion(of: table, is: ifVersion)
-                try claimRoom(forChangeTo: name)
-                defer { releaseRoom() }
-                ChangeRecording.current?.addWork(worked)
-                return try recording(&table) { table in
-                    let before = table.version
-                    table = changed
-                    return try install(&table, outcome, before)
-                }
-            }
-            // `original` goes here, after the lock: storage only it still holds is freed off the lock.
-            if let installed { return installed }
-        }
-        return try update(name, by: requester, needing: .write, ifVersion: ifVersion) { table in
-            let before = table.version
-            let outcome = try work(&table)
-            return try install(&table, outcome, before)
-        }
-    }
-
-    /// How many times ``updateOffLock(_:by:work:install:)`` works on a copy before it works under
-    /// the lock.
+    /// How many times ``TableWriter/updateOffLock(_:by:ifVersion:work:install:)`` works on a copy
+    /// before it works under the lock.
     static let optimisticAttempts = 3
 
     /// Tables smaller than this are worked on under their lock: the work is shorter than
@@ -125,7 +159,8 @@ extension ServerState {
 
     /// Makes sure a layout or scroll of the table called `name` in `options` finds every row
     /// measured, measuring on a copy off the lock when it does not: the request itself then
-    /// answers from kept widths under the lock, in microseconds.
+    /// answers from kept widths under the lock, in microseconds. Widths are no change to the
+    /// table (no new version): nothing is recorded.
     func measure(_ name: String, for options: LayoutOptions, by requester: Requester) async throws {
         guard try !isMeasured(name, for: options) else { return }
         let entry = try tables.entry(name)
@@ -151,27 +186,5 @@ extension ServerState {
     /// Whether `table` is measured for `options`, or small enough to measure under its lock.
     static func isMeasured(_ table: Table, for options: LayoutOptions) -> Bool {
         table.isMeasured(for: options) || table.rowCount < offLockRows
-    }
-
-    /// Records a whole table (its image encoded off the lock) in the log in place of the current
-    /// request: for changes whose request could not be replayed (a `load` reads a file that may
-    /// change). Call it under the table's lock (or the directory's, for a new table).
-    func recordWhole(image: [UInt8]) {
-        guard let journal else { return }
-        ChangeRecording.current?.record(in: journal, .table(image[...]))
-    }
-
-    /// Runs `body` on `table` and records a change it made in the log, with the time `body`
-    /// took (a measure of what replaying the change will take, for compaction).
-    private func recording<Result>(_ table: inout Table, _ body: (inout Table) throws -> Result) rethrows -> Result {
-        let before = table.version
-        let started = ContinuousClock.now
-        defer {
-            if table.version != before {
-                ChangeRecording.current?.addWork(ContinuousClock.now - started)
-                recordChange(of: table)
-            }
-        }
-        return try body(&table)
     }
 }

@@ -8,14 +8,15 @@ extension MethodTable {
         register(CreateRequest.self) { request, context in try Self.create(request, context) }
         register(DropRequest.self) { request, context in
             let requester = context.requester
+            let writer = context.writer
             let table = try context.server.tables.remove(
                 request.table,
                 if: { table in
                     try requester.check(.own, table)
-                    try context.server.claimRoom(forChangeTo: table.name)
+                    try writer.claimRoom(forChangeTo: table.name)
                 }
             ) { table in
-                context.server.recordChange(of: table)
+                writer.recordChange(of: table)
                 context.server.publish(table, .schema, from: table.version) { $0.change = "dropped" }
             }
             return DropRequest.Response(table: request.table, dropped: true, rows: table.rowCount)
@@ -71,7 +72,7 @@ extension MethodTable {
         { request, context in
             try Self.edit(
                 request,
-                context.server,
+                context.writer,
                 by: context.requester,
                 within: context.viewFilter(of: request.table, if: request.view)
             )
@@ -79,7 +80,7 @@ extension MethodTable {
         registerImmediate(RevertRequest.self, when: { $0.id != nil }) { request, context in
             let id = try request.id.map { value throws(ResponseError) in try WireValues.rowID(value, field: "params.id")
             }
-            return try context.server.update(
+            return try context.writer.update(
                 request.table,
                 by: context.requester,
                 needing: .write,
@@ -87,7 +88,7 @@ extension MethodTable {
             ) { table in
                 let before = table.version
                 let change = TableChange(.revert(id: id, column: request.column), by: context.requester.uid)
-                let cleared = try context.server.make(change, to: &table).count
+                let cleared = try context.writer.make(change, to: &table).count
                 if cleared > 0 { context.server.publish(table, .drafts, from: before) { $0.errors = table.errorCount } }
                 return RevertRequest.Response(
                     table: table.name,
@@ -98,12 +99,12 @@ extension MethodTable {
             }
         }
         register(ClearRequest.self) { request, context in
-            try await Self.clear(request, context.server, by: context.requester)
+            try await Self.clear(request, context.writer, by: context.requester)
         }
         register(DeleteRequest.self) { request, context in
             try Self.delete(
                 request,
-                context.server,
+                context.writer,
                 by: context.requester,
                 within: context.viewFilter(of: request.table, if: request.view)
             )
@@ -137,14 +138,14 @@ extension MethodTable {
             }
             return try Self.select(
                 request,
-                context.server,
+                context.writer,
                 by: context.requester,
                 within: context.viewFilter(of: request.table, if: request.view)
             )
         } otherwise: { request, context in
             try Self.select(
                 request,
-                context.server,
+                context.writer,
                 by: context.requester,
                 within: context.viewFilter(of: request.table, if: request.view)
             )
@@ -162,10 +163,11 @@ extension MethodTable {
         }
         register(SortRequest.self) { request, context in
             let server = context.server
+            let writer = context.writer
             let change = TableChange(.sort(WireSchema.sortKeys(request.keys ?? [])), by: context.requester.uid)
-            server.note(change, for: request.table)
+            writer.note(change, for: request.table)
             // A million rows take most of a second to sort: on a copy, off the lock.
-            return try await server.updateOffLock(request.table, by: context.requester, ifVersion: request.ifVersion) {
+            return try await writer.updateOffLock(request.table, by: context.requester, ifVersion: request.ifVersion) {
                 table in
                 _ = try table.apply(change)
             } install: { table, _, before in
@@ -179,7 +181,7 @@ extension MethodTable {
                 redo: false,
                 table: request.table,
                 ifVersion: request.ifVersion,
-                context.server,
+                context.writer,
                 by: context.requester
             )
         }
@@ -188,13 +190,13 @@ extension MethodTable {
                 redo: true,
                 table: request.table,
                 ifVersion: request.ifVersion,
-                context.server,
+                context.writer,
                 by: context.requester
             )
         }
         register(ColumnStateRequest.self) { request, context in try Self.columnState(request, &context) }
         register(AlterRequest.self) { request, context in
-            try await Self.alter(request, context.server, by: context.requester)
+            try await Self.alter(request, context.writer, by: context.requester)
         }
         register(LoadRequest.self) { request, context in try await Self.load(request, &context) }
         register(UploadRequest.self) { request, context in try Self.upload(request, &context) }

@@ -9,13 +9,14 @@ extension MethodTable {
         redo: Bool,
         table name: String,
         ifVersion: Int?,
-        _ server: ServerState,
+        _ writer: TableWriter,
         by requester: Requester
     ) async throws -> UndoResponse {
+        let server = writer.server
         let weight = try server.read(name, by: requester) { table in table.nextUndoWeight(redo: redo) }
         // The author's own last change: the log keeps who asked, so a replay takes back the same.
         let change = TableChange(redo ? .redo : .undo, by: requester.uid)
-        server.note(change, for: name)
+        writer.note(change, for: name)
         let step: @Sendable (inout Table) throws -> UndoOutcome = { table in
             guard case .undone(let outcome) = try table.apply(change) else {
                 preconditionFailure("an undo made something else")
@@ -23,7 +24,7 @@ extension MethodTable {
             return outcome
         }
         if weight > smallBatch {
-            return try await server.updateOffLock(name, by: requester, ifVersion: ifVersion, work: step) {
+            return try await writer.updateOffLock(name, by: requester, ifVersion: ifVersion, work: step) {
                 table,
                 outcome,
                 before in
@@ -31,7 +32,7 @@ extension MethodTable {
                 return undoReply(outcome, table)
             }
         }
-        return try server.update(name, by: requester, needing: .write, ifVersion: ifVersion) { table in
+        return try writer.update(name, by: requester, needing: .write, ifVersion: ifVersion) { table in
             let before = table.version
             let outcome = try step(&table)
             publishUndo(outcome, of: table, from: before, server)

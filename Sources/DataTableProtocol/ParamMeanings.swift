@@ -319,6 +319,9 @@ extension ParamsSchema {
             "sections":
                 "Divides the view into sections, one per distinct value of a column (Apple HIG): replaces "
                 + "the view's; `{}` (no `column`) ends them; absent keeps them.",
+            "values":
+                "`true`: each row also carries `values`, its cells' typed values in the order of `cells`, "
+                + "as `get` gives them (absent: `false`).",
             "sizeClass":
                 "`regular` (default) or `compact`.",
             "horizontalScroll":
@@ -439,6 +442,9 @@ extension ParamsSchema {
             "sections":
                 "Divides the view into sections, one per distinct value of a column (Apple HIG): replaces "
                 + "the view's; `{}` (no `column`) ends them; absent keeps them.",
+            "values":
+                "`true`: each row also carries `values`, its cells' typed values in the order of `cells`, "
+                + "as `get` gives them (absent: `false`).",
             "sizeClass":
                 "`regular` (default) or `compact`.",
             "horizontalScroll":

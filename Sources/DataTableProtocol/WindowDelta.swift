@@ -7,8 +7,9 @@
 /// 1. each member of `set` replaces the window's member of that name (`null` removes it);
 /// 2. the rows whose `id` is in `removed` leave;
 /// 3. each entry of `changed` updates the row of its `id`: each member replaces the row's,
-///    `null` removes it, except `cells` given as an object, which replaces only the cells of
-///    the columns it names (by key, at that column's place in the window's `columns`);
+///    `null` removes it, except `cells` or `values` given as an object, which replaces only the
+///    cells (or values) of the columns it names (by key, at that column's place in the
+///    window's `columns`);
 /// 4. the rows in `added` join, and the rows are put in order of their `index`.
 public struct WindowDelta: Codable, Hashable, Sendable {
     /// The watch it belongs to.
@@ -105,7 +106,7 @@ public struct WindowDelta: Codable, Hashable, Sendable {
             stayed.insert(id)
             var change: [String: JSONValue] = [:]
             for key in Set(was.keys).union(members.keys) where was[key] != members[key] {
-                if key == "cells", keys == oldKeys, let cells = members[key]?.arrayElements,
+                if key == "cells" || key == "values", keys == oldKeys, let cells = members[key]?.arrayElements,
                     let oldCells = was[key]?.arrayElements, cells.count == oldCells.count, cells.count == keys.count
                 {
                     var patch: [String: JSONValue] = [:]
@@ -152,11 +153,13 @@ public struct WindowDelta: Codable, Hashable, Sendable {
                     case .object(var row) = rows[index]
                 else { continue }
                 for (key, value) in update where key != "id" {
-                    if key == "cells", case .object(let patch) = value, var cells = row["cells"]?.arrayElements {
-                        for (column, text) in patch {
-                            if let at = keys.firstIndex(of: column), at < cells.count { cells[at] = text }
+                    if key == "cells" || key == "values", case .object(let patch) = value,
+                        var cells = row[key]?.arrayElements
+                    {
+                        for (column, cell) in patch {
+                            if let at = keys.firstIndex(of: column), at < cells.count { cells[at] = cell }
                         }
-                        row["cells"] = .array(cells)
+                        row[key] = .array(cells)
                     } else if value == .null {
                         row.removeValue(forKey: key)
                     } else {

@@ -18,10 +18,13 @@ import Testing
         var window: JSONValue = .null
         var frozen = false
         var deltas = 0
+        /// The watch's rows carry their cells' values (`values: true`).
+        let values: Bool
 
-        init(_ client: UnixClient, name: String) {
+        init(_ client: UnixClient, name: String, values: Bool) {
             self.client = client
             self.name = name
+            self.values = values
         }
 
         /// Sends `method` and returns its result (or error) as JSON; `window` notifications
@@ -83,7 +86,7 @@ import Testing
 
         /// The view's window as `scroll` gives it now, without what a watch leaves out.
         func fresh(_ table: String) throws -> JSONValue {
-            WindowDelta.watched(try call("scroll", #"{"table":"\#(table)"}"#))
+            WindowDelta.watched(try call("scroll", #"{"table":"\#(table)","values":\#(values)}"#))
         }
 
         /// The ids of the rows held, in order.
@@ -94,7 +97,7 @@ import Testing
         ("plain", nil, #"{"table":"t","unit":"cell","viewport":{"width":60,"height":8},"maxRate":120}"#),
         (
             "filtered", #"{"table":"t","where":[{"column":"qty","op":">=","value":40}]}"#,
-            #"{"table":"t","unit":"cell","viewport":{"width":50,"height":6},"maxRate":120}"#
+            #"{"table":"t","unit":"cell","viewport":{"width":50,"height":6},"maxRate":120,"values":true}"#
         ),
         (
             "sections", nil,
@@ -102,7 +105,7 @@ import Testing
         ),
         (
             "scrolled", nil,
-            #"{"table":"t","unit":"cell","viewport":{"width":40,"height":5,"y":6},"overscan":2,"maxRate":120}"#
+            #"{"table":"t","unit":"cell","viewport":{"width":40,"height":5,"y":6},"overscan":2,"maxRate":120,"values":true}"#
         ),
         (
             "follow", nil,
@@ -130,7 +133,7 @@ import Testing
         )
         var watchers: [Watcher] = []
         for view in Self.views {
-            let watcher = Watcher(try daemon.connect(), name: view.name)
+            let watcher = Watcher(try daemon.connect(), name: view.name, values: view.watch.contains(#""values":true"#))
             if let setup = view.setup { _ = try watcher.call("filter", setup) }
             try watcher.take(try watcher.call("watch", view.watch))
             watchers.append(watcher)

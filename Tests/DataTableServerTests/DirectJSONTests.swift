@@ -59,27 +59,38 @@ import Testing
     }
 
     @Test(arguments: [
-        (width: 60, compact: false, sideways: false, y: 0),
-        (width: 60, compact: false, sideways: true, y: 7),
-        (width: 30, compact: true, sideways: false, y: 5),
-        (width: 60, compact: false, sideways: false, y: 1_000),
+        (width: 60, compact: false, sideways: false, y: 0, values: false),
+        (width: 60, compact: false, sideways: true, y: 7, values: true),
+        (width: 30, compact: true, sideways: false, y: 5, values: true),
+        (width: 60, compact: false, sideways: false, y: 1_000, values: false),
     ])
-    func aScrollReplyWritesWhatTheEncoderWould(width: Int, compact: Bool, sideways: Bool, y: Int) throws {
+    func aScrollReplyWritesWhatTheEncoderWould(width: Int, compact: Bool, sideways: Bool, y: Int, values: Bool) throws {
         var table = try Self.scrolledTable()
         var options = LayoutOptions(unit: .cell, width: width, data: .cells, header: .cells)
         options.sizeClass = compact ? .compact : .regular
         options.horizontalScroll = sideways
         var view = ViewState()
-        let window = try table.scroll(
-            options,
-            ScrollInput(height: 12, x: sideways ? 9 : nil, y: y, now: 100.5),
-            view: &view
-        )
+        var input = ScrollInput(height: 12, x: sideways ? 9 : nil, y: y, now: 100.5)
+        input.values = values
+        let window = try table.scroll(options, input, view: &view)
         let reply = ScrollReply(window, table: table)
         #expect(Self.written(reply) == (try Self.encoded(reply.response)))
         #expect(Self.written(reply) == (try Self.encoded(reply)))
         #expect(Self.written(reply).contains(#""sort":"descending""#))
         if sideways { #expect(Self.written(reply).contains(#""readOnly":true,"#)) }
+        // Typed values: a number as a number, text as text, an empty cell as null.
+        #expect(Self.written(reply).contains(#""values":["#) == (values && !window.rows.isEmpty))
+        if values, let row = reply.response.rows.first {
+            #expect(row.values?.count == row.cells.count)
+            #expect(
+                row.values?.contains {
+                    switch $0 {
+                    case .integer, .number: true
+                    default: false
+                    }
+                } == true
+            )
+        }
     }
 
     /// A window whose cells are all plain is written with its cells copied as they are (a line

@@ -59,6 +59,9 @@ public struct ScrollWindow: Sendable {
         public var drillDown: Bool? = nil
         /// The row's version (``Table/rowVersion(of:)``).
         public var version: UInt64 = 0
+        /// The cells' values, one per column of ``ScrollWindow/columns``, when the scroll asked
+        /// for them (``ScrollInput/values``).
+        public var values: [CellValue]? = nil
     }
 
     /// The layout plan the window was drawn with.

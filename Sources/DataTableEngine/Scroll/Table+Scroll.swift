@@ -143,7 +143,8 @@ extension Table {
                         options: options,
                         now: input.now,
                         syncStatus: plan.leftAccessory?.kind == .syncStatus ? plan.syncStatusColumn : nil,
-                        drillDown: drillDown
+                        drillDown: drillDown,
+                        withValues: input.values
                     )
                 )
                 top += height
@@ -509,7 +510,8 @@ extension Table {
         options: LayoutOptions,
         now: Double,
         syncStatus: String?,
-        drillDown: Int??
+        drillDown: Int??,
+        withValues: Bool
     ) -> ScrollWindow.Row {
         let rowDrafts = drafts.isEmpty ? nil : drafts[slot]
         let firstCell = text.count
@@ -574,6 +576,7 @@ extension Table {
             readOnly: readOnly
         )
         row.version = rowVersion(ofSlot: slot)
+        if withValues { row.values = values.map { $0[offset] } }
         if let drillDown { row.drillDown = drillsDown(slot, column: drillDown) }
         if let syncStatus, let store = columnIndex[syncStatus] {
             let shown = OneLine.text(columns[store].rules.displayText(stores[store][slot]))

@@ -102,6 +102,8 @@ public struct ScrollInput: Sendable {
     /// `hiddenNew` count from here). A live window worked out again because the table changed
     /// does not look: its counts of new rows grow until its viewer scrolls.
     public var looks = true
+    /// Whether each row also carries its cells' values (``ScrollWindow/Row/values``).
+    public var values = false
 
     /// One scroll of a viewport `height` high, at `now`; without `y` or `target` the anchor (or `follow`) decides.
     public init(height: Int, x: Int? = nil, y: Int? = nil, target: ScrollTarget? = nil, overscan: Int = 0, now: Double)

@@ -32,6 +32,9 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     /// Divides the view into sections, one per distinct value of a column (Apple HIG): replaces
     /// the view's; `{}` (no `column`) ends them; absent keeps them.
     public var sections: Sections?
+    /// `true`: each row also carries `values`, its cells' typed values in the order of
+    /// `cells`, as `get` gives them (absent: `false`).
+    public var values: Bool?
     /// The layout of the view, as `layout` takes it (members of `params` themselves); absent
     /// members keep the view's.
     public var settings: LayoutSettings
@@ -73,7 +76,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case table, viewport, to, overscan, follow, sections
+        case table, viewport, to, overscan, follow, sections, values
     }
 
     /// Reads `table`, `viewport`, `to`, `overscan` and `follow`, and the layout settings from the same params
@@ -86,6 +89,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         overscan = try container.decodeIfPresent(Int.self, forKey: .overscan)
         follow = try container.decodeIfPresent(String.self, forKey: .follow)
         sections = try container.decodeIfPresent(Sections.self, forKey: .sections)
+        values = try container.decodeIfPresent(Bool.self, forKey: .values)
         settings = try LayoutSettings(from: decoder)
     }
 
@@ -98,6 +102,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         try container.encodeIfPresent(overscan, forKey: .overscan)
         try container.encodeIfPresent(follow, forKey: .follow)
         try container.encodeIfPresent(sections, forKey: .sections)
+        try container.encodeIfPresent(values, forKey: .values)
         try settings.encode(to: encoder)
     }
 
@@ -463,6 +468,9 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         /// The row's version: the table's version when its cells or drafts last changed (what
         /// `edit` takes as `ifRowVersion`).
         public var version: Int
+        /// The cells' typed values in the order of `cells` (a number, text, `true`/`false`,
+        /// `null` when empty), as `get` gives them; only when the scroll asked (`values`).
+        public var values: [JSONValue]?
 
         /// A row with every member given; the state members may be left out.
         public init(
@@ -478,9 +486,11 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             readOnly: [String]? = nil,
             syncStatus: String? = nil,
             drillDown: Bool? = nil,
-            version: Int
+            version: Int,
+            values: [JSONValue]? = nil
         ) {
             self.version = version
+            self.values = values
             self.id = id
             self.index = index
             self.y = y
@@ -508,6 +518,7 @@ extension ScrollRequest: ReadableParams {
         var overscan: Int?
         var follow: String?
         var unit: String?
+        var values: Bool?
         let read = reader.object { reader, key in
             switch key {
             case "table": reader.first(0) && reader.optional(&table) { $0.string() }
@@ -516,11 +527,13 @@ extension ScrollRequest: ReadableParams {
             case "overscan": reader.first(3) && reader.optional(&overscan) { $0.int() }
             case "follow": reader.first(4) && reader.optional(&follow) { $0.string() }
             case "unit": reader.first(5) && reader.optional(&unit) { $0.string() }
+            case "values": reader.first(6) && reader.optional(&values) { $0.bool() }
             default: false
             }
         }
         guard read, let table else { return nil }
         self.init(table: table, viewport: viewport, to: to, overscan: overscan, follow: follow, unit: unit)
+        self.values = values
     }
 }
 

@@ -7,12 +7,14 @@ extension MethodTable {
     mutating func registerWatchMethods() {
         register(WatchRequest.self) { request, context in
             let id = try Self.watchID(request, context)
-            guard let reply = try Self.scroll(request.scroll, &context, unlessMeasuring: true) else { return nil }
-            return try Self.watch(request, id: id, reply, &context)
+            let scroll = Self.watchedScroll(request, id: id, context)
+            guard let reply = try Self.scroll(scroll, &context, unlessMeasuring: true) else { return nil }
+            return try Self.watch(request, id: id, values: scroll.values ?? false, reply, &context)
         } otherwise: { request, context in
             let id = try Self.watchID(request, context)
-            let reply = try await Self.scrollMeasuring(request.scroll, &context)
-            return try Self.watch(request, id: id, reply, &context)
+            let scroll = Self.watchedScroll(request, id: id, context)
+            let reply = try await Self.scrollMeasuring(scroll, &context)
+            return try Self.watch(request, id: id, values: scroll.values ?? false, reply, &context)
         }
         registerImmediate(UnwatchRequest.self) { request, context in
             try request.validate()
@@ -44,12 +46,23 @@ extension MethodTable {
         return id
     }
 
+    /// The scroll a `watch` makes: its own, keeping the watch's `values` when it names none.
+    private static func watchedScroll(_ request: WatchRequest, id: Int?, _ context: RequestContext) -> ScrollRequest {
+        var scroll = request.scroll
+        if scroll.values == nil, let id, let watch = context.watches[id] { scroll.values = watch.values }
+        return scroll
+    }
+
     /// Makes or reshapes the watch once its view scrolled to `reply`: a new watch answers with
     /// the window, a reshape with the delta from what the client holds (or the window, when that
     /// is smaller).
-    private static func watch(_ request: WatchRequest, id: Int?, _ reply: ScrollReply, _ context: inout RequestContext)
-        throws -> WatchRequest.Response
-    {
+    private static func watch(
+        _ request: WatchRequest,
+        id: Int?,
+        values: Bool,
+        _ reply: ScrollReply,
+        _ context: inout RequestContext
+    ) throws -> WatchRequest.Response {
         let window = try windowJSON(reply)
         guard let id, var watch = context.watches[id] else {
             let id = context.nextWatchID
@@ -61,6 +74,7 @@ extension MethodTable {
                 window: window
             )
             watch.frozen = request.freeze ?? false
+            watch.values = values
             context.watches[id] = watch
             if let wake = context.wakeWatches {
                 context.server.watches.watch(watch.table, connection: context.connection.id, wake: wake)
@@ -69,6 +83,7 @@ extension MethodTable {
         }
         watch.maxRate = request.maxRate ?? watch.maxRate
         watch.frozen = request.freeze ?? watch.frozen
+        watch.values = values
         var delta = WindowDelta.between(watch.window, window)
         watch.seq += 1
         (delta.watch, delta.seq, delta.version) = (id, watch.seq, reply.version)
@@ -130,8 +145,7 @@ extension MethodTable {
     static func refreshWatch(_ id: Int, _ context: inout RequestContext) -> WatchRefresh {
         guard let watch = context.watches[id], watch.stale else { return .nothing }
         do {
-            let request = ScrollRequest(table: watch.table)
-            guard let reply = try Self.scroll(request, &context, unlessMeasuring: true, looking: false) else {
+            guard let reply = try Self.scroll(watch.scroll, &context, unlessMeasuring: true, looking: false) else {
                 return .offLoop
             }
             return try delta(id, reply, &context)
@@ -144,7 +158,7 @@ extension MethodTable {
     static func refreshWatchMeasuring(_ id: Int, _ context: inout RequestContext) async -> WatchRefresh {
         guard let watch = context.watches[id] else { return .nothing }
         do {
-            let reply = try await Self.scrollMeasuring(ScrollRequest(table: watch.table), &context, looking: false)
+            let reply = try await Self.scrollMeasuring(watch.scroll, &context, looking: false)
             return try delta(id, reply, &context)
         } catch {
             return ended(id, error, &context)

@@ -25,6 +25,16 @@ struct WatchState: Sendable {
     var sentAt: ContinuousClock.Instant?
     /// While frozen: row changes held back, as last counted.
     var pending = 0
+    /// Whether the window's rows carry their cells' values (`values` on `watch`).
+    var values = false
+
+    /// The scroll that works the window out again: the connection's view of the table as it
+    /// is, with the watch's `values`.
+    var scroll: ScrollRequest {
+        var scroll = ScrollRequest(table: table)
+        scroll.values = values
+        return scroll
+    }
 
     /// How long to wait after a delta before the next.
     var interval: Duration { .milliseconds(1000 / maxRate) }

@@ -193,7 +193,7 @@ extension MethodTable {
                 throw .invalidParams("Give viewport.y or to, not both.", field: "params.to")
             }
         }
-        return ScrollInput(
+        var input = ScrollInput(
             height: height,
             x: try whole(request.viewport?.x, "viewport.x", least: 0),
             y: try whole(request.viewport?.y, "viewport.y", least: 0),
@@ -201,5 +201,7 @@ extension MethodTable {
             overscan: overscan,
             now: Date().timeIntervalSince1970
         )
+        input.values = request.values ?? false
+        return input
     }
 }

@@ -96,7 +96,7 @@ extension ScrollReply: DirectJSON {
         window.text.withBytes { text in
             for (index, row) in window.rows.enumerated() {
                 if index > 0 { writer.comma() }
-                writer.row(row, columns: window.columns, text: text, cells: window.text)
+                writer.row(row, columns: window.columns, text: text, cells: window.text, rules: valueRules)
             }
         }
         writer.raw("]")
@@ -145,7 +145,8 @@ extension JSONWriter {
         _ row: ScrollWindow.Row,
         columns: [ScrollWindow.Column],
         text: UnsafeBufferPointer<UInt8>,
-        cells: WindowText
+        cells: WindowText,
+        rules: [ColumnRules]
     ) {
         raw(#"{"cells":["#)
         for cell in row.cellRange {
@@ -186,6 +187,14 @@ extension JSONWriter {
             string(syncStatus)
         }
         if row.tall { raw(#","tall":true"#) }
+        if let values = row.values {
+            raw(#","values":["#)
+            for (index, value) in zip(values, rules).enumerated() {
+                if index > 0 { comma() }
+                self.value(WireValues.json(value.0, rules: value.1))
+            }
+            raw("]")
+        }
         raw(#","version":"#)
         int(Int(row.version))
         raw(#","y":"#)

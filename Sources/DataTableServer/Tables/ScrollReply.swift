@@ -15,6 +15,9 @@ struct ScrollReply: Encodable, Sendable {
     /// Per column on screen (in ``ScrollWindow/columns`` order): its sort direction and whether
     /// its cells are read-only, for assistive technology.
     var columnStates: [(sort: String?, readOnly: Bool)]
+    /// Per column on screen, its rules, for the rows' typed values; empty unless the scroll
+    /// asked for values.
+    var valueRules: [ColumnRules] = []
     /// What the view lost in the table since it last heard (columns dropped under its filter
     /// or sections), and whether the table still keeps a filter for it.
     var losses: [ViewLoss] = []
@@ -40,6 +43,12 @@ struct ScrollReply: Encodable, Sendable {
         columnStates.reserveCapacity(window.columns.count)
         for column in window.columns {
             columnStates.append((table.sortDirection(of: column.key), table.columnIsReadOnly(key: column.key)))
+        }
+        if window.rows.first?.values != nil {
+            valueRules.reserveCapacity(window.columns.count)
+            for column in window.columns {
+                if let rules = table.column(column.key)?.rules { valueRules.append(rules) }
+            }
         }
     }
 
@@ -103,7 +112,10 @@ struct ScrollReply: Encodable, Sendable {
                     readOnly: row.readOnly.isEmpty ? nil : row.readOnly.map { keys[$0] },
                     syncStatus: row.syncStatus,
                     drillDown: row.drillDown,
-                    version: Int(row.version)
+                    version: Int(row.version),
+                    values: row.values.map { values in
+                        zip(values, valueRules).map { WireValues.json($0, rules: $1) }
+                    }
                 )
             },
             first: window.firstVisible,

@@ -283,11 +283,11 @@ def apply_delta(window, delta):
         for key, value in change.items():
             if key == "id":
                 continue
-            if key == "cells" and isinstance(value, dict):
-                cells = row.get("cells", [])
-                for column, text in value.items():
+            if key in ("cells", "values") and isinstance(value, dict):
+                cells = row.get(key, [])
+                for column, cell in value.items():
                     if column in keys and keys.index(column) < len(cells):
-                        cells[keys.index(column)] = text
+                        cells[keys.index(column)] = cell
             elif value is None:
                 row.pop(key, None)
             else:

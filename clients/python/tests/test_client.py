@@ -248,20 +248,24 @@ class ClientTests(unittest.TestCase):
 
     def test_a_watched_window_follows_another_clients_changes(self):
         self.client.create(numbered("feed-watch", 10))
-        live = self.client.watch("feed-watch", timeout=5, unit="cell", viewport={"width": 40, "height": 5}, maxRate=60)
+        live = self.client.watch(
+            "feed-watch", timeout=5, unit="cell", viewport={"width": 40, "height": 5}, maxRate=60, values=True
+        )
         ids = [row["id"] for row in live.window["rows"]]
         self.assertEqual(len(ids), 4)
         with Client(daemon.socket) as writer:
             writer.edit(table="feed-watch", id=ids[1], column="name", value="edited")
             window = next(live)
-            self.assertIn("edited", next(row for row in window["rows"] if row["id"] == ids[1])["cells"])
+            edited = next(row for row in window["rows"] if row["id"] == ids[1])
+            self.assertIn("edited", edited["cells"])
+            self.assertIn("edited", edited["values"])
             writer.add(table="feed-watch", row={"n": 99, "name": "new"})
             self.assertEqual(next(live)["total"], 11)
         # What the watch holds is what a fresh scroll of the same view gives.
-        fresh = self.client.scroll(table="feed-watch")
+        fresh = self.client.scroll(table="feed-watch", values=True)
         self.assertEqual(
-            [(row["id"], row["cells"]) for row in live.window["rows"]],
-            [(row["id"], row["cells"]) for row in fresh["rows"]],
+            [(row["id"], row["cells"], row["values"]) for row in live.window["rows"]],
+            [(row["id"], row["cells"], row["values"]) for row in fresh["rows"]],
         )
         moved = live.move(viewport={"y": 3})
         self.assertEqual([row["index"] for row in moved["rows"]], [3, 4, 5, 6])

@@ -100,6 +100,28 @@ import Testing
         }
     }
 
+    /// Views with equal filters share one set of rows, kept current once; a view that changes
+    /// or drops its filter leaves the others theirs.
+    @Test func viewsWithEqualFiltersShareTheirRows() throws {
+        var random = SeededRandom(seed: 9)
+        var table = try Self.table()
+        _ = try table.add((0..<200).map { _ in Self.randomRow(&random) }, now: 0)
+        let low = try RowFilter([.init(column: "qty", operator: .less, values: [.number(100)])], in: table)
+        let high = try RowFilter([.init(column: "qty", operator: .greaterOrEqual, values: [.number(100)])], in: table)
+        for view in UInt64(1)...3 { table.setFilter(low, id: view) }
+        #expect(table.filters.count == 1)
+        _ = try table.edit([CellEdit(id: table.ids(from: 0, limit: 1)[0], column: "qty", input: .number(5))])
+        for view in UInt64(1)...3 { #expect(Self.shown(table, filter: view) == Self.reference(table, low)) }
+        table.setFilter(high, id: 2)
+        #expect(table.filters.count == 2)
+        #expect(Self.shown(table, filter: 2) == Self.reference(table, high))
+        table.dropFilter(1)
+        #expect(table.hasFilter(3) && !table.hasFilter(1))
+        #expect(Self.shown(table, filter: 3) == Self.reference(table, low))
+        table.dropFilter(3)
+        #expect(table.filters.count == 1 && table.hasFilter(2))
+    }
+
     @Test func aFilteredViewScrollsOverTheRowsItShowsAndCountsOnlyThemAsNew() throws {
         var random = SeededRandom(seed: 5)
         var table = try Self.table()

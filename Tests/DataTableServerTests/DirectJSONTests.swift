@@ -310,4 +310,32 @@ import Testing
             #expect(decoded == expected)
         }
     }
+
+    /// A `window` notification written directly reads as the encoder writes it, whatever
+    /// members the delta has.
+    @Test func aWindowNotificationWritesWhatTheEncoderWould() throws {
+        var delta = WindowDelta(watch: 3, seq: 12, version: 40)
+        var deltas = [delta]
+        delta.set = ["total": .integer(11), "viewport": .object(["y": .integer(2), "x": .integer(0)]), "lost": .null]
+        deltas.append(delta)
+        delta.removed = [.integer(5), .string("b/\"7\"")]
+        delta.added = [
+            .object(["id": .integer(9), "cells": .array([.string("ä ✓"), .string("")]), "index": .integer(4)])
+        ]
+        delta.changed = [
+            .object([
+                "id": .integer(2), "cells": .object(["qty": .string("1.5")]), "values": .object(["qty": .number(1.5)]),
+            ])
+        ]
+        delta.pending = 3
+        deltas.append(delta)
+        for delta in deltas {
+            var encoded = ReplyEncoding.notification(method: "window", params: delta)
+            encoded.append(UInt8(ascii: "\n"))
+            #expect(
+                String(decoding: WindowNotification.line(delta), as: UTF8.self)
+                    == String(decoding: encoded, as: UTF8.self)
+            )
+        }
+    }
 }

@@ -28,8 +28,9 @@ struct ChangeSteps: Sendable {
         static func < (left: Rebuild, right: Rebuild) -> Bool { left.rawValue < right.rawValue }
     }
 
-    /// The table's version when the change began.
-    var from: UInt64 = 0
+    /// The table's version when the change began, and when it ended.
+    var from: UInt64 = 1
+    var to: UInt64 = 1
     /// Rows placed in and taken out of the current order, in sequence. (Once the order was
     /// rebuilt the positions mean nothing, but the slots still say which rows were touched.)
     var order: [OrderStep] = []
@@ -79,6 +80,22 @@ struct ChangeSteps: Sendable {
         guard cells.count > 1 else { return cells }
         var seen: Set<UInt64> = []
         return cells.filter { seen.insert(UInt64($0.slot) << 32 | UInt64($0.column)).inserted }
+    }
+
+    /// The slots of cells set, each once with the columns set in it, leaving out those in
+    /// `except`.
+    func cellColumns(except: Set<UInt32>) -> [(slot: UInt32, columns: [Int])] {
+        var result: [(slot: UInt32, columns: [Int])] = []
+        var at: [UInt32: Int] = [:]
+        for cell in cells where !except.contains(cell.slot) {
+            if let index = at[cell.slot] {
+                if !result[index].columns.contains(cell.column) { result[index].columns.append(cell.column) }
+            } else {
+                at[cell.slot] = result.count
+                result.append((cell.slot, [cell.column]))
+            }
+        }
+        return result
     }
 
     /// The slots of cells set, each once, leaving out those in `except`.

@@ -24,15 +24,18 @@ extension Table {
     mutating func settle() {
         let steps = self.steps
         self.steps = ChangeSteps()
-        guard !steps.isEmpty else {
-            if version != steps.from { lastChange = ChangeSet(from: steps.from, to: version) }
-            return
-        }
+        guard version != steps.from || !steps.isEmpty else { return }
+        lastSteps = steps
+        lastSteps.to = version
+        guard !steps.isEmpty else { return }
         takeInWidths(steps)
         takeInOffsets(steps)
         takeInViews(steps)
-        lastChange = keyedChange(steps)
     }
+
+    /// What the last change did, keyed by row id and column key (see ``ChangeSet``): made from
+    /// its steps when asked, so a change costs nothing for it when no one asks.
+    public var lastChange: ChangeSet { keyedChange(lastSteps) }
 
     // MARK: Recording steps
 
@@ -117,12 +120,13 @@ extension Table {
             return
         }
         let placed = steps.placedSlots()
-        let set = steps.cellSlots(except: Set(placed))
+        let set = steps.cellColumns(except: Set(placed))
         if steps.rebuilt == .order {
             // The rows each filter admitted still are (but those touched), in the new order.
             filtersFollowOrder()
-            for slot in placed + set { filtersRemove(slot) }
-            for slot in placed + set {
+            let touched = placed + set.map(\.slot)
+            for slot in touched { filtersRemove(slot) }
+            for slot in touched {
                 if let position = orderPosition(of: slot) { filtersInsert(slot, at: position) }
             }
             sectionsRebuild()
@@ -135,10 +139,10 @@ extension Table {
         for slot in placed {
             if let position = orderPosition(of: slot) { filtersInsert(slot, at: position) }
         }
-        for slot in set { filtersUpdate(slot) }
+        for (slot, columns) in set { filtersUpdate(slot, columns: columns) }
         if !sections.isEmpty {
-            for slot in placed where orderPosition(of: slot) != nil { sectionsInsert(slot) }
-            for slot in set { sectionsUpdate(slot) }
+            for slot in placed where natural.contains(slot) { sectionsInsert(slot) }
+            for (slot, columns) in set { sectionsUpdate(slot, columns: columns) }
         }
     }
 
@@ -146,11 +150,11 @@ extension Table {
 
     /// What the change did, by row id and column key (see ``ChangeSet``).
     private func keyedChange(_ steps: ChangeSteps) -> ChangeSet {
-        var change = ChangeSet(from: steps.from, to: version)
+        var change = ChangeSet(from: steps.from, to: steps.to)
         change.wholesale = steps.rebuilt != .none
         change.schema = steps.schema
         /// Whether `slot` holds a row now.
-        func present(_ slot: UInt32) -> Bool { orderPosition(of: slot) != nil }
+        func present(_ slot: UInt32) -> Bool { natural.contains(slot) }
         var newSlots: Set<UInt32> = []
         var newIDs: Set<RowID> = []
         for row in steps.newRows where present(row.slot) && id(of: row.slot) == row.id {

@@ -30,6 +30,12 @@ public struct RowFilter: Sendable, Equatable {
     /// Whether the filter lets every row through.
     public var isEmpty: Bool { conditions.isEmpty && search.isEmpty }
 
+    /// Whether a row's passing may depend on its cell in `column` (a search reads every
+    /// column).
+    func reads(_ column: Int) -> Bool {
+        !search.isEmpty || conditions.contains { $0.column == column }
+    }
+
     /// A filter of `conditions` on the columns of `table`, and `search` (empty for none).
     /// A condition on a column the table does not have is ``TableError/noSuchColumn(_:row:)``;
     /// one whose values its column's type cannot read, or an operator that needs a different

@@ -1,10 +1,11 @@
 import Dispatch
 
-/// The rows one view's filter lets through, in the table's current order, and their heights
-/// under the rules asked for: kept current by every change to the table, O(log n) per changed
-/// row (O(log² n) to place a row), like the table's own row offsets.
+/// The rows a filter lets through, in the table's current order, and their heights under the
+/// rules asked for: kept current by every change to the table, O(log n) per changed row, like
+/// the table's own row offsets. Views whose filters are equal share one.
 struct FilteredRows: Sendable {
-    let id: UInt64
+    /// The views whose filter this is.
+    var views: [UInt64]
     var filter: RowFilter
     /// The admitted rows' slots, in the current order.
     var rows: RowOrder
@@ -52,9 +53,10 @@ extension Table {
     }
 
     /// Sets the filter with `id` (a view's, unique in the process: the caller gives it), in
-    /// place of the one it had. The table's data and version do not change. `admitted`, worked
-    /// out at this version, is taken as it is; otherwise every row is looked at here (O(n)).
-    /// A filter that lets every row through is not kept: the view shows every row.
+    /// place of the one it had. The table's data and version do not change. A view whose filter
+    /// equals another view's shares its rows (kept current once for both); otherwise
+    /// `admitted`, worked out at this version, is taken as it is, or every row is looked at
+    /// here (O(n)). A filter that lets every row through is not kept: the view shows every row.
     ///
     /// The view's sections follow the filter: `sections`, worked out on a copy with the filter
     /// set (``preparedSections(_:id:within:)``), are taken when they are of this version.
@@ -66,8 +68,12 @@ extension Table {
     ) {
         removeFilter(id)
         if !filter.isEmpty {
-            let rows = admitted.flatMap { $0.version == version ? $0.rows : nil } ?? admittedRows(filter).rows
-            filters.append(FilteredRows(id: id, filter: filter, rows: rows))
+            if let shared = filters.firstIndex(where: { $0.filter == filter }) {
+                filters[shared].views.append(id)
+            } else {
+                let rows = admitted.flatMap { $0.version == version ? $0.rows : nil } ?? admittedRows(filter).rows
+                filters.append(FilteredRows(views: [id], filter: filter, rows: rows))
+            }
             filterGeneration += 1
         }
         sectionsFollowFilter(id, prepared: prepared)
@@ -80,14 +86,15 @@ extension Table {
     }
 
     private mutating func removeFilter(_ id: UInt64) {
-        let before = filters.count
-        filters.removeAll { $0.id == id }
-        if filters.count != before { filterGeneration += 1 }
+        guard let index = filterIndex(id) else { return }
+        filters[index].views.removeAll { $0 == id }
+        if filters[index].views.isEmpty { filters.remove(at: index) }
+        filterGeneration += 1
     }
 
     /// Whether the table keeps a filter with `id`.
     public func hasFilter(_ id: UInt64) -> Bool {
-        filters.contains { $0.id == id }
+        filterIndex(id) != nil
     }
 
     /// How many rows the filter with `id` lets through (every row without one).
@@ -108,7 +115,7 @@ extension Table {
     }
 
     func filterIndex(_ id: UInt64) -> Int? {
-        filters.firstIndex { $0.id == id }
+        filters.firstIndex { $0.views.contains(id) }
     }
 
     // MARK: Keeping filtered rows current
@@ -125,24 +132,28 @@ extension Table {
         for index in filters.indices { removeFiltered(slot, from: index) }
     }
 
-    /// A cell of `slot` changed: filters may now admit or refuse its row, and its height may
-    /// have changed.
-    mutating func filtersUpdate(_ slot: UInt32) {
-        guard !filters.isEmpty, let position = orderPosition(of: slot) else { return }
+    /// Cells of `slot` in `columns` changed: filters that read one of them may now admit or
+    /// refuse its row, and its height may have changed. A filter that reads none of them and
+    /// keeps no heights has nothing to do.
+    mutating func filtersUpdate(_ slot: UInt32, columns: [Int]) {
+        guard !filters.isEmpty, natural.contains(slot) else { return }
         for index in filters.indices {
+            let heights = !filters[index].keptOffsets.isEmpty
+            guard heights || columns.contains(where: filters[index].filter.reads) else { continue }
             let admits = filters[index].filter.admits(slot, in: self)
-            let shownAt = filters[index].rows.position(of: slot)
-            switch (admits, shownAt) {
-            case (true, nil): placeFiltered(slot, at: position, in: index)
-            case (false, _?): removeFiltered(slot, from: index)
-            case (true, let shownAt?):
+            let shown = filters[index].rows.contains(slot)
+            switch (admits, shown) {
+            case (true, false): placeFiltered(slot, at: orderPosition(of: slot)!, in: index)
+            case (false, true): removeFiltered(slot, from: index)
+            case (true, true) where heights:
+                let shownAt = filters[index].rows.position(of: slot)!
                 for kept in filters[index].keptOffsets.indices {
                     let height = height(of: slot, under: filters[index].keptOffsets[kept].rule)
                     if filters[index].keptOffsets[kept].index.height(at: shownAt) != height {
                         filters[index].keptOffsets[kept].index.setHeight(height, at: shownAt)
                     }
                 }
-            case (false, nil): break
+            default: break
             }
         }
     }
@@ -174,6 +185,10 @@ extension Table {
         return slots
     }
 
+    /// How many rows before its own a row being placed in a view looks at for its nearest
+    /// neighbour there, before it halves instead.
+    static let placingLook = 32
+
     /// Takes `slot` out of the rows of filter `index`, if it is among them.
     private mutating func removeFiltered(_ slot: UInt32, from index: Int) {
         guard let position = filters[index].rows.remove(slot) else { return }
@@ -182,16 +197,30 @@ extension Table {
         }
     }
 
-    /// Puts `slot`, at `position` of the current order, among the rows of filter `index`: after
-    /// every admitted row before that position, found by halving (each step asks the current
-    /// order for a position).
+    /// Puts `slot`, at `position` of the current order, among the rows of filter `index`: right
+    /// after the nearest admitted row before it in the current order. That row is looked for
+    /// among the few rows just before (a filter that admits one row in k finds it within about
+    /// k); when it is further, the place is found by halving (each step asks the current order
+    /// for a position, O(log² n) in all).
     private mutating func placeFiltered(_ slot: UInt32, at position: Int, in index: Int) {
         var low = 0
-        var high = filters[index].rows.count
-        while low < high {
-            let middle = (low + high) / 2
-            let other = filters[index].rows.slot(at: middle)
-            if orderPosition(of: other)! < position { low = middle + 1 } else { high = middle }
+        let near = min(position, Self.placingLook)
+        var found = false
+        if near > 0 {
+            for other in orderSlots(from: position - near, limit: near).reversed()
+            where filters[index].rows.contains(other) {
+                low = filters[index].rows.position(of: other)! + 1
+                found = true
+                break
+            }
+        }
+        if !found && near < position {
+            var high = filters[index].rows.count
+            while low < high {
+                let middle = (low + high) / 2
+                let other = filters[index].rows.slot(at: middle)
+                if orderPosition(of: other)! < position { low = middle + 1 } else { high = middle }
+            }
         }
         filters[index].rows.insert(slot, at: low)
         for kept in filters[index].keptOffsets.indices {

@@ -30,7 +30,9 @@ extension Table {
     mutating func viewsLose(column index: Int) {
         let key = columns[index].key
         for filter in filters where filter.filter.conditions.contains(where: { $0.column == index }) {
-            lostByViews[filter.id, default: []].append(ViewLoss(column: key, part: .filter, version: version + 1))
+            for view in filter.views {
+                lostByViews[view, default: []].append(ViewLoss(column: key, part: .filter, version: version + 1))
+            }
         }
         let grouped = sections.filter { $0.spec.column == index }
         guard !grouped.isEmpty else { return }
@@ -44,9 +46,9 @@ extension Table {
     /// Filters left with no condition and no search let every row through: not kept (the view
     /// shows the whole table). Sections within them section every row.
     mutating func dropEmptyFilters() {
-        let empty = Set(filters.filter { $0.filter.isEmpty }.map(\.id))
+        let empty = Set(filters.filter { $0.filter.isEmpty }.flatMap(\.views))
         guard !empty.isEmpty else { return }
-        filters.removeAll { empty.contains($0.id) }
+        filters.removeAll { $0.filter.isEmpty }
         for index in sections.indices where sections[index].filter.map(empty.contains) == true {
             sections[index].filter = nil
         }

@@ -136,10 +136,16 @@ extension Table {
         for index in sections.indices { removeSectioned(slot, from: index) }
     }
 
-    /// A cell of `slot` changed: it may belong in another section, or be shown or hidden.
-    mutating func sectionsUpdate(_ slot: UInt32) {
-        guard orderPosition(of: slot) != nil else { return }
+    /// Cells of `slot` in `columns` changed: it may belong in another section, or be shown or
+    /// hidden. Sections whose column, filter and kept heights read none of them have nothing
+    /// to do.
+    mutating func sectionsUpdate(_ slot: UInt32, columns: [Int]) {
+        guard natural.contains(slot) else { return }
         for index in sections.indices {
+            guard
+                !sections[index].keptOffsets.isEmpty || columns.contains(sections[index].spec.column)
+                    || columns.contains(where: { sectionsFilterReads($0, index) })
+            else { continue }
             let shows = sectionsShow(slot, index)
             guard let position = sections[index].rows.position(of: slot) else {
                 if shows { placeSectioned(slot, in: index) }
@@ -199,6 +205,12 @@ extension Table {
         }
     }
 
+    /// Whether the filter of the sections at `index` reads `column`.
+    private func sectionsFilterReads(_ column: Int, _ index: Int) -> Bool {
+        guard let filter = sections[index].filter, let shown = filterIndex(filter) else { return false }
+        return filters[shown].filter.reads(column)
+    }
+
     /// Whether the sections at `index` show `slot` (its view's filter lets it through).
     private func sectionsShow(_ slot: UInt32, _ index: Int) -> Bool {
         guard let filter = sections[index].filter else { return true }
@@ -226,10 +238,26 @@ extension Table {
             sections[index].values.insert(value, at: section)
             sections[index].counts.insertSection(at: section)
         }
+        // Right after the nearest row of the section before it in the current order: looked for
+        // among the few rows just before, else found by halving the section's rows. (A row is
+        // of the section by where it lies among the section's rows, not by its value: a row
+        // whose value just changed may not have moved yet.)
         let position = orderPosition(of: slot)!
         var first = sections[index].counts.rowsBefore(section)
         var last = first + sections[index].counts.counts[section]
-        while first < last {
+        let near = min(position, Self.placingLook)
+        var found = false
+        if near > 0 {
+            for other in orderSlots(from: position - near, limit: near).reversed()
+            where sections[index].rows.contains(other) {
+                let at = sections[index].rows.position(of: other)!
+                guard at >= first && at < last else { continue }
+                first = at + 1
+                found = true
+                break
+            }
+        }
+        while !found && first < last {
             let middle = (first + last) / 2
             if orderPosition(of: sections[index].rows.slot(at: middle))! < position {
                 first = middle + 1

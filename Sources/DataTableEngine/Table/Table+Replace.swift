@@ -70,7 +70,7 @@ extension Table {
         result.removed = rowCount - seen
         // The sort and the views' filters and sections, for the new rows.
         if !sortKeys.isEmpty { try fresh.sort(by: sortKeys) }
-        fresh.filters = filters.map { FilteredRows(id: $0.id, filter: $0.filter, rows: RowOrder()) }
+        fresh.filters = filters.map { FilteredRows(views: $0.views, filter: $0.filter, rows: RowOrder()) }
         fresh.sections = sections
         fresh.filterGeneration = filterGeneration
         fresh.lostByViews = lostByViews

@@ -103,8 +103,9 @@ public struct Table: Sendable {
     var steps = ChangeSteps()
     /// How deeply changes are nested right now (``beginChange()``).
     var changeDepth = 0
-    /// What the last change did, keyed by row id and column key.
-    public internal(set) var lastChange = ChangeSet(at: 1)
+    /// The steps of the last change, kept until the next one: ``lastChange`` is made from them
+    /// when asked for.
+    var lastSteps = ChangeSteps()
 
     /// How many changes a table can take back unless told otherwise.
     public static let defaultUndoDepth = 100

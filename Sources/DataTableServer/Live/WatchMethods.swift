@@ -207,9 +207,7 @@ extension MethodTable {
         delta.apply(to: &watch.window)
         watch.sentAt = .now
         context.watches[id] = watch
-        var line = ReplyEncoding.notification(method: "window", params: delta)
-        line.append(UInt8(ascii: "\n"))
-        return .send(line)
+        return .send(WindowNotification.line(delta))
     }
 
     /// Ends the watch because its window cannot be worked out (`error`): the last notification.

@@ -12,7 +12,9 @@ import Synchronization
 /// watcher received against what re-scrolling its window at the same rate would have; the
 /// daemon's memory for the watcher that never reads. With `BENCH_PLAIN_WATCHERS` set in the
 /// environment no watcher filters or shows sections, which tells the cost of the watches from
-/// the cost of keeping those views current.
+/// the cost of keeping those views current. The filtered watchers all filter alike (views with
+/// equal filters share their rows); with `BENCH_DISTINCT_FILTERS` set each filters by its own
+/// bound.
 struct WatchMeasurement {
     let socketPath: String
     let table: String
@@ -38,8 +40,9 @@ struct WatchMeasurement {
         for index in 0..<watchers {
             let connection = try LineConnection(path: socketPath)
             if index % 5 == 1, ProcessInfo.processInfo.environment["BENCH_PLAIN_WATCHERS"] == nil {
+                let bound = ProcessInfo.processInfo.environment["BENCH_DISTINCT_FILTERS"] == nil ? 500 : 450 + index
                 _ = try connection.request(
-                    #"{"id":1,"method":"filter","params":{"table":"\#(table)","where":[{"column":"qty","op":"<","value":500}]}}"#
+                    #"{"id":1,"method":"filter","params":{"table":"\#(table)","where":[{"column":"qty","op":"<","value":\#(bound)}]}}"#
                 )
             }
             let sections =

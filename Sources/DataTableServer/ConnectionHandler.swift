@@ -67,6 +67,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// Watches whose delta is due but waits: for the request under way, or for the client to
     /// read what it was sent.
     private var watchesHeld: Set<Int> = []
+    /// While the connection's watches are worked out off the loop (``refreshWatches(_:_:)``):
+    /// the watches woken meanwhile, out of date again once the worked-out context is back.
+    private var wokenWhileRefreshing: Set<Int>?
+    /// The wake-ups of this connection's watches, merged until it looks at their tables.
+    private let watchWakes = WatchWakes()
 
     private struct QueuedReply {
         var reply: PendingReply
@@ -90,7 +95,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         let loop = context.eventLoop
+        let wakes = watchWakes
         requestContext.wakeWatches = { table in
+            guard wakes.shouldWake(table) else { return }
             loop.execute {
                 let (handler, context) = bound.value
                 handler.watchesWoken(table, context)
@@ -410,6 +417,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         guard !requestContext.watches.isEmpty, !closing else { return }
         for (id, watch) in requestContext.watches where table == nil || watch.table == table {
             requestContext.watches[id]?.stale = true
+            wokenWhileRefreshing?.insert(id)
             scheduleWatch(id, context)
         }
     }
@@ -436,11 +444,54 @@ final class ConnectionHandler: ChannelDuplexHandler {
             watchesHeld.insert(id)
             return
         }
-        let refreshed = MethodTable.refreshWatch(id, &requestContext)
-        if let line = refreshed.line {
-            writeNotification(line, context)
-        } else if refreshed.mustMeasure {
-            refreshWatchOffLoop(id, context)
+        refreshWatches([id], context)
+    }
+
+    /// Works out the windows of watches `ids` on ``WatchWork``'s threads, not on the loop,
+    /// and sends their deltas: a connection that writes shares its loop with many that watch,
+    /// and its requests must not wait behind their windows. The connection's later requests
+    /// wait for it, as for a request off the loop; a watch whose view must be measured first
+    /// goes on to ``refreshWatchOffLoop(_:_:)``.
+    private func refreshWatches(_ ids: [Int], _ context: ChannelHandlerContext) {
+        working = true
+        wokenWhileRefreshing = []
+        for id in ids {
+            if let table = requestContext.watches[id]?.table { watchWakes.looking(at: table) }
+        }
+        let requestContext = self.requestContext
+        let eventLoop = context.eventLoop
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: eventLoop)
+        WatchWork.shared.submit {
+            var requestContext = requestContext
+            var lines: [Data] = []
+            var measuring: [Int] = []
+            for id in ids {
+                let refreshed = MethodTable.refreshWatch(id, &requestContext)
+                if let line = refreshed.line {
+                    lines.append(line)
+                } else if refreshed.mustMeasure {
+                    measuring.append(id)
+                }
+            }
+            eventLoop.execute { [requestContext, lines, measuring] in
+                let (handler, context) = bound.value
+                handler.working = false
+                let woken = handler.wokenWhileRefreshing ?? []
+                handler.wokenWhileRefreshing = nil
+                guard !handler.closing else { return }
+                handler.requestContext = requestContext
+                for id in woken { handler.requestContext.watches[id]?.stale = true }
+                for line in lines { handler.writeNotification(line, context, flush: false) }
+                if !lines.isEmpty { context.flush() }
+                if let id = measuring.first {
+                    handler.watchesHeld.formUnion(measuring.dropFirst())
+                    handler.refreshWatchOffLoop(id, context)
+                    return
+                }
+                handler.answer(context)
+                handler.flushIfNeeded(context)
+                handler.releaseHeldWatches(context)
+            }
         }
     }
 
@@ -448,6 +499,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// connection's later requests wait for it, as for a request.
     private func refreshWatchOffLoop(_ id: Int, _ context: ChannelHandlerContext) {
         working = true
+        if let table = requestContext.watches[id]?.table { watchWakes.looking(at: table) }
         let requestContext = self.requestContext
         let eventLoop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: eventLoop)
@@ -469,10 +521,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     /// Writes a notification line (with its newline) now, ahead of replies still waiting.
-    private func writeNotification(_ line: Data, _ context: ChannelHandlerContext) {
+    private func writeNotification(_ line: Data, _ context: ChannelHandlerContext, flush: Bool = true) {
         var buffer = context.channel.allocator.buffer(capacity: line.count)
         buffer.writeBytes(line)
-        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        if flush {
+            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        } else {
+            context.write(wrapOutboundOut(buffer), promise: nil)
+        }
     }
 
     /// Sends the deltas that waited, once nothing holds them.

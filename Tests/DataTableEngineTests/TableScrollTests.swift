@@ -465,9 +465,17 @@ import TextMeasure
             #expect(read.y == changed.y && read.contentHeight == changed.contentHeight)
             #expect(readerView.anchorIndex == view.anchorIndex && readerView.y == view.y)
         }
-        // Another width needs another plan; a change to the table needs the plan made again.
+        // Another width needs another plan.
         #expect(try table.scrollAsIs(Self.cells(50), ScrollInput(height: 11, now: 0), view: &readerView) == nil)
+        // A change that widens no column keeps the plan (and the window is the one a changing
+        // scroll gives); one that makes a column's content wider needs the plan made again.
         _ = try table.add([RowInput(values: ["name": .text("extra")])], now: 0)
+        var fresh = view
+        let kept = try #require(try table.scrollAsIs(options, ScrollInput(height: 11, now: 0), view: &readerView))
+        let remade = try table.scroll(options, ScrollInput(height: 11, now: 0), view: &fresh)
+        #expect(kept.rows.map(kept.cells(of:)) == remade.rows.map(remade.cells(of:)))
+        #expect(kept.columns.map(\.width) == remade.columns.map(\.width) && kept.contentHeight == remade.contentHeight)
+        _ = try table.add([RowInput(values: ["name": .text(String(repeating: "wider ", count: 8))])], now: 0)
         #expect(try table.scrollAsIs(options, ScrollInput(height: 11, now: 0), view: &readerView) == nil)
     }
 

@@ -65,9 +65,12 @@ extension Table {
         if steps.schema || steps.tooManyCells {
             // Measured again when a layout asks.
             contentWidths = []
+            newLayoutGeneration()
             return
         }
         guard !contentWidths.isEmpty else { return }
+        let widestBefore = contentWidths.map(\.widest)
+        defer { if contentWidths.map(\.widest) != widestBefore { newLayoutGeneration() } }
         for touch in steps.firstTouches() {
             if let appended = steps.appended, appended.contains(touch.slot) { continue }
             let new = stores[touch.column][touch.slot]

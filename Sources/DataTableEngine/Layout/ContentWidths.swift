@@ -26,6 +26,10 @@ struct ContentWidths: Sendable {
         measureSlots(0..<UInt32(table.slotCount), of: table)
     }
 
+    /// Each column's widest content: what a column plan reads of the rows (``Table/layoutGeneration``
+    /// changes when it does).
+    var widest: [Int] { columns.map(\.widest) }
+
     /// Whether this keeps the widths `table`'s columns need now (a column's wrapping may have
     /// been asked for after these were measured).
     func covers(wrapping: [Int]) -> Bool { wrapping.allSatisfy { rowWidths[$0] != nil } }

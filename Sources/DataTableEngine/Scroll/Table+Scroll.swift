@@ -327,15 +327,17 @@ extension Table {
         let plan = try layout(options)
         view.plan = plan
         view.planOptions = options
-        view.planVersion = version
+        view.planGeneration = layoutGeneration
         return plan
     }
 
-    /// The view's plan, when it is still the plan for `options` (the table has not changed
-    /// since, and the widths its row heights come from are kept).
-    private func currentPlan(_ options: LayoutOptions, view: ViewState) -> LayoutPlan? {
-        guard let plan = view.plan, view.planVersion == version, view.planOptions == options,
-            plan.heightRule.isUniform
+    /// The view's plan, when it is still the plan for `options`: nothing a plan reads has
+    /// changed since (``layoutGeneration``), and a grid's widths are still kept (only kept
+    /// widths are kept current; a list report reads none). Its row count and content height may
+    /// be out of date: a window takes those from the rows.
+    func currentPlan(_ options: LayoutOptions, view: ViewState) -> LayoutPlan? {
+        guard let plan = view.plan, view.planGeneration == layoutGeneration, view.planOptions == options,
+            plan.mode == .list
                 || contentWidths.contains(where: { $0.measure.identity == plan.heightRule.measure })
         else { return nil }
         return plan

@@ -45,10 +45,11 @@ public struct ViewState: Sendable {
     var seenVersion: UInt64?
     var wasAtTop = true
     var wasAtBottom = false
-    /// The plan last drawn with, the options and the table version it was made for.
+    /// The plan last drawn with, the options and the table's ``Table/layoutGeneration`` it
+    /// was made under.
     var plan: LayoutPlan?
     var planOptions: LayoutOptions?
-    var planVersion: UInt64 = 0
+    var planGeneration: UInt64 = 0
 
     /// A view that has not scrolled yet: without an offset or target, its first scroll starts at the top.
     public init(follow: Follow = .none) {

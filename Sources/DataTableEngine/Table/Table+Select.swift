@@ -89,6 +89,7 @@ extension Table {
         defer { endChange() }
         guard mode != selectionMode else { return }
         selectionMode = mode
+        newLayoutGeneration()
         switch mode {
         case .none: clearSelection()
         case .single where selectedCount > 1:

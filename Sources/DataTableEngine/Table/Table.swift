@@ -63,6 +63,9 @@ public struct Table: Sendable {
     var recentAdds: Deque<(slot: UInt32, time: Double)> = []
     /// Display-text widths per measure asked for by ``layout(_:)``, kept current by every change.
     var contentWidths: [ContentWidths] = []
+    /// Changes whenever something a column plan reads changes (``LayoutGeneration``): a view's
+    /// plan made under it is still the plan.
+    var layoutGeneration = LayoutGeneration.next()
     /// Row heights of the current order per height rule asked for by ``rowOffsets(for:)``, kept
     /// current by every change.
     var keptOffsets: [KeptOffsets] = []

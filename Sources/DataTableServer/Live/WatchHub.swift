@@ -39,3 +39,22 @@ final class WatchHub: Sendable {
         for wake in wakes { wake(table) }
     }
 }
+
+/// A connection's wake-ups, merged: a table's change wakes the connection only when no wake of
+/// that table is waiting to be looked at. A wake waits from the change that made it until the
+/// connection next reads the table for its watches (``looking(at:)``, before it reads), so
+/// whatever changes in between is in that read, and a writer making hundreds of changes a
+/// second costs each watching connection one wake per delta, not one per change.
+final class WatchWakes: Sendable {
+    private let waiting = Mutex(Set<String>())
+
+    /// Whether a change of `table` must wake the connection (no wake of it waits).
+    func shouldWake(_ table: String) -> Bool {
+        waiting.withLock { $0.insert(table).inserted }
+    }
+
+    /// The connection is about to read `table` for its watches: a change from now on wakes it.
+    func looking(at table: String) {
+        _ = waiting.withLock { $0.remove(table) }
+    }
+}

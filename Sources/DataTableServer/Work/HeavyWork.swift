@@ -91,7 +91,7 @@ final class HeavyWork: Sendable {
 
     /// Nices the calling thread only: Linux keeps a nice value per thread, and `who` 0 names
     /// the calling one.
-    private static func lowerPriority() {
+    static func lowerPriority() {
         #if os(Linux)
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
         #endif

@@ -154,13 +154,20 @@ import Testing
             }
         }
         try look()
+        // Views that do not look (as a live window is worked out again): their counts of new
+        // rows, kept from one scroll to the next, must equal a count from the start.
+        var watching = views + [ViewState()]
+        for index in watching.indices {
+            _ = try table.scroll(options, ScrollInput(height: 12, now: 0), view: &watching[index])
+        }
         for step in 0..<300 {
             let before = Self.contents(table)
             let version = table.version
             let ids = table.orderSlots(from: 0, limit: table.rowCount).map(table.id(of:))
             func someIDs(_ count: Int) -> [RowID] { Array(ids.shuffled(using: &random).prefix(count)) }
+            let kind = random.next() % 16
             do {
-                switch random.next() % 16 {
+                switch kind {
                 case 0, 1:
                     let index =
                         table.sortKeys.isEmpty && random.next() % 2 == 0
@@ -235,6 +242,23 @@ import Testing
                 _ = error
             }
             Self.checkDerived(table, step: step, seed: seed)
+            for index in watching.indices {
+                var input = ScrollInput(height: 12, now: 0)
+                input.looks = false
+                var fresh = watching[index]
+                fresh.newRows = nil
+                var copy = table
+                let counted = try table.scroll(options, input, view: &watching[index])
+                let recounted = try copy.scroll(options, input, view: &fresh)
+                #expect(
+                    counted.newAbove == recounted.newAbove && counted.hiddenNew == recounted.hiddenNew,
+                    "seed \(seed), after step \(step) (change \(kind)): view \(index) kept \(counted.newAbove), \(counted.hiddenNew.map(String.init) ?? "-"); counted again \(recounted.newAbove), \(recounted.hiddenNew.map(String.init) ?? "-")"
+                )
+                if random.next() % 25 == 0 {
+                    // Now and then a viewer scrolls: rows added before are no longer new.
+                    _ = try table.scroll(options, ScrollInput(height: 12, now: 0), view: &watching[index])
+                }
+            }
             // A view's kept plan, while it is taken as current, is the plan a layout makes now
             // (but the row count and content height, which a window takes from the rows).
             for view in [plain] + views {

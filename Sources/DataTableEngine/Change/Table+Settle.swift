@@ -28,6 +28,7 @@ extension Table {
         lastSteps = steps
         lastSteps.to = version
         guard !steps.isEmpty else { return }
+        takeInRecent(steps)
         takeInWidths(steps)
         takeInOffsets(steps)
         takeInViews(steps)
@@ -58,6 +59,26 @@ extension Table {
     }
 
     // MARK: Taking steps in
+
+    /// Rows added lately: when one of them moved, left or had a cell set (other than by the
+    /// change that added it), or the rows were rebuilt, what views counted of them
+    /// (``NewRowsCount``) no longer holds.
+    private mutating func takeInRecent(_ steps: ChangeSteps) {
+        if steps.rebuilt != .none || steps.schema || steps.tooManyCells || steps.appended != nil {
+            recentStamp = Stamp.next()
+            return
+        }
+        guard !recentAdditions.entries.isEmpty else { return }
+        let new = Set(steps.newRows.map(\.slot))
+        func moved(_ slot: UInt32) -> Bool { recentAdditions.holds(slot) && !new.contains(slot) }
+        // A row given an id by this change in a slot a row added earlier held (an undone
+        // delete, a redone add: the same row back, perhaps) makes that earlier row count again.
+        if steps.order.contains(where: { moved($0.slot) }) || steps.cells.contains(where: { moved($0.slot) })
+            || !recentAdditions.slotsHeld(addedThrough: steps.from, among: new).isEmpty
+        {
+            recentStamp = Stamp.next()
+        }
+    }
 
     /// Content widths: each cell set counts its new value in place of the one it had before
     /// the change; rows filled in bulk are measured.

@@ -152,13 +152,15 @@ extension Table {
         }
 
         var newAbove = 0
-        if let seen = view.seenVersion, seen != version, let firstVisible {
-            let added = rowsAdded(since: seen, before: firstVisible, in: shown)
-            newAbove = added.exact ? added.count : max(added.count, firstVisible - view.anchorIndex)
-        }
         // Rows added since the view last looked that its filter leaves out.
         var hiddenNew: Int?
-        if shownFilter(view) != nil {
+        if let seen = view.seenVersion, seen != version, let firstVisible,
+            let anchor = slot(of: rows[firstVisible - (rows.first?.index ?? 0)].id)
+        {
+            let added = countNewRows(before: firstVisible, anchor: anchor, in: shown, view: &view)
+            newAbove = added.exact ? added.above : max(added.above, firstVisible - view.anchorIndex)
+            if shownFilter(view) != nil { hiddenNew = added.hidden }
+        } else if shownFilter(view) != nil {
             hiddenNew = view.seenVersion.map { $0 == version ? 0 : rowsAddedHidden(since: $0, from: shown) } ?? 0
         }
         view.x = x
@@ -166,6 +168,7 @@ extension Table {
         view.height = input.height
         if input.looks || view.seenVersion == nil {
             view.seenVersion = version
+            view.newRows = nil
             view.anchorIndex = firstVisible ?? 0
         }
         view.wasAtTop = y == 0

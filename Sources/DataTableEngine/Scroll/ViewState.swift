@@ -43,6 +43,8 @@ public struct ViewState: Sendable {
     var anchorIndex = 0
     /// The table version the view last saw; `nil` before its first scroll.
     var seenVersion: UInt64?
+    /// What the view counted of the rows added since it last looked, for the next count.
+    var newRows: NewRowsCount?
     var wasAtTop = true
     var wasAtBottom = false
     /// The plan last drawn with, the options and the table's ``Table/layoutGeneration`` it

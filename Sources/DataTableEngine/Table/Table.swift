@@ -63,14 +63,17 @@ public struct Table: Sendable {
     var recentAdds: Deque<(slot: UInt32, time: Double)> = []
     /// Display-text widths per measure asked for by ``layout(_:)``, kept current by every change.
     var contentWidths: [ContentWidths] = []
-    /// Changes whenever something a column plan reads changes (``LayoutGeneration``): a view's
-    /// plan made under it is still the plan.
-    var layoutGeneration = LayoutGeneration.next()
+    /// Changes whenever something a column plan reads changes (a ``Stamp``): a view's plan
+    /// made under it is still the plan.
+    var layoutGeneration = Stamp.next()
     /// Row heights of the current order per height rule asked for by ``rowOffsets(for:)``, kept
     /// current by every change.
     var keptOffsets: [KeptOffsets] = []
     /// Rows added lately, oldest first, for views that count new rows above them.
     var recentAdditions = RecentAdditions()
+    /// Changes whenever a row added lately may have moved, left or changed (a ``Stamp``): what
+    /// a view counted of those rows (``NewRowsCount``) holds while it is the same.
+    var recentStamp = Stamp.next()
     /// The rows each view's filter lets through, kept current by every change.
     var filters: [FilteredRows] = []
     /// The rows of each view that shows sections, kept current by every change.

@@ -89,9 +89,9 @@ final class HeavyWork: Sendable {
         next?.resume()
     }
 
-    /// Nices the calling thread only: Linux keeps a nice value per thread, and `who` 0 names
+    /// Nices the calling thread only (by ``niceness`` unless told): Linux keeps a nice value per thread, and `who` 0 names
     /// the calling one.
-    static func lowerPriority() {
+    static func lowerPriority(by niceness: Int32 = niceness) {
         #if os(Linux)
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
         #endif

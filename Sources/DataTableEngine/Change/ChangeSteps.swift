@@ -97,10 +97,4 @@ struct ChangeSteps: Sendable {
         }
         return result
     }
-
-    /// The slots of cells set, each once, leaving out those in `except`.
-    func cellSlots(except: Set<UInt32>) -> [UInt32] {
-        var seen = except
-        return cells.compactMap { seen.insert($0.slot).inserted ? $0.slot : nil }
-    }
 }

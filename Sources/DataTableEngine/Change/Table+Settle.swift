@@ -129,7 +129,11 @@ extension Table {
                 for kept in keptOffsets.indices { keptOffsets[kept].index.remove(at: position) }
             }
         }
-        for slot in steps.cellSlots(except: []) { rowOffsetsUpdate(slot) }
+        // Only a cell of a column that may wrap can change its row's height.
+        for (slot, columns) in steps.cellColumns(except: [])
+        where keptOffsets.contains(where: { kept in columns.contains(where: kept.rule.reads) }) {
+            rowOffsetsUpdate(slot)
+        }
     }
 
     /// The views' filtered rows and sections. Rows placed or taken out are first taken out of

@@ -138,7 +138,8 @@ extension Table {
     mutating func filtersUpdate(_ slot: UInt32, columns: [Int]) {
         guard !filters.isEmpty, natural.contains(slot) else { return }
         for index in filters.indices {
-            let heights = !filters[index].keptOffsets.isEmpty
+            // (Only a cell of a column that may wrap can change its row's height.)
+            let heights = filters[index].keptOffsets.contains { kept in columns.contains(where: kept.rule.reads) }
             guard heights || columns.contains(where: filters[index].filter.reads) else { continue }
             let admits = filters[index].filter.admits(slot, in: self)
             let shown = filters[index].rows.contains(slot)

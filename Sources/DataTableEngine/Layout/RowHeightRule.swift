@@ -24,6 +24,11 @@ public struct RowHeightRule: Sendable, Hashable {
     /// Whether every row has the same height, whatever its content.
     public var isUniform: Bool { thresholds.isEmpty || rowHeight == tallHeight }
 
+    /// Whether a row's height under this rule may change when its cell in `column` does.
+    func reads(_ column: Int) -> Bool {
+        !isUniform && thresholds.contains { $0.column == column }
+    }
+
     /// One height for every row.
     static func uniform(_ height: Int) -> RowHeightRule {
         RowHeightRule(measure: "", thresholds: [], rowHeight: height, tallHeight: height)

@@ -142,8 +142,10 @@ extension Table {
     mutating func sectionsUpdate(_ slot: UInt32, columns: [Int]) {
         guard natural.contains(slot) else { return }
         for index in sections.indices {
+            // (Only a cell of a column that may wrap can change its row's height.)
+            let heights = sections[index].keptOffsets.contains { kept in columns.contains(where: kept.rule.reads) }
             guard
-                !sections[index].keptOffsets.isEmpty || columns.contains(sections[index].spec.column)
+                heights || columns.contains(sections[index].spec.column)
                     || columns.contains(where: { sectionsFilterReads($0, index) })
             else { continue }
             let shows = sectionsShow(slot, index)

@@ -499,6 +499,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// connection's later requests wait for it, as for a request.
     private func refreshWatchOffLoop(_ id: Int, _ context: ChannelHandlerContext) {
         working = true
+        wokenWhileRefreshing = []
         if let table = requestContext.watches[id]?.table { watchWakes.looking(at: table) }
         let requestContext = self.requestContext
         let eventLoop = context.eventLoop
@@ -510,8 +511,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
             eventLoop.execute {
                 let (handler, context) = bound.value
                 handler.working = false
+                let woken = handler.wokenWhileRefreshing ?? []
+                handler.wokenWhileRefreshing = nil
                 guard !handler.closing else { return }
                 handler.requestContext = requestContext
+                for id in woken { handler.requestContext.watches[id]?.stale = true }
                 if let line { handler.writeNotification(line, context) }
                 handler.answer(context)
                 handler.flushIfNeeded(context)

@@ -122,8 +122,10 @@ extension Table {
 
     /// `slot` went into the current order at `position`: each filter that admits it takes it in.
     mutating func filtersInsert(_ slot: UInt32, at position: Int) {
+        var place: OrderPlace?
         for index in filters.indices where filters[index].filter.admits(slot, in: self) {
-            placeFiltered(slot, at: position, in: index)
+            if place == nil { place = orderPlace(at: position) }
+            placeFiltered(slot, at: place!, in: index)
         }
     }
 
@@ -137,6 +139,7 @@ extension Table {
     /// keeps no heights has nothing to do.
     mutating func filtersUpdate(_ slot: UInt32, columns: [Int]) {
         guard !filters.isEmpty, natural.contains(slot) else { return }
+        var place: OrderPlace?
         for index in filters.indices {
             // (Only a cell of a column that may wrap can change its row's height.)
             let heights = filters[index].keptOffsets.contains { kept in columns.contains(where: kept.rule.reads) }
@@ -144,7 +147,9 @@ extension Table {
             let admits = filters[index].filter.admits(slot, in: self)
             let shown = filters[index].rows.contains(slot)
             switch (admits, shown) {
-            case (true, false): placeFiltered(slot, at: orderPosition(of: slot)!, in: index)
+            case (true, false):
+                if place == nil { place = orderPlace(at: orderPosition(of: slot)!) }
+                placeFiltered(slot, at: place!, in: index)
             case (false, true): removeFiltered(slot, from: index)
             case (true, true) where heights:
                 let shownAt = filters[index].rows.position(of: slot)!
@@ -190,6 +195,21 @@ extension Table {
     /// neighbour there, before it halves instead.
     static let placingLook = 32
 
+    /// A row's place in the current order, with the rows just before it: looked up once for
+    /// every filter that places the row.
+    struct OrderPlace {
+        /// Its position in the current order.
+        var position: Int
+        /// Up to ``placingLook`` rows before it, in order.
+        var before: [UInt32]
+    }
+
+    /// The place at `position` of the current order.
+    private func orderPlace(at position: Int) -> OrderPlace {
+        let near = min(position, Self.placingLook)
+        return OrderPlace(position: position, before: near > 0 ? orderSlots(from: position - near, limit: near) : [])
+    }
+
     /// Takes `slot` out of the rows of filter `index`, if it is among them.
     private mutating func removeFiltered(_ slot: UInt32, from index: Int) {
         guard let position = filters[index].rows.remove(slot) else { return }
@@ -198,24 +218,21 @@ extension Table {
         }
     }
 
-    /// Puts `slot`, at `position` of the current order, among the rows of filter `index`: right
+    /// Puts `slot`, at `place` in the current order, among the rows of filter `index`: right
     /// after the nearest admitted row before it in the current order. That row is looked for
     /// among the few rows just before (a filter that admits one row in k finds it within about
     /// k); when it is further, the place is found by halving (each step asks the current order
     /// for a position, O(log² n) in all).
-    private mutating func placeFiltered(_ slot: UInt32, at position: Int, in index: Int) {
+    private mutating func placeFiltered(_ slot: UInt32, at place: OrderPlace, in index: Int) {
+        let position = place.position
         var low = 0
-        let near = min(position, Self.placingLook)
         var found = false
-        if near > 0 {
-            for other in orderSlots(from: position - near, limit: near).reversed()
-            where filters[index].rows.contains(other) {
-                low = filters[index].rows.position(of: other)! + 1
-                found = true
-                break
-            }
+        for other in place.before.reversed() where filters[index].rows.contains(other) {
+            low = filters[index].rows.position(of: other)! + 1
+            found = true
+            break
         }
-        if !found && near < position {
+        if !found && place.before.count < position {
             var high = filters[index].rows.count
             while low < high {
                 let middle = (low + high) / 2

@@ -67,7 +67,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// Watches whose delta is due but waits: for the request under way, or for the client to
     /// read what it was sent.
     private var watchesHeld: Set<Int> = []
-    /// While the connection's watches are worked out off the loop (``refreshWatches(_:_:)``):
+    /// While a watch's window is worked out away from the connection's context (``beginRefresh(_:)``):
     /// the watches woken meanwhile, out of date again once the worked-out context is back.
     private var wokenWhileRefreshing: Set<Int>?
     /// The wake-ups of this connection's watches, merged until it looks at their tables.
@@ -444,53 +444,29 @@ final class ConnectionHandler: ChannelDuplexHandler {
             watchesHeld.insert(id)
             return
         }
-        refreshWatches([id], context)
+        refreshWatchOnWatchThread(id, context)
     }
 
-    /// Works out the windows of watches `ids` on ``WatchWork``'s threads, not on the loop,
-    /// and sends their deltas: a connection that writes shares its loop with many that watch,
-    /// and its requests must not wait behind their windows. The connection's later requests
-    /// wait for it, as for a request off the loop; a watch whose view must be measured first
-    /// goes on to ``refreshWatchOffLoop(_:_:)``.
-    private func refreshWatches(_ ids: [Int], _ context: ChannelHandlerContext) {
-        working = true
-        wokenWhileRefreshing = []
-        for id in ids {
-            if let table = requestContext.watches[id]?.table { watchWakes.looking(at: table) }
-        }
-        let requestContext = self.requestContext
+    /// Works out watch `id`'s window on ``WatchWork``'s threads, not on the loop, and sends its
+    /// delta: a connection that writes shares its loop with many that watch, and its requests
+    /// must not wait behind their windows. The connection's later requests wait for it, as for
+    /// a request off the loop; a watch whose view must be measured first goes on to
+    /// ``refreshWatchOffLoop(_:_:)``.
+    private func refreshWatchOnWatchThread(_ id: Int, _ context: ChannelHandlerContext) {
+        let requestContext = beginRefresh(id)
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
-        let bound = NIOLoopBound((handler: self, context: context), eventLoop: eventLoop)
         WatchWork.shared.submit {
             var requestContext = requestContext
-            var lines: [Data] = []
-            var measuring: [Int] = []
-            for id in ids {
-                let refreshed = MethodTable.refreshWatch(id, &requestContext)
-                if let line = refreshed.line {
-                    lines.append(line)
-                } else if refreshed.mustMeasure {
-                    measuring.append(id)
-                }
-            }
-            eventLoop.execute { [requestContext, lines, measuring] in
+            let refreshed = MethodTable.refreshWatch(id, &requestContext)
+            eventLoop.execute { [requestContext] in
                 let (handler, context) = bound.value
-                handler.working = false
-                let woken = handler.wokenWhileRefreshing ?? []
-                handler.wokenWhileRefreshing = nil
-                guard !handler.closing else { return }
-                handler.requestContext = requestContext
-                for id in woken { handler.requestContext.watches[id]?.stale = true }
-                for line in lines { handler.writeNotification(line, context, flush: false) }
-                if !lines.isEmpty { context.flush() }
-                if let id = measuring.first {
-                    handler.watchesHeld.formUnion(measuring.dropFirst())
+                guard handler.endRefresh(requestContext) else { return }
+                if refreshed.mustMeasure {
                     handler.refreshWatchOffLoop(id, context)
                     return
                 }
-                handler.answer(context)
-                handler.flushIfNeeded(context)
-                handler.releaseHeldWatches(context)
+                handler.resume(after: refreshed.line, context)
             }
         }
     }
@@ -498,41 +474,54 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// Works out watch `id`'s window off the loop, its view to be measured first; the
     /// connection's later requests wait for it, as for a request.
     private func refreshWatchOffLoop(_ id: Int, _ context: ChannelHandlerContext) {
-        working = true
-        wokenWhileRefreshing = []
-        if let table = requestContext.watches[id]?.table { watchWakes.looking(at: table) }
-        let requestContext = self.requestContext
+        let requestContext = beginRefresh(id)
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
-        let bound = NIOLoopBound((handler: self, context: context), eventLoop: eventLoop)
         Task {
             let refreshed = await MethodTable.refreshedOffLoop(id, requestContext)
-            let requestContext = refreshed.context
-            let line = refreshed.line
-            eventLoop.execute {
+            eventLoop.execute { [refreshed] in
                 let (handler, context) = bound.value
-                handler.working = false
-                let woken = handler.wokenWhileRefreshing ?? []
-                handler.wokenWhileRefreshing = nil
-                guard !handler.closing else { return }
-                handler.requestContext = requestContext
-                for id in woken { handler.requestContext.watches[id]?.stale = true }
-                if let line { handler.writeNotification(line, context) }
-                handler.answer(context)
-                handler.flushIfNeeded(context)
-                handler.releaseHeldWatches(context)
+                guard handler.endRefresh(refreshed.context) else { return }
+                handler.resume(after: refreshed.line, context)
             }
         }
     }
 
+    /// Starts working out watch `id`'s window away from the connection's context: the
+    /// connection answers nothing else meanwhile, and a change of the table from now on wakes
+    /// it. The context to work on.
+    private func beginRefresh(_ id: Int) -> RequestContext {
+        working = true
+        wokenWhileRefreshing = []
+        if let table = requestContext.watches[id]?.table { watchWakes.looking(at: table) }
+        return requestContext
+    }
+
+    /// Takes back the context a refresh worked on; the watches woken meanwhile are out of date
+    /// again. `false` when the connection is closing (nothing more to do).
+    private func endRefresh(_ worked: RequestContext) -> Bool {
+        working = false
+        let woken = wokenWhileRefreshing ?? []
+        wokenWhileRefreshing = nil
+        guard !closing else { return false }
+        requestContext = worked
+        for id in woken { requestContext.watches[id]?.stale = true }
+        return true
+    }
+
+    /// Sends a refresh's notification, if any, and goes on with what waited for it.
+    private func resume(after line: Data?, _ context: ChannelHandlerContext) {
+        if let line { writeNotification(line, context) }
+        answer(context)
+        flushIfNeeded(context)
+        releaseHeldWatches(context)
+    }
+
     /// Writes a notification line (with its newline) now, ahead of replies still waiting.
-    private func writeNotification(_ line: Data, _ context: ChannelHandlerContext, flush: Bool = true) {
+    private func writeNotification(_ line: Data, _ context: ChannelHandlerContext) {
         var buffer = context.channel.allocator.buffer(capacity: line.count)
         buffer.writeBytes(line)
-        if flush {
-            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
-        } else {
-            context.write(wrapOutboundOut(buffer), promise: nil)
-        }
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
     }
 
     /// Sends the deltas that waited, once nothing holds them.

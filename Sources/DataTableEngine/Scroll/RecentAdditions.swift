@@ -4,7 +4,7 @@ import Collections
 /// counts to say how many new rows appeared above it since it last looked.
 ///
 /// It keeps the last ``capacity`` rows. A view that last looked before the oldest kept one gets
-/// an incomplete count, which ``Table/rowsAdded(since:before:)`` makes up for.
+/// an incomplete count (``NewRowsCount/exact``), which its scroll makes up for.
 struct RecentAdditions: Sendable {
     struct Entry: Sendable {
         var slot: UInt32
@@ -91,20 +91,6 @@ struct NewRowsCount: Sendable {
 }
 
 extension Table {
-    /// How many rows added after `version` are still in the table and now come before
-    /// `position` in the current order, and whether that count is exact (it is not when more
-    /// rows were added since than are remembered).
-    /// Only rows the view (`rows`) shows count, by their position among them.
-    func rowsAdded(since version: UInt64, before position: Int, in rows: ViewRows = .all) -> (count: Int, exact: Bool) {
-        var count = 0
-        for entry in recentAdditions.entries.reversed() {
-            guard entry.version > version else { break }
-            guard slot(of: entry.id) == entry.slot, let at = self.position(in: rows, of: entry.slot) else { continue }
-            if at < position { count += 1 }
-        }
-        return (count, version >= recentAdditions.forgottenThrough)
-    }
-
     /// How many rows added after `version` are still in the table but not among `rows` (a
     /// view's filter leaves them out), as far as they are remembered.
     func rowsAddedHidden(since version: UInt64, from rows: ViewRows) -> Int {

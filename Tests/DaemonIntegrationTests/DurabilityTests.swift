@@ -150,7 +150,7 @@ import Testing
                 "load",
                 #"{"table":"csv","format":"csv","text":"city,people\nOslo,709000\nBergen,291000\n"}"#
             )
-            try client.call("create", numberedTable("gone", count: 2))
+            try client.call("create", numberedTableText("gone", count: 2))
             try client.call("drop", #"{"table":"gone"}"#)
             try client.call("edit", #"{"table":"stock","id":1,"column":"qty","value":"99"}"#)
             try client.call("edit", #"{"table":"stock","id":2,"column":"qty","value":"lots"}"#)
@@ -162,7 +162,7 @@ import Testing
             try client.call("redo", #"{"table":"stock"}"#)
             try client.call("select", #"{"table":"stock","mode":"single"}"#)
             // Cleared, then filled again: ids go on after the last one given.
-            try client.call("create", numberedTable("feed", count: 3))
+            try client.call("create", numberedTableText("feed", count: 3))
             try client.call("clear", #"{"table":"feed"}"#)
             try client.call("add", #"{"table":"feed","row":{"n":7,"name":"after"}}"#)
             // Upserted: one row replaced by its key, one added.
@@ -290,7 +290,7 @@ import Testing
         let arguments = ["--state-dir", state.path, "--fsync", "always"]
         do {
             let daemon = try TestDaemon(arguments: arguments)
-            try daemon.connect().call("create", numberedTable("kept", count: 3))
+            try daemon.connect().call("create", numberedTableText("kept", count: 3))
             _ = daemon.process.stop(signal: SIGKILL)
         }
         // The first record's frame and 5 bytes of its payload, again at the end: a whole frame
@@ -393,7 +393,7 @@ import Testing
         let arguments = ["--state-dir", state.path, "--compact-after-bytes", "1"]
         do {
             let daemon = try TestDaemon(arguments: arguments)
-            try daemon.connect().call("create", numberedTable("precious", count: 50))
+            try daemon.connect().call("create", numberedTableText("precious", count: 50))
             try daemon.process.waitForFile(state.file("snapshot"))
             #expect(daemon.process.waitForOutput(containing: "snapshot written"))
             #expect(daemon.process.stop() == 0)

@@ -21,7 +21,7 @@ import Testing
         let daemon = try TestDaemon()
         let writer = try daemon.connect()
         let listener = try daemon.connect()
-        try writer.call("create", numberedTable("feed", count: 5))
+        try writer.call("create", numberedTableText("feed", count: 5))
         let subscribed = try listener.call("subscribe", #"{"table":"feed"}"#)
         #expect(subscribed["subscribed"] as? Bool == true)
         let start = try #require(subscribed["version"] as? Int)
@@ -36,7 +36,7 @@ import Testing
         try writer.call("undo", #"{"table":"feed"}"#)
         try writer.call("drop", #"{"table":"feed"}"#)
 
-        let events = try listener.events(9)
+        let events = try listener.untypedEvents(9)
         let kinds = events.map { $0["kind"] as? String ?? "" }
         // No two of a kind in a row: a burst of one kind may be coalesced into one event.
         #expect(kinds == ["added", "edited", "drafts", "selection", "drafts", "sort", "deleted", "added", "schema"])
@@ -52,15 +52,15 @@ import Testing
         #expect(events[8]["change"] as? String == "dropped")
 
         // A table created again under the name is news to its subscribers too.
-        try writer.call("create", numberedTable("feed", count: 1))
-        let created = try listener.events(1)[0]
+        try writer.call("create", numberedTableText("feed", count: 1))
+        let created = try listener.untypedEvents(1)[0]
         #expect(created["kind"] as? String == "schema" && created["change"] as? String == "created")
 
         // Only the kinds asked for; unsubscribing stops them.
         try listener.call("subscribe", #"{"table":"feed","events":["selection"]}"#)
         try writer.call("add", #"{"table":"feed","row":{"n":1}}"#)
         try writer.call("select", #"{"table":"feed","action":"all"}"#)
-        #expect(try listener.events(1)[0]["kind"] as? String == "selection")
+        #expect(try listener.untypedEvents(1)[0]["kind"] as? String == "selection")
         #expect(try listener.call("unsubscribe", #"{"table":"feed"}"#)["subscribed"] as? Bool == true)
         try writer.call("select", #"{"table":"feed","action":"none"}"#)
         #expect(try listener.call("ping")["pong"] as? Bool == true)
@@ -83,12 +83,12 @@ import Testing
         )
         try listener.call("subscribe", #"{"table":"parts"}"#)
         try writer.call("load", #"{"table":"parts","text":"name,qty\nBolt,4\nNut,9\n"}"#)
-        let small = try listener.events(1)[0]
+        let small = try listener.untypedEvents(1)[0]
         #expect(small["kind"] as? String == "added" && small["count"] as? Int == 2)
         #expect(small["ids"] as? [String] == ["Bolt", "Nut"])
         let many = "name,qty\\n" + (0..<1001).map { "P\($0),1\\n" }.joined()
         try writer.call("load", #"{"table":"parts","text":"\#(many)"}"#)
-        let large = try listener.events(1)[0]
+        let large = try listener.untypedEvents(1)[0]
         #expect(large["count"] as? Int == 1001 && large["ids"] == nil)
     }
 
@@ -119,7 +119,7 @@ import Testing
         // A column left out is empty; the id and the selection stay.
         #expect((rows[1]["values"] as? [String: Any])?["qty"] is NSNull)
         #expect(rows[1]["selected"] as? Bool == true)
-        let events = try listener.events(2)
+        let events = try listener.untypedEvents(2)
         #expect(events.map { $0["kind"] as? String } == ["edited", "added"])
         #expect(events[0]["ids"] as? [String] == ["P-2"] && events[1]["ids"] as? [String] == ["P-3"])
         EventTests.expectChained(events, from: start)
@@ -131,7 +131,7 @@ import Testing
         )
         #expect((refused["data"] as? [String: Any])?["kind"] as? String == "invalid_value")
         #expect(try writer.call("describe", #"{"table":"parts"}"#)["version"] as? Int == version)
-        try writer.call("create", numberedTable("plain", count: 1))
+        try writer.call("create", numberedTableText("plain", count: 1))
         let keyless = try writer.call("add", #"{"table":"plain","upsert":true,"row":{"n":1}}"#)
         #expect((keyless["data"] as? [String: Any])?["field"] as? String == "params.upsert")
         let placed = try writer.call("add", #"{"table":"parts","upsert":true,"index":0,"row":{"sku":"P-9"}}"#)
@@ -150,7 +150,7 @@ import Testing
         try listener.call("subscribe", #"{"table":"big"}"#)
         let cleared = try writer.call("clear", #"{"table":"big"}"#)
         #expect(cleared["deleted"] as? Int == rows && cleared["rows"] as? Int == 0)
-        let event = try listener.events(1)[0]
+        let event = try listener.untypedEvents(1)[0]
         #expect(event["kind"] as? String == "deleted" && event["count"] as? Int == rows && event["rows"] as? Int == 0)
         #expect((try writer.call("get", #"{"table":"big"}"#)["rows"] as? [Any])?.isEmpty == true)
         let stale = try writer.call("clear", #"{"table":"big","ifVersion":1}"#)
@@ -162,7 +162,7 @@ import Testing
         let daemon = try TestDaemon()
         let writer = try daemon.connect()
         let listener = try daemon.connect()
-        try writer.call("create", numberedTable("feed", count: 0))
+        try writer.call("create", numberedTableText("feed", count: 0))
         let start = try #require(try listener.call("subscribe", #"{"table":"feed"}"#)["version"] as? Int)
         let burst = (0..<200).map { #"{"jsonrpc":"2.0","method":"add","params":{"table":"feed","row":{"n":\#($0)}}}"# }
         try writer.send(burst.joined(separator: "\n") + "\n")
@@ -171,7 +171,7 @@ import Testing
         var events: [[String: Any]] = []
         var count = 0
         while count < 200 {
-            let event = try listener.events(1)[0]
+            let event = try listener.untypedEvents(1)[0]
             events.append(event)
             count += event["count"] as? Int ?? 0
         }

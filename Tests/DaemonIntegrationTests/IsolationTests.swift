@@ -27,7 +27,7 @@ import Testing
         let csv = try Self.writeCSV(rows: 200_000, in: daemon.scratch)
         let loaded = try setup.call("load", #"{"table":"big","path":"\#(csv)"}"#)
         #expect(loaded["rows"] as? Int == 200_000, "\(loaded)")
-        try setup.call("create", numberedTable("small", count: 100))
+        try setup.call("create", numberedTableText("small", count: 100))
 
         let sorter = try daemon.connect()
         let scroller = try daemon.connect()
@@ -162,7 +162,7 @@ import Testing
         // The subscriber heard of every change in version order, up to the last.
         var events: [[String: Any]] = []
         while (events.last?["version"] as? Int ?? 0) < final {
-            events += try listener.events(1)
+            events += try listener.untypedEvents(1)
         }
         EventTests.expectChained(events, from: start)
 

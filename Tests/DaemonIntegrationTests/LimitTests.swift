@@ -7,9 +7,9 @@ import Testing
     @Test func tablesBeyondTheLimitAreRefused() throws {
         let daemon = try TestDaemon(arguments: ["--max-tables", "2"])
         let client = try daemon.connect()
-        try client.call("create", numberedTable("a", count: 1))
-        try client.call("create", numberedTable("b", count: 1))
-        let refused = errorData(try client.call("create", numberedTable("c", count: 1)))
+        try client.call("create", numberedTableText("a", count: 1))
+        try client.call("create", numberedTableText("b", count: 1))
+        let refused = errorData(try client.call("create", numberedTableText("c", count: 1)))
         #expect(refused["kind"] as? String == "limit_exceeded" && refused["limit"] as? String == "maxTables")
         let load = errorData(try client.call("load", #"{"table":"d","format":"csv","text":"x\n1\n"}"#))
         #expect(load["limit"] as? String == "maxTables")
@@ -22,8 +22,8 @@ import Testing
     @Test func rowsBeyondTheLimitAreRefusedWhole() throws {
         let daemon = try TestDaemon(arguments: ["--max-rows", "5"])
         let client = try daemon.connect()
-        #expect(errorData(try client.call("create", numberedTable("big", count: 6)))["limit"] as? String == "maxRows")
-        try client.call("create", numberedTable("feed", count: 3))
+        #expect(errorData(try client.call("create", numberedTableText("big", count: 6)))["limit"] as? String == "maxRows")
+        try client.call("create", numberedTableText("feed", count: 3))
         let rows = (10..<13).map { #"{"n":\#($0)}"# }.joined(separator: ",")
         let refused = errorData(try client.call("add", #"{"table":"feed","rows":[\#(rows)]}"#))
         #expect(refused["kind"] as? String == "limit_exceeded" && refused["limit"] as? String == "maxRows")
@@ -41,7 +41,7 @@ import Testing
         let refused = errorData(try client.call("add", #"{"table":"stock","row":{"item":"Bolt"}}"#))
         #expect(refused["kind"] as? String == "limit_exceeded" && refused["limit"] as? String == "maxMemoryBytes")
         #expect(
-            errorData(try client.call("create", numberedTable("more", count: 1)))["limit"] as? String
+            errorData(try client.call("create", numberedTableText("more", count: 1)))["limit"] as? String
                 == "maxMemoryBytes"
         )
         #expect(try client.call("describe", #"{"table":"stock"}"#)["rows"] as? Int == 10)

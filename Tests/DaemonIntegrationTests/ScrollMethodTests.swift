@@ -103,7 +103,7 @@ import Testing
     @Test func anotherClientsRowsAboveDoNotMoveTheView() throws {
         let first = try SocatSession(to: daemon, name: "first")
         let second = try SocatSession(to: daemon, name: "second")
-        #expect(try first.client.call("create", numberedTable("feed", count: 1000))["rows"] as? Int == 1000)
+        #expect(try first.client.call("create", numberedTableText("feed", count: 1000))["rows"] as? Int == 1000)
 
         let before = try first.client.call(
             "scroll",

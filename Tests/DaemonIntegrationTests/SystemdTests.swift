@@ -99,7 +99,7 @@ struct SystemdTests {
         defer { state.remove() }
         do {
             let first = try TestDaemon(arguments: ["--state-dir", state.path])
-            try first.connect().call("create", numberedTable("kept", count: 5))
+            try first.connect().call("create", numberedTableText("kept", count: 5))
             #expect(first.process.stop() == 0)
         }
         let notified = try NotifiedDaemon(arguments: ["--state-dir", state.path])
@@ -121,7 +121,7 @@ struct SystemdTests {
         do {
             let first = try TestDaemon(arguments: ["--state-dir", state.path])
             let client = try first.connect()
-            try client.call("create", numberedTable("kept", count: 5))
+            try client.call("create", numberedTableText("kept", count: 5))
             for step in 0..<40 {
                 version = try client.call("alter", #"{"table":"kept","add":[{"key":"c\#(step)"}]}"#)["version"] as? Int
             }

@@ -9,7 +9,7 @@ import Testing
         let daemon = try TestDaemon()
         let one = try daemon.connect()
         let other = try daemon.connect()
-        try one.call("create", numberedTable("parts", count: 4))
+        try one.call("create", numberedTableText("parts", count: 4))
         let listener = try daemon.connect()
         try listener.call("subscribe", #"{"table":"parts","events":["schema","added","deleted"]}"#)
 
@@ -36,7 +36,7 @@ import Testing
         let order = try one.call("get", #"{"table":"parts"}"#)["rows"] as? [[String: Any]]
         #expect(order?.map { $0["id"] as? Int } == [4, 3, 2, 1])
 
-        let events = try listener.events(4)
+        let events = try listener.untypedEvents(4)
         #expect(events.map { $0["kind"] as? String } == ["schema", "schema", "deleted", "added"])
         #expect(events[0]["change"] as? String == "altered" && events[0]["columns"] as? [String] == ["rack"])
         #expect(events[1]["columns"] as? [String] == ["title"])
@@ -47,7 +47,7 @@ import Testing
         let daemon = try TestDaemon()
         let first = try daemon.connect()
         let second = try daemon.connect()
-        try first.call("create", numberedTable("race", count: 3))
+        try first.call("create", numberedTableText("race", count: 3))
         for round in 0..<20 {
             let version = try #require(try first.call("describe", #"{"table":"race"}"#)["version"] as? Int)
             // Both send before either reads: the daemon orders them, and only one finds the
@@ -71,7 +71,7 @@ import Testing
         let daemon = try TestDaemon()
         let one = try daemon.connect()
         let other = try daemon.connect()
-        try one.call("create", numberedTable("rows", count: 3))
+        try one.call("create", numberedTableText("rows", count: 3))
         let read = try one.call("get", #"{"table":"rows","ids":[1,2]}"#)["rows"] as? [[String: Any]]
         let (first, second) = try (#require(read?[0]["version"] as? Int), #require(read?[1]["version"] as? Int))
         // Someone else changes row 2: an edit of row 1 still goes through.
@@ -100,7 +100,7 @@ import Testing
         let daemon = try TestDaemon()
         let one = try daemon.connect()
         let other = try daemon.connect()
-        try one.call("create", numberedTable("parts", count: 3))
+        try one.call("create", numberedTableText("parts", count: 3))
         let saved = try one.call(
             "columnState",
             #"{"table":"parts","name":"mine","save":{"columns":{"n":{"hidden":true}},"columnOrder":["name"]}}"#
@@ -145,7 +145,7 @@ import Testing
     func aStaleVersionIsRefusedByEveryChange(method: String, params: String) throws {
         let daemon = try TestDaemon()
         let client = try daemon.connect()
-        try client.call("create", numberedTable("stale", count: 3))
+        try client.call("create", numberedTableText("stale", count: 3))
         try client.call("edit", #"{"table":"stale","id":2,"column":"name","value":"two"}"#)
         try client.call("undo", #"{"table":"stale"}"#)
         let before = try #require(try client.call("describe", #"{"table":"stale"}"#)["version"] as? Int)
@@ -190,7 +190,7 @@ import Testing
         let added = try writer.call("add", #"{"table":"feed","rows":[{"line":"b"},{"line":"c"}]}"#)
         #expect(added["rows"] as? Int == 2)
         try writer.call("alter", #"{"table":"feed","limit":1}"#)
-        let events = try listener.events(4)
+        let events = try listener.untypedEvents(4)
         #expect(events.map { $0["kind"] as? String } == ["added", "deleted", "schema", "deleted"])
         #expect(events[0]["ids"] as? [Int] == [2, 3] && events[1]["ids"] as? [Int] == [1])
         #expect(events[3]["ids"] as? [Int] == [2])

@@ -73,7 +73,7 @@ import Testing
         do {
             let daemon = try TestDaemon(arguments: ["--state-dir", state.path])
             let client = try daemon.connect()
-            try client.call("create", numberedTable("kept", count: 5))
+            try client.call("create", numberedTableText("kept", count: 5))
             try client.call("alter", #"{"table":"kept","add":[{"key":"more"}]}"#)
             #expect(daemon.process.stop() == 0)
             #expect(!FileManager.default.fileExists(atPath: state.file("snapshot")))
@@ -92,7 +92,7 @@ import Testing
             // A change that took some time: the log is compacted.
             let daemon = try TestDaemon(arguments: ["--state-dir", fresh.path, "--compact-after-seconds", "0"])
             let client = try daemon.connect()
-            try client.call("create", numberedTable("kept", count: 5))
+            try client.call("create", numberedTableText("kept", count: 5))
             try client.call("alter", #"{"table":"kept","add":[{"key":"more"}]}"#)
             try daemon.process.waitForFile(fresh.file("snapshot"))
             #expect(daemon.process.stop() == 0)

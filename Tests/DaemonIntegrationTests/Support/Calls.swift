@@ -19,7 +19,11 @@ extension UnixClient {
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> ResponseError {
         let reply = try reply(toLine: LineConnection.line(for: request, id: 1))
-        return try #require(reply.error, "\(Request.method) succeeded: \(reply.result ?? .null)", sourceLocation: sourceLocation)
+        return try #require(
+            reply.error,
+            "\(Request.method) succeeded: \(reply.result ?? .null)",
+            sourceLocation: sourceLocation
+        )
     }
 
     /// Sends `line` as it is (for what no request type can say: a misspelt member, a wrong type,

@@ -109,8 +109,8 @@ func numberedTable(_ name: String, count: Int) -> CreateRequest {
 }
 
 extension Tag {
-    /// Tests that take seconds (restarts, large tables, timeouts, other processes);
-    /// `scripts/test --quick` leaves them out.
+    /// Tests that take seconds (restarts, large tables, timeouts, other processes):
+    /// `scripts/test --quick` leaves them out, skipping what `scripts/slow-tests` finds tagged.
     @Tag static var slow: Self
 }
 

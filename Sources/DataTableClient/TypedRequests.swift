@@ -38,24 +38,7 @@ extension LineConnection {
     public static func line<Request: DataTableRequest>(for request: Request, id: Int) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let params = try JSONDecoder().decode(JSONValue.self, from: encoder.encode(request))
-        let empty = params.isEmptyObject
-        let envelope = Envelope(id: id, method: Request.method, params: empty ? nil : params)
-        return String(decoding: try encoder.encode(envelope), as: UTF8.self)
-    }
-
-    private struct Envelope: Encodable {
-        var jsonrpc = "2.0"
-        var id: Int
-        var method: String
-        var params: JSONValue?
-    }
-}
-
-extension JSONValue {
-    /// Whether this is `{}`.
-    fileprivate var isEmptyObject: Bool {
-        if case .object(let members) = self { return members.isEmpty }
-        return false
+        let message = RequestMessage(id: .integer(Int64(id)), params: request)
+        return String(decoding: try encoder.encode(message), as: UTF8.self)
     }
 }

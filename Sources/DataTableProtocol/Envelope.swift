@@ -150,38 +150,6 @@ public struct RequestMessage<Request: DataTableRequest>: Encodable, Sendable {
     }
 }
 
-/// A successful reply.
-public struct ResultMessage<Result: Encodable & Sendable>: Encodable, Sendable {
-    /// Always `"2.0"`.
-    public var jsonrpc = jsonRPCVersion
-    /// The id of the request answered, as it sent it.
-    public var id: RequestID
-    /// The method's reply, sent as the `result` member.
-    public var result: Result
-
-    /// A reply to the request with `id`.
-    public init(id: RequestID, result: Result) {
-        self.id = id
-        self.result = result
-    }
-}
-
-/// A failed reply. `id` is `null` when the request's id could not be read.
-public struct ErrorMessage: Codable, Sendable {
-    /// Always `"2.0"`.
-    public var jsonrpc = jsonRPCVersion
-    /// The id of the request refused, as it sent it; `null` when it could not be read.
-    public var id: RequestID
-    /// What went wrong, sent as the `error` member.
-    public var error: ResponseError
-
-    /// A refusal of the request with `id`.
-    public init(id: RequestID, error: ResponseError) {
-        self.id = id
-        self.error = error
-    }
-}
-
 /// Any reply, as a client reads it: `result` or `error`, never both.
 public struct ReplyMessage: Decodable, Sendable {
     /// The id of the request answered; `null` when it had none (shell mode) or it could not be read.

@@ -24,11 +24,11 @@ public struct WindowText: Sendable {
     public private(set) var isPlain = true
 
     /// How many bytes the cells' text takes.
-    public var byteCount: Int { storage.count }
+    public var byteCount: Int { storage.bytes.count }
 
     /// Calls `body` with every cell's UTF-8, in order.
     public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
+        try body(storage.bytes.buffer)
     }
 
     /// Where cell `index` is in the bytes.
@@ -51,45 +51,16 @@ public struct WindowText: Sendable {
 
     /// Ends the cell being written (what was appended since the last end is its text).
     mutating func endCell() {
-        ends.append(storage.count)
+        ends.append(storage.bytes.count)
     }
 
-    /// The bytes, in a buffer that grows by doubling. A window's text is only ever appended to
-    /// while the engine builds it, by its one owner; once built it is only read. So the buffer
-    /// is written in place, without the uniqueness check and generic path of an array's append
-    /// (which cost more than the few bytes of each cell).
+    /// The bytes. A window's text is only ever appended to while the engine builds it, by its
+    /// one owner; once built it is only read, so copies of the window share it.
     private final class Storage: @unchecked Sendable {
-        private(set) var base: UnsafeMutablePointer<UInt8>
-        private(set) var count = 0
-        private var capacity: Int
+        @exclusivity(unchecked) var bytes: GrowingBytes
 
         init(capacity: Int) {
-            self.capacity = capacity
-            base = .allocate(capacity: capacity)
-        }
-
-        deinit { base.deallocate() }
-
-        @inline(__always) func append(_ byte: UInt8) {
-            if count == capacity { grow(toHold: count + 1) }
-            base[count] = byte
-            count += 1
-        }
-
-        @inline(__always) func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-            guard let start = bytes.baseAddress else { return }
-            if count + bytes.count > capacity { grow(toHold: count + bytes.count) }
-            (base + count).update(from: start, count: bytes.count)
-            count += bytes.count
-        }
-
-        @inline(never) private func grow(toHold needed: Int) {
-            let grown = max(needed, capacity * 2)
-            let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-            moved.update(from: base, count: count)
-            base.deallocate()
-            base = moved
-            capacity = grown
+            bytes = GrowingBytes(capacity: capacity)
         }
     }
 }
@@ -97,7 +68,7 @@ public struct WindowText: Sendable {
 extension WindowText: DisplayBytes {
     mutating func append(_ byte: UInt8) {
         if !PlainBytes.isPlain(byte) { isPlain = false }
-        storage.append(byte)
+        storage.bytes.append(byte)
     }
 
     /// A cell's text, each tab and line break as a space (``OneLine``): a two-line cell's own
@@ -105,13 +76,13 @@ extension WindowText: DisplayBytes {
     mutating func append(contentsOf utf8: UnsafeBufferPointer<UInt8>) {
         // Nearly always: nothing to replace, nothing to quote.
         guard !PlainBytes.isPlain(utf8) else {
-            storage.append(utf8)
+            storage.bytes.append(utf8)
             return
         }
         for byte in utf8 {
             let shown = OneLine.isSpaceLike(byte) ? 0x20 : byte
             if !PlainBytes.isPlain(shown) { isPlain = false }
-            storage.append(shown)
+            storage.bytes.append(shown)
         }
     }
 }

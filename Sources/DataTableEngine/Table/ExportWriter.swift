@@ -6,7 +6,7 @@ import Foundation
 /// Every method writes exactly the bytes the export wrote when it was built on CSV.swift's
 /// `CSVWriter` and Foundation's `JSONSerialization` (text already exported must not change);
 /// the comments say where that takes care.
-struct ExportWriter: DisplayBytes {
+struct ExportWriter: DisplayBytes, JSONStringSink {
     /// What has been written since the last ``removeAll()``.
     private(set) var bytes: [UInt8] = []
 
@@ -30,6 +30,16 @@ struct ExportWriter: DisplayBytes {
 
     mutating func append(contentsOf raw: UnsafeBufferPointer<UInt8>) {
         bytes.append(contentsOf: raw)
+    }
+
+    mutating func append(_ raw: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: raw)
+    }
+
+    /// Room for `extra` more bytes, growing by doubling (an array reserved to the byte each
+    /// time would copy itself for every string).
+    mutating func reserve(_ extra: Int) {
+        if bytes.count + extra > bytes.capacity { bytes.reserveCapacity(max(bytes.count + extra, bytes.capacity * 2)) }
     }
 
     mutating func append(_ raw: [UInt8]) {
@@ -105,47 +115,17 @@ struct ExportWriter: DisplayBytes {
 
     // MARK: JSON
 
-    /// A JSON string as `JSONSerialization` writes it with `.withoutEscapingSlashes`: `"` and
-    /// `\` escaped with a backslash; backspace, form feed, line feed, carriage return and tab as
-    /// `\b` `\f` `\n` `\r` `\t`; other controls below U+0020 as `\u00XX` in lower-case hex;
-    /// everything else (`/`, DEL, U+2028, all non-ASCII) as it is.
+    /// A JSON string, escaped as every JSON string the daemon writes is
+    /// (``JSONStringSink/appendJSONString(utf8:)``, as `JSONSerialization` escapes).
     mutating func appendJSONString(_ text: String) {
         var text = text
-        bytes.append(.quote)
-        text.withUTF8 { utf8 in
-            var start = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == .quote || byte == .backslash {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                appendJSONEscape(byte)
-                start = index + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-        }
-        bytes.append(.quote)
-    }
-
-    private mutating func appendJSONEscape(_ byte: UInt8) {
-        bytes.append(.backslash)
-        switch byte {
-        case .quote, .backslash: bytes.append(byte)
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        case .lineFeed: bytes.append(UInt8(ascii: "n"))
-        case .carriageReturn: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        default:
-            bytes.append(contentsOf: "u00".utf8)
-            bytes.append(Self.hexDigits[Int(byte >> 4)])
-            bytes.append(Self.hexDigits[Int(byte & 0xF)])
-        }
+        text.withUTF8 { appendJSONString(utf8: $0) }
     }
 
     /// JSON's `null`, for an empty cell.
     mutating func appendNull() {
         bytes.append(contentsOf: "null".utf8)
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// A number as `JSONSerialization` writes a `Double`: its `description` without a
     /// trailing `.0` (`3`, `-0`, `0.1`, `1e+16`, `1e-07`). Stored numbers are finite (a store

@@ -7,10 +7,10 @@ enum WindowNotification {
     /// `{"jsonrpc":"2.0","method":"window","params":…}` and a line break.
     static func line(_ delta: WindowDelta) -> Data {
         var writer = JSONWriter(capacity: 256)
-        writer.raw(#"{"jsonrpc":"2.0","method":"window","params":"#)
+        writer.beginNotification(method: "window")
         write(delta, to: &writer)
         writer.raw("}\n")
-        return Data(writer.bytes)
+        return writer.data()
     }
 
     /// The delta as `WindowDelta`'s `Encodable` conformance writes it with sorted keys.

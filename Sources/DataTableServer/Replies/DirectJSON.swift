@@ -8,59 +8,40 @@ import Foundation
 /// Writers put object keys in sorted order, as ``ReplyEncoding`` does, so a reply reads the same
 /// either way; tests hold the two to the same JSON.
 struct JSONWriter: ~Copyable {
-    /// The bytes written, `count` of them in `capacity` allocated.
-    private var base: UnsafeMutablePointer<UInt8>
-    private(set) var count = 0
-    private var capacity: Int
+    /// The bytes written.
+    private var buffer: GrowingBytes
     /// Per open object or array, one bit from the lowest: whether a member is already in it
     /// (the next needs a comma). Replies nest a few levels; 64 is plenty.
     private var filled: UInt64 = 0
     private var depth = 0
 
     init(capacity: Int = 4096) {
-        self.capacity = max(64, capacity)
-        base = .allocate(capacity: self.capacity)
+        buffer = GrowingBytes(capacity: max(64, capacity))
     }
 
-    deinit { base.deallocate() }
+    /// How many bytes have been written.
+    var count: Int { buffer.count }
 
     /// A copy of what has been written.
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    var bytes: [UInt8] { buffer.bytes }
 
     /// What has been written, handed over without a copy.
     consuming func data() -> Data {
-        let data = Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
-        discard self
-        return data
+        let taken = buffer.take()
+        return Data(
+            bytesNoCopy: taken.baseAddress!,
+            count: taken.count,
+            deallocator: .custom { pointer, _ in pointer.deallocate() }
+        )
     }
 
     /// Makes room for `extra` more bytes at once (a large string about to be written), so the
     /// buffer is not copied again and again as it grows.
-    @inline(__always) mutating func reserve(_ extra: Int) {
-        if count + extra > capacity { grow(toHold: count + extra) }
-    }
+    @inline(__always) mutating func reserve(_ extra: Int) { buffer.reserve(extra) }
 
-    @inline(never) private mutating func grow(toHold needed: Int) {
-        let grown = max(needed, capacity * 2)
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        moved.update(from: base, count: count)
-        base.deallocate()
-        base = moved
-        capacity = grown
-    }
+    @inline(__always) mutating func append(_ byte: UInt8) { buffer.append(byte) }
 
-    @inline(__always) mutating func append(_ byte: UInt8) {
-        if count == capacity { grow(toHold: count + 1) }
-        base[count] = byte
-        count += 1
-    }
-
-    @inline(__always) mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let start = bytes.baseAddress else { return }
-        reserve(bytes.count)
-        (base + count).update(from: start, count: bytes.count)
-        count += bytes.count
-    }
+    @inline(__always) mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.append(bytes) }
 
     /// Text that is already JSON.
     @inline(__always) mutating func raw(_ text: StaticString) {
@@ -185,8 +166,6 @@ struct JSONWriter: ~Copyable {
 
     /// A whole number, its digits written in place (no string made for it).
     mutating func int(_ value: Int) {
-        // A sign and at most 19 digits.
-        reserve(20)
         if value < 0 { append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var length = 1
@@ -195,13 +174,14 @@ struct JSONWriter: ~Copyable {
             length += 1
             rest /= 10
         }
-        var position = count + length
-        count = position
-        repeat {
-            position -= 1
-            base[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
+        buffer.append(length: length) { digits in
+            var position = length
+            repeat {
+                position -= 1
+                digits[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+        }
     }
 
     mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
@@ -227,22 +207,15 @@ struct JSONWriter: ~Copyable {
     /// A string from its UTF-8 bytes (valid UTF-8, as a Swift string's are), escaped as
     /// ``string(_:)`` escapes.
     mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
-        // The common string needs no escape: its bytes go in with one copy, while they are
-        // checked.
-        reserve(utf8.count + 2)
-        base[count] = UInt8(ascii: "\"")
-        count += 1
-        stringContents(utf8: utf8)
-        append(UInt8(ascii: "\""))
+        buffer.appendJSONString(utf8: utf8)
     }
 
     /// A string from UTF-8 known to be ``PlainBytes``: copied between its quotes unchecked.
     @inline(__always) mutating func plainString(utf8: UnsafeBufferPointer<UInt8>) {
-        reserve(utf8.count + 2)
-        base[count] = UInt8(ascii: "\"")
-        if let start = utf8.baseAddress { (base + count + 1).update(from: start, count: utf8.count) }
-        base[count + 1 + utf8.count] = UInt8(ascii: "\"")
-        count += utf8.count + 2
+        buffer.reserve(utf8.count + 2)
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(utf8)
+        buffer.append(UInt8(ascii: "\""))
     }
 
     /// One string written from several pieces of UTF-8, each ending at a character's end (the
@@ -250,51 +223,8 @@ struct JSONWriter: ~Copyable {
     mutating func string(pieces: [[UInt8]]) {
         reserve(pieces.reduce(2) { $0 + $1.count })
         append(UInt8(ascii: "\""))
-        for piece in pieces { piece.withUnsafeBufferPointer { stringContents(utf8: $0) } }
+        for piece in pieces { piece.withUnsafeBufferPointer { buffer.appendJSONStringContents(utf8: $0) } }
         append(UInt8(ascii: "\""))
-    }
-
-    /// The escaped bytes of a string, without its quotes. Eight bytes are checked at a time
-    /// where there are eight (an export's text is tens of megabytes).
-    private mutating func stringContents(utf8: UnsafeBufferPointer<UInt8>) {
-        guard let bytes = utf8.baseAddress else { return }
-        var start = 0
-        var index = 0
-        while index < utf8.count {
-            if utf8.count - index >= 8,
-                !PlainBytes.mayHoldSpecial(UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
-            {
-                index += 8
-                continue
-            }
-            let byte = utf8[index]
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                if index > start { append(UnsafeBufferPointer(rebasing: utf8[start..<index])) }
-                escape(byte)
-                start = index + 1
-            }
-            index += 1
-        }
-        if utf8.count > start { append(UnsafeBufferPointer(rebasing: utf8[start...])) }
-    }
-
-    private mutating func escape(_ byte: UInt8) {
-        switch byte {
-        case 0x22: raw(#"\""#)
-        case 0x5C: raw(#"\\"#)
-        case 0x0A: raw(#"\n"#)
-        case 0x0D: raw(#"\r"#)
-        case 0x09: raw(#"\t"#)
-        case 0x08: raw(#"\b"#)
-        case 0x0C: raw(#"\f"#)
-        default:
-            let hex: StaticString = "0123456789abcdef"
-            raw(#"\u00"#)
-            hex.withUTF8Buffer { hex in
-                append(hex[Int(byte >> 4)])
-                append(hex[Int(byte & 0xF)])
-            }
-        }
     }
 
     mutating func strings(_ texts: [String]) {

@@ -37,7 +37,8 @@ struct ExportReply: Encodable, Sendable {
     /// chunk's bytes.
     static func chunkNotification(request: RequestID?, table: String, done: Int, total: Int, text: [UInt8]) -> Data {
         var writer = JSONWriter(capacity: text.count + text.count / 16 + 256)
-        writer.raw(#"{"jsonrpc":"2.0","method":"chunk","params":{"done":"#)
+        writer.beginNotification(method: "chunk")
+        writer.raw(#"{"done":"#)
         writer.int(done)
         if let request {
             writer.raw(#","request":"#)

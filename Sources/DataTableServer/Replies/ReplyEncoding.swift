@@ -1,38 +1,42 @@
 import DataTableProtocol
 import Foundation
 
-/// Encodes reply objects: keys sorted (so replies read the same every time), slashes unescaped.
+/// The one envelope of every message the daemon sends: a reply
+/// (`{"id":…,"jsonrpc":"2.0","result":…}` or `{"error":…,"id":…,"jsonrpc":"2.0"}`) or a
+/// notification (`{"jsonrpc":"2.0","method":…,"params":…}`), members in sorted order so a
+/// message reads the same every time.
+///
+/// The envelope is written into a ``JSONWriter``; the body inside it writes itself
+/// (``DirectJSON``: the frequent and the large replies) or is encoded by `JSONEncoder` with
+/// sorted keys and unescaped slashes. A request id goes in as it came (``RequestID/exact(_:)``
+/// keeps a number's text).
 enum ReplyEncoding {
+    /// An error reply.
     static func failure(id: RequestID, _ error: ResponseError) -> Data {
-        guard case .exact(let text) = id else { return encode(ErrorMessage(id: id, error: error)) }
-        // JSONEncoder cannot write a number as given: the id goes in as null, then its text in
-        // its place (keys sorted, so the message ends with it).
-        var data = encode(ErrorMessage(id: .null, error: error))
-        let ending = Data(#""id":null,"jsonrpc":"2.0"}"#.utf8)
-        guard data.count >= ending.count, data.suffix(ending.count) == ending else { return data }
-        data.replaceSubrange((data.count - ending.count)..., with: Data(#""id":\#(text),"jsonrpc":"2.0"}"#.utf8))
-        return data
+        var writer = JSONWriter(capacity: 256)
+        writer.raw(#"{"error":"#)
+        writer.encoded(error)
+        writer.raw(#","id":"#)
+        writer.requestID(id)
+        writer.raw(#","jsonrpc":"2.0"}"#)
+        return writer.data()
     }
 
+    /// A successful reply whose result's type is known only at run time.
     static func success(id: RequestID, _ result: any Encodable & Sendable) -> Data {
         if let direct = result as? any DirectJSON { return success(id: id, direct: direct) }
-        guard case .exact(let text) = id else { return encode(AnyResultMessage(id: id, result: result)) }
-        // As in `failure`: the id's text in place of null (keys sorted, so the message starts with it).
-        var data = encode(AnyResultMessage(id: .null, result: result))
-        let opening = Data(#"{"id":null,"#.utf8)
-        guard data.starts(with: opening) else { return data }
-        data.replaceSubrange(0..<opening.count, with: Data(#"{"id":\#(text),"#.utf8))
-        return data
+        var writer = JSONWriter(capacity: 512)
+        guard writer.result(id: id, { $0.encoded(result) }) else { return failure(id: id, unencodable) }
+        return writer.data()
     }
 
     /// A successful reply whose result writes its own JSON.
     static func success(id: RequestID, direct result: some DirectJSON) -> Data {
         var writer = JSONWriter(capacity: result.expectedBytes + 64)
-        writer.raw(#"{"id":"#)
-        writer.requestID(id)
-        writer.raw(#","jsonrpc":"2.0","result":"#)
-        result.write(to: &writer)
-        writer.raw("}")
+        _ = writer.result(id: id) { writer in
+            result.write(to: &writer)
+            return true
+        }
         return writer.data()
     }
 
@@ -47,43 +51,56 @@ enum ReplyEncoding {
         return writing(direct)
     }
 
-    /// A notification from the daemon: `{"jsonrpc":"2.0","method":…,"params":…}`.
+    /// A notification from the daemon.
     static func notification(method: String, params: some Encodable & Sendable) -> Data {
-        encode(NotificationMessage(method: method, params: params))
+        var writer = JSONWriter(capacity: 256)
+        writer.beginNotification(method: method)
+        guard writer.encoded(params) else {
+            var fallback = JSONWriter(capacity: 128)
+            fallback.beginNotification(method: method)
+            fallback.raw("null}")
+            return fallback.data()
+        }
+        writer.raw("}")
+        return writer.data()
     }
 
-    private struct NotificationMessage<Params: Encodable>: Encodable {
-        var jsonrpc = jsonRPCVersion
-        var method: String
-        var params: Params
+    /// Only a result that cannot be encoded (a non-finite number) gets this.
+    private static let unencodable = ResponseError.internalError("The reply could not be encoded.")
+}
+
+extension JSONWriter {
+    /// A reply's envelope around the result `body` writes; `false`, with nothing kept, when
+    /// `body` could not write it.
+    mutating func result(id: RequestID, _ body: (inout JSONWriter) -> Bool) -> Bool {
+        raw(#"{"id":"#)
+        requestID(id)
+        raw(#","jsonrpc":"2.0","result":"#)
+        guard body(&self) else { return false }
+        raw("}")
+        return true
     }
 
-    private static func encode(_ value: some Encodable) -> Data {
+    /// A notification's envelope up to its params: `{"jsonrpc":"2.0","method":…,"params":`;
+    /// the params and a closing `}` come next.
+    mutating func beginNotification(method: String) {
+        raw(#"{"jsonrpc":"2.0","method":"#)
+        string(method)
+        raw(#","params":"#)
+    }
+
+    /// `value` as `JSONEncoder` writes it (keys sorted, slashes unescaped); `false`, writing
+    /// nothing, when it cannot be encoded.
+    @discardableResult
+    mutating func encoded(_ value: some Encodable) -> Bool {
+        guard let data = try? Self.encoder.encode(value) else { return false }
+        data.withUnsafeBytes { append($0.bindMemory(to: UInt8.self)) }
+        return true
+    }
+
+    private static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do {
-            return try encoder.encode(value)
-        } catch {
-            // Only a result that cannot be encoded (a non-finite number) gets here.
-            let failure = ErrorMessage(id: .null, error: .internalError("The reply could not be encoded: \(error)."))
-            return (try? encoder.encode(failure)) ?? Data()
-        }
-    }
-
-    /// A successful reply whose result type is only known at run time.
-    private struct AnyResultMessage: Encodable {
-        var id: RequestID
-        var result: any Encodable & Sendable
-
-        private enum CodingKeys: String, CodingKey {
-            case jsonrpc, id, result
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(jsonRPCVersion, forKey: .jsonrpc)
-            try container.encode(id, forKey: .id)
-            try container.encode(result, forKey: .result)
-        }
+        return encoder
     }
 }

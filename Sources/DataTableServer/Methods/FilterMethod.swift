@@ -41,7 +41,7 @@ extension MethodTable {
                 return (admitted, filtered.keptSections(of: id))
             }
             : (nil, nil)
-        let shown = try context.writer.update(request.table, by: context.requester, needing: .read) { table in
+        let shown = try context.server.readKeeping(request.table, by: context.requester) { table in
             table.setFilter(filter, id: id, admitting: admitted, sections: sections)
             return (
                 version: Int(table.version),

@@ -11,7 +11,7 @@ extension MethodTable {
             // The first layout in a font measures every row: on a copy, off the lock.
             try await context.server.measure(request.table, for: resolved.options, by: context.requester)
             let view = request.view == true ? context.views[request.table]?.state : nil
-            return try context.writer.update(request.table, by: context.requester, needing: .read) { table in
+            return try context.server.readKeeping(request.table, by: context.requester) { table in
                 let plan =
                     try view.map { view throws(TableError) in try table.layout(resolved.options, view: view) }
                     ?? table.layout(resolved.options)

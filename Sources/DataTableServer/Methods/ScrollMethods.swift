@@ -68,7 +68,7 @@ extension MethodTable {
         if reply == nil {
             state = view.state
             // Asked under the same lock the scroll takes.
-            reply = try context.writer.update(request.table, by: requester, needing: .read) { table -> ScrollReply? in
+            reply = try context.server.readKeeping(request.table, by: requester) { table -> ScrollReply? in
                 if unlessMeasuring, !ServerState.isMeasured(table, for: options) { return nil }
                 if let sections {
                     let spec = try Self.sectionSpec(sections, in: table)

@@ -6,8 +6,8 @@ import DataTableProtocol
 /// context (``RequestContext/writer``) and passed to whatever changes a table for it, so that
 /// every change it makes claims room in the log first and is recorded inside the table's lock.
 ///
-/// Reading a table needs no writer: ``ServerState/read(_:by:_:)``, ``ServerState/snapshot(_:by:)``
-/// and ``ServerState/measure(_:for:by:)`` record nothing.
+/// Reading a table needs no writer: ``ServerState/read(_:by:_:)``, ``ServerState/snapshot(_:by:)``,
+/// ``ServerState/readKeeping(_:by:_:)`` and ``ServerState/measure(_:for:by:)`` record nothing.
 struct TableWriter: Sendable {
     /// The daemon's state: its tables, events and limits.
     let server: ServerState
@@ -18,12 +18,13 @@ struct TableWriter: Sendable {
     /// Whether the changes made through this writer are recorded in the log.
     var isRecording: Bool { recording != nil }
 
-    /// Runs `body` on the table called `name`, in place, holding that table's lock (and no
-    /// other), once its owner and mode let `requester` do `right` to it. A change (a new
+    /// Changes the table called `name` in place, holding that table's lock (and no other), once
+    /// its owner and mode let `requester` do `right` (write, or own) to it. A change (a new
     /// version) is recorded in the state directory's log even if `body` published no event for it.
     ///
-    /// Unless `right` is only to read, room for the change's log record is claimed first: when
-    /// the log has none, the request is refused `not_saved` and `body` does not run.
+    /// Room for the change's log record is claimed first: when the log has none, the request is
+    /// refused `not_saved` and `body` does not run. (A request that only reads, keeping what it
+    /// worked out, uses ``ServerState/readKeeping(_:by:_:)``.)
     func update<Result: Sendable>(
         _ name: String,
         by requester: Requester,
@@ -31,11 +32,12 @@ struct TableWriter: Sendable {
         ifVersion: Int? = nil,
         _ body: (inout Table) throws -> Result
     ) throws -> Result {
-        try server.tables.entry(name).update { table in
+        precondition(right != .read, "a read goes through ServerState.read or readKeeping")
+        return try server.tables.entry(name).update { table in
             try requester.check(right, table)
             try ServerState.checkVersion(of: table, is: ifVersion)
-            if right != .read { try claimRoom(forChangeTo: name) }
-            defer { if right != .read { releaseRoom() } }
+            try claimRoom(forChangeTo: name)
+            defer { releaseRoom() }
             return try recordingChange(of: &table, body)
         }
     }
@@ -140,6 +142,23 @@ extension ServerState {
         }
     }
 
+    /// Runs `body` on the table called `name` for a request that only reads it but keeps what it
+    /// works out there (a view's column plan and row offsets, its filtered rows or sections),
+    /// once its owner and mode let `requester` read it. That is no change to the rows: no new
+    /// version, nothing recorded; but the table's own state changes, so the lock is held alone.
+    func readKeeping<Result: Sendable>(
+        _ name: String,
+        by requester: Requester,
+        _ body: (inout Table) throws -> Result
+    ) throws -> Result {
+        try tables.entry(name).update { table in
+            try requester.check(.read, table)
+            let version = table.version
+            defer { assert(table.version == version, "a read changed the table's version") }
+            return try body(&table)
+        }
+    }
+
     /// A copy of the table called `name` as it is now, taken in O(1) under its lock, once its
     /// owner and mode let `requester` read it: for reading at length (an export) without holding
     /// anyone up.
@@ -180,7 +199,7 @@ extension ServerState {
     func isMeasured(_ name: String, for options: LayoutOptions) throws -> Bool {
         // Asked under the lock, without a copy: a copy held while someone writes makes the
         // writer copy the table's storage.
-        try tables.entry(name).update { Self.isMeasured($0, for: options) }
+        try tables.entry(name).reading { Self.isMeasured($0, for: options) }
     }
 
     /// Whether `table` is measured for `options`, or small enough to measure under its lock.

@@ -76,14 +76,8 @@ final class RequestFuzzer: Sendable {
                 {
                     Self.checkParams(request[range], as: type)
                 }
-                // As a connection does: answered on the spot when it can be, else in full.
-                let immediate = request.withUnsafeBytes { dispatcher.immediateReply(to: $0, context: &context) }
-                let reply: Data?
-                if let immediate {
-                    reply = immediate.line(unsaved: nil)
-                } else {
-                    reply = await dispatcher.reply(to: request, context: &context)
-                }
+                // As a connection does: answered on the spot when it can be, else off the loop.
+                let reply = await dispatcher.pendingReply(to: request, context: &context).line(unsaved: nil)
                 guard let reply else { continue }
                 guard let parsed = try? JSONSerialization.jsonObject(with: reply, options: [.fragmentsAllowed]),
                     parsed is [String: Any] || parsed is [Any]

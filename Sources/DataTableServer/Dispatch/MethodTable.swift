@@ -23,13 +23,24 @@ public struct MethodTable: Sendable {
     typealias ErasedHandler =
         @Sendable (_ line: Data, _ params: Range<Int>?, _ context: inout RequestContext) async throws -> Data
 
-    /// Answers right away from the bytes of the request line, or returns `nil` (having changed
-    /// nothing) when the request must go to the ``ErasedHandler`` instead.
+    /// Decodes the params from the bytes of the request line and answers right away, or hands
+    /// back what is left to do off the loop (with the params as decoded, so they are not read
+    /// again), having changed nothing.
     typealias ImmediateHandler =
         @Sendable (_ line: UnsafeRawBufferPointer, _ params: Range<Int>?, _ context: inout RequestContext) throws
-        -> Data?
+        -> Immediate
+
+    /// What an immediate handler made of its request.
+    enum Immediate: Sendable {
+        /// The reply line, answered on the loop.
+        case reply(Data)
+        /// The rest of the work, to run off the loop.
+        case later(@Sendable (_ context: inout RequestContext) async throws -> Data)
+    }
 
     struct Handlers: Sendable {
+        /// For a method whose requests may be answered on the loop; else `nil`, and the
+        /// request goes off the loop before its params are read.
         var immediate: ImmediateHandler?
         var full: ErasedHandler
     }
@@ -106,8 +117,8 @@ public struct MethodTable: Sendable {
         handlers[Request.method] = Handlers(
             immediate: { line, range, context in
                 let params = try decode(line, range, context.lenientParams)
-                guard let response = try immediate(params, &context) else { return nil }
-                return encode(context.requestID, response)
+                if let response = try immediate(params, &context) { return .reply(encode(context.requestID, response)) }
+                return .later { context in try await Self.offLoop(params, &context, body) }
             },
             full: Self.erased(Request.self, body)
         )
@@ -120,12 +131,21 @@ public struct MethodTable: Sendable {
         let decode = decoder(Request.self)
         return { line, range, context in
             let params = try line.withUnsafeBytes { try decode($0, range, context.lenientParams) }
-            return try await withTaskExecutorPreference(globalConcurrentExecutor) {
-                let reply = try await body(params, &context)
-                // A change replayed from the log answers nobody: its reply (an `alter`'s lists
-                // every column) is not encoded.
-                return context.isReplay ? Data() : ReplyEncoding.success(id: context.requestID, reply)
-            }
+            return try await offLoop(params, &context, body)
+        }
+    }
+
+    /// Runs `body` on the global concurrent executor and encodes its reply there.
+    private static func offLoop<Request: DataTableRequest, Reply: Encodable & Sendable>(
+        _ params: Request,
+        _ context: inout RequestContext,
+        _ body: @escaping @Sendable (Request, inout RequestContext) async throws -> Reply
+    ) async throws -> Data {
+        try await withTaskExecutorPreference(globalConcurrentExecutor) {
+            let reply = try await body(params, &context)
+            // A change replayed from the log answers nobody: its reply (an `alter`'s lists
+            // every column) is not encoded.
+            return context.isReplay ? Data() : ReplyEncoding.success(id: context.requestID, reply)
         }
     }
 

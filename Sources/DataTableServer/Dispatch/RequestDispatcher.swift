@@ -29,6 +29,25 @@ public struct RequestDispatcher: Sendable {
         self.limits = limits
     }
 
+    /// What ``dispatch(_:context:)`` made of a line, on the connection's event loop.
+    public enum Dispatched: Sendable {
+        /// Answered (or refused) right there; its reply may still wait for the log.
+        case answered(PendingReply)
+        /// To be answered off the loop; the connection's later lines wait for it.
+        case offLoop(OffLoopRequest)
+    }
+
+    /// A request handed off the loop, with what was already read of it (its envelope and, for
+    /// a method that tried to answer on the loop, its params), so nothing is read twice.
+    public struct OffLoopRequest: Sendable {
+        fileprivate let run: @Sendable (inout RequestContext) async -> PendingReply
+
+        /// Answers the request, on the global concurrent executor.
+        public func answer(context: inout RequestContext) async -> PendingReply {
+            await run(&context)
+        }
+    }
+
     /// The reply to `line` (without its newline), or `nil` when nothing is to be sent. When the
     /// request made a change and the daemon keeps a state directory, this returns once the
     /// change is in the log (see ``pendingReply(to:context:)``).
@@ -36,50 +55,125 @@ public struct RequestDispatcher: Sendable {
         await pendingReply(to: line, context: &context).settled(by: context.server.journal)
     }
 
-    /// The reply to `line`, which may still have to wait for the log record of the change it
-    /// acknowledges: a connection carries on reading while it waits, so pipelined changes share
-    /// one write (and one fsync).
-    ///
-    /// `declinedImmediately` says that ``immediateReply(to:context:)`` already had the line and
-    /// left it to this: its method's immediate handler is not asked again.
-    public func pendingReply(
-        to line: Data,
-        context: inout RequestContext,
-        declinedImmediately: Bool = false
-    ) async -> PendingReply {
-        guard let first = line.first(where: { !Self.isWhitespace($0) }) else {
-            return PendingReply(parts: [])
+    /// The reply to `line`, answered where it can be and off the loop where it must, which may
+    /// still have to wait for the log record of the change it acknowledges.
+    public func pendingReply(to line: Data, context: inout RequestContext) async -> PendingReply {
+        switch line.withUnsafeBytes({ dispatch($0, context: &context) }) {
+        case .answered(let reply): return reply
+        case .offLoop(let request): return await request.answer(context: &context)
+        }
+    }
+
+    /// The one way into the dispatcher: reads `line`'s envelope once, on the loop, and decides
+    /// from it before any work where the request runs. A single request in the form the
+    /// envelope scanner reads, to a method that answers immediately (see ``MethodTable``), is
+    /// answered right here, unless its handler hands the rest of the work off the loop; a
+    /// request to any other method, a batch, or a line the scanner leaves to `JSONDecoder`
+    /// goes off the loop whole. Malformed requests are refused here when that takes no more
+    /// than the scan.
+    public func dispatch(_ line: UnsafeRawBufferPointer, context: inout RequestContext) -> Dispatched {
+        var start = 0
+        while start < line.count, Self.isWhitespace(line[start]) { start += 1 }
+        // An empty line is ignored.
+        guard start < line.count else { return .answered(PendingReply(parts: [])) }
+        guard line[start] == UInt8(ascii: "{") else {
+            // A batch, or not a request at all: read whole, off the loop.
+            let data = Data(line)
+            return .offLoop(OffLoopRequest { context in await self.replyToNonObject(data, context: &context) })
         }
         // JSON text is UTF-8; a line that is not is refused whole, even where the bad bytes sit
-        // in a member no method reads. An all-ASCII line (most of them) needs no closer look.
-        guard !line.contains(where: { $0 >= 0x80 }) || String(validating: line, as: UTF8.self) != nil else {
+        // in a member no method reads.
+        guard Self.isUTF8(line) else {
             context.server.countRequests(1)
-            return PendingReply(ReplyEncoding.failure(id: .null, .parseError("The request is not valid UTF-8.")))
+            return .answered(PendingReply(ReplyEncoding.failure(id: .null, Self.notUTF8)))
+        }
+        guard let header = EnvelopeScanner.header(line) else {
+            // Left to JSONDecoder, which decides: off the loop, since the line may be long.
+            let data = Data(line)
+            return .offLoop(OffLoopRequest { context in await self.replyToDecoded(data, context: &context) })
+        }
+        context.server.countRequests(1)
+        switch call(header, context: context) {
+        case .failure(let refusal): return .answered(PendingReply(parts: refusal.part.map { [$0] } ?? []))
+        case .success(let call): return dispatch(call, line: line, context: &context)
+        }
+    }
+
+    /// Where a well-formed request runs, and its reply when that is here.
+    private func dispatch(_ call: Call, line: UnsafeRawBufferPointer, context: inout RequestContext) -> Dispatched {
+        guard let immediate = call.handlers.immediate else {
+            let data = Data(line)
+            return .offLoop(
+                OffLoopRequest { context in
+                    let answered = await self.answer(call, line: data, context: &context) { context in
+                        try await call.handlers.full(data, call.paramsRange, &context)
+                    }
+                    return PendingReply(call, answered)
+                }
+            )
+        }
+        let started = Self.clock(for: context)
+        context.requestID = call.id
+        let recording = context.server.journal.map { ChangeRecording(line: Data(line), journal: $0) }
+        context.recording = recording
+        defer { context.recording = nil }
+        let reply: Data
+        do {
+            switch try immediate(line, call.paramsRange, &context) {
+            case .reply(let answered):
+                reply = answered
+                log(call, started: started, context: context, line: line)
+            case .later(let rest):
+                // Nothing was changed; the params as read go with the rest of the work.
+                let data = Data(line)
+                return .offLoop(
+                    OffLoopRequest { context in
+                        PendingReply(call, await self.answer(call, line: data, context: &context, rest))
+                    }
+                )
+            }
+        } catch {
+            reply = failure(error, call, context: context, line: line)
+        }
+        recording?.releaseClaim()
+        return .answered(PendingReply(call, (reply, recording?.recorded)))
+    }
+
+    /// The reply to a line that is not a JSON object: a batch, or an error.
+    private func replyToNonObject(_ line: Data, context: inout RequestContext) async -> PendingReply {
+        guard let first = line.first(where: { !Self.isWhitespace($0) }) else { return PendingReply(parts: []) }
+        guard line.withUnsafeBytes({ Self.isUTF8($0) }) else {
+            context.server.countRequests(1)
+            return PendingReply(ReplyEncoding.failure(id: .null, Self.notUTF8))
         }
         // Values nested past any request's need are refused before a decoder recurses into them.
-        if first != UInt8(ascii: "{"), JSONNesting.exceeds(JSONNesting.maximumDepth, in: line) {
+        if JSONNesting.exceeds(JSONNesting.maximumDepth, in: line) {
             context.server.countRequests(1)
             return PendingReply(ReplyEncoding.failure(id: .null, Self.nestedTooDeeply))
         }
-        switch first {
-        case UInt8(ascii: "{"):
-            let part = await replyToSingle(line, context: &context, tryImmediately: !declinedImmediately)
-            return PendingReply(parts: part.map { [$0] } ?? [])
-        case UInt8(ascii: "["):
-            return await replyToBatch(line, context: &context)
-        default:
-            context.server.countRequests(1)
-            if (try? JSONDecoder().decode(JSONValue.self, from: line)) != nil {
-                return PendingReply(
-                    ReplyEncoding.failure(
-                        id: .null,
-                        .invalidRequest("A request must be a JSON object (or an array of them for a batch).")
-                    )
+        if first == UInt8(ascii: "[") { return await replyToBatch(line, context: &context) }
+        context.server.countRequests(1)
+        if (try? JSONDecoder().decode(JSONValue.self, from: line)) != nil {
+            return PendingReply(
+                ReplyEncoding.failure(
+                    id: .null,
+                    .invalidRequest("A request must be a JSON object (or an array of them for a batch).")
                 )
-            }
-            return PendingReply(ReplyEncoding.failure(id: .null, Self.parseError))
+            )
         }
+        return PendingReply(ReplyEncoding.failure(id: .null, Self.parseError))
     }
+
+    /// Whether `line` is UTF-8; an all-ASCII line (most of them) needs no closer look.
+    private static func isUTF8(_ line: UnsafeRawBufferPointer) -> Bool {
+        for byte in line where byte >= 0x80 {
+            return String(validating: line.bindMemory(to: UInt8.self), as: UTF8.self) != nil
+        }
+        return true
+    }
+
+    /// The error for a line that is not UTF-8.
+    static let notUTF8 = ResponseError.parseError("The request is not valid UTF-8.")
 
     /// The error for a line that is not JSON.
     static let parseError = ResponseError.parseError("The request is not valid JSON.")
@@ -149,7 +243,7 @@ public struct RequestDispatcher: Sendable {
                 })
                     ?? (try? encoder.encode(element))
             {
-                reply = await replyToSingle(data, context: &context, tryImmediately: true)
+                reply = await replyToDecoded(data, context: &context).parts.first
             } else {
                 context.server.countRequests(1)
                 reply = PendingReply.Part(
@@ -165,72 +259,33 @@ public struct RequestDispatcher: Sendable {
         return PendingReply(parts: replies, isBatch: true)
     }
 
-    private func replyToSingle(_ line: Data, context: inout RequestContext, tryImmediately: Bool) async
-        -> PendingReply.Part?
-    {
+    /// The reply to one request of a batch, or to a line the envelope scanner left to
+    /// `JSONDecoder`, already off the loop: answered as a connection would, but here.
+    private func replyToDecoded(_ line: Data, context: inout RequestContext) async -> PendingReply {
         context.server.countRequests(1)
         let header: RequestHeader
         do {
-            header = try EnvelopeScanner.header(line) ?? Self.decodedHeader(line)
+            header = try line.withUnsafeBytes { EnvelopeScanner.header($0) } ?? Self.decodedHeader(line)
         } catch let error as ResponseError {
-            return .init(line: ReplyEncoding.failure(id: .null, error), id: .null)
+            return PendingReply(ReplyEncoding.failure(id: .null, error))
         } catch {
-            return .init(line: ReplyEncoding.failure(id: .null, Self.parseError), id: .null)
+            return PendingReply(ReplyEncoding.failure(id: .null, Self.parseError))
         }
         let call: Call
         switch self.call(header, context: context) {
         case .success(let found): call = found
-        case .failure(let refusal): return refusal.part
+        case .failure(let refusal): return PendingReply(parts: refusal.part.map { [$0] } ?? [])
         }
-        let reply = await answer(call, line: line, context: &context, tryImmediately: tryImmediately)
-        return call.isNotification ? nil : PendingReply.Part(line: reply.line, record: reply.record, id: call.id)
-    }
-
-    /// The reply to `line` when it is answered right here, synchronously: a request (not a
-    /// batch) in the form the envelope scanner reads, to a method that answers immediately (see
-    /// ``MethodTable``). `nil`, having done nothing, when it must go to
-    /// ``pendingReply(to:context:)``.
-    public func immediateReply(to line: UnsafeRawBufferPointer, context: inout RequestContext) -> PendingReply? {
-        var start = 0
-        while start < line.count, Self.isWhitespace(line[start]) { start += 1 }
-        // An empty line is ignored.
-        guard start < line.count else { return PendingReply(parts: []) }
-        guard line[start] == UInt8(ascii: "{") else { return nil }
-        // An all-ASCII line (most of them) needs no closer look at its UTF-8.
-        var ascii = true
-        for byte in line where byte >= 0x80 {
-            ascii = false
-            break
-        }
-        guard ascii || String(validating: line.bindMemory(to: UInt8.self), as: UTF8.self) != nil,
-            let header = EnvelopeScanner.header(line)
-        else { return nil }
-        guard let method = header.method?.stringValue, let handlers = methods.handlers(for: method),
-            let immediate = handlers.immediate
-        else { return nil }
-        switch call(header, context: context, handlers: handlers) {
-        case .failure(let refusal):
-            context.server.countRequests(1)
-            return PendingReply(parts: refusal.part.map { [$0] } ?? [])
-        case .success(let call):
-            let started = Self.clock(for: context)
-            context.requestID = call.id
-            let recording = context.server.journal.map { ChangeRecording(line: Data(line), journal: $0) }
-            context.recording = recording
-            defer { context.recording = nil }
-            let reply: Data
-            do {
-                guard let answered = try immediate(line, header.paramsRange, &context) else { return nil }
-                reply = answered
-                log(call, started: started, context: context, line: line)
-            } catch {
-                reply = failure(error, call, context: context, line: line)
+        let answered = await answer(call, line: line, context: &context) { context in
+            if let immediate = call.handlers.immediate {
+                switch try line.withUnsafeBytes({ try immediate($0, call.paramsRange, &context) }) {
+                case .reply(let reply): return reply
+                case .later(let rest): return try await rest(&context)
+                }
             }
-            recording?.releaseClaim()
-            context.server.countRequests(1)
-            guard !call.isNotification else { return PendingReply(parts: []) }
-            return PendingReply(parts: [.init(line: reply, record: recording?.recorded, id: call.id)])
+            return try await call.handlers.full(line, call.paramsRange, &context)
         }
+        return PendingReply(call, answered)
     }
 
     /// When a request started, for its debug log entry; `nil` (no clock read) when that entry
@@ -240,7 +295,7 @@ public struct RequestDispatcher: Sendable {
     }
 
     /// A request whose envelope is in order: its method, id, and whether it is a notification.
-    private struct Call {
+    fileprivate struct Call {
         var method: String
         var handlers: MethodTable.Handlers
         var id: RequestID
@@ -263,12 +318,7 @@ public struct RequestDispatcher: Sendable {
 
     /// The call `header` makes, or the reply that refuses it (none for a well-formed
     /// notification, which gets no reply even when it fails).
-    /// `handlers`, when given, are the method's, already looked up.
-    private func call(
-        _ header: RequestHeader,
-        context: RequestContext,
-        handlers found: MethodTable.Handlers? = nil
-    ) -> Result<Call, Refusal> {
+    private func call(_ header: RequestHeader, context: RequestContext) -> Result<Call, Refusal> {
         // The id first, so that every later error can echo it.
         var id = RequestID.null
         if let rawID = header.id {
@@ -296,7 +346,7 @@ public struct RequestDispatcher: Sendable {
         guard let method = methodValue.stringValue else {
             return refuse(.invalidRequest("\"method\" must be a string, not \(methodValue.typeName)."))
         }
-        guard let handlers = found ?? methods.handlers(for: method) else {
+        guard let handlers = methods.handlers(for: method) else {
             context.logger.debug("unknown method", metadata: ["method": "\(method)"])
             return refuse(.unknownMethod(method))
         }
@@ -324,10 +374,14 @@ public struct RequestDispatcher: Sendable {
         }
     }
 
-    /// The reply to a well-formed request, and the log record of its change.
-    private func answer(_ call: Call, line: Data, context: inout RequestContext, tryImmediately: Bool) async
-        -> (line: Data, record: UInt64?)
-    {
+    /// The reply to a well-formed request off the loop, made by `work`, and the log record of
+    /// its change.
+    private func answer(
+        _ call: Call,
+        line: Data,
+        context: inout RequestContext,
+        _ work: @Sendable (inout RequestContext) async throws -> Data
+    ) async -> (line: Data, record: UInt64?) {
         let started = Self.clock(for: context)
         context.requestID = call.id
         let recording = context.server.journal.map { ChangeRecording(line: line, journal: $0) }
@@ -335,14 +389,7 @@ public struct RequestDispatcher: Sendable {
         defer { context.recording = nil }
         let reply: Data
         do {
-            // A small request (in a batch, say) is answered where it is, without a hop.
-            if tryImmediately, let immediate = call.handlers.immediate,
-                let answered = try line.withUnsafeBytes({ try immediate($0, call.paramsRange, &context) })
-            {
-                reply = answered
-            } else {
-                reply = try await call.handlers.full(line, call.paramsRange, &context)
-            }
+            reply = try await work(&context)
             line.withUnsafeBytes { log(call, started: started, context: context, line: $0) }
         } catch {
             reply = line.withUnsafeBytes { failure(error, call, context: context, line: $0) }
@@ -397,5 +444,12 @@ public struct RequestDispatcher: Sendable {
             context.logger.log(level: permission ? .notice : .debug, "request refused", metadata: metadata)
         }
         return ReplyEncoding.failure(id: call.id, refusal)
+    }
+}
+
+extension PendingReply {
+    /// The reply to `call`: nothing for a notification.
+    fileprivate init(_ call: RequestDispatcher.Call, _ answered: (line: Data, record: UInt64?)) {
+        self.init(parts: call.isNotification ? [] : [Part(line: answered.line, record: answered.record, id: call.id)])
     }
 }

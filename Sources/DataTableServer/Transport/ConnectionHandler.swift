@@ -235,15 +235,16 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 }
                 linesBeforeDrain -= 1
             }
-            let immediate = line.withUnsafeReadableBytes { bytes in
-                dispatcher.immediateReply(to: bytes, context: &requestContext)
+            let dispatched = line.withUnsafeReadableBytes { bytes in
+                dispatcher.dispatch(bytes, context: &requestContext)
             }
-            if let immediate {
-                queue(immediate, context)
+            switch dispatched {
+            case .answered(let reply):
+                queue(reply, context)
                 writeReplies(context)
                 watchesWoken(nil, context)
-            } else {
-                answerOffLoop(line, context)
+            case .offLoop(let request):
+                answerOffLoop(request, context)
             }
         }
         writeReplies(context)
@@ -255,17 +256,15 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
     }
 
-    /// Answers `line` in a task; the connection's later lines wait for it.
-    private func answerOffLoop(_ line: ByteBuffer, _ context: ChannelHandlerContext) {
+    /// Answers `request` in a task; the connection's later lines wait for it.
+    private func answerOffLoop(_ request: RequestDispatcher.OffLoopRequest, _ context: ChannelHandlerContext) {
         working = true
-        let dispatcher = self.dispatcher
-        let bytes = Data(line.readableBytesView)
         let requestContext = self.requestContext
         let eventLoop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: eventLoop)
         Task {
             var requestContext = requestContext
-            let reply = await dispatcher.pendingReply(to: bytes, context: &requestContext, declinedImmediately: true)
+            let reply = await request.answer(context: &requestContext)
             eventLoop.execute { [requestContext] in
                 let (handler, context) = bound.value
                 handler.working = false

@@ -85,6 +85,12 @@ import Testing
         #expect(progress.method == "progress" && progress.params?.table == "parts", "\(first)")
         kill(daemon.process.pid, SIGTERM)
         #expect(daemon.process.waitForOutput(containing: "shutting down"), "\(daemon.process.output)")
+        // Kept: nothing a client can see says when this connection stops taking requests. The
+        // daemon logs "shutting down" and then tells each connection on that connection's own
+        // thread, and a request sent to find out would be answered only after the load. Lines
+        // sent at once after the log line were seen read (and answered) before that, on a busy
+        // machine; this gives the connection's thread the moment it needs.
+        usleep(300_000)
         try client.send(
             [
                 #"{"method":"ping"}"#,

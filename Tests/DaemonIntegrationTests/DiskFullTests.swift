@@ -1,3 +1,4 @@
+import DataTableProtocol
 import Foundation
 import Glibc
 import Testing
@@ -8,11 +9,16 @@ import Testing
 struct DiskFullTests {
 
     /// Adds 20 rows of about 1 KB each, numbered from `first`; the error kind, if refused.
-    static func addBatch(_ client: UnixClient, first: Int) throws -> String? {
+    static func addBatch(_ client: UnixClient, first: Int) throws -> ErrorKind? {
         let note = String(repeating: "x", count: 1000)
-        let rows = (first..<first + 20).map { #"{"n":\#($0),"note":"\#(note)"}"# }.joined(separator: ",")
-        let reply = try client.call("add", #"{"table":"feed","rows":[\#(rows)]}"#)
-        return (reply["data"] as? [String: Any])?["kind"] as? String
+        let rows: [JSONValue] = (first..<first + 20).map { ["n": .integer(Int64($0)), "note": .string(note)] }
+        do {
+            let added = try client.send(AddRequest(table: "feed", rows: rows))
+            #expect(added.added.count == 20)
+            return nil
+        } catch let error as ResponseError {
+            return error.kind
+        }
     }
 
     static func numbers(in daemon: TestDaemon) throws -> Set<Int> {
@@ -20,12 +26,8 @@ struct DiskFullTests {
         var numbers: Set<Int> = []
         var from = 0
         while true {
-            let page = try client.call("get", #"{"table":"feed","from":\#(from),"count":10000,"columns":["n"]}"#)
-            let rows = try #require(page["rows"] as? [[String: Any]], "get failed: \(page)")
-            for row in rows {
-                let values = try #require(row["values"] as? [String: Any])
-                numbers.insert(try #require((values["n"] as? NSNumber)?.intValue))
-            }
+            let rows = try client.send(GetRequest(table: "feed", from: from, count: 10000, columns: ["n"])).rows
+            for row in rows { numbers.insert(try #require(row.values["n"]?.intValue, "\(row.values)")) }
             from += rows.count
             if rows.count < 10000 { return numbers }
         }
@@ -41,59 +43,54 @@ struct DiskFullTests {
         do {
             let daemon = try TestDaemon(arguments: arguments)
             let client = try daemon.connect()
-            let created = try client.call(
-                "create",
-                #"{"table":"feed","columns":[{"key":"n","type":"number"},{"key":"note"}]}"#
+            let created = try client.send(
+                CreateRequest(
+                    table: "feed",
+                    columns: [ColumnDefinition(key: "n", type: "number"), ColumnDefinition(key: "note")]
+                )
             )
-            try #require(created["version"] != nil, "\(created)")
+            try #require(created.version == 1, "\(created)")
 
             // Fill the disk: every batch is either acknowledged or refused not_saved.
             var next = 0
-            var refusal: String?
+            var refusal: ErrorKind?
             while refusal == nil, next < 200_000 {
                 refusal = try Self.addBatch(client, first: next)
                 if refusal == nil { acknowledged.formUnion(next..<next + 20) }
                 next += 20
             }
-            #expect(refusal == "not_saved")
+            #expect(refusal == .notSaved)
             #expect(acknowledged.count > 1000, "the disk took only \(acknowledged.count) rows")
             // Still full: still refused, and reads go on.
             for _ in 0..<3 {
-                #expect(try Self.addBatch(client, first: next) == "not_saved")
+                #expect(try Self.addBatch(client, first: next) == .notSaved)
                 next += 20
             }
-            #expect(
-                try client.call("edit", #"{"table":"feed","id":1,"column":"note","value":"changed"}"#)["data"] != nil
-            )
+            let edit = try client.failure(EditRequest(table: "feed", id: 1, column: "note", value: "changed"))
+            #expect(edit.kind == .notSaved, "\(edit)")
             // Nothing refused is readable: exactly the acknowledged rows are there.
             #expect(try Self.numbers(in: daemon) == acknowledged)
-            let stopped = try #require(try client.call("stats")["durability"] as? [String: Any])
-            #expect(stopped["failure"] as? String != nil && stopped["stoppedAt"] as? String != nil, "\(stopped)")
+            let stopped = try #require(try client.send(StatsRequest()).durability)
+            #expect(stopped.failure != nil && stopped.stoppedAt != nil, "\(stopped)")
 
             // More room, without a restart: changes are accepted again within a few seconds.
             try #require(try run(which("mount")!, ["-o", "remount,size=64m", disk.path]).status == 0)
-            let deadline = ContinuousClock.now + .seconds(10)
-            var accepted = false
-            while !accepted, ContinuousClock.now < deadline {
+            try waitUntil("changes are accepted again after the remount", timeout: .seconds(10)) {
                 let kind = try Self.addBatch(client, first: next)
-                #expect(kind == nil || kind == "not_saved")
-                if kind == nil {
-                    acknowledged.formUnion(next..<next + 20)
-                    accepted = true
-                } else {
-                    Thread.sleep(forTimeInterval: 0.2)
-                }
-                next += 20
+                #expect(kind == nil || kind == .notSaved)
+                defer { next += 20 }
+                guard kind == nil else { return false }
+                acknowledged.formUnion(next..<next + 20)
+                return true
             }
-            #expect(accepted, "changes were still refused 10 s after the remount")
             for _ in 0..<5 {
                 #expect(try Self.addBatch(client, first: next) == nil)
                 acknowledged.formUnion(next..<next + 20)
                 next += 20
             }
-            let resumed = try #require(try client.call("stats")["durability"] as? [String: Any])
-            #expect(resumed["failure"] == nil && resumed["resumedAt"] as? String != nil, "\(resumed)")
-            #expect(resumed["stops"] as? Int == 1)
+            let resumed = try #require(try client.send(StatsRequest()).durability)
+            #expect(resumed.failure == nil && resumed.resumedAt != nil, "\(resumed)")
+            #expect(resumed.stops == 1)
             #expect(daemon.process.output.contains("cannot take changes"), "\(daemon.process.output)")
             #expect(daemon.process.output.contains("takes changes again"), "\(daemon.process.output)")
             _ = daemon.process.stop(signal: SIGKILL)

@@ -1,3 +1,5 @@
+import DataTableClient
+import DataTableProtocol
 import Foundation
 import Synchronization
 import Testing
@@ -19,11 +21,17 @@ import Testing
         var recoveredBefore: Set<String> = []
         do {
             let daemon = try TestDaemon(arguments: arguments)
-            let created = try daemon.connect().call(
-                "create",
-                #"{"table":"feed","key":"k","columns":[{"key":"k"},{"key":"n","type":"number"},{"key":"note"}]}"#
+            let created = try daemon.connect().send(
+                CreateRequest(
+                    table: "feed",
+                    columns: [
+                        ColumnDefinition(key: "k"), ColumnDefinition(key: "n", type: "number"),
+                        ColumnDefinition(key: "note"),
+                    ],
+                    key: "k"
+                )
             )
-            try #require(created["version"] as? Int == 1)
+            try #require(created.version == 1)
             _ = daemon.process.stop(signal: SIGKILL)
         }
         for round in 1...3 {
@@ -69,20 +77,26 @@ import Testing
                 while true {
                     batch += 1
                     let keys = (0..<3).map { "r\(round)-w\(writer)-b\(batch)-\($0)" }
-                    let rows = keys.map { #"{"k":"\#($0)","n":\#(batch),"note":"written in round \#(round)"}"# }
+                    let rows: [JSONValue] = keys.map {
+                        ["k": .string($0), "n": .integer(Int64(batch)), "note": .string("written in round \(round)")]
+                    }
                     sent.withLock { $0.formUnion(keys) }
-                    let line =
-                        #"{"id":\#(batch),"method":"add","params":{"table":"feed","rows":[\#(rows.joined(separator: ","))]}}"#
-                    guard (try? client.value.send(line + "\n")) != nil,
-                        let reply = try? client.value.readLine(), reply.contains(#""result""#)
+                    // Sent and read by hand: the daemon is killed while the writers run, and an
+                    // ended connection ends the writer instead of failing the test.
+                    guard let line = try? LineConnection.line(for: AddRequest(table: "feed", rows: rows), id: batch),
+                        (try? client.value.send(line + "\n")) != nil,
+                        let reply = try? client.value.readLine(),
+                        let message = try? JSONDecoder().decode(ReplyMessage.self, from: Data(reply.utf8)),
+                        message.error == nil,
+                        (try? decoded(AddRequest.Response.self, from: message.result ?? .null))?.added.count == 3
                     else { return }
                     acknowledged.withLock { $0.formUnion(keys) }
                 }
             }
         }
         // Once the load is under way, at a random moment.
-        let deadline = ContinuousClock.now + .seconds(20)
-        while acknowledged.withLock({ $0.count }) < 60, ContinuousClock.now < deadline { usleep(5_000) }
+        try waitUntil("60 rows are acknowledged", timeout: .seconds(20)) { acknowledged.withLock { $0.count } >= 60 }
+        // Kept: the random moment of the kill is what this test varies.
         usleep(UInt32.random(in: 0...900_000))
         #expect(daemon.process.stop(signal: SIGKILL) == 128 + SIGKILL)
         writers.wait()
@@ -94,9 +108,8 @@ import Testing
         let client = try daemon.connect()
         var keys: Set<String> = []
         while true {
-            let page = try client.call("get", #"{"table":"\#(table)","from":\#(keys.count),"count":10000}"#)
-            let rows = try #require(page["rows"] as? [[String: Any]], "get failed: \(page)")
-            for row in rows { keys.insert(try #require(row["id"] as? String)) }
+            let rows = try client.send(GetRequest(table: table, from: keys.count, count: 10000)).rows
+            for row in rows { keys.insert(try #require(row.id.stringValue, "\(row.id)")) }
             if rows.count < 10000 { return keys }
         }
     }
@@ -108,128 +121,153 @@ import Testing
         let state = try Scratch()
         defer { state.remove() }
         let arguments = ["--state-dir", state.path, "--compact-after-bytes", compactAfterBytes, "--demo"]
-        let questions: [(String, String)] = [
-            ("tables", "{}"),
-            ("describe", #"{"table":"pets"}"#),
-            ("get", #"{"table":"pets"}"#),
-            ("selection", #"{"table":"pets"}"#),
-            ("describe", #"{"table":"csv"}"#),
-            ("get", #"{"table":"csv"}"#),
-            ("get", #"{"table":"stock","count":10}"#),
-            ("describe", #"{"table":"stock"}"#),
-            ("get", #"{"table":"feed"}"#),
-            ("get", #"{"table":"bins"}"#),
-            ("describe", #"{"table":"shelf"}"#),
-            ("get", #"{"table":"shelf"}"#),
-            ("describe", #"{"table":"roll"}"#),
-            ("get", #"{"table":"roll"}"#),
-            ("get", #"{"table":"crate"}"#),
-            ("selection", #"{"table":"crate"}"#),
-            ("columnState", #"{"table":"crate","name":"narrow"}"#),
+        let questions: [Question] = [
+            Question(TablesRequest()),
+            Question(DescribeRequest(table: "pets")),
+            Question(GetRequest(table: "pets"), \.withoutHighlights),
+            Question(SelectionRequest(table: "pets")),
+            Question(DescribeRequest(table: "csv")),
+            Question(GetRequest(table: "csv"), \.withoutHighlights),
+            Question(GetRequest(table: "stock", count: 10), \.withoutHighlights),
+            Question(DescribeRequest(table: "stock")),
+            Question(GetRequest(table: "feed"), \.withoutHighlights),
+            Question(GetRequest(table: "bins"), \.withoutHighlights),
+            Question(DescribeRequest(table: "shelf")),
+            Question(GetRequest(table: "shelf"), \.withoutHighlights),
+            Question(DescribeRequest(table: "roll")),
+            Question(GetRequest(table: "roll"), \.withoutHighlights),
+            Question(GetRequest(table: "crate"), \.withoutHighlights),
+            Question(SelectionRequest(table: "crate")),
+            Question(ColumnStateRequest(table: "crate", name: "narrow")),
         ]
         var before: [String] = []
         do {
             let daemon = try TestDaemon(arguments: arguments)
             let client = try daemon.connect()
-            try client.call(
-                "create",
-                #"""
-                {"table":"pets","columns":[{"key":"name"},{"key":"age","type":"number","min":0},\#
-                {"key":"born","type":"date"}],"rows":[{"name":"Rex","age":3},{"name":"Tom","age":7}]}
-                """#
+            try client.send(
+                CreateRequest(
+                    table: "pets",
+                    columns: [
+                        ColumnDefinition(key: "name"), ColumnDefinition(key: "age", type: "number", min: 0),
+                        ColumnDefinition(key: "born", type: "date"),
+                    ],
+                    rows: [["name": "Rex", "age": 3], ["name": "Tom", "age": 7]]
+                )
             )
-            try client.call("add", #"{"table":"pets","rows":[{"name":"Ada","age":1},{"name":"Bo","age":12}]}"#)
-            try client.call("delete", #"{"table":"pets","ids":[2]}"#)
-            try client.call("add", #"{"table":"pets","row":{"name":"Cy","age":5},"index":0}"#)
-            try client.call("sort", #"{"table":"pets","keys":[{"column":"age","descending":true}]}"#)
-            try client.call("select", #"{"table":"pets","ids":[1,4]}"#)
-            try client.call("edit", #"{"table":"pets","id":3,"column":"age","value":"2"}"#)
-            try client.call("edit", #"{"table":"pets","id":4,"column":"age","value":"-4"}"#)
-            try client.call("edit", #"{"table":"pets","id":1,"column":"born","value":"2020-02-30"}"#)
-            try client.call(
-                "load",
-                #"{"table":"csv","format":"csv","text":"city,people\nOslo,709000\nBergen,291000\n"}"#
-            )
-            try client.call("create", numberedTableText("gone", count: 2))
-            try client.call("drop", #"{"table":"gone"}"#)
-            try client.call("edit", #"{"table":"stock","id":1,"column":"qty","value":"99"}"#)
-            try client.call("edit", #"{"table":"stock","id":2,"column":"qty","value":"lots"}"#)
-            try client.call("edit", #"{"table":"stock","id":3,"column":"qty","value":"oops"}"#)
-            try client.call("revert", #"{"table":"stock","id":2}"#)
-            try client.call("edit", #"{"table":"stock","id":4,"column":"rack","value":"Q1"}"#)
-            try client.call("undo", #"{"table":"stock"}"#)
-            try client.call("undo", #"{"table":"stock"}"#)
-            try client.call("redo", #"{"table":"stock"}"#)
-            try client.call("select", #"{"table":"stock","mode":"single"}"#)
-            // Cleared, then filled again: ids go on after the last one given.
-            try client.call("create", numberedTableText("feed", count: 3))
-            try client.call("clear", #"{"table":"feed"}"#)
-            try client.call("add", #"{"table":"feed","row":{"n":7,"name":"after"}}"#)
-            // Upserted: one row replaced by its key, one added.
-            try client.call(
-                "create",
-                #"{"table":"bins","key":"bin","columns":[{"key":"bin"},{"key":"qty","type":"number"}],"rows":[{"bin":"A1","qty":1}]}"#
-            )
-            try client.call(
-                "add",
-                #"{"table":"bins","upsert":true,"rows":[{"bin":"A1","qty":5},{"bin":"B2","qty":7}]}"#
-            )
-            // Altered and deleted from, a delete taken back: the history of both comes back.
-            try client.call(
-                "create",
-                #"{"table":"shelf","columns":[{"key":"item"},{"key":"qty","type":"number"},{"key":"note"}],"rows":[{"item":"Bolt","qty":3,"note":"old"},{"item":"Nut","qty":5}]}"#
-            )
-            try client.call("alter", #"{"table":"shelf","add":[{"key":"rack"}],"values":{"rack":"A1"}}"#)
-            try client.call("alter", #"{"table":"shelf","rename":{"qty":"count"},"drop":["note"]}"#)
-            try client.call("select", #"{"table":"shelf","ids":[2]}"#)
-            try client.call("delete", #"{"table":"shelf","selection":true}"#)
-            try client.call("undo", #"{"table":"shelf"}"#)
-            // A rolling table past its limit, and a table refreshed with a replace.
-            try client.call("create", #"{"table":"roll","columns":[{"key":"line"}],"limit":2}"#)
-            try client.call("add", #"{"table":"roll","rows":[{"line":"a"},{"line":"b"},{"line":"c"}]}"#)
-            try client.call(
-                "create",
-                #"{"table":"crate","key":"bin","columns":[{"key":"bin"},{"key":"qty","type":"number"}],"rows":[{"bin":"A1","qty":1},{"bin":"B2","qty":2}]}"#
-            )
-            try client.call("select", #"{"table":"crate","ids":["B2"]}"#)
-            let replaced = try client.call("load", #"{"table":"crate","replace":true,"text":"bin,qty\nB2,5\nC3,3\n"}"#)
-            #expect(replaced["kept"] as? Int == 1 && replaced["removed"] as? Int == 1)
-            try client.call(
-                "columnState",
-                #"{"table":"crate","name":"narrow","save":{"columns":{"qty":{"hidden":true}},"columnOrder":["qty"]}}"#
+            try client.send(AddRequest(table: "pets", rows: [["name": "Ada", "age": 1], ["name": "Bo", "age": 12]]))
+            try client.send(DeleteRequest(table: "pets", ids: [2]))
+            try client.send(AddRequest(table: "pets", row: ["name": "Cy", "age": 5], index: 0))
+            try client.send(SortRequest(table: "pets", keys: [SortKeyParam(column: "age", descending: true)]))
+            try client.send(SelectRequest(table: "pets", ids: [1, 4]))
+            try client.send(EditRequest(table: "pets", id: 3, column: "age", value: "2"))
+            // Refused, each kept as a draft.
+            #expect(
+                try client.failure(EditRequest(table: "pets", id: 4, column: "age", value: "-4")).kind == .invalidValue
             )
             #expect(
-                (try client.call("get", #"{"table":"feed"}"#)["rows"] as? [[String: Any]])?.map { $0["id"] as? Int }
-                    == [4]
+                try client.failure(EditRequest(table: "pets", id: 1, column: "born", value: "2020-02-30")).kind
+                    == .invalidValue
             )
-            before = try questions.map { method, params in try Self.stable(client.call(method, params)) }
-            #expect(try client.call("describe", #"{"table":"pets"}"#)["canUndo"] as? Bool == true)
+            try client.send(LoadRequest(table: "csv", format: "csv", text: "city,people\nOslo,709000\nBergen,291000\n"))
+            try client.send(numberedTable("gone", count: 2))
+            try client.send(DropRequest(table: "gone"))
+            try client.send(EditRequest(table: "stock", id: 1, column: "qty", value: "99"))
+            #expect(
+                try client.failure(EditRequest(table: "stock", id: 2, column: "qty", value: "lots")).kind
+                    == .invalidValue
+            )
+            #expect(
+                try client.failure(EditRequest(table: "stock", id: 3, column: "qty", value: "oops")).kind
+                    == .invalidValue
+            )
+            try client.send(RevertRequest(table: "stock", id: 2))
+            try client.send(EditRequest(table: "stock", id: 4, column: "rack", value: "Q1"))
+            try client.send(UndoRequest(table: "stock"))
+            try client.send(UndoRequest(table: "stock"))
+            try client.send(RedoRequest(table: "stock"))
+            try client.send(SelectRequest(table: "stock", mode: "single"))
+            // Cleared, then filled again: ids go on after the last one given.
+            try client.send(numberedTable("feed", count: 3))
+            try client.send(ClearRequest(table: "feed"))
+            try client.send(AddRequest(table: "feed", row: ["n": 7, "name": "after"]))
+            // Upserted: one row replaced by its key, one added.
+            try client.send(
+                CreateRequest(
+                    table: "bins",
+                    columns: [ColumnDefinition(key: "bin"), ColumnDefinition(key: "qty", type: "number")],
+                    key: "bin",
+                    rows: [["bin": "A1", "qty": 1]]
+                )
+            )
+            try client.send(
+                AddRequest(table: "bins", rows: [["bin": "A1", "qty": 5], ["bin": "B2", "qty": 7]], upsert: true)
+            )
+            // Altered and deleted from, a delete taken back: the history of both comes back.
+            try client.send(
+                CreateRequest(
+                    table: "shelf",
+                    columns: [
+                        ColumnDefinition(key: "item"), ColumnDefinition(key: "qty", type: "number"),
+                        ColumnDefinition(key: "note"),
+                    ],
+                    rows: [["item": "Bolt", "qty": 3, "note": "old"], ["item": "Nut", "qty": 5]]
+                )
+            )
+            try client.send(AlterRequest(table: "shelf", add: [ColumnDefinition(key: "rack")], values: ["rack": "A1"]))
+            try client.send(AlterRequest(table: "shelf", rename: ["qty": "count"], drop: ["note"]))
+            try client.send(SelectRequest(table: "shelf", ids: [2]))
+            try client.send(DeleteRequest(table: "shelf", selection: true))
+            try client.send(UndoRequest(table: "shelf"))
+            // A rolling table past its limit, and a table refreshed with a replace.
+            try client.send(CreateRequest(table: "roll", columns: [ColumnDefinition(key: "line")], limit: 2))
+            try client.send(AddRequest(table: "roll", rows: [["line": "a"], ["line": "b"], ["line": "c"]]))
+            try client.send(
+                CreateRequest(
+                    table: "crate",
+                    columns: [ColumnDefinition(key: "bin"), ColumnDefinition(key: "qty", type: "number")],
+                    key: "bin",
+                    rows: [["bin": "A1", "qty": 1], ["bin": "B2", "qty": 2]]
+                )
+            )
+            try client.send(SelectRequest(table: "crate", ids: ["B2"]))
+            let replaced = try client.send(LoadRequest(table: "crate", text: "bin,qty\nB2,5\nC3,3\n", replace: true))
+            #expect(replaced.kept == 1 && replaced.removed == 1)
+            try client.send(
+                ColumnStateRequest(
+                    table: "crate",
+                    name: "narrow",
+                    save: ColumnState(columns: ["qty": ColumnHints(hidden: true)], columnOrder: ["qty"])
+                )
+            )
+            #expect(try client.send(GetRequest(table: "feed")).rows.map(\.id) == [4])
+            before = try questions.map { try $0.answer(client) }
+            #expect(try client.send(DescribeRequest(table: "pets")).canUndo)
             #expect(daemon.process.stop(signal: SIGKILL) == 128 + SIGKILL)
         }
         let restarted = try TestDaemon(arguments: arguments)
         let client = try restarted.connect()
-        let after = try questions.map { method, params in try Self.stable(client.call(method, params)) }
+        let after = try questions.map { try $0.answer(client) }
         for (index, (question, answer)) in zip(questions, after).enumerated() {
-            #expect(answer == before[index], "\(question.0) \(question.1)")
+            #expect(answer == before[index], "\(question.asked)")
         }
         #expect(restarted.process.output.contains("restored 8 tables"))
         #expect(!restarted.process.output.contains("did not come out"), "\(restarted.process.output)")
-        let durability = try #require(try client.call("stats")["durability"] as? [String: Any])
-        #expect(durability["stateDir"] as? String == state.path && durability["fsync"] as? String == "everysec")
-        #expect(durability["failure"] == nil)
+        let durability = try #require(try client.send(StatsRequest()).durability)
+        #expect(durability.stateDir == state.path && durability.fsync == "everysec")
+        #expect(durability.failure == nil)
         // The undo history came back too: the last edit of age is taken back.
-        let undone = try client.call("undo", #"{"table":"pets"}"#)
-        #expect((undone["cells"] as? [[String: Any]])?.first?["value"] as? Int == 1)
+        let undone = try client.send(UndoRequest(table: "pets"))
+        #expect(undone.cells.first?.value == 1)
         // Redo deletes the row again; undo twice takes back the rename and the drop: the dropped
         // column comes back with its value.
-        #expect(try client.call("redo", #"{"table":"shelf"}"#)["removed"] as? [Int] == [2])
-        #expect(try client.call("undo", #"{"table":"shelf"}"#)["restored"] as? [Int] == [2])
-        let altered = try client.call("undo", #"{"table":"shelf"}"#)["altered"] as? [String: Any]
-        #expect(altered?["dropped"] == nil && altered?["added"] as? [String] == ["note"])
-        #expect(altered?["renamed"] as? [[String]] == [["count", "qty"]])
-        let rows = try client.call("get", #"{"table":"shelf"}"#)["rows"] as? [[String: Any]]
-        #expect((rows?.first?["values"] as? [String: Any])?["note"] as? String == "old")
-        #expect((rows?.first?["values"] as? [String: Any])?["qty"] as? Int == 3)
+        #expect(try client.send(RedoRequest(table: "shelf")).removed == [2])
+        #expect(try client.send(UndoRequest(table: "shelf")).restored == [2])
+        let altered = try client.send(UndoRequest(table: "shelf")).altered
+        #expect(altered?.dropped == nil && altered?.added == ["note"])
+        #expect(altered?.renamed == [["count", "qty"]])
+        let rows = try client.send(GetRequest(table: "shelf")).rows
+        #expect(rows.first?.values["note"] == "old")
+        #expect(rows.first?.values["qty"] == 3)
         if compactAfterBytes == "1" {
             #expect(FileManager.default.fileExists(atPath: state.file("snapshot")))
         }
@@ -243,43 +281,45 @@ import Testing
         let arguments = ["--state-dir", state.path, "--fsync", "always"]
         let daemon = try TestDaemon(arguments: arguments)
         let client = try daemon.connect()
-        try client.call("create", #"{"table":"p","columns":[{"key":"n","type":"number"}]}"#)
+        try client.send(CreateRequest(table: "p", columns: [ColumnDefinition(key: "n", type: "number")]))
         var lines = ""
         for index in 1...300 {
-            lines += #"{"id":\#(index),"method":"add","params":{"table":"p","row":{"n":\#(index)}}}"# + "\n"
+            lines += try LineConnection.line(for: AddRequest(table: "p", row: ["n": .integer(Int64(index))]), id: index)
+            lines += "\n"
             if index % 50 == 0 {
-                lines += #"{"id":"count \#(index)","method":"describe","params":{"table":"p"}}"# + "\n"
+                lines += try Self.line(for: DescribeRequest(table: "p"), id: .string("count \(index)")) + "\n"
             }
         }
         try client.send(lines)
         var expected = 1
         for _ in 0..<306 {
-            let reply = try object(try client.readLine())
-            if let id = reply["id"] as? Int {
-                #expect(id == expected && (reply["result"] as? [String: Any])?["rows"] as? Int == id)
+            let line = try #require(try client.readLine(), "the daemon closed the connection")
+            let reply = try JSONDecoder().decode(ReplyMessage.self, from: Data(line.utf8))
+            let result = try #require(reply.result, "\(line)")
+            if case .integer(let number) = reply.id {
+                let id = Int(number)
+                let added = try decoded(AddRequest.Response.self, from: result)
+                #expect(id == expected && added.rows == id)
                 expected += 1
             } else {
-                let counted = try #require(reply["id"] as? String)
-                #expect(counted == "count \(expected - 1)")
-                #expect((reply["result"] as? [String: Any])?["rows"] as? Int == expected - 1)
+                #expect(reply.id == .string("count \(expected - 1)"))
+                #expect(try decoded(DescribeRequest.Response.self, from: result).rows == expected - 1)
             }
         }
         #expect(daemon.process.stop(signal: SIGKILL) == 128 + SIGKILL)
         let restarted = try TestDaemon(arguments: arguments)
-        #expect(try restarted.connect().call("describe", #"{"table":"p"}"#)["rows"] as? Int == 300)
+        #expect(try restarted.connect().send(DescribeRequest(table: "p")).rows == 300)
     }
 
-    /// A reply as sorted JSON text, without the highlight of newly added rows (it fades with time).
-    private static func stable(_ reply: [String: Any]) throws -> String {
-        func strip(_ value: Any) -> Any {
-            if let object = value as? [String: Any] {
-                return object.filter { $0.key != "highlight" }.mapValues(strip)
-            }
-            if let array = value as? [Any] { return array.map(strip) }
-            return value
-        }
-        let data = try JSONSerialization.data(withJSONObject: strip(reply), options: [.sortedKeys])
-        return String(decoding: data, as: UTF8.self)
+    /// The request line for `request` with `id`, which may be a string (`LineConnection` numbers
+    /// its requests).
+    private static func line<Request: DataTableRequest>(for request: Request, id: RequestID) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(
+            decoding: try encoder.encode(LineEnvelope(id: id, method: Request.method, params: request)),
+            as: UTF8.self
+        )
     }
 
     /// A crash in the middle of a write leaves half a record at the end of the log: the next
@@ -290,7 +330,7 @@ import Testing
         let arguments = ["--state-dir", state.path, "--fsync", "always"]
         do {
             let daemon = try TestDaemon(arguments: arguments)
-            try daemon.connect().call("create", numberedTableText("kept", count: 3))
+            try daemon.connect().send(numberedTable("kept", count: 3))
             _ = daemon.process.stop(signal: SIGKILL)
         }
         // The first record's frame and 5 bytes of its payload, again at the end: a whole frame
@@ -302,12 +342,12 @@ import Testing
         try log.close()
         let restarted = try TestDaemon(arguments: arguments)
         #expect(restarted.process.waitForOutput(containing: "dropping the end of the last log"))
-        #expect(try restarted.connect().call("describe", #"{"table":"kept"}"#)["rows"] as? Int == 3)
-        try restarted.connect().call("add", #"{"table":"kept","row":{"n":9}}"#)
+        #expect(try restarted.connect().send(DescribeRequest(table: "kept")).rows == 3)
+        try restarted.connect().send(AddRequest(table: "kept", row: ["n": 9]))
         _ = restarted.process.stop(signal: SIGKILL)
         // The log was cut back to its good records, so the record written after is read too.
         let again = try TestDaemon(arguments: arguments)
-        #expect(try again.connect().call("describe", #"{"table":"kept"}"#)["rows"] as? Int == 4)
+        #expect(try again.connect().send(DescribeRequest(table: "kept")).rows == 4)
         #expect(!again.process.output.contains("dropping"))
     }
 
@@ -321,8 +361,8 @@ import Testing
         do {
             let daemon = try TestDaemon(arguments: arguments)
             let client = try daemon.connect()
-            try client.call("create", #"{"table":"ledger","columns":[{"key":"n","type":"number"}]}"#)
-            for n in 0..<1000 { try client.call("add", #"{"table":"ledger","row":{"n":\#(n)}}"#) }
+            try client.send(CreateRequest(table: "ledger", columns: [ColumnDefinition(key: "n", type: "number")]))
+            for n in 0..<1000 { try client.send(AddRequest(table: "ledger", row: ["n": .integer(Int64(n))])) }
             _ = daemon.process.stop(signal: SIGKILL)
         }
         let path = state.file("log.1")
@@ -347,13 +387,13 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == log)
 
         let recovered = try TestDaemon(arguments: arguments + ["--recover"])
-        #expect(try recovered.connect().call("describe", #"{"table":"ledger"}"#)["rows"] as? Int == 499)
+        #expect(try recovered.connect().send(DescribeRequest(table: "ledger")).rows == 499)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".damaged")) == log)
         #expect(recovered.process.output.contains("set aside"), "\(recovered.process.output)")
-        try recovered.connect().call("add", #"{"table":"ledger","row":{"n":-1}}"#)
+        try recovered.connect().send(AddRequest(table: "ledger", row: ["n": -1]))
         _ = recovered.process.stop(signal: SIGKILL)
         let again = try TestDaemon(arguments: arguments)
-        #expect(try again.connect().call("describe", #"{"table":"ledger"}"#)["rows"] as? Int == 500)
+        #expect(try again.connect().send(DescribeRequest(table: "ledger")).rows == 500)
     }
 
     /// A state directory others may write to, or a symbolic link planted in one, is refused at
@@ -393,7 +433,7 @@ import Testing
         let arguments = ["--state-dir", state.path, "--compact-after-bytes", "1"]
         do {
             let daemon = try TestDaemon(arguments: arguments)
-            try daemon.connect().call("create", numberedTableText("precious", count: 50))
+            try daemon.connect().send(numberedTable("precious", count: 50))
             try daemon.process.waitForFile(state.file("snapshot"))
             #expect(daemon.process.waitForOutput(containing: "snapshot written"))
             #expect(daemon.process.stop() == 0)
@@ -438,4 +478,42 @@ import Testing
 private struct UncheckedClient: @unchecked Sendable {
     let value: UnixClient
     init(_ value: UnixClient) { self.value = value }
+}
+
+/// A request whose reply must be the same after a restart as before: `answer` sends it and
+/// returns the reply as JSON text (keys sorted), without what fades with time.
+private struct Question {
+    /// The request, for messages.
+    let asked: String
+    let answer: (UnixClient) throws -> String
+
+    /// `request`, its reply passed through `stable` (which leaves out what changes with the clock).
+    init<Request: DataTableRequest>(
+        _ request: Request,
+        _ stable: @escaping (Request.Response) -> Request.Response = { $0 }
+    ) {
+        asked = (try? LineConnection.line(for: request, id: 1)) ?? Request.method
+        answer = { client in
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: try encoder.encode(stable(client.send(request))), as: UTF8.self)
+        }
+    }
+}
+
+extension GetRequest.Response {
+    /// The rows without the highlight of newly added rows (it fades with time).
+    fileprivate var withoutHighlights: Self {
+        var copy = self
+        for index in copy.rows.indices { copy.rows[index].highlight = nil }
+        return copy
+    }
+}
+
+/// A request line: the envelope and the request as its params.
+private struct LineEnvelope<Params: Encodable>: Encodable {
+    var jsonrpc = "2.0"
+    var id: RequestID
+    var method: String
+    var params: Params
 }

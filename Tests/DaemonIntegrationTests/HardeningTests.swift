@@ -1,3 +1,5 @@
+import DataTableClient
+import DataTableProtocol
 import Foundation
 import Glibc
 import Testing
@@ -19,29 +21,31 @@ import Testing
         let client = try daemon.connect()
         let text = String(repeating: "t", count: 200)
         try client.send(
-            #"{"id":1,"method":"create","params":{"table":"wide","columns":[{"key":"a"},{"key":"b"}]}}"# + "\n"
+            CreateRequest(table: "wide", columns: [ColumnDefinition(key: "a"), ColumnDefinition(key: "b")])
         )
-        _ = try client.readLine()
         for batch in 0..<10 {
-            let rows = (0..<2000).map { #"{"a":"\#(text)\#(batch)-\#($0)","b":"\#($0)"}"# }.joined(separator: ",")
-            #expect(
-                try client.call("add", #"{"table":"wide","rows":[\#(rows)]}"#)["rows"] as? Int == (batch + 1) * 2000
-            )
+            let rows: [JSONValue] = (0..<2000).map { ["a": .string("\(text)\(batch)-\($0)"), "b": .string("\($0)")] }
+            #expect(try client.send(AddRequest(table: "wide", rows: rows)).rows == (batch + 1) * 2000)
         }
         let idle = try Self.residentBytes(daemon.process.pid)
-        let get = #"{"jsonrpc":"2.0","id":7,"method":"get","params":{"table":"wide","from":0,"count":10000}}"#
+        let get = GetRequest(table: "wide", from: 0, count: 10000)
         let started = ContinuousClock.now
-        try client.send("[" + Array(repeating: get, count: 400).joined(separator: ",") + "]\n")
+        // A batch (a JSON array of requests), which no request type sends.
+        let line = try LineConnection.line(for: get, id: 7)
+        try client.send("[" + Array(repeating: line, count: 400).joined(separator: ",") + "]\n")
         let refused = try #require(try client.readLine())
         let elapsed = ContinuousClock.now - started
-        #expect(try errorKind(refused) == "limit_exceeded" && refused.contains("maxReplyBytes"), "\(refused)")
+        let error = try #require(
+            try JSONDecoder().decode(ReplyMessage.self, from: Data(refused.utf8)).error,
+            "\(refused)"
+        )
+        #expect(error.kind == .limitExceeded && error.details["limit"] == "maxReplyBytes", "\(refused)")
         #expect(elapsed < .seconds(2), "refused after \(elapsed)")
         #expect(try Self.residentBytes(daemon.process.pid) < 2 * idle)
         // One get of 10,000 wide rows is past the cap too; 1,000 of them are not.
-        try client.send(get + "\n")
-        #expect(try errorKind(try client.readLine()) == "limit_exceeded")
-        let fewer = try client.call("get", #"{"table":"wide","from":0,"count":1000}"#)
-        #expect((fewer["rows"] as? [Any])?.count == 1000)
+        #expect(try client.failure(get).kind == .limitExceeded)
+        let fewer = try client.send(GetRequest(table: "wide", from: 0, count: 1000))
+        #expect(fewer.rows.count == 1000)
     }
 
     /// A FIFO named as a font file is refused at once (only files in fontconfig's font
@@ -55,16 +59,19 @@ import Testing
         let daemon = try TestDaemon(arguments: ["--demo"])
         let layout = try daemon.connect()
         let pinger = try daemon.connect()
-        try layout.send(
-            #"{"id":1,"method":"layout","params":{"table":"stock","width":1024,"font":{"file":"\#(fonts)/evil.ttf"}}}"#
-                + "\n"
+        // Sent without waiting for its reply: the ping on the other connection goes meanwhile.
+        let request = LayoutRequest(
+            table: "stock",
+            width: 1024,
+            settings: LayoutSettings(font: LayoutRequest.FontParam(file: "\(fonts)/evil.ttf"))
         )
+        try layout.send(try LineConnection.line(for: request, id: 1) + "\n")
         let started = ContinuousClock.now
-        try pinger.send(#"{"id":2,"method":"ping"}"# + "\n")
-        #expect(try pinger.readLine(timeout: .seconds(2)) != nil)
+        #expect(try pinger.send(PingRequest(), id: 2).pong)
         #expect(ContinuousClock.now - started < .seconds(1))
-        let reply = try layout.readLine(timeout: .seconds(5))
-        #expect(try errorKind(reply) == "invalid_params", "\(reply ?? "")")
-        #expect(reply?.contains("not in a font directory") == true, "\(reply ?? "")")
+        let reply = try #require(try layout.readLine(timeout: .seconds(5)), "the daemon closed the connection")
+        let error = try #require(try JSONDecoder().decode(ReplyMessage.self, from: Data(reply.utf8)).error, "\(reply)")
+        #expect(error.kind == .invalidParams, "\(reply)")
+        #expect(error.message.contains("not in a font directory"), "\(reply)")
     }
 }

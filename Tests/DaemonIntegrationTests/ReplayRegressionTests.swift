@@ -1,3 +1,5 @@
+import DataTableClient
+import DataTableProtocol
 import Foundation
 import Glibc
 import Testing
@@ -9,10 +11,7 @@ import Testing
 @Suite struct ReplayRegressionTests {
     /// The rows of `table` in order, each as its `line` (or `item`) value.
     static func lines(_ table: String, _ client: UnixClient, column: String = "line") throws -> [String] {
-        let reply = try client.call("get", #"{"table":"\#(table)","count":10000}"#)
-        return (reply["rows"] as? [[String: Any]] ?? []).map { row in
-            ((row["values"] as? [String: Any])?[column] as? String) ?? "?"
-        }
+        try client.send(GetRequest(table: table, count: 10000)).rows.map { $0.values[column]?.stringValue ?? "?" }
     }
 
     /// Starts a daemon on `state`, runs `requests` on one connection (each must succeed), stops
@@ -21,15 +20,18 @@ import Testing
         _ state: Scratch,
         _ extra: [String] = [],
         signal: Int32 = SIGTERM,
-        _ requests: [(String, String)]
+        _ requests: [any DataTableRequest]
     ) throws -> TestDaemon {
         let arguments = ["--state-dir", state.path, "--fsync", "always"] + extra
         do {
             let daemon = try TestDaemon(arguments: arguments)
             let client = try daemon.connect()
-            for (method, params) in requests {
-                let reply = try client.call(method, params)
-                #expect(reply["code"] == nil, "\(method) \(params): \(reply)")
+            for request in requests {
+                do {
+                    try client.send(request)
+                } catch let error as ResponseError {
+                    Issue.record("\(request): \(error)")
+                }
             }
             _ = daemon.process.stop(signal: signal)
         }
@@ -38,8 +40,9 @@ import Testing
         return again
     }
 
-    static func numbered(_ count: Int, column: String = "line", prefix: String = "r") -> String {
-        (0..<count).map { #"{"\#(column)":"\#(prefix)\#($0)"}"# }.joined(separator: ",")
+    /// `count` rows, each with `column` set to `prefix` and its number.
+    static func numbered(_ count: Int, column: String = "line", prefix: String = "r") -> [JSONValue] {
+        (0..<count).map { [column: .string("\(prefix)\($0)")] }
     }
 
     /// Case 1: a load with `replace` into an unkeyed table whose ids ran past its rows.
@@ -51,8 +54,8 @@ import Testing
             state,
             signal: signal,
             [
-                ("create", #"{"table":"feed","columns":[{"key":"line"}],"rows":[\#(Self.numbered(50))]}"#),
-                ("load", #"{"table":"feed","replace":true,"text":"line\nx\n"}"#),
+                CreateRequest(table: "feed", columns: [ColumnDefinition(key: "line")], rows: Self.numbered(50)),
+                LoadRequest(table: "feed", text: "line\nx\n", replace: true),
             ]
         )
         #expect(try Self.lines("feed", daemon.connect()) == ["x"])
@@ -65,18 +68,18 @@ import Testing
     func unkeyedRollingAndReplacedTablesReadBackFromASnapshot(undoDepth: String) throws {
         let state = try Scratch()
         defer { state.remove() }
-        let ids = (3...48).map(String.init).joined(separator: ",")
+        let line = [ColumnDefinition(key: "line")]
         let daemon = try Self.restarted(
             state,
             ["--compact-after-bytes", "4096", "--undo-depth", undoDepth],
             [
-                ("create", #"{"table":"sparse","columns":[{"key":"line"}],"rows":[\#(Self.numbered(50))]}"#),
-                ("delete", #"{"table":"sparse","ids":[\#(ids)]}"#),
-                ("create", #"{"table":"roll","columns":[{"key":"line"}],"limit":5,"rows":[\#(Self.numbered(9))]}"#),
-                ("add", #"{"table":"roll","rows":[\#(Self.numbered(4, prefix: "n"))]}"#),
-                ("load", #"{"table":"roll","replace":true,"text":"line\ny\nz\n"}"#),
-                ("add", #"{"table":"roll","rows":[\#(Self.numbered(6, prefix: "m"))]}"#),
-                ("add", #"{"table":"sparse","rows":[\#(Self.numbered(60, prefix: "pad-pad-pad-pad-pad-"))]}"#),
+                CreateRequest(table: "sparse", columns: line, rows: Self.numbered(50)),
+                DeleteRequest(table: "sparse", ids: (3...48).map { .integer(Int64($0)) }),
+                CreateRequest(table: "roll", columns: line, rows: Self.numbered(9), limit: 5),
+                AddRequest(table: "roll", rows: Self.numbered(4, prefix: "n")),
+                LoadRequest(table: "roll", text: "line\ny\nz\n", replace: true),
+                AddRequest(table: "roll", rows: Self.numbered(6, prefix: "m")),
+                AddRequest(table: "sparse", rows: Self.numbered(60, prefix: "pad-pad-pad-pad-pad-")),
             ]
         )
         let client = try daemon.connect()
@@ -93,26 +96,32 @@ import Testing
         let state = try Scratch()
         defer { state.remove() }
         let bins = ["A", "B", "C", "D", "E"].flatMap { letter in (1...5).map { "\(letter)\($0)" } }
-        var requests: [(String, String)] = [
-            ("create", #"{"table":"shelves","key":"bin","columns":[{"key":"bin"},{"key":"qty","type":"number"}]}"#)
+        var requests: [any DataTableRequest] = [
+            CreateRequest(
+                table: "shelves",
+                columns: [ColumnDefinition(key: "bin"), ColumnDefinition(key: "qty", type: "number")],
+                key: "bin"
+            )
         ]
-        requests += bins.map { ("add", #"{"table":"shelves","row":{"bin":"\#($0)","qty":1}}"#) }
+        for bin in bins { requests.append(AddRequest(table: "shelves", row: ["bin": .string(bin), "qty": 1])) }
         for round in 0..<40 {
             let bin = bins[round % bins.count]
-            requests.append(("edit", #"{"table":"shelves","id":"\#(bin)","column":"qty","value":\#(round)}"#))
+            requests.append(
+                EditRequest(table: "shelves", id: .string(bin), column: "qty", value: .integer(Int64(round)))
+            )
             if round % 4 == 0 {
-                requests.append(("delete", #"{"table":"shelves","ids":["\#(bin)"]}"#))
-                requests.append(("undo", #"{"table":"shelves"}"#))
+                requests.append(DeleteRequest(table: "shelves", ids: [.string(bin)]))
+                requests.append(UndoRequest(table: "shelves"))
             }
         }
-        requests += bins.prefix(10).map { ("delete", #"{"table":"shelves","ids":["\#($0)"]}"#) }
+        for bin in bins.prefix(10) { requests.append(DeleteRequest(table: "shelves", ids: [.string(bin)])) }
         let daemon = try Self.restarted(state, ["--compact-after-bytes", "4096"], requests)
         let client = try daemon.connect()
         let got = try Self.lines("shelves", client, column: "bin")
         #expect(got.count == 15, "\(got)")
         // The history came through too: the last delete can still be taken back.
-        let undone = try client.call("undo", #"{"table":"shelves"}"#)
-        #expect((undone["restored"] as? [String])?.count == 1, "\(undone)")
+        let undone = try client.send(UndoRequest(table: "shelves"))
+        #expect(undone.restored == [.string(bins[9])], "\(undone)")
     }
 
     /// Case 2: a delete of the selection seen through a view's filter removes those rows only,
@@ -121,23 +130,29 @@ import Testing
     func aDeleteThroughAViewReplaysAsTheRowsItDeleted(signal: Int32) throws {
         let state = try Scratch()
         defer { state.remove() }
-        let rows = #"[{"item":"a","qty":1},{"item":"b","qty":2},{"item":"c","qty":3},{"item":"d","qty":4}]"#
+        let rows: [JSONValue] = [
+            ["item": "a", "qty": 1], ["item": "b", "qty": 2], ["item": "c", "qty": 3], ["item": "d", "qty": 4],
+        ]
         let daemon = try Self.restarted(
             state,
             signal: signal,
             [
-                ("create", #"{"table":"v","columns":[{"key":"item"},{"key":"qty","type":"number"}],"rows":\#(rows)}"#),
-                ("select", #"{"table":"v","action":"all"}"#),
-                ("filter", #"{"table":"v","where":[{"column":"qty","op":">=","value":3}]}"#),
-                ("delete", #"{"table":"v","selection":true,"view":true}"#),
-                ("edit", #"{"table":"v","selection":true,"view":false,"column":"qty","value":9}"#),
+                CreateRequest(
+                    table: "v",
+                    columns: [ColumnDefinition(key: "item"), ColumnDefinition(key: "qty", type: "number")],
+                    rows: rows
+                ),
+                SelectRequest(table: "v", action: "all"),
+                FilterRequest(table: "v", where: [FilterConditionParam(column: "qty", op: ">=", value: 3)]),
+                DeleteRequest(table: "v", selection: true, view: true),
+                EditRequest(table: "v", column: "qty", value: 9, selection: true, view: false),
             ]
         )
         let client = try daemon.connect()
         #expect(try Self.lines("v", client, column: "item") == ["a", "b"])
-        let rowsBack = try client.call("get", #"{"table":"v"}"#)["rows"] as? [[String: Any]] ?? []
-        #expect(rowsBack.map { ($0["values"] as? [String: Any])?["qty"] as? Double } == [9, 9])
-        #expect((try client.call("selection", #"{"table":"v"}"#))["count"] as? Int == 2)
+        let rowsBack = try client.send(GetRequest(table: "v")).rows
+        #expect(rowsBack.map { $0.values["qty"]?.doubleValue } == [9, 9])
+        #expect(try client.send(SelectionRequest(table: "v")).count == 2)
     }
 }
 
@@ -151,10 +166,6 @@ import Testing
     .serialized
 )
 struct UndoOwnershipTests {
-    static func line(_ method: String, _ params: String) -> String {
-        #"{"id":1,"method":"\#(method)","params":\#(params)}"#
-    }
-
     @Test func undoNeverTakesBackAnotherUsersChangeNorReachesPastAChmod() throws {
         let carol = try ThrowawayUser("c")
         let dave = try ThrowawayUser("d")
@@ -165,51 +176,56 @@ struct UndoOwnershipTests {
         let d = try UserClient(as: dave.name, socket: daemon.socketPath)
 
         // Root's private table: a row deleted and a column dropped while only root could see.
-        try root.call(
-            "create",
-            #"{"table":"w","mode":"0600","columns":[{"key":"item"},{"key":"secret"}],"rows":[{"item":"public","secret":"s1"},{"item":"SECRET","secret":"s2"}]}"#
+        try root.send(
+            CreateRequest(
+                table: "w",
+                columns: [ColumnDefinition(key: "item"), ColumnDefinition(key: "secret")],
+                rows: [["item": "public", "secret": "s1"], ["item": "SECRET", "secret": "s2"]],
+                mode: "0600"
+            )
         )
-        try root.call("delete", #"{"table":"w","ids":[2]}"#)
-        try root.call("alter", #"{"table":"w","drop":["secret"]}"#)
-        let opened = try root.call("chmod", #"{"table":"w","mode":"0666"}"#)
-        #expect(opened["mode"] as? String == "0666", "\(opened)")
-        let undone = d.request(Self.line("undo", #"{"table":"w"}"#))
-        #expect(try errorKind(undone) == "nothing_to_undo", "\(undone ?? "")")
+        try root.send(DeleteRequest(table: "w", ids: [2]))
+        try root.send(AlterRequest(table: "w", drop: ["secret"]))
+        let opened = try root.send(ChmodRequest(table: "w", mode: "0666"))
+        #expect(opened.mode == "0666", "\(opened)")
+        let undone = try d.failure(UndoRequest(table: "w"))
+        #expect(undone.kind == .nothingToUndo, "\(undone)")
         // Not even root's own undo reaches back past the change of mode.
-        #expect(try errorKind(daemon.request(Self.line("undo", #"{"table":"w"}"#))) == "nothing_to_undo")
-        let described = try object(d.request(Self.line("describe", #"{"table":"w"}"#)))["result"] as? [String: Any]
-        #expect((described?["columns"] as? [[String: Any]])?.map { $0["key"] as? String } == ["item"])
-        let rows = try object(d.request(Self.line("get", #"{"table":"w"}"#)))["result"] as? [String: Any]
-        #expect((rows?["rows"] as? [Any])?.count == 1)
+        #expect(try daemon.connect().failure(UndoRequest(table: "w")).kind == .nothingToUndo)
+        let described = try d.send(DescribeRequest(table: "w"))
+        #expect(described.columns.map(\.key) == ["item"])
+        #expect(try d.send(GetRequest(table: "w")).rows.count == 1)
 
         // On a shared table each user takes back only their own change, and only while it is
         // the newest.
         let c = try UserClient(as: carol.name, socket: daemon.socketPath)
-        try root.call("create", #"{"table":"shared","mode":"0666","columns":[{"key":"item"}],"rows":[{"item":"x"}]}"#)
-        #expect(
-            try errorKind(c.request(Self.line("edit", #"{"table":"shared","id":1,"column":"item","value":"carol"}"#)))
-                == nil
+        try root.send(
+            CreateRequest(
+                table: "shared",
+                columns: [ColumnDefinition(key: "item")],
+                rows: [["item": "x"]],
+                mode: "0666"
+            )
         )
-        #expect(try errorKind(d.request(Self.line("add", #"{"table":"shared","row":{"item":"dave"}}"#))) == nil)
-        let behind = try object(c.request(Self.line("undo", #"{"table":"shared"}"#)))
-        let error = behind["error"] as? [String: Any]
-        #expect((error?["data"] as? [String: Any])?["kind"] as? String == "conflict", "\(behind)")
-        #expect((error?["data"] as? [String: Any])?["author"] as? Int == Int(dave.uid), "\(behind)")
-        #expect(try errorKind(d.request(Self.line("undo", #"{"table":"shared"}"#))) == nil)
-        #expect(try errorKind(c.request(Self.line("undo", #"{"table":"shared"}"#))) == nil)
-        let back = try object(c.request(Self.line("get", #"{"table":"shared"}"#)))["result"] as? [String: Any]
-        let items = (back?["rows"] as? [[String: Any]])?.map { ($0["values"] as? [String: Any])?["item"] as? String }
-        #expect(items == ["x"])
+        try c.send(EditRequest(table: "shared", id: 1, column: "item", value: "carol"))
+        try d.send(AddRequest(table: "shared", row: ["item": "dave"]))
+        let behind = try c.failure(UndoRequest(table: "shared"))
+        #expect(behind.kind == .conflict, "\(behind)")
+        #expect(behind.details["author"] == .integer(Int64(dave.uid)), "\(behind)")
+        try d.send(UndoRequest(table: "shared"))
+        try c.send(UndoRequest(table: "shared"))
+        let back = try c.send(GetRequest(table: "shared"))
+        #expect(back.rows.map { $0.values["item"] } == ["x"])
 
         // After a restart the history still knows whose each change was.
-        #expect(try errorKind(c.request(Self.line("redo", #"{"table":"shared"}"#))) == nil)
+        try c.send(RedoRequest(table: "shared"))
         _ = daemon.process.stop(signal: SIGKILL)
         let again = try FileAccessTests.rootDaemon(["--state-dir", state.path])
         let d2 = try UserClient(as: dave.name, socket: again.socketPath)
         let c2 = try UserClient(as: carol.name, socket: again.socketPath)
-        #expect(try errorKind(d2.request(Self.line("undo", #"{"table":"shared"}"#))) == "nothing_to_undo")
-        #expect(try errorKind(c2.request(Self.line("undo", #"{"table":"shared"}"#))) == nil)
-        #expect(try errorKind(d2.request(Self.line("redo", #"{"table":"shared"}"#))) == "conflict")
+        #expect(try d2.failure(UndoRequest(table: "shared")).kind == .nothingToUndo)
+        try c2.send(UndoRequest(table: "shared"))
+        #expect(try d2.failure(RedoRequest(table: "shared")).kind == .conflict)
     }
 }
 
@@ -220,10 +236,10 @@ extension ReplayRegressionTests {
     @Test func aNewUndoDepthTakesEffectWhereTheDaemonStartedWithIt() throws {
         let state = try Scratch()
         defer { state.remove() }
-        var edits: [(String, String)] = [
-            ("create", #"{"table":"h","columns":[{"key":"n","type":"number"}],"rows":[{"n":0}]}"#)
+        var edits: [any DataTableRequest] = [
+            CreateRequest(table: "h", columns: [ColumnDefinition(key: "n", type: "number")], rows: [["n": 0]])
         ]
-        edits += (1...6).map { ("edit", #"{"table":"h","id":1,"column":"n","value":\#($0)}"#) }
+        for value in 1...6 { edits.append(EditRequest(table: "h", id: 1, column: "n", value: .integer(Int64(value)))) }
         // Written with a depth of 2: the last two edits can be taken back.
         _ = try Self.restarted(state, ["--undo-depth", "2"], signal: SIGKILL, edits)
         // Started with a depth of 5, then one more edit: the two kept and the new one can be
@@ -233,16 +249,51 @@ extension ReplayRegressionTests {
             state,
             ["--undo-depth", "5"],
             signal: SIGKILL,
-            [("edit", #"{"table":"h","id":1,"column":"n","value":7}"#)]
+            [EditRequest(table: "h", id: 1, column: "n", value: 7)]
         )
         _ = deeper.process.stop(signal: SIGKILL)
         let again = try TestDaemon(arguments: ["--state-dir", state.path, "--undo-depth", "5"])
         let client = try again.connect()
         var undone: [Double] = []
-        while (try client.call("undo", #"{"table":"h"}"#))["code"] == nil {
-            let row = try client.call("get", #"{"table":"h"}"#)["rows"] as? [[String: Any]]
-            undone.append((row?.first?["values"] as? [String: Any])?["n"] as? Double ?? -1)
+        while true {
+            do {
+                try client.send(UndoRequest(table: "h"))
+            } catch let error as ResponseError {
+                #expect(error.kind == .nothingToUndo, "\(error)")
+                break
+            }
+            let row = try client.send(GetRequest(table: "h")).rows.first
+            undone.append(row?.values["n"]?.doubleValue ?? -1)
         }
         #expect(undone == [6, 5, 4])
+    }
+}
+
+/// Requests by their types on another user's connection.
+extension UserClient {
+    /// Sends `request` and returns its typed result; an error reply throws its ``ResponseError``.
+    @discardableResult
+    fileprivate func send<Request: DataTableRequest>(_ request: Request) throws -> Request.Response {
+        let reply = try reply(to: request)
+        if let error = reply.error { throw error }
+        return try decoded(Request.Response.self, from: reply.result ?? .null)
+    }
+
+    /// Sends `request`, which must fail, and returns its error. A success fails the test.
+    fileprivate func failure<Request: DataTableRequest>(
+        _ request: Request,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ResponseError {
+        let reply = try reply(to: request)
+        return try #require(
+            reply.error,
+            "\(Request.method) succeeded: \(reply.result ?? .null)",
+            sourceLocation: sourceLocation
+        )
+    }
+
+    private func reply<Request: DataTableRequest>(to request: Request) throws -> ReplyMessage {
+        let line = try #require(self.request(LineConnection.line(for: request, id: 1)), "no reply to \(Request.method)")
+        return try JSONDecoder().decode(ReplyMessage.self, from: Data(line.utf8))
     }
 }

@@ -1,3 +1,4 @@
+import DataTableProtocol
 import Foundation
 import TestSupport
 import Testing
@@ -18,19 +19,38 @@ import Testing
         var memory: [UnixClient]
     }
 
-    static let tables: [(name: String, create: String)] = [
+    static let tables: [(name: String, create: CreateRequest)] = [
         (
             "keyed",
-            #"""
-            {"table":"keyed","key":"bin","columns":[{"key":"bin"},{"key":"item","maxLength":10},\#
-            {"key":"qty","type":"number","minimum":0},{"key":"when","type":"date"},{"key":"ok","type":"boolean"},\#
-            {"key":"grade","type":"picker","options":["Low","Mid","High"]}]}
-            """#
+            CreateRequest(
+                table: "keyed",
+                columns: [
+                    ColumnDefinition(key: "bin"), ColumnDefinition(key: "item", maxLength: 10),
+                    ColumnDefinition(key: "qty", type: "number", min: 0), ColumnDefinition(key: "when", type: "date"),
+                    ColumnDefinition(key: "ok", type: "boolean"),
+                    ColumnDefinition(key: "grade", type: "picker", options: ["Low", "Mid", "High"]),
+                ],
+                key: "bin"
+            )
         ),
-        ("numbers", #"{"table":"numbers","key":"n","columns":[{"key":"n","type":"number"},{"key":"note"}]}"#),
+        (
+            "numbers",
+            CreateRequest(
+                table: "numbers",
+                columns: [ColumnDefinition(key: "n", type: "number"), ColumnDefinition(key: "note")],
+                key: "n"
+            )
+        ),
         (
             "feed",
-            #"{"table":"feed","limit":30,"columns":[{"key":"line"},{"key":"qty","type":"number"},{"key":"at","type":"datetime"}]}"#
+            CreateRequest(
+                table: "feed",
+                columns: [
+                    ColumnDefinition(key: "line"), ColumnDefinition(key: "qty", type: "number"),
+                    ColumnDefinition(key: "at", type: "datetime"),
+                ],
+                limit: 30
+            )
         ),
     ]
 
@@ -47,16 +67,18 @@ import Testing
             kept: [try kept.connect(), try kept.connect()],
             memory: [try memory.connect(), try memory.connect()]
         )
-        for table in Self.tables { try Self.both(&pair, 0, "create", table.create, "seed \(seed) create") }
+        for table in Self.tables {
+            #expect(try Self.both(&pair, 0, table.create, "seed \(seed) create") == "ok")
+        }
         var random = SeededRandom(seed: seed)
         var restarts = 0
         var kills = 0
         var refusedStarts = 0
         var differences = 0
         for step in 0..<1200 {
-            let (method, params) = Self.request(&random, step: step)
+            let request = Self.request(&random, step: step)
             let connection = Int(random.next() % 2)
-            try Self.both(&pair, connection, method, params, "seed \(seed) step \(step)")
+            try Self.both(&pair, connection, request, "seed \(seed) step \(step)")
             guard step % 150 == 149 else { continue }
             // Stop the daemon that keeps its tables, start it again, and compare.
             let signal = restarts % 2 == 0 ? SIGKILL : SIGTERM
@@ -86,7 +108,7 @@ import Testing
             // The undo history came back too: taking back the last changes agrees, step by step.
             for undo in 0..<Int(random.next() % 4) {
                 let table = Self.tables[Int(random.next() % 3)].name
-                try Self.both(&pair, 0, "undo", #"{"table":"\#(table)"}"#, "seed \(seed) step \(step) undo \(undo)")
+                try Self.both(&pair, 0, UndoRequest(table: table), "seed \(seed) step \(step) undo \(undo)")
             }
             differences += try Self.compare(pair, "seed \(seed) step \(step), after undoing")
         }
@@ -97,15 +119,32 @@ import Testing
         )
     }
 
-    /// Sends the request to both daemons on connection `index`; both must answer alike (a result
-    /// on both, or the same kind of error).
-    static func both(_ pair: inout Pair, _ index: Int, _ method: String, _ params: String, _ place: String) throws {
-        let kept = try pair.kept[index].call(method, params)
-        let memory = try pair.memory[index].call(method, params)
-        let kinds = [kept, memory].map {
-            ($0["data"] as? [String: Any])?["kind"] as? String ?? ($0["code"] != nil ? "error" : "ok")
+    /// Sends `request` to both daemons on connection `index`; both must answer alike (a result
+    /// on both, or the same kind of error). Returns how the first answered: `ok`, or the error's kind.
+    @discardableResult
+    static func both<Request: DataTableRequest>(
+        _ pair: inout Pair,
+        _ index: Int,
+        _ request: Request,
+        _ place: String
+    ) throws -> String {
+        let kept = try outcome(of: request, on: pair.kept[index])
+        let memory = try outcome(of: request, on: pair.memory[index])
+        #expect(kept.kind == memory.kind, "\(place): \(request) answered \(kept.reply) and \(memory.reply)")
+        return kept.kind
+    }
+
+    /// How `client` answered `request`: `ok` and the result, or the error's kind and the error.
+    static func outcome<Request: DataTableRequest>(
+        of request: Request,
+        on client: UnixClient
+    ) throws -> (kind: String, reply: String) {
+        do {
+            let response = try client.send(request)
+            return ("ok", "\(response)")
+        } catch let error as ResponseError {
+            return (error.kind.rawValue, "\(error)")
         }
-        #expect(kinds[0] == kinds[1], "\(place): \(method) \(params) answered \(kept) and \(memory)")
     }
 
     /// Every table of both daemons, as a client reads them, must be the same; returns 1 when
@@ -125,135 +164,163 @@ import Testing
     static func look(_ client: UnixClient) throws -> [String] {
         var lines: [String] = []
         for table in tables.map(\.name) {
-            var described = try client.call("describe", #"{"table":"\#(table)"}"#)
-            described["table"] = nil
-            lines.append(try canonical(described))
-            lines.append(try canonical(try client.call("selection", #"{"table":"\#(table)"}"#)))
-            lines.append(try canonical(try client.call("columnState", #"{"table":"\#(table)"}"#)))
-            let rows = try client.call("get", #"{"table":"\#(table)","count":10000}"#)["rows"] as? [[String: Any]] ?? []
-            for var row in rows {
+            lines.append(try canonical(try client.send(DescribeRequest(table: table))))
+            lines.append(try canonical(try client.send(SelectionRequest(table: table))))
+            lines.append(try canonical(try client.send(ColumnStateRequest(table: table))))
+            for var row in try client.send(GetRequest(table: table, count: 10000)).rows {
                 // How strongly a row is highlighted as new depends on the clock, not on the table.
-                row["highlight"] = nil
-                row["addedAt"] = nil
+                row.highlight = nil
                 lines.append(try canonical(row))
             }
         }
         return lines
     }
 
-    static func canonical(_ value: Any) throws -> String {
-        String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
+    /// `value` as JSON text, keys sorted.
+    static func canonical(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
     // MARK: Requests
 
     /// One random request: every changing method, with its options, good and bad.
-    static func request(_ random: inout SeededRandom, step: Int) -> (String, String) {
+    static func request(_ random: inout SeededRandom, step: Int) -> any DataTableRequest {
         func pick<T>(_ choices: [T]) -> T { choices[Int(random.next() % UInt64(choices.count))] }
+        func number(_ value: UInt64) -> JSONValue { .integer(Int64(value)) }
         let table = pick(tables.map(\.name))
-        let bin = #""\#(pick(["A", "B", "C"]))\#(random.next() % 12)""#
-        let id = table == "keyed" ? bin : "\(random.next() % 40)"
-        func row() -> String {
+        let bin = JSONValue.string("\(pick(["A", "B", "C"]))\(random.next() % 12)")
+        let id = table == "keyed" ? bin : number(random.next() % 40)
+        func row() -> JSONValue {
             switch table {
             case "keyed":
-                let qty = random.next() % 9 == 0 ? #""many""# : "\(random.next() % 90)"
+                let qty = random.next() % 9 == 0 ? "many" : number(random.next() % 90)
                 let date =
                     random.next() % 9 == 0 ? "2024-02-31" : "2024-0\(1 + random.next() % 9)-1\(random.next() % 9)"
-                return
-                    #"{"bin":\#(bin),"item":"i\#(step)","qty":\#(qty),"when":"\#(date)","ok":\#(random.next() % 2 == 0),"grade":"\#(pick(["Low", "Mid", "High"]))"}"#
-            case "numbers": return #"{"n":\#(random.next() % 40),"note":"n\#(step)"}"#
+                return [
+                    "bin": bin, "item": .string("i\(step)"), "qty": qty, "when": .string(date),
+                    "ok": .bool(random.next() % 2 == 0), "grade": .string(pick(["Low", "Mid", "High"])),
+                ]
+            case "numbers": return ["n": number(random.next() % 40), "note": .string("n\(step)")]
             default:
-                return
-                    #"{"line":"l\#(step)","qty":\#(random.next() % 50),"at":"2025-05-0\#(1 + random.next() % 9)T10:00:00+02:00"}"#
+                return [
+                    "line": .string("l\(step)"), "qty": number(random.next() % 50),
+                    "at": .string("2025-05-0\(1 + random.next() % 9)T10:00:00+02:00"),
+                ]
             }
         }
         let column = table == "keyed" ? pick(["qty", "item", "when", "grade"]) : (table == "numbers" ? "note" : "qty")
-        func value() -> String {
+        func value() -> JSONValue {
             switch column {
-            case "qty": random.next() % 6 == 0 ? #""lots""# : "\(random.next() % 70)"
-            case "when": #""2024-0\#(1 + random.next() % 9)-0\#(1 + random.next() % 9)""#
-            case "grade": pick([#""Low""#, #""High""#, #""Huge""#])
-            default: #""v\#(step)""#
+            case "qty": random.next() % 6 == 0 ? "lots" : number(random.next() % 70)
+            case "when": .string("2024-0\(1 + random.next() % 9)-0\(1 + random.next() % 9)")
+            case "grade": .string(pick(["Low", "High", "Huge"]))
+            default: .string("v\(step)")
             }
         }
-        let view = random.next() % 2 == 0 ? #","view":true"# : ""
-        let t = #""table":"\#(table)""#
+        let view: Bool? = random.next() % 2 == 0 ? true : nil
         switch random.next() % 30 {
         case 0, 1, 2, 3:
-            let rows = (0..<(1 + random.next() % 3)).map { _ in row() }.joined(separator: ",")
-            let upsert = table != "feed" && random.next() % 3 == 0 ? #","upsert":true"# : ""
-            return ("add", #"{\#(t),"rows":[\#(rows)]\#(upsert)}"#)
-        case 4, 5, 6: return ("edit", #"{\#(t),"id":\#(id),"column":"\#(column)","value":\#(value())}"#)
+            let rows = (0..<(1 + random.next() % 3)).map { _ in row() }
+            let upsert: Bool? = table != "feed" && random.next() % 3 == 0 ? true : nil
+            return AddRequest(table: table, rows: rows, upsert: upsert)
+        case 4, 5, 6: return EditRequest(table: table, id: id, column: column, value: value())
         case 7:
             let edits = (0..<2).map { _ in
-                #"{"id":\#(table == "keyed" ? #""\#(pick(["A", "B"]))\#(random.next() % 12)""# : "\(random.next() % 40)"),"column":"\#(column)","value":\#(value())}"#
+                EditRequest.Change(
+                    id: table == "keyed"
+                        ? .string("\(pick(["A", "B"]))\(random.next() % 12)") : number(random.next() % 40),
+                    column: column,
+                    value: value()
+                )
             }
-            return ("edit", #"{\#(t),"edits":[\#(edits.joined(separator: ","))]}"#)
-        case 8: return ("edit", #"{\#(t),"selection":true,"column":"\#(column)","value":\#(value())\#(view)}"#)
-        case 9: return ("revert", random.next() % 2 == 0 ? #"{\#(t)}"# : #"{\#(t),"id":\#(id)}"#)
-        case 10, 11: return ("delete", #"{\#(t),"ids":[\#(id)]}"#)
-        case 12: return ("delete", #"{\#(t),"selection":true\#(view)}"#)
-        case 13: return random.next() % 5 == 0 ? ("clear", #"{\#(t)}"#) : ("delete", #"{\#(t),"ids":[\#(id)]}"#)
+            return EditRequest(table: table, edits: edits)
+        case 8: return EditRequest(table: table, column: column, value: value(), selection: true, view: view)
+        case 9: return random.next() % 2 == 0 ? RevertRequest(table: table) : RevertRequest(table: table, id: id)
+        case 10, 11: return DeleteRequest(table: table, ids: [id])
+        case 12: return DeleteRequest(table: table, selection: true, view: view)
+        case 13:
+            if random.next() % 5 == 0 { return ClearRequest(table: table) }
+            return DeleteRequest(table: table, ids: [id])
         case 14, 15:
-            let action = pick(["set", "add", "remove", "toggle"])
-            let target =
-                random.next() % 2 == 0
-                ? #""ids":[\#(id)]"# : #""from":\#(random.next() % 3),"count":\#(random.next() % 4)\#(view)"#
-            let mode = random.next() % 6 == 0 ? #","mode":"\#(pick(["single", "multiple", "none"]))""# : ""
-            return ("select", #"{\#(t),"action":"\#(action)",\#(target)\#(mode)}"#)
-        case 16: return ("select", #"{\#(t),"action":"\#(pick(["all", "none"]))"\#(view)}"#)
+            var select = SelectRequest(table: table, action: pick(["set", "add", "remove", "toggle"]))
+            if random.next() % 2 == 0 {
+                select.ids = [id]
+            } else {
+                select.from = Int(random.next() % 3)
+                select.count = Int(random.next() % 4)
+                select.view = view
+            }
+            if random.next() % 6 == 0 { select.mode = pick(["single", "multiple", "none"]) }
+            return select
+        case 16: return SelectRequest(table: table, action: pick(["all", "none"]), view: view)
         case 17:
             let condition =
                 table == "keyed"
-                ? #"[{"column":"qty","op":">=","value":\#(random.next() % 60)}]"#
-                : #"[{"column":"\#(column)","op":"notEmpty"}]"#
-            return (
-                "filter",
-                random.next() % 4 == 0 ? #"{\#(t),"where":[],"search":""}"# : #"{\#(t),"where":\#(condition)}"#
-            )
+                ? [FilterConditionParam(column: "qty", op: ">=", value: number(random.next() % 60))]
+                : [FilterConditionParam(column: column, op: "notEmpty")]
+            return random.next() % 4 == 0
+                ? FilterRequest(table: table, where: [], search: "") : FilterRequest(table: table, where: condition)
         case 18:
             let keys =
-                random.next() % 4 == 0 ? "[]" : #"[{"column":"\#(column)","descending":\#(random.next() % 2 == 0)}]"#
-            return ("sort", #"{\#(t),"keys":\#(keys)}"#)
-        case 19, 20: return ("undo", #"{\#(t)}"#)
-        case 21: return ("redo", #"{\#(t)}"#)
+                random.next() % 4 == 0 ? [] : [SortKeyParam(column: column, descending: random.next() % 2 == 0)]
+            return SortRequest(table: table, keys: keys)
+        case 19, 20: return UndoRequest(table: table)
+        case 21: return RedoRequest(table: table)
         case 22:
             switch random.next() % 5 {
-            case 0: return ("alter", #"{\#(t),"add":[{"key":"x\#(step)"}],"values":{"x\#(step)":"f\#(step)"}}"#)
-            case 1: return ("alter", #"{\#(t),"readOnly":\#(random.next() % 3 == 0)}"#)
-            case 2 where table == "keyed":
-                return (
-                    "alter",
-                    #"{\#(t),"change":[{"key":"qty","type":"number","minimum":\#(random.next() % 50)}],"keepAsDrafts":true}"#
+            case 0:
+                return AlterRequest(
+                    table: table,
+                    add: [ColumnDefinition(key: "x\(step)")],
+                    values: ["x\(step)": .string("f\(step)")]
                 )
-            case 3 where table == "feed": return ("alter", #"{\#(t),"limit":\#(10 + random.next() % 30)}"#)
-            default: return ("alter", #"{\#(t),"drop":["x\#(step - 1)"]}"#)
+            case 1: return AlterRequest(table: table, readOnly: random.next() % 3 == 0)
+            case 2 where table == "keyed":
+                return AlterRequest(
+                    table: table,
+                    change: [ColumnDefinition(key: "qty", type: "number", min: number(random.next() % 50))],
+                    keepAsDrafts: true
+                )
+            case 3 where table == "feed": return AlterRequest(table: table, limit: 10 + Int(random.next() % 30))
+            default: return AlterRequest(table: table, drop: ["x\(step - 1)"])
             }
         case 23:
-            return random.next() % 3 == 0
-                ? ("columnState", #"{\#(t),"name":"s\#(random.next() % 3)","delete":true}"#)
-                : ("columnState", #"{\#(t),"name":"s\#(random.next() % 3)","save":{"columnOrder":["\#(column)"]}}"#)
-        case 24: return ("chmod", #"{\#(t),"mode":"\#(pick(["0660", "0600", "0644"]))"}"#)
+            if random.next() % 3 == 0 {
+                return ColumnStateRequest(table: table, name: "s\(random.next() % 3)", delete: true)
+            }
+            return ColumnStateRequest(
+                table: table,
+                name: "s\(random.next() % 3)",
+                save: ColumnState(columnOrder: [column])
+            )
+        case 24: return ChmodRequest(table: table, mode: pick(["0660", "0600", "0644"]))
         case 25 where table == "numbers":
             let lines = (0..<(random.next() % 6)).map { _ in "\(random.next() % 40),r\(step)" }
-            return (
-                "load",
-                #"{\#(t),"replace":\#(random.next() % 2 == 0),"text":"n,note\n\#(lines.joined(separator: "\\n"))\n"}"#
+            return LoadRequest(
+                table: table,
+                text: "n,note\n" + lines.joined(separator: "\n") + "\n",
+                replace: random.next() % 2 == 0
             )
         case 26 where table == "feed":
             let lines = (0..<(1 + random.next() % 5)).map { _ in "r\(step),\(random.next() % 9),2025-01-01T00:00:00Z" }
-            return (
-                "load",
-                #"{\#(t),"replace":\#(random.next() % 2 == 0),"text":"line,qty,at\n\#(lines.joined(separator: "\\n"))\n"}"#
+            return LoadRequest(
+                table: table,
+                text: "line,qty,at\n" + lines.joined(separator: "\n") + "\n",
+                replace: random.next() % 2 == 0
             )
         case 27:
-            return (
-                "edit",
-                #"{\#(t),"id":\#(id),"column":"\#(column)","value":\#(value()),"ifVersion":\#(random.next() % 200)}"#
+            return EditRequest(
+                table: table,
+                id: id,
+                column: column,
+                value: value(),
+                ifVersion: Int(random.next() % 200)
             )
         default:
-            let rows = (0..<(1 + random.next() % 2)).map { _ in row() }.joined(separator: ",")
-            return ("add", #"{\#(t),"rows":[\#(rows)]}"#)
+            let rows = (0..<(1 + random.next() % 2)).map { _ in row() }
+            return AddRequest(table: table, rows: rows)
         }
     }
 }

@@ -1,3 +1,5 @@
+import DataTableClient
+import DataTableProtocol
 import Foundation
 import Glibc
 import Testing
@@ -15,6 +17,12 @@ struct SystemdTests {
         try #require(which("systemd-socket-activate"), "systemd-socket-activate is not installed (apt install systemd)")
     }
 
+    /// The next line from `client`, read as a reply.
+    private static func reply(_ client: UnixClient) throws -> ReplyMessage {
+        let line = try #require(try client.readLine(), "the daemon closed the connection")
+        return try JSONDecoder().decode(ReplyMessage.self, from: Data(line.utf8))
+    }
+
     @Test func socketActivationServesTheInheritedSocketAndNeverUnlinksIt() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -26,9 +34,17 @@ struct SystemdTests {
         )
         try activator.waitForListener(path)
         let client = try UnixClient(path: path)
-        try client.send(#"{"method":"ping"}"# + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"hello"}"# + "\n")
-        #expect(try object(try client.readLine())["result"] != nil)
-        #expect(try object(try client.readLine())["id"] as? Int == 2)
+        // Two lines in one write: a shell-mode ping (no id, no "jsonrpc"), then a hello.
+        let hello = try LineConnection.line(for: HelloRequest(), id: 2)
+        try client.send(#"{"method":"ping"}"# + "\n" + hello + "\n")
+        let pong = try Self.reply(client)
+        #expect(try decoded(PingRequest.Response.self, from: #require(pong.result, "\(pong)")).pong)
+        let helloed = try Self.reply(client)
+        #expect(helloed.id == 2)
+        #expect(
+            try decoded(HelloRequest.Response.self, from: #require(helloed.result, "\(helloed)")).server
+                == ServerInfo.name
+        )
         #expect(activator.waitForOutput(containing: "inherited socket fd 3 (datatabled)"))
 
         #expect(activator.stop() == 0, "\(activator.output)")
@@ -48,8 +64,8 @@ struct SystemdTests {
         try activator.waitForListener(path)
         for id in 1...3 {
             let client = try UnixClient(path: path)
-            try client.send(#"{"id":\#(id),"method":"ping"}"# + "\n")
-            #expect(try object(try client.readLine())["id"] as? Int == id)
+            let reply = try client.reply(toLine: LineConnection.line(for: PingRequest(), id: id))
+            #expect(reply.id == .integer(Int64(id)) && reply.result == ["pong": true], "\(reply)")
         }
         #expect(!FileManager.default.fileExists(atPath: scratch.file("ignored.sock")))
         #expect(activator.output.contains("ignoring --socket"))
@@ -83,8 +99,8 @@ struct SystemdTests {
         let untilReady = try #require(notify.receive(until: "READY=1"), "no READY=1:\n\(daemon.output)")
         // The moment READY arrives, the socket answers.
         let client = try UnixClient(path: path)
-        try client.send(#"{"id":1,"method":"ping"}"# + "\n")
-        #expect(try object(try client.readLine())["id"] as? Int == 1)
+        let reply = try client.reply(toLine: LineConnection.line(for: PingRequest(), id: 1))
+        #expect(reply.id == 1 && reply.result == ["pong": true], "\(reply)")
         #expect(untilReady.last?.contains("STATUS=Listening on \(path)") == true)
 
         kill(daemon.pid, SIGTERM)
@@ -99,7 +115,7 @@ struct SystemdTests {
         defer { state.remove() }
         do {
             let first = try TestDaemon(arguments: ["--state-dir", state.path])
-            try first.connect().call("create", numberedTableText("kept", count: 5))
+            try first.connect().send(numberedTable("kept", count: 5))
             #expect(first.process.stop() == 0)
         }
         let notified = try NotifiedDaemon(arguments: ["--state-dir", state.path])
@@ -108,7 +124,7 @@ struct SystemdTests {
         #expect(untilReady.contains { $0.contains("STATUS=Replaying") })
         // The moment READY arrives, the tables are there.
         let client = try UnixClient(path: notified.socketPath)
-        #expect(try client.call("describe", #"{"table":"kept"}"#)["rows"] as? Int == 5)
+        #expect(try client.send(DescribeRequest(table: "kept")).rows == 5)
     }
 
     /// While a log is replayed, STATUS= says how many of its changes are in, and every such
@@ -121,9 +137,9 @@ struct SystemdTests {
         do {
             let first = try TestDaemon(arguments: ["--state-dir", state.path])
             let client = try first.connect()
-            try client.call("create", numberedTableText("kept", count: 5))
+            try client.send(numberedTable("kept", count: 5))
             for step in 0..<40 {
-                version = try client.call("alter", #"{"table":"kept","add":[{"key":"c\#(step)"}]}"#)["version"] as? Int
+                version = try client.send(AlterRequest(table: "kept", add: [ColumnDefinition(key: "c\(step)")])).version
             }
             #expect(first.process.stop() == 0)
         }
@@ -139,7 +155,7 @@ struct SystemdTests {
         #expect(starting.count == progress.count + 1)
         #expect(starting.allSatisfy { $0.split(separator: "\n").contains(Substring(extended)) }, "\(starting)")
         let client = try UnixClient(path: notified.socketPath)
-        #expect(try client.call("describe", #"{"table":"kept"}"#)["version"] as? Int == version)
+        #expect(try client.send(DescribeRequest(table: "kept")).version == version)
     }
 
     @Test func theWatchdogIsFedAtHalfItsInterval() throws {
@@ -173,15 +189,16 @@ struct SystemdTests {
         let busy = try daemon.connect()
         let count = 2000
         var burst = ""
-        for id in 0..<count { burst += #"{"id":\#(id),"method":"help"}"# + "\n" }
+        for id in 0..<count { burst += try LineConnection.line(for: HelpRequest(), id: id) + "\n" }
         try busy.send(burst)
-        #expect(try object(try busy.readLine())["id"] as? Int == 0)
+        #expect(try Self.reply(busy).id == 0)
         kill(daemon.process.pid, SIGTERM)
 
         // Every reply that comes is whole and in order; the stream ends cleanly.
         var expected = 1
         while let line = try busy.readLine() {
-            #expect(try object(line)["id"] as? Int == expected)
+            let reply = try JSONDecoder().decode(ReplyMessage.self, from: Data(line.utf8))
+            #expect(reply.id == .integer(Int64(expected)), "\(line)")
             expected += 1
         }
         #expect(try idle.readAll().isEmpty)

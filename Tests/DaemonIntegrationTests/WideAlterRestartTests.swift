@@ -1,3 +1,4 @@
+import DataTableProtocol
 import Foundation
 import Testing
 
@@ -13,53 +14,57 @@ import Testing
         let state = try Scratch()
         defer { state.remove() }
         let arguments = ["--state-dir", state.path]
-        let columns = (0..<Self.columnCount).map { #"{"key":"c\#($0)"}"# }.joined(separator: ",")
-        let rows = (0..<3).map { row in
-            #"{"id":\#(row),"c0":"first \#(row)","c1999":"last \#(row)"}"#
-        }.joined(separator: ",")
-        let before: [String: Any]
-        let valuesBefore: String
+        let columns =
+            [ColumnDefinition(key: "id", type: "number")]
+            + (0..<Self.columnCount).map { ColumnDefinition(key: "c\($0)") }
+        let rows: [JSONValue] = (0..<3).map { row in
+            ["id": .integer(Int64(row)), "c0": .string("first \(row)"), "c1999": .string("last \(row)")]
+        }
+        let before: DescribeRequest.Response
+        let valuesBefore: [[String: JSONValue]]
         do {
             let daemon = try TestDaemon(arguments: arguments)
             let client = try daemon.connect()
-            _ = try client.call(
-                "create",
-                #"{"table":"wide","key":"id","columns":[{"key":"id","type":"number"},\#(columns)],"rows":[\#(rows)]}"#
-            )
+            let created = try client.send(CreateRequest(table: "wide", columns: columns, key: "id", rows: rows))
             for step in 0..<400 {
-                let params: String
+                let alter: AlterRequest
                 switch step % 5 {
-                case 0, 1: params = #"{"table":"wide","rename":{"c\#(step)":"renamed\#(step)"}}"#
+                case 0, 1: alter = AlterRequest(table: "wide", rename: ["c\(step)": "renamed\(step)"])
                 case 2:
-                    params = #"{"table":"wide","add":[{"key":"added\#(step)"}],"values":{"added\#(step)":"v\#(step)"}}"#
-                case 3: params = #"{"table":"wide","drop":["c\#(step)"]}"#
-                default: params = #"{"table":"wide","change":[{"key":"c\#(1000 + step)","label":"Label \#(step)"}]}"#
+                    alter = AlterRequest(
+                        table: "wide",
+                        add: [ColumnDefinition(key: "added\(step)")],
+                        values: ["added\(step)": .string("v\(step)")]
+                    )
+                case 3: alter = AlterRequest(table: "wide", drop: ["c\(step)"])
+                default:
+                    alter = AlterRequest(
+                        table: "wide",
+                        change: [ColumnDefinition(key: "c\(1000 + step)", label: "Label \(step)")]
+                    )
                 }
-                let reply = try client.call("alter", params)
-                #expect(reply["version"] as? Int != nil, "\(params): \(reply)")
+                // Each alter is one change.
+                #expect(try client.send(alter).version == created.version + step + 1, "\(alter)")
             }
             // The undo takes the last column added back out.
-            _ = try client.call("alter", #"{"table":"wide","add":[{"key":"undone"}]}"#)
-            _ = try client.call("undo", #"{"table":"wide"}"#)
-            before = try client.call("describe", #"{"table":"wide"}"#)
+            try client.send(AlterRequest(table: "wide", add: [ColumnDefinition(key: "undone")]))
+            try client.send(UndoRequest(table: "wide"))
+            before = try client.send(DescribeRequest(table: "wide"))
             valuesBefore = try Self.values(client)
             _ = daemon.process.stop(signal: SIGKILL)
         }
         let restarted = try TestDaemon(arguments: arguments)
         let client = try restarted.connect()
-        let after = try client.call("describe", #"{"table":"wide"}"#)
+        let after = try client.send(DescribeRequest(table: "wide"))
         #expect(!restarted.process.output.contains("did not come out"), "\(restarted.process.output)")
-        #expect(after["version"] as? Int == before["version"] as? Int)
-        let keys = (after["columns"] as? [[String: Any]])?.map { $0["key"] as? String ?? "" }
-        #expect(keys == (before["columns"] as? [[String: Any]])?.map { $0["key"] as? String ?? "" })
+        #expect(after.version == before.version)
+        let keys = after.columns.map(\.key)
+        #expect(keys == before.columns.map(\.key))
         // id, the columns made, 80 added and 80 dropped.
-        #expect(keys?.count == Self.columnCount + 1)
-        #expect(keys?.contains("renamed399") == false && keys?.contains("renamed396") == true)
-        #expect(
-            keys?.contains("c3") == false && keys?.contains("added397") == true && keys?.contains("undone") == false
-        )
-        let labels = (after["columns"] as? [[String: Any]])?.map { $0["label"] as? String ?? "" }
-        #expect(labels == (before["columns"] as? [[String: Any]])?.map { $0["label"] as? String ?? "" })
+        #expect(keys.count == Self.columnCount + 1)
+        #expect(!keys.contains("renamed399") && keys.contains("renamed396"))
+        #expect(!keys.contains("c3") && keys.contains("added397") && !keys.contains("undone"))
+        #expect(after.columns.map(\.label) == before.columns.map(\.label))
         #expect(try Self.values(client) == valuesBefore)
     }
 
@@ -73,8 +78,8 @@ import Testing
         do {
             let daemon = try TestDaemon(arguments: ["--state-dir", state.path])
             let client = try daemon.connect()
-            try client.call("create", numberedTableText("kept", count: 5))
-            try client.call("alter", #"{"table":"kept","add":[{"key":"more"}]}"#)
+            try client.send(numberedTable("kept", count: 5))
+            try client.send(AlterRequest(table: "kept", add: [ColumnDefinition(key: "more")]))
             #expect(daemon.process.stop() == 0)
             #expect(!FileManager.default.fileExists(atPath: state.file("snapshot")))
         }
@@ -92,14 +97,14 @@ import Testing
             // A change that took some time: the log is compacted.
             let daemon = try TestDaemon(arguments: ["--state-dir", fresh.path, "--compact-after-seconds", "0"])
             let client = try daemon.connect()
-            try client.call("create", numberedTableText("kept", count: 5))
-            try client.call("alter", #"{"table":"kept","add":[{"key":"more"}]}"#)
+            try client.send(numberedTable("kept", count: 5))
+            try client.send(AlterRequest(table: "kept", add: [ColumnDefinition(key: "more")]))
             try daemon.process.waitForFile(fresh.file("snapshot"))
             #expect(daemon.process.stop() == 0)
         }
         let restarted = try TestDaemon(arguments: ["--state-dir", fresh.path])
-        let columns = try restarted.connect().call("describe", #"{"table":"kept"}"#)["columns"] as? [[String: Any]]
-        #expect(columns?.map { $0["key"] as? String } == ["n", "name", "more"])
+        let columns = try restarted.connect().send(DescribeRequest(table: "kept")).columns
+        #expect(columns.map(\.key) == ["n", "name", "more"])
     }
 
     @Test func aBadCompactAfterSecondsIsRefused() throws {
@@ -114,11 +119,8 @@ import Testing
         #expect(daemon.output.contains("--compact-after-seconds must be from 0 to 86400"), "\(daemon.output)")
     }
 
-    /// Every row's values, as `get` gives them (keys sorted), for comparing.
-    private static func values(_ client: UnixClient) throws -> String {
-        let got = try client.call("get", #"{"table":"wide","from":0,"count":3}"#)
-        let rows = try #require(got["rows"] as? [[String: Any]])
-        let data = try JSONSerialization.data(withJSONObject: rows.map { $0["values"] ?? [:] }, options: .sortedKeys)
-        return String(decoding: data, as: UTF8.self)
+    /// Every row's values, as `get` gives them, for comparing.
+    private static func values(_ client: UnixClient) throws -> [[String: JSONValue]] {
+        try client.send(GetRequest(table: "wide", from: 0, count: 3)).rows.map(\.values)
     }
 }

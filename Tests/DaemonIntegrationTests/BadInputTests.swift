@@ -1,3 +1,4 @@
+import DataTableProtocol
 import Foundation
 import TestSupport
 import Testing
@@ -5,15 +6,22 @@ import Testing
 /// Hostile and broken input over the socket: every line gets an error reply or the connection
 /// is closed cleanly, the daemon stays up, and other clients never notice.
 @Suite struct BadInputTests {
-    /// The reply to one raw line on a fresh connection.
-    static func reply(_ daemon: TestDaemon, _ bytes: [UInt8]) throws -> [String: Any] {
+    /// The reply to one raw line (bytes no request type can send) on a fresh connection.
+    static func reply(_ daemon: TestDaemon, _ bytes: [UInt8]) throws -> ReplyMessage {
         let client = try daemon.connect()
         try client.send(bytes + [0x0A])
-        return try object(try client.readLine())
+        let line = try #require(try client.readLine())
+        return try JSONDecoder().decode(ReplyMessage.self, from: Data(line.utf8))
     }
 
-    static func kind(_ reply: [String: Any]) -> String? {
-        ((reply["error"] as? [String: Any])?["data"] as? [String: Any])?["kind"] as? String
+    /// The `error.data.kind` of `reply`, if it is an error with one of the kinds the daemon answers with.
+    static func kind(_ reply: ReplyMessage) -> ErrorKind? {
+        reply.error.map(\.kind).flatMap { ErrorKind.all.contains($0) ? $0 : nil }
+    }
+
+    /// Whether the daemon still answers a new connection.
+    static func answers(_ daemon: TestDaemon) throws -> Bool {
+        try daemon.connect().send(PingRequest()).pong
     }
 
     @Test func deeplyNestedJSONIsRefused() throws {
@@ -32,72 +40,91 @@ import Testing
                 #"{"id":7,"method":"ping","note":"\u00e9",\#(String(repeating: #""a":{"#, count: depth))}"#,
             ] {
                 let answer = try Self.reply(daemon, Array(line.utf8))
-                #expect(Self.kind(answer) == "invalid_request", "depth \(depth): \(line.prefix(40))")
-                #expect((answer["error"] as? [String: Any])?["message"] as? String == tooDeep)
+                #expect(Self.kind(answer) == .invalidRequest, "depth \(depth): \(line.prefix(40))")
+                #expect(answer.error?.message == tooDeep)
             }
         }
         // As deep as the limit: read, and its unknown member named.
         let deepest = try Self.reply(daemon, Array(#"{"method":"ping","params":{"x":\#(nested(63))}}"#.utf8))
-        #expect(
-            (deepest["error"] as? [String: Any])?["message"] as? String
-                == "x is not a param of ping. ping takes no params."
-        )
+        #expect(deepest.error?.message == "x is not a param of ping. ping takes no params.")
         // Brackets inside strings are text, not nesting.
         let text = #"{"method":"ping","params":{"x":"\#(String(repeating: "[", count: 500))"}}"#
-        #expect(Self.kind(try Self.reply(daemon, Array(text.utf8))) == "invalid_params")
-        #expect(try object(daemon.request(#"{"method":"ping"}"#))["result"] != nil)
+        #expect(Self.kind(try Self.reply(daemon, Array(text.utf8))) == .invalidParams)
+        #expect(try Self.answers(daemon))
     }
 
     @Test func hugeNumbersInvalidUTF8AndNULBytesGetErrors() throws {
         let daemon = try TestDaemon(arguments: ["--demo"])
+        // Numbers no request type holds: a count past a Double, a position past 64 bits.
         let huge = #"{"method":"get","params":{"table":"stock","count":1e400}}"#
         #expect(Self.kind(try Self.reply(daemon, Array(huge.utf8))) != nil)
         let big = #"{"method":"get","params":{"table":"stock","from":99999999999999999999999}}"#
         #expect(Self.kind(try Self.reply(daemon, Array(big.utf8))) != nil)
-        let edit = #"{"method":"edit","params":{"table":"stock","id":1,"column":"qty","value":1e308}}"#
-        #expect(try Self.reply(daemon, Array(edit.utf8))["result"] != nil)
+        try daemon.connect().send(EditRequest(table: "stock", id: 1, column: "qty", value: 1e308))
         let tooBig = #"{"method":"edit","params":{"table":"stock","id":1,"column":"qty","value":1e309}}"#
         let refused = try Self.reply(daemon, Array(tooBig.utf8))
-        #expect(Self.kind(refused) == "invalid_params")
-        #expect(
-            (refused["error"] as? [String: Any])?["message"] as? String
-                == "params.value is not valid: the number is too large to read."
-        )
+        #expect(Self.kind(refused) == .invalidParams)
+        #expect(refused.error?.message == "params.value is not valid: the number is too large to read.")
         let invalid: [UInt8] = Array(#"{"method":"ping","params":{"x":""#.utf8) + [0xFF, 0xFE] + Array(#""}}"#.utf8)
-        #expect(Self.kind(try Self.reply(daemon, invalid)) == "parse_error")
+        #expect(Self.kind(try Self.reply(daemon, invalid)) == .parseError)
         let nul: [UInt8] = Array(#"{"method":"pi"#.utf8) + [0x00] + Array(#"ng"}"#.utf8)
         #expect(Self.kind(try Self.reply(daemon, nul)) != nil)
-        let escapedNul = #"{"method":"add","params":{"table":"stock","row":{"item":"a\u0000b"}}}"#
-        let added = try Self.reply(daemon, Array(escapedNul.utf8))
-        #expect(added["result"] != nil || Self.kind(added) != nil)
-        #expect(try object(daemon.request(#"{"method":"ping"}"#))["result"] != nil)
+        // An escaped NUL in a value is taken or refused: either way, answered.
+        do {
+            try daemon.connect().send(AddRequest(table: "stock", row: ["item": "a\u{0}b"]))
+        } catch is ResponseError {}
+        #expect(try Self.answers(daemon))
     }
 
     /// Values at the edge of what numbers hold get an error, never a crash: a duration past 64
     /// bits of seconds, a select range of Int.max rows, a column width of 1e300.
-    @Test(arguments: [
-        #"{"method":"edit","params":{"table":"stock","id":5,"column":"lead","value":"9223372036854775807s 1m"}}"#,
-        #"{"method":"edit","params":{"table":"stock","id":5,"column":"lead","value":"9223372036854775808s"}}"#,
-        #"{"method":"add","params":{"table":"stock","row":{"item":"x","lead":"P106751991167300DT99999S"}}}"#,
-        #"{"method":"select","params":{"table":"stock","from":3,"count":9223372036854775807}}"#,
-        #"{"method":"select","params":{"table":"stock","from":3,"count":8}}"#,
-        #"{"method":"layout","params":{"table":"stock","width":80,"columns":{"item":{"width":1e300}}}}"#,
-        #"{"method":"layout","params":{"table":"stock","width":80,"columns":{"item":{"maxWidth":1e300}}}}"#,
-        #"{"method":"create","params":{"table":"w","columns":[{"key":"a","width":1e300}]}}"#,
-        #"{"method":"edit","params":{"table":"stock","id":1,"column":"weight","value":"1e-9223372036854775808"}}"#,
-        #"{"method":"edit","params":{"table":"stock","id":1,"column":"weight","value":"1.5e-9223372036854775807"}}"#,
-        #"{"method":"layout","params":{"table":"stock","width":600,"font":{"file":"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf","index":-1}}}"#,
-        #"{"method":"layout","params":{"table":"stock","width":600,"headerFont":{"family":"DejaVu Sans","index":4294967296}}}"#,
-        #"{"method":"layout","params":{"table":"stock","width":1,"font":{"size":1e-300}}}"#,
-        #"{"method":"layout","params":{"table":"stock","width":80,"minShare":0.6,"maxShare":0.5}}"#,
-        #"{"method":"layout","params":{"table":"stock","width":80,"minShare":0.75}}"#,
-        #"{"method":"scroll","params":{"table":"stock","viewport":{"width":80,"height":10},"font":{"size":0.5}}}"#,
-    ])
-    func numbersPastTheirRangeAreRefusedNotACrash(line: String) throws {
+    @Test(
+        arguments: [
+            EditRequest(table: "stock", id: 5, column: "lead", value: "9223372036854775807s 1m"),
+            EditRequest(table: "stock", id: 5, column: "lead", value: "9223372036854775808s"),
+            AddRequest(table: "stock", row: ["item": "x", "lead": "P106751991167300DT99999S"]),
+            SelectRequest(table: "stock", from: 3, count: Int.max),
+            SelectRequest(table: "stock", from: 3, count: 8),
+            LayoutRequest(
+                table: "stock",
+                width: 80,
+                settings: LayoutSettings(columns: ["item": ColumnHints(width: 1e300)])
+            ),
+            LayoutRequest(
+                table: "stock",
+                width: 80,
+                settings: LayoutSettings(columns: ["item": ColumnHints(maxWidth: 1e300)])
+            ),
+            CreateRequest(table: "w", columns: [ColumnDefinition(key: "a", width: 1e300)]),
+            EditRequest(table: "stock", id: 1, column: "weight", value: "1e-9223372036854775808"),
+            EditRequest(table: "stock", id: 1, column: "weight", value: "1.5e-9223372036854775807"),
+            LayoutRequest(
+                table: "stock",
+                width: 600,
+                settings: LayoutSettings(
+                    font: .init(file: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", index: -1)
+                )
+            ),
+            LayoutRequest(
+                table: "stock",
+                width: 600,
+                settings: LayoutSettings(headerFont: .init(family: "DejaVu Sans", index: 4_294_967_296))
+            ),
+            LayoutRequest(table: "stock", width: 1, settings: LayoutSettings(font: .init(size: 1e-300))),
+            LayoutRequest(table: "stock", width: 80, settings: LayoutSettings(minShare: 0.6, maxShare: 0.5)),
+            LayoutRequest(table: "stock", width: 80, settings: LayoutSettings(minShare: 0.75)),
+            ScrollRequest(
+                table: "stock",
+                viewport: .init(width: 80, height: 10),
+                settings: LayoutSettings(font: .init(size: 0.5))
+            ),
+        ] as [any DataTableRequest]
+    )
+    func numbersPastTheirRangeAreRefusedNotACrash(request: any DataTableRequest) throws {
         let daemon = try TestDaemon(arguments: ["--demo"])
-        let reply = try Self.reply(daemon, Array(line.utf8))
-        #expect(Self.kind(reply) == "invalid_value" || Self.kind(reply) == "invalid_params", "\(reply)")
-        #expect(try object(daemon.request(#"{"method":"ping"}"#))["result"] != nil)
+        let error = try daemon.connect().failure(request)
+        #expect(error.kind == .invalidValue || error.kind == .invalidParams, "\(error)")
+        #expect(try Self.answers(daemon))
     }
 
     /// A batch's gets at the edges of Int are refused one by one (their reply size is estimated
@@ -111,16 +138,18 @@ import Testing
         let client = try daemon.connect()
         try client.send(batch + "\n")
         let line = try #require(try client.readLine())
-        let parsed = try JSONSerialization.jsonObject(with: Data(line.utf8))
-        let replies = try #require(parsed as? [[String: Any]])
-        #expect(replies.count == 2 && replies.allSatisfy { Self.kind($0) == "invalid_value" }, "\(replies)")
-        _ = try client.call(
-            "create",
-            #"{"table":"t1","columns":[{"key":"a","binding":"syncStatus"}],"rows":[{"a":"x"}]}"#
+        let replies = try JSONDecoder().decode([ReplyMessage].self, from: Data(line.utf8))
+        #expect(replies.count == 2 && replies.allSatisfy { Self.kind($0) == .invalidValue }, "\(line)")
+        try client.send(
+            CreateRequest(
+                table: "t1",
+                columns: [ColumnDefinition(key: "a", binding: "syncStatus")],
+                rows: [["a": "x"]]
+            )
         )
-        let layout = try client.call("layout", #"{"table":"t1","width":100,"unit":"cell","horizontalScroll":true}"#)
-        #expect((layout["columns"] as? [Any])?.isEmpty == true, "\(layout)")
-        #expect(try object(daemon.request(#"{"method":"ping"}"#))["result"] != nil)
+        let layout = try client.send(LayoutRequest(table: "t1", width: 100, horizontalScroll: true, unit: "cell"))
+        #expect(layout.columns.isEmpty, "\(layout)")
+        #expect(try Self.answers(daemon))
     }
 
     /// A batch of 100,000 requests is over the batch limit: one error, nothing done.
@@ -143,8 +172,8 @@ import Testing
         let daemon = try TestDaemon(arguments: ["--max-line-bytes", "16000000"])
         let batch = "[" + Array(repeating: #"{"method":"ping"}"#, count: 100_000).joined(separator: ",") + "]"
         let answer = try Self.reply(daemon, Array(batch.utf8))
-        #expect(Self.kind(answer) == "limit_exceeded")
-        #expect(try object(daemon.request(#"{"method":"ping"}"#))["result"] != nil)
+        #expect(Self.kind(answer) == .limitExceeded)
+        #expect(try Self.answers(daemon))
     }
 
     /// Random bytes on one connection until the daemon closes it (an over-long line) or they run
@@ -169,21 +198,21 @@ import Testing
             } catch {
                 break  // closed after an over-long line: that is a clean end
             }
-            #expect(try bystander.call("ping")["pong"] as? Bool == true, "round \(round)")
+            #expect(try bystander.send(PingRequest()).pong == true, "round \(round)")
         }
         noise.shutdownWrite()
         while let line = try noise.readLine(timeout: .seconds(10)) {
             #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line.prefix(200))")
         }
-        #expect(try bystander.call("ping")["pong"] as? Bool == true)
+        #expect(try bystander.send(PingRequest()).pong == true)
     }
 
     /// A load from a device is refused: /dev/zero never ends.
     @Test func aLoadReadsOnlyRegularFiles() throws {
         let daemon = try TestDaemon()
-        let reply = try Self.reply(daemon, Array(#"{"method":"load","params":{"table":"z","path":"/dev/zero"}}"#.utf8))
-        #expect(Self.kind(reply) == "invalid_value")
-        #expect("\(reply)".contains("not a regular file"))
+        let error = try daemon.connect().failure(LoadRequest(table: "z", path: "/dev/zero"))
+        #expect(error.kind == .invalidValue)
+        #expect(error.message.contains("not a regular file"), "\(error)")
     }
 
     /// The fuzzer's seeds and every input it ever failed on, replayed through the same harness

@@ -1,3 +1,4 @@
+import DataTableProtocol
 import Foundation
 import Testing
 
@@ -34,14 +35,13 @@ import Testing
 
     @Test func aNegativeNumberIsAValueAndAMisspeltOptionIsAUsageError() throws {
         let daemon = try TestDaemon()
-        _ = try daemon.connect().call(
-            "create",
-            #"{"table":"t","columns":[{"key":"n","type":"number"}],"rows":[{"n":1}]}"#
+        try daemon.connect().send(
+            CreateRequest(table: "t", columns: [ColumnDefinition(key: "n", type: "number")], rows: [["n": 1]])
         )
         let edited = try run(BuiltProducts.client, ["edit", "t", "1", "n", "-5", "--socket", daemon.socketPath])
         #expect(edited.status == 0, "\(edited.output)")
-        let cell = try daemon.connect().call("get", #"{"table":"t"}"#)
-        #expect(((cell["rows"] as? [[String: Any]])?.first?["values"] as? [String: Any])?["n"] as? Int == -5)
+        let row = try daemon.connect().send(GetRequest(table: "t")).rows.first
+        #expect(row?.values["n"] == -5)
 
         let misspelt = try run(
             BuiltProducts.client,

@@ -1,3 +1,5 @@
+import DataTableClient
+import DataTableProtocol
 import Foundation
 import Glibc
 import Testing
@@ -8,10 +10,14 @@ import Testing
     /// A table whose text needs quoting, large enough for several chunks and to be exported
     /// off the table's lock.
     static func makeTable(_ client: UnixClient, rows: Int) throws {
-        let rowsJSON = (0..<rows).map { #"{"n":\#($0),"name":"item \#($0), \"quoted\"\nline two"}"# }
-        try client.call(
-            "create",
-            #"{"table":"t","columns":[{"key":"n","type":"number"},{"key":"name"}],"rows":[\#(rowsJSON.joined(separator: ","))]}"#
+        try client.send(
+            CreateRequest(
+                table: "t",
+                columns: [ColumnDefinition(key: "n", type: "number"), ColumnDefinition(key: "name")],
+                rows: (0..<rows).map {
+                    ["n": .integer(Int64($0)), "name": .string("item \($0), \"quoted\"\nline two")]
+                }
+            )
         )
     }
 
@@ -19,16 +25,16 @@ import Testing
         let daemon = try TestDaemon()
         let client = try daemon.connect()
         try Self.makeTable(client, rows: 12_000)
-        let inReply = try #require(try client.call("export", #"{"table":"t"}"#)["text"] as? String)
+        let inReply = try #require(try client.send(ExportRequest(table: "t")).text)
         let path = daemon.scratch.file("out.csv")
         // Something already at the name is replaced whole.
         try "old".write(toFile: path, atomically: false, encoding: .utf8)
-        let written = try client.call("export", #"{"table":"t","path":"\#(path)"}"#)
-        #expect(written["rows"] as? Int == 12_000 && written["path"] as? String == path, "\(written)")
-        #expect(written["text"] == nil)
+        let written = try client.send(ExportRequest(table: "t", path: path))
+        #expect(written.rows == 12_000 && written.path == path, "\(written)")
+        #expect(written.text == nil)
         let onDisk = try String(contentsOfFile: path, encoding: .utf8)
         #expect(onDisk == inReply)
-        #expect(written["bytes"] as? Int == onDisk.utf8.count)
+        #expect(written.bytes == onDisk.utf8.count)
         var status = stat()
         #expect(stat(path, &status) == 0 && status.st_mode & 0o777 == 0o600)
         // No temporary file is left beside it.
@@ -37,9 +43,9 @@ import Testing
                 .isEmpty
         )
 
-        let loaded = try client.call("load", #"{"table":"copy","path":"\#(path)"}"#)
-        #expect(loaded["rows"] as? Int == 12_000, "\(loaded)")
-        let copy = try #require(try client.call("export", #"{"table":"copy"}"#)["text"] as? String)
+        let loaded = try client.send(LoadRequest(table: "copy", path: path))
+        #expect(loaded.rows == 12_000, "\(loaded)")
+        let copy = try #require(try client.send(ExportRequest(table: "copy")).text)
         #expect(copy == inReply)
     }
 
@@ -47,40 +53,41 @@ import Testing
         let daemon = try TestDaemon()
         let client = try daemon.connect()
         try Self.makeTable(client, rows: 12_000)
-        let inReply = try #require(try client.call("export", #"{"table":"t","format":"ndjson"}"#)["text"] as? String)
-        try client.send(
-            #"{"jsonrpc":"2.0","id":7,"method":"export","params":{"table":"t","format":"ndjson","stream":true}}"# + "\n"
-        )
+        let inReply = try #require(try client.send(ExportRequest(table: "t", format: "ndjson")).text)
+        // Sent as a line, so that the chunks before the reply are read too.
+        let request = ExportRequest(table: "t", format: "ndjson", stream: true)
+        try client.send(try LineConnection.line(for: request, id: 7) + "\n")
         var text = ""
-        var chunks: [[String: Any]] = []
-        var reply: [String: Any] = [:]
+        var chunks: [ExportChunk] = []
+        var reply: ExportRequest.Response
         while true {
-            let line = try object(try client.readLine())
-            if line["id"] != nil {
-                reply = try #require(line["result"] as? [String: Any], "\(line)")
+            let line = try #require(try client.readLine())
+            if LineConnection.isReply(line) {
+                let message = try JSONDecoder().decode(ReplyMessage.self, from: Data(line.utf8))
+                reply = try decoded(ExportRequest.Response.self, from: try #require(message.result, "\(line)"))
                 break
             }
-            #expect(line["method"] as? String == "chunk")
-            let params = try #require(line["params"] as? [String: Any])
-            #expect(params["request"] as? Int == 7 && params["total"] as? Int == 12_000)
-            let piece = try #require(params["text"] as? String)
-            #expect(piece.hasSuffix("\n"), "a chunk ends at a row's end")
-            text += piece
-            chunks.append(params)
+            let notification = try JSONDecoder().decode(Notification<ExportChunk>.self, from: Data(line.utf8))
+            #expect(notification.method == "chunk")
+            let chunk = try #require(notification.params, "\(line.prefix(200))")
+            #expect(chunk.request == 7 && chunk.total == 12_000)
+            #expect(chunk.text.hasSuffix("\n"), "a chunk ends at a row's end")
+            text += chunk.text
+            chunks.append(chunk)
         }
         #expect(chunks.count > 1, "12,000 rows come in more than one chunk")
-        #expect(chunks.last?["done"] as? Int == 12_000)
-        let done = chunks.compactMap { $0["done"] as? Int }
+        #expect(chunks.last?.done == 12_000)
+        let done = chunks.map(\.done)
         #expect(done == done.sorted())
-        #expect(reply["chunks"] as? Int == chunks.count && reply["rows"] as? Int == 12_000 && reply["text"] == nil)
-        #expect(reply["bytes"] as? Int == text.utf8.count)
+        #expect(reply.chunks == chunks.count && reply.rows == 12_000 && reply.text == nil)
+        #expect(reply.bytes == text.utf8.count)
         #expect(text == inReply)
 
         let path = daemon.scratch.file("streamed.ndjson")
         try text.write(toFile: path, atomically: false, encoding: .utf8)
-        let loaded = try client.call("load", #"{"table":"copy","path":"\#(path)"}"#)
-        #expect(loaded["rows"] as? Int == 12_000, "\(loaded)")
-        let copy = try client.call("export", #"{"table":"copy","format":"ndjson"}"#)["text"] as? String
+        let loaded = try client.send(LoadRequest(table: "copy", path: path))
+        #expect(loaded.rows == 12_000, "\(loaded)")
+        let copy = try client.send(ExportRequest(table: "copy", format: "ndjson")).text
         #expect(copy == inReply)
     }
 
@@ -88,17 +95,17 @@ import Testing
         let daemon = try TestDaemon()
         let client = try daemon.connect()
         try Self.makeTable(client, rows: 3)
-        let relative = try client.call("export", #"{"table":"t","path":"out.csv"}"#)
-        #expect(errorData(relative)["field"] as? String == "params.path")
-        let directory = try client.call("export", #"{"table":"t","path":"\#(daemon.scratch.path)"}"#)
-        #expect(errorData(directory)["kind"] as? String == "invalid_value")
-        let missing = try client.call("export", #"{"table":"t","path":"/nonexistent-dir/out.csv"}"#)
-        #expect(errorData(missing)["kind"] as? String == "invalid_value")
+        let relative = try client.failure(ExportRequest(table: "t", path: "out.csv"))
+        #expect(relative.details["field"] == "params.path")
+        let directory = try client.failure(ExportRequest(table: "t", path: daemon.scratch.path))
+        #expect(directory.kind == .invalidValue)
+        let missing = try client.failure(ExportRequest(table: "t", path: "/nonexistent-dir/out.csv"))
+        #expect(missing.kind == .invalidValue)
         let fifo = daemon.scratch.file("fifo")
         #expect(mkfifo(fifo, 0o600) == 0)
-        let toFIFO = try client.call("export", #"{"table":"t","path":"\#(fifo)"}"#)
-        #expect(errorData(toFIFO)["kind"] as? String == "invalid_value")
-        let both = try client.call("export", #"{"table":"t","path":"/tmp/x.csv","stream":true}"#)
-        #expect(errorData(both)["kind"] as? String == "invalid_params")
+        let toFIFO = try client.failure(ExportRequest(table: "t", path: fifo))
+        #expect(toFIFO.kind == .invalidValue)
+        let both = try client.failure(ExportRequest(table: "t", path: "/tmp/x.csv", stream: true))
+        #expect(both.kind == .invalidParams)
     }
 }

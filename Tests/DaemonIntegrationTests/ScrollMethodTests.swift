@@ -1,3 +1,4 @@
+import DataTableProtocol
 import Foundation
 import Testing
 
@@ -33,31 +34,43 @@ import Testing
     @Test func aViewHidesAndOrdersColumnsForItselfOnly() throws {
         let first = try daemon.connect()
         let second = try daemon.connect()
-        let viewport = #""unit":"cell","viewport":{"width":120,"height":5}"#
-        func keys(_ window: [String: Any]) -> [String] {
-            (window["columns"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
-        }
-        let table = keys(try second.call("scroll", #"{"table":"stock",\#(viewport)}"#))
+        let viewport = ScrollRequest.Viewport(width: 120, height: 5)
+        func keys(_ window: ScrollRequest.Response) -> [String] { window.columns.map(\.key) }
+        let table = keys(try second.send(ScrollRequest(table: "stock", viewport: viewport, unit: "cell")))
         #expect(table.contains("rack") && table.first == "item")
-        let own = try first.call(
-            "scroll",
-            #"{"table":"stock",\#(viewport),"columns":{"rack":{"hidden":true}},"columnOrder":["qty"]}"#
+        let own = try first.send(
+            ScrollRequest(
+                table: "stock",
+                viewport: viewport,
+                settings: LayoutSettings(
+                    unit: "cell",
+                    columns: ["rack": ColumnHints(hidden: true)],
+                    columnOrder: ["qty"]
+                )
+            )
         )
         #expect(keys(own) == ["qty"] + table.filter { $0 != "qty" && $0 != "rack" })
-        #expect(ScrollMethodTests.rows(own).first.map { ($0["cells"] as? [String])?.count } == keys(own).count)
+        #expect(own.rows.first.map { $0.cells.count } == keys(own).count)
         // The view keeps its state from scroll to scroll; the other view is untouched.
-        #expect(keys(try first.call("scroll", #"{"table":"stock","viewport":{"y":1}}"#)) == keys(own))
-        #expect(keys(try second.call("scroll", #"{"table":"stock"}"#)) == table)
+        #expect(keys(try first.send(ScrollRequest(table: "stock", viewport: .init(y: 1)))) == keys(own))
+        #expect(keys(try second.send(ScrollRequest(table: "stock"))) == table)
         // layout takes the same settings.
-        let layout = try first.call(
-            "layout",
-            #"{"table":"stock","width":120,"unit":"cell","columnOrder":["rack","item"]}"#
+        let layout = try first.send(
+            LayoutRequest(
+                table: "stock",
+                width: 120,
+                settings: LayoutSettings(unit: "cell", columnOrder: ["rack", "item"])
+            )
         )
-        #expect(Array(keys(layout).prefix(2)) == ["rack", "item"])
-        let unknown = try first.call("layout", #"{"table":"stock","width":120,"columnOrder":["nope"]}"#)
-        #expect((unknown["data"] as? [String: Any])?["kind"] as? String == "no_such_column")
-        let twice = try first.call("layout", #"{"table":"stock","width":120,"columnOrder":["qty","qty"]}"#)
-        #expect((twice["data"] as? [String: Any])?["field"] as? String == "params.columnOrder")
+        #expect(Array(layout.columns.map(\.key).prefix(2)) == ["rack", "item"])
+        let unknown = try first.failure(
+            LayoutRequest(table: "stock", width: 120, settings: LayoutSettings(columnOrder: ["nope"]))
+        )
+        #expect(unknown.kind == .noSuchColumn)
+        let twice = try first.failure(
+            LayoutRequest(table: "stock", width: 120, settings: LayoutSettings(columnOrder: ["qty", "qty"]))
+        )
+        #expect(twice.details["field"] == "params.columnOrder")
     }
 
     /// Rows drill down by a column bound to `drillDown` or their own `$drillDown`, say so on
@@ -67,33 +80,38 @@ import Testing
         let state = try Scratch()
         defer { state.remove() }
         let arguments = ["--state-dir", state.path, "--compact-after-bytes", "1"]
-        let scroll = #"{"table":"parts","unit":"cell","viewport":{"width":60,"height":10}}"#
-        func drillDowns(_ window: [String: Any]) -> [Bool?] { Self.rows(window).map { $0["drillDown"] as? Bool } }
+        let scroll = ScrollRequest(table: "parts", viewport: .init(width: 60, height: 10), unit: "cell")
+        func drillDowns(_ window: ScrollRequest.Response) -> [Bool?] { window.rows.map(\.drillDown) }
         let expected: [Bool?] = [true, false, false, true]
         do {
             let daemon = try TestDaemon(arguments: arguments)
             let client = try daemon.connect()
-            try client.call(
-                "create",
-                #"""
-                {"table":"parts","columns":[{"key":"name"},{"key":"detail","binding":"drillDown"}],\#
-                "rows":[{"name":"Servo","detail":"yes"},{"name":"Gear"},\#
-                {"name":"Cable","detail":"yes","$drillDown":false},{"name":"Nut","$drillDown":true}]}
-                """#
+            try client.send(
+                CreateRequest(
+                    table: "parts",
+                    columns: [ColumnDefinition(key: "name"), ColumnDefinition(key: "detail", binding: "drillDown")],
+                    rows: [
+                        ["name": "Servo", "detail": "yes"], ["name": "Gear"],
+                        ["name": "Cable", "detail": "yes", "$drillDown": false], ["name": "Nut", "$drillDown": true],
+                    ]
+                )
             )
-            let window = try client.call("scroll", scroll)
+            let window = try client.send(scroll)
             #expect(drillDowns(window) == expected)
-            #expect((window["accessories"] as? [String: Any])?["right"] != nil)
-            #expect((window["columns"] as? [[String: Any]])?.map { $0["key"] as? String } == ["name"])
-            let refused = try client.call("add", #"{"table":"parts","row":{"name":"Bolt","$drillDown":"no"}}"#)
-            #expect((refused["data"] as? [String: Any])?["field"] as? String == "params.row.$drillDown")
+            #expect(window.accessories.right != nil)
+            #expect(window.columns.map(\.key) == ["name"])
+            let refused = try client.failure(AddRequest(table: "parts", row: ["name": "Bolt", "$drillDown": "no"]))
+            #expect(refused.details["field"] == "params.row.$drillDown")
         }
         let daemon = try TestDaemon(arguments: arguments)
-        #expect(drillDowns(try daemon.connect().call("scroll", scroll)) == expected)
+        #expect(drillDowns(try daemon.connect().send(scroll)) == expected)
         // Without the chevron, rows say nothing about it.
-        let plain = try daemon.connect().call(
-            "scroll",
-            #"{"table":"parts","unit":"cell","viewport":{"width":60,"height":10},"rightAccessory":"none"}"#
+        let plain = try daemon.connect().send(
+            ScrollRequest(
+                table: "parts",
+                viewport: .init(width: 60, height: 10),
+                settings: LayoutSettings(unit: "cell", rightAccessory: "none")
+            )
         )
         #expect(drillDowns(plain) == [nil, nil, nil, nil])
     }
@@ -103,137 +121,151 @@ import Testing
     @Test func anotherClientsRowsAboveDoNotMoveTheView() throws {
         let first = try SocatSession(to: daemon, name: "first")
         let second = try SocatSession(to: daemon, name: "second")
-        #expect(try first.client.call("create", numberedTableText("feed", count: 1000))["rows"] as? Int == 1000)
+        #expect(try first.client.send(numberedTable("feed", count: 1000)).rows == 1000)
 
-        let before = try first.client.call(
-            "scroll",
-            #"{"table":"feed","unit":"cell","viewport":{"width":60,"height":20},"to":{"index":500,"align":"top"}}"#
+        let before = try first.client.send(
+            ScrollRequest(
+                table: "feed",
+                viewport: .init(width: 60, height: 20),
+                to: .init(index: 500, align: "top"),
+                unit: "cell"
+            )
         )
-        let anchor = try #require(Self.rows(before).first)
-        #expect(anchor["index"] as? Int == 500)
-        #expect(anchor["y"] as? Int == 1)
+        let anchor = try #require(before.rows.first)
+        #expect(anchor.index == 500)
+        #expect(anchor.y == 1)
 
-        let rows = (1...10).map { #"{"n":\#(5000 + $0),"name":"new \#($0)"}"# }.joined(separator: ",")
-        let added = try second.client.call("add", #"{"table":"feed","rows":[\#(rows)]}"#)
-        #expect(added["rows"] as? Int == 1010)
+        let rows: [JSONValue] = (1...10).map { ["n": .integer(Int64(5000 + $0)), "name": .string("new \($0)")] }
+        let added = try second.client.send(AddRequest(table: "feed", rows: rows))
+        #expect(added.rows == 1010)
 
-        let after = try first.client.call("scroll", #"{"table":"feed"}"#)
-        let same = try #require(Self.rows(after).first)
-        #expect(same["id"] as? Int == anchor["id"] as? Int)
-        #expect(same["y"] as? Int == anchor["y"] as? Int)
-        #expect(same["index"] as? Int == 510)
-        #expect(after["newAbove"] as? Int == 10)
-        #expect(same["cells"] as? [String] == anchor["cells"] as? [String])
+        let after = try first.client.send(ScrollRequest(table: "feed"))
+        let same = try #require(after.rows.first)
+        #expect(same.id == anchor.id)
+        #expect(same.y == anchor.y)
+        #expect(same.index == 510)
+        #expect(after.newAbove == 10)
+        #expect(same.cells == anchor.cells)
 
         // The second session has a view of its own, at the top.
-        let top = try second.client.call(
-            "scroll",
-            #"{"table":"feed","unit":"cell","viewport":{"width":30,"height":5}}"#
+        let top = try second.client.send(
+            ScrollRequest(table: "feed", viewport: .init(width: 30, height: 5), unit: "cell")
         )
-        #expect(Self.rows(top).first?["index"] as? Int == 0)
-        #expect((top["viewport"] as? [String: Any])?["width"] as? Int == 30)
-        let again = try first.client.call("scroll", #"{"table":"feed"}"#)
-        #expect((again["viewport"] as? [String: Any])?["width"] as? Int == 60)
-        #expect(again["newAbove"] as? Int == 0)
+        #expect(top.rows.first?.index == 0)
+        #expect(top.viewport.width == 30)
+        let again = try first.client.send(ScrollRequest(table: "feed"))
+        #expect(again.viewport.width == 60)
+        #expect(again.newAbove == 0)
     }
 
     /// The demo table in points, scrolling sideways: the sticky item column shrinks, the header
     /// gets its shadow once rows pass under it, and rows carry drafts, selection and highlight.
     @Test func theWindowCarriesStickyPartsAndCellState() throws {
         let client = try daemon.connect()
-        let top = try client.call(
-            "scroll",
-            #"{"table":"stock","viewport":{"width":375,"height":300},"horizontalScroll":true}"#
+        let top = try client.send(
+            ScrollRequest(
+                table: "stock",
+                viewport: .init(width: 375, height: 300),
+                settings: LayoutSettings(horizontalScroll: true)
+            )
         )
-        let header = try #require(top["header"] as? [String: Any])
-        #expect(header["shadow"] as? Bool == false)
-        let columns = try #require(top["columns"] as? [[String: Any]])
+        #expect(top.header.shadow == false)
+        let columns = top.columns
         let item = try #require(columns.first)
-        #expect(item["key"] as? String == "item" && item["sticky"] as? Bool == true)
-        #expect(columns.allSatisfy { ($0["x"] as? Int ?? 0) < 375 })
-        let fullWidth = try #require(item["width"] as? Int)
+        #expect(item.key == "item" && item.sticky == true)
+        #expect(columns.allSatisfy { $0.x < 375 })
+        let fullWidth = item.width
 
-        let sideways = try client.call("scroll", #"{"table":"stock","viewport":{"x":200,"y":30}}"#)
-        let shrunk = try #require((sideways["columns"] as? [[String: Any]])?.first)
-        #expect(shrunk["key"] as? String == "item")
-        #expect((shrunk["width"] as? Int ?? 0) < fullWidth)
-        #expect((sideways["header"] as? [String: Any])?["shadow"] as? Bool == true)
-        #expect((sideways["viewport"] as? [String: Any])?["x"] as? Int == 200)
-        let firstRow = try #require(Self.rows(sideways).first)
-        #expect((firstRow["cells"] as? [String])?.first?.hasSuffix("…") == true)
+        let sideways = try client.send(ScrollRequest(table: "stock", viewport: .init(x: 200, y: 30)))
+        let shrunk = try #require(sideways.columns.first)
+        #expect(shrunk.key == "item")
+        #expect(shrunk.width < fullWidth)
+        #expect(sideways.header.shadow == true)
+        #expect(sideways.viewport.x == 200)
+        let firstRow = try #require(sideways.rows.first)
+        #expect(firstRow.cells.first?.hasSuffix("…") == true)
 
         // An invalid edit, a selection and an add show up in the next window.
-        let id = try #require(firstRow["id"] as? Int)
-        let refused = try client.call("edit", #"{"table":"stock","id":\#(id),"column":"qty","value":"lots"}"#)
-        #expect(errorData(refused)["kind"] as? String == "invalid_value")
-        try client.call("select", #"{"table":"stock","ids":[\#(id)]}"#)
-        let added = try client.call(
-            "add",
-            #"{"table":"stock","row":{"item":"Fresh Gasket","received":"2030-01-01"}}"#
+        let id = firstRow.id
+        _ = try #require(id.intValue, "the demo table numbers its rows")
+        let refused = try client.failure(EditRequest(table: "stock", id: id, column: "qty", value: "lots"))
+        #expect(refused.kind == .invalidValue)
+        try client.send(SelectRequest(table: "stock", ids: [id]))
+        let added = try client.send(
+            AddRequest(table: "stock", row: ["item": "Fresh Gasket", "received": "2030-01-01"])
         )
-        let landed = try #require((added["added"] as? [[String: Any]])?.first)
-        #expect(landed["index"] as? Int == 0)
-        #expect(landed["scrollTo"] as? Int == 0)
+        let landed = try #require(added.added.first)
+        #expect(landed.index == 0)
+        #expect(landed.scrollTo == 0)
 
-        let window = try client.call("scroll", #"{"table":"stock","viewport":{"x":0,"y":0},"overscan":2}"#)
-        let rows = Self.rows(window)
-        #expect(rows.first?["highlight"] as? Double ?? 0 > 0.5)
-        let edited = try #require(rows.first { $0["id"] as? Int == id })
-        #expect(edited["selected"] as? Bool == true)
-        let draft = try #require((edited["drafts"] as? [String: Any])?["qty"] as? [String: Any])
-        #expect(draft["text"] as? String == "lots")
-        #expect((draft["error"] as? String)?.isEmpty == false)
-        #expect(window["errors"] as? Int == 1 && window["selected"] as? Int == 1)
+        let window = try client.send(ScrollRequest(table: "stock", viewport: .init(x: 0, y: 0), overscan: 2))
+        let rows = window.rows
+        #expect(rows.first?.highlight ?? 0 > 0.5)
+        let edited = try #require(rows.first { $0.id == id })
+        #expect(edited.selected == true)
+        let draft = try #require(edited.drafts?["qty"])
+        #expect(draft.text == "lots")
+        #expect(!draft.error.isEmpty)
+        #expect(window.errors == 1 && window.selected == 1)
         // Rows are given top to bottom, each right under the one before.
         for (upper, lower) in zip(rows, rows.dropFirst()) {
-            #expect((upper["y"] as! Int) + (upper["height"] as! Int) == lower["y"] as! Int)
+            #expect(upper.y + upper.height == lower.y)
         }
     }
 
     /// Compact width: the list report, rows of object-view places.
     @Test func compactWidthScrollsTheListReport() throws {
-        let window = try daemon.connect().call(
-            "scroll",
-            #"{"table":"stock","viewport":{"width":375,"height":600},"sizeClass":"compact"}"#
+        let window = try daemon.connect().send(
+            ScrollRequest(
+                table: "stock",
+                viewport: .init(width: 375, height: 600),
+                settings: LayoutSettings(sizeClass: "compact")
+            )
         )
-        #expect(window["mode"] as? String == "list")
-        let bindings = (window["columns"] as? [[String: Any]] ?? []).compactMap { $0["binding"] as? String }
+        #expect(window.mode == "list")
+        let bindings = window.columns.compactMap(\.binding)
         #expect(Array(bindings.prefix(3)) == ["headline", "subheadline", "footnote"])
-        #expect((Self.rows(window).first?["cells"] as? [String])?.first == "Servo Motor SM-400")
+        #expect(window.rows.first?.cells.first == "Servo Motor SM-400")
     }
 
     @Test func badScrollsAreRefusedAndChangeNothing() throws {
         let client = try daemon.connect()
-        func failure(_ params: String) throws -> (kind: String?, field: String?) {
-            let data = errorData(try client.call("scroll", params))
-            return (data["kind"] as? String, data["field"] as? String)
+        func failure(_ request: ScrollRequest) throws -> (kind: ErrorKind, field: String?) {
+            let error = try client.failure(request)
+            return (error.kind, error.details["field"]?.stringValue)
         }
-        #expect(try failure(#"{"table":"nope","viewport":{"width":80,"height":10}}"#).kind == "no_such_table")
-        #expect(try failure(#"{"table":"stock"}"#) == ("invalid_params", "params.viewport.width"))
+        func stock(
+            viewport: ScrollRequest.Viewport? = nil,
+            to: ScrollRequest.Target? = nil,
+            overscan: Int? = nil,
+            follow: String? = nil,
+            unit: String? = nil
+        ) -> ScrollRequest {
+            ScrollRequest(table: "stock", viewport: viewport, to: to, overscan: overscan, follow: follow, unit: unit)
+        }
         #expect(
-            try failure(#"{"table":"stock","viewport":{"width":80}}"#) == ("invalid_params", "params.viewport.height")
+            try failure(ScrollRequest(table: "nope", viewport: .init(width: 80, height: 10))).kind == .noSuchTable
         )
+        #expect(try failure(stock()) == (.invalidParams, "params.viewport.width"))
+        #expect(try failure(stock(viewport: .init(width: 80))) == (.invalidParams, "params.viewport.height"))
 
-        let start = try client.call(
-            "scroll",
-            #"{"table":"stock","unit":"cell","viewport":{"width":80,"height":5,"y":2}}"#
-        )
-        #expect((start["viewport"] as? [String: Any])?["y"] as? Int == 2)
-        #expect(try failure(#"{"table":"stock","to":{"id":1,"index":2}}"#) == ("invalid_params", "params.to"))
-        #expect(try failure(#"{"table":"stock","to":{"index":1,"align":"middle"}}"#).field == "params.to.align")
-        #expect(try failure(#"{"table":"stock","to":{"id":999}}"#).kind == "no_such_row")
-        #expect(try failure(#"{"table":"stock","to":{"index":10}}"#) == ("invalid_value", "params.to.index"))
-        #expect(try failure(#"{"table":"stock","viewport":{"y":1},"to":{"index":1}}"#).field == "params.to")
-        #expect(try failure(#"{"table":"stock","follow":"sideways"}"#).field == "params.follow")
-        #expect(try failure(#"{"table":"stock","overscan":100000}"#).field == "params.overscan")
-        #expect(try failure(#"{"table":"stock","viewport":{"y":-3}}"#).field == "params.viewport.y")
-        #expect(try failure(#"{"table":"stock","viewport":{"width":0}}"#).field == "params.viewport.width")
-        #expect(try failure(#"{"table":"stock","unit":"inch"}"#).field == "params.unit")
+        let start = try client.send(stock(viewport: .init(y: 2, width: 80, height: 5), unit: "cell"))
+        #expect(start.viewport.y == 2)
+        #expect(try failure(stock(to: .init(id: 1, index: 2))) == (.invalidParams, "params.to"))
+        #expect(try failure(stock(to: .init(index: 1, align: "middle"))).field == "params.to.align")
+        #expect(try failure(stock(to: .init(id: 999))).kind == .noSuchRow)
+        #expect(try failure(stock(to: .init(index: 10))) == (.invalidValue, "params.to.index"))
+        #expect(try failure(stock(viewport: .init(y: 1), to: .init(index: 1))).field == "params.to")
+        #expect(try failure(stock(follow: "sideways")).field == "params.follow")
+        #expect(try failure(stock(overscan: 100000)).field == "params.overscan")
+        #expect(try failure(stock(viewport: .init(y: -3))).field == "params.viewport.y")
+        #expect(try failure(stock(viewport: .init(width: 0))).field == "params.viewport.width")
+        #expect(try failure(stock(unit: "inch")).field == "params.unit")
 
         // The view is where it was.
-        let same = try client.call("scroll", #"{"table":"stock"}"#)
-        #expect((same["viewport"] as? [String: Any])?["y"] as? Int == 2)
-        #expect((same["viewport"] as? [String: Any])?["width"] as? Int == 80)
-        #expect(same["unit"] as? String == "cell")
+        let same = try client.send(stock())
+        #expect(same.viewport.y == 2)
+        #expect(same.viewport.width == 80)
+        #expect(same.unit == "cell")
     }
 }

@@ -1,3 +1,5 @@
+import DataTableClient
+import DataTableProtocol
 import Foundation
 import Testing
 
@@ -11,38 +13,40 @@ import Testing
         init(key: Bool = false) throws {
             daemon = try TestDaemon()
             client = try daemon.connect()
-            let created = try call(
-                "create",
-                #"""
-                {"table":"stock","columns":[
-                  {"key":"item","label":"Item","required":true,"maxLength":20},
-                  {"key":"rack","label":"Rack","editable":false},
-                  {"key":"qty","label":"Qty","type":"number","min":0,"decimals":0},
-                  {"key":"received","label":"Received","type":"date"},
-                  {"key":"grade","type":"picker","options":["Low","Medium","High"]}],
-                 "sort":[{"column":"received","descending":true}]\#(key ? #","key":"item""# : "")}
-                """#
+            let created = try client.send(
+                CreateRequest(
+                    table: "stock",
+                    columns: [
+                        ColumnDefinition(key: "item", label: "Item", required: true, maxLength: 20),
+                        ColumnDefinition(key: "rack", label: "Rack", editable: false),
+                        ColumnDefinition(key: "qty", label: "Qty", type: "number", min: 0, decimals: 0),
+                        ColumnDefinition(key: "received", label: "Received", type: "date"),
+                        ColumnDefinition(key: "grade", type: "picker", options: ["Low", "Medium", "High"]),
+                    ],
+                    key: key ? "item" : nil,
+                    sort: [SortKeyParam(column: "received", descending: true)]
+                )
             )
-            #expect(created["rows"] as? Int == 0)
+            #expect(created.rows == 0)
         }
 
-        /// The reply to `method` with `params`: its `result`, or the error object.
+        /// The typed result of `request`; an error reply throws.
         @discardableResult
-        func call(_ method: String, _ params: String = "{}") throws -> [String: Any] {
-            let compact = params.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined()
-            try client.send(#"{"jsonrpc":"2.0","id":1,"method":"\#(method)","params":\#(compact)}"# + "\n")
-            var reply = try object(try client.readLine())
-            while reply["id"] == nil { reply = try object(try client.readLine()) }
-            return reply["result"] as? [String: Any] ?? reply["error"] as! [String: Any]
+        func send<Request: DataTableRequest>(_ request: Request) throws -> Request.Response {
+            try client.send(request)
         }
 
-        /// The `data.kind` of an error reply to `method`.
-        func failure(_ method: String, _ params: String) throws -> (
-            kind: String?, message: String?, data: [String: Any]
-        ) {
-            let error = try call(method, params)
-            let data = error["data"] as? [String: Any] ?? [:]
-            return (data["kind"] as? String, error["message"] as? String, data)
+        /// The error `request` must get.
+        func failure<Request: DataTableRequest>(
+            _ request: Request,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> ResponseError {
+            try client.failure(request, sourceLocation: sourceLocation)
+        }
+
+        /// The error `line` (what no request type can say) must get.
+        func failure(toLine line: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ResponseError {
+            try client.failure(toLine: line, sourceLocation: sourceLocation)
         }
     }
 
@@ -53,206 +57,230 @@ import Testing
         let state = try Scratch()
         defer { state.remove() }
         let arguments = ["--state-dir", state.path, "--compact-after-bytes", "1"]
-        let scroll = #"{"table":"prices","unit":"cell","viewport":{"width":80,"height":5}}"#
+        let scroll = ScrollRequest(table: "prices", viewport: .init(width: 80, height: 5), unit: "cell")
         let shown = ["Lathe", "$1,234.50", "25%", "24.11.2026"]
         do {
             let daemon = try TestDaemon(arguments: arguments)
             let client = try daemon.connect()
-            try client.call(
-                "create",
-                #"""
-                {"table":"prices","columns":[{"key":"item"},\#
-                {"key":"price","type":"number","decimals":2,"format":{"grouping":true,"prefix":"$"}},\#
-                {"key":"share","type":"number","format":{"percent":true}},\#
-                {"key":"due","type":"date","format":{"locale":"de"}}],\#
-                "rows":[{"item":"Lathe","price":12500,"share":"25%","due":"24.11.2026"}]}
-                """#
+            try client.send(
+                CreateRequest(
+                    table: "prices",
+                    columns: [
+                        ColumnDefinition(key: "item"),
+                        ColumnDefinition(
+                            key: "price",
+                            type: "number",
+                            decimals: 2,
+                            format: ColumnFormat(grouping: true, prefix: "$")
+                        ),
+                        ColumnDefinition(key: "share", type: "number", format: ColumnFormat(percent: true)),
+                        ColumnDefinition(key: "due", type: "date", format: ColumnFormat(locale: "de")),
+                    ],
+                    rows: [["item": "Lathe", "price": 12500, "share": "25%", "due": "24.11.2026"]]
+                )
             )
-            let edited = try client.call("edit", #"{"table":"prices","id":1,"column":"price","value":"$1,234.50"}"#)
-            let cell = try #require((edited["cells"] as? [[String: Any]])?.first)
-            #expect(cell["display"] as? String == "$1,234.50" && cell["value"] as? Double == 1234.5)
-            let row = try #require((try client.call("get", #"{"table":"prices"}"#)["rows"] as? [[String: Any]])?.first)
-            #expect(
-                row["values"] as? NSDictionary == [
-                    "item": "Lathe", "price": 1234.5, "share": 0.25, "due": "2026-11-24",
-                ]
-            )
-            #expect((ScrollMethodTests.rows(try client.call("scroll", scroll)).first?["cells"] as? [String]) == shown)
-            let export = try client.call("export", #"{"table":"prices"}"#)
-            #expect(export["text"] as? String == "item,price,share,due\nLathe,1234.50,0.25,2026-11-24\n")
+            let edited = try client.send(EditRequest(table: "prices", id: 1, column: "price", value: "$1,234.50"))
+            let cell = try #require(edited.cells.first)
+            #expect(cell.display == "$1,234.50" && cell.value == 1234.5)
+            let row = try #require(try client.send(GetRequest(table: "prices")).rows.first)
+            #expect(row.values == ["item": "Lathe", "price": 1234.5, "share": 0.25, "due": "2026-11-24"])
+            #expect(try client.send(scroll).rows.first?.cells == shown)
+            let export = try client.send(ExportRequest(table: "prices"))
+            #expect(export.text == "item,price,share,due\nLathe,1234.50,0.25,2026-11-24\n")
         }
         let daemon = try TestDaemon(arguments: arguments)
         let client = try daemon.connect()
-        let columns = try client.call("describe", #"{"table":"prices"}"#)["columns"] as? [[String: Any]]
+        let columns = try client.send(DescribeRequest(table: "prices")).columns
         #expect(
-            columns?.map { $0["format"] as? NSDictionary } == [
-                nil, ["grouping": true, "prefix": "$"], ["percent": true], ["locale": "de-DE"],
+            columns.map(\.format) == [
+                nil, ColumnFormat(grouping: true, prefix: "$"), ColumnFormat(percent: true),
+                ColumnFormat(locale: "de-DE"),
             ]
         )
-        #expect((ScrollMethodTests.rows(try client.call("scroll", scroll)).first?["cells"] as? [String]) == shown)
+        #expect(try client.send(scroll).rows.first?.cells == shown)
         // A value that is not a number says what the column's numbers look like.
-        let refused = try client.call("edit", #"{"table":"prices","id":1,"column":"price","value":"lots"}"#)
-        #expect(refused["message"] as? String == "Enter a number, like $1,234.50 or 42.")
-        let bad = try client.call(
-            "create",
-            #"{"table":"bad","columns":[{"key":"d","type":"date","format":{"locale":"xx"}}]}"#
+        let refused = try client.failure(EditRequest(table: "prices", id: 1, column: "price", value: "lots"))
+        #expect(refused.message == "Enter a number, like $1,234.50 or 42.")
+        let bad = try client.failure(
+            CreateRequest(
+                table: "bad",
+                columns: [ColumnDefinition(key: "d", type: "date", format: ColumnFormat(locale: "xx"))]
+            )
         )
-        #expect((bad["data"] as? [String: Any])?["field"] as? String == "params.columns[0].format.locale")
+        #expect(bad.details["field"] == "params.columns[0].format.locale")
     }
 
     @Test func createDescribeTablesAndDrop() throws {
         let stock = try Stock()
-        let described = try stock.call("describe", #"{"table":"stock"}"#)
-        let columns = try #require(described["columns"] as? [[String: Any]])
-        #expect(columns.map { $0["key"] as? String } == ["item", "rack", "qty", "received", "grade"])
-        #expect(columns[2]["min"] as? Int == 0)
-        #expect(columns[4]["options"] as? [String] == ["Low", "Medium", "High"])
-        #expect((described["sort"] as? [[String: Any]])?.first?["descending"] as? Bool == true)
-        #expect(described["selection"] as? String == "multiple")
-        let tables = try #require(try stock.call("tables")["tables"] as? [[String: Any]])
-        #expect(tables.map { $0["name"] as? String } == ["stock"])
-        #expect(try stock.failure("create", #"{"table":"stock","columns":[{"key":"a"}]}"#).kind == "already_exists")
+        let described = try stock.send(DescribeRequest(table: "stock"))
+        let columns = described.columns
+        #expect(columns.map(\.key) == ["item", "rack", "qty", "received", "grade"])
+        #expect(columns[2].min == 0)
+        #expect(columns[4].options == ["Low", "Medium", "High"])
+        #expect(described.sort.first?.descending == true)
+        #expect(described.selection == "multiple")
+        let tables = try stock.send(TablesRequest()).tables
+        #expect(tables.map(\.name) == ["stock"])
+        let a = ColumnDefinition(key: "a")
+        #expect(try stock.failure(CreateRequest(table: "stock", columns: [a])).kind == .alreadyExists)
         #expect(
-            try stock.failure("create", #"{"table":"x","columns":[{"key":"a","type":"colour"}]}"#).kind
-                == "invalid_value"
+            try stock.failure(CreateRequest(table: "x", columns: [ColumnDefinition(key: "a", type: "colour")])).kind
+                == .invalidValue
         )
-        #expect(try stock.failure("create", #"{"table":"x","columns":[]}"#).kind == "invalid_value")
+        #expect(try stock.failure(CreateRequest(table: "x", columns: [])).kind == .invalidValue)
         // A sort key naming no column is named where create took it: params.sort[i].column.
-        let badSort = try stock.failure("create", #"{"table":"x","columns":[{"key":"a"}],"sort":[{"column":"b"}]}"#)
-        #expect(badSort.data["field"] as? String == "params.sort[0].column")
+        let badSort = try stock.failure(CreateRequest(table: "x", columns: [a], sort: [SortKeyParam(column: "b")]))
+        #expect(badSort.details["field"] == "params.sort[0].column")
         #expect(
-            try stock.failure("sort", #"{"table":"stock","keys":[{"column":"b"}]}"#).data["field"] as? String
+            try stock.failure(SortRequest(table: "stock", keys: [SortKeyParam(column: "b")])).details["field"]
                 == "params.keys[0].column"
         )
-        #expect(try stock.failure("create", #"{"table":"x"}"#).kind == "invalid_params")
-        #expect(try stock.call("drop", #"{"table":"stock"}"#)["dropped"] as? Bool == true)
-        #expect(try stock.failure("drop", #"{"table":"stock"}"#).kind == "no_such_table")
-        #expect(try stock.failure("describe", #"{"table":"stock"}"#).kind == "no_such_table")
+        // Without columns, which a create request always has.
+        let noColumns = #"{"jsonrpc":"2.0","id":1,"method":"create","params":{"table":"x"}}"#
+        #expect(try stock.failure(toLine: noColumns).kind == .invalidParams)
+        #expect(try stock.send(DropRequest(table: "stock")).dropped == true)
+        #expect(try stock.failure(DropRequest(table: "stock")).kind == .noSuchTable)
+        #expect(try stock.failure(DescribeRequest(table: "stock")).kind == .noSuchTable)
     }
 
     @Test func addPlacesRowsByTheSortAndRefusesBadBatchesWhole() throws {
         let stock = try Stock()
-        try stock.call(
-            "add",
-            #"{"table":"stock","rows":[{"item":"old","received":"2024-01-01"},{"item":"mid","received":"2024-06-01"}]}"#
+        try stock.send(
+            AddRequest(
+                table: "stock",
+                rows: [["item": "old", "received": "2024-01-01"], ["item": "mid", "received": "2024-06-01"]]
+            )
         )
-        let added = try stock.call("add", #"{"table":"stock","row":{"item":"new","received":"2025-01-01"}}"#)
-        let first = try #require((added["added"] as? [[String: Any]])?.first)
-        #expect(first["index"] as? Int == 0)
-        #expect(first["id"] as? Int == 3)
-        #expect((first["addedAt"] as? String)?.hasSuffix("Z") == true)
-        let bad = try stock.failure("add", #"{"table":"stock","rows":[{"item":"ok"},{"item":"x","qty":-1}]}"#)
-        #expect(bad.kind == "invalid_value")
-        #expect(bad.data["row"] as? Int == 1)
-        #expect(bad.data["column"] as? String == "qty")
+        let added = try stock.send(AddRequest(table: "stock", row: ["item": "new", "received": "2025-01-01"]))
+        let first = try #require(added.added.first)
+        #expect(first.index == 0)
+        #expect(first.id == 3)
+        #expect(first.addedAt.hasSuffix("Z"))
+        let bad = try stock.failure(AddRequest(table: "stock", rows: [["item": "ok"], ["item": "x", "qty": -1]]))
+        #expect(bad.kind == .invalidValue)
+        #expect(bad.details["row"] == 1)
+        #expect(bad.details["column"] == "qty")
         #expect(bad.message == "Row 2, column qty: The value must be 0 or more.")
         #expect(
-            try stock.failure("add", #"{"table":"stock","row":{"item":"x","colour":"red"}}"#).kind == "no_such_column"
+            try stock.failure(AddRequest(table: "stock", row: ["item": "x", "colour": "red"])).kind == .noSuchColumn
         )
-        #expect(try stock.failure("add", #"{"table":"stock","row":{"item":"x"},"index":0}"#).kind == "invalid_value")
-        #expect(try stock.failure("add", #"{"table":"stock","row":{"item":true}}"#).kind == "invalid_value")
-        #expect(try stock.failure("add", #"{"table":"stock"}"#).kind == "invalid_params")
-        #expect(try stock.failure("add", #"{"table":"nope","row":{}}"#).kind == "no_such_table")
-        #expect(try stock.call("get", #"{"table":"stock"}"#)["total"] as? Int == 3)
+        #expect(try stock.failure(AddRequest(table: "stock", row: ["item": "x"], index: 0)).kind == .invalidValue)
+        #expect(try stock.failure(AddRequest(table: "stock", row: ["item": true])).kind == .invalidValue)
+        #expect(try stock.failure(AddRequest(table: "stock")).kind == .invalidParams)
+        #expect(try stock.failure(AddRequest(table: "nope", row: [:])).kind == .noSuchTable)
+        #expect(try stock.send(GetRequest(table: "stock")).total == 3)
     }
 
     @Test func duplicateKeysAreRefused() throws {
         let stock = try Stock(key: true)
-        try stock.call("add", #"{"table":"stock","row":{"item":"A-1"}}"#)
-        let duplicate = try stock.failure("add", #"{"table":"stock","row":{"item":"A-1"}}"#)
-        #expect(duplicate.kind == "already_exists")
-        let rows = try #require(try stock.call("get", #"{"table":"stock","ids":["A-1"]}"#)["rows"] as? [[String: Any]])
-        #expect(rows.first?["id"] as? String == "A-1")
+        try stock.send(AddRequest(table: "stock", row: ["item": "A-1"]))
+        let duplicate = try stock.failure(AddRequest(table: "stock", row: ["item": "A-1"]))
+        #expect(duplicate.kind == .alreadyExists)
+        let rows = try stock.send(GetRequest(table: "stock", ids: ["A-1"])).rows
+        #expect(rows.first?.id == "A-1")
     }
 
     @Test func editCommitsOrKeepsADraftAndRevertClearsIt() throws {
         let stock = try Stock()
-        try stock.call(
-            "add",
-            #"{"table":"stock","rows":[{"item":"a","received":"2024-01-01","rack":"R1"},{"item":"b","received":"2024-02-01"}]}"#
+        try stock.send(
+            AddRequest(
+                table: "stock",
+                rows: [
+                    ["item": "a", "received": "2024-01-01", "rack": "R1"], ["item": "b", "received": "2024-02-01"],
+                ]
+            )
         )
-        let moved = try stock.call("edit", #"{"table":"stock","id":1,"column":"received","value":"2024-03-01"}"#)
-        let cell = try #require((moved["cells"] as? [[String: Any]])?.first)
-        #expect(cell["index"] as? Int == 0)
-        #expect(cell["display"] as? String == "2024-03-01")
-        let invalid = try stock.failure("edit", #"{"table":"stock","id":1,"column":"received","value":"2024-02-30"}"#)
-        #expect(invalid.kind == "invalid_value")
+        let moved = try stock.send(EditRequest(table: "stock", id: 1, column: "received", value: "2024-03-01"))
+        let cell = try #require(moved.cells.first)
+        #expect(cell.index == 0)
+        #expect(cell.display == "2024-03-01")
+        let invalid = try stock.failure(EditRequest(table: "stock", id: 1, column: "received", value: "2024-02-30"))
+        #expect(invalid.kind == .invalidValue)
         #expect(invalid.message == "2024-02-30 is not a day of the calendar.")
-        let row = try #require(
-            (try stock.call("get", #"{"table":"stock","ids":[1]}"#)["rows"] as? [[String: Any]])?.first
-        )
-        let draft = try #require((row["drafts"] as? [String: Any])?["received"] as? [String: Any])
-        #expect(draft["text"] as? String == "2024-02-30")
-        #expect(draft["error"] as? String == "2024-02-30 is not a day of the calendar.")
-        #expect((row["values"] as? [String: Any])?["received"] as? String == "2024-03-01")
-        #expect(row["readOnly"] as? [String] == ["rack"])
-        #expect(try stock.call("revert", #"{"table":"stock","id":1}"#)["cleared"] as? Int == 1)
-        let readOnly = try stock.failure("edit", #"{"table":"stock","id":1,"column":"rack","value":"R2"}"#)
-        #expect(readOnly.kind == "read_only")
+        let row = try #require(try stock.send(GetRequest(table: "stock", ids: [1])).rows.first)
+        let draft = try #require(row.drafts?["received"])
+        #expect(draft.text == "2024-02-30")
+        #expect(draft.error == "2024-02-30 is not a day of the calendar.")
+        #expect(row.values["received"] == "2024-03-01")
+        #expect(row.readOnly == ["rack"])
+        #expect(try stock.send(RevertRequest(table: "stock", id: 1)).cleared == 1)
+        let readOnly = try stock.failure(EditRequest(table: "stock", id: 1, column: "rack", value: "R2"))
+        #expect(readOnly.kind == .readOnly)
         #expect(readOnly.message == "This cell is read-only.")
-        #expect(try stock.failure("edit", #"{"table":"stock","id":99,"column":"qty","value":1}"#).kind == "no_such_row")
+        #expect(try stock.failure(EditRequest(table: "stock", id: 99, column: "qty", value: 1)).kind == .noSuchRow)
         #expect(
-            try stock.failure("edit", #"{"table":"stock","id":1,"column":"nope","value":1}"#).kind == "no_such_column"
+            try stock.failure(EditRequest(table: "stock", id: 1, column: "nope", value: 1)).kind == .noSuchColumn
         )
-        #expect(try stock.failure("edit", #"{"table":"stock","id":1,"column":"qty"}"#).kind == "invalid_params")
-        let batch = try stock.call(
-            "edit",
-            #"{"table":"stock","edits":[{"id":1,"column":"qty","value":3},{"id":2,"column":"grade","value":"high"}]}"#
+        #expect(try stock.failure(EditRequest(table: "stock", id: 1, column: "qty")).kind == .invalidParams)
+        let batch = try stock.send(
+            EditRequest(
+                table: "stock",
+                edits: [
+                    EditRequest.Change(id: 1, column: "qty", value: 3),
+                    EditRequest.Change(id: 2, column: "grade", value: "high"),
+                ]
+            )
         )
-        #expect(batch["edited"] as? Int == 2)
-        try stock.call("select", #"{"table":"stock","action":"all"}"#)
-        let bulk = try stock.call("edit", #"{"table":"stock","selection":true,"column":"qty","value":"7"}"#)
-        #expect(bulk["edited"] as? Int == 2)
-        let undone = try stock.call("undo", #"{"table":"stock"}"#)
-        #expect((undone["cells"] as? [[String: Any]])?.count == 2)
-        #expect(try stock.call("redo", #"{"table":"stock"}"#)["canRedo"] as? Bool == false)
-        #expect(try stock.failure("redo", #"{"table":"stock"}"#).kind == "nothing_to_undo")
+        #expect(batch.edited == 2)
+        try stock.send(SelectRequest(table: "stock", action: "all"))
+        let bulk = try stock.send(EditRequest(table: "stock", column: "qty", value: "7", selection: true))
+        #expect(bulk.edited == 2)
+        let undone = try stock.send(UndoRequest(table: "stock"))
+        #expect(undone.cells.count == 2)
+        #expect(try stock.send(RedoRequest(table: "stock")).canRedo == false)
+        #expect(try stock.failure(RedoRequest(table: "stock")).kind == .nothingToUndo)
     }
 
     @Test func selectSelectionAndDelete() throws {
         let stock = try Stock()
-        try stock.call(
-            "add",
-            #"{"table":"stock","rows":[{"item":"a","received":"2024-01-01"},{"item":"b","received":"2024-02-01"},{"item":"c","received":"2024-03-01"}]}"#
+        try stock.send(
+            AddRequest(
+                table: "stock",
+                rows: [
+                    ["item": "a", "received": "2024-01-01"], ["item": "b", "received": "2024-02-01"],
+                    ["item": "c", "received": "2024-03-01"],
+                ]
+            )
         )
-        #expect(try stock.call("select", #"{"table":"stock","ids":[1,3]}"#)["count"] as? Int == 2)
-        #expect(try stock.call("selection", #"{"table":"stock"}"#)["ids"] as? [Int] == [3, 1])
-        #expect(
-            try stock.call("select", #"{"table":"stock","action":"toggle","from":0,"count":2}"#)["count"] as? Int == 2
-        )
-        #expect(try stock.call("selection", #"{"table":"stock"}"#)["ids"] as? [Int] == [2, 1])
-        #expect(try stock.call("select", #"{"table":"stock","mode":"single"}"#)["count"] as? Int == 1)
-        #expect(try stock.failure("select", #"{"table":"stock","action":"all"}"#).kind == "invalid_value")
-        #expect(try stock.failure("select", #"{"table":"stock","action":"flip","ids":[1]}"#).kind == "invalid_value")
-        #expect(try stock.failure("select", #"{"table":"stock","ids":[42]}"#).kind == "no_such_row")
-        #expect(try stock.call("select", #"{"table":"stock","mode":"multiple","action":"all"}"#)["count"] as? Int == 3)
-        #expect(try stock.failure("delete", #"{"table":"stock","ids":[1,42]}"#).kind == "no_such_row")
-        #expect(try stock.failure("delete", #"{"table":"stock"}"#).kind == "invalid_params")
-        #expect(try stock.call("delete", #"{"table":"stock","ids":[2]}"#)["rows"] as? Int == 2)
-        let deleted = try stock.call("delete", #"{"table":"stock","selection":true}"#)
-        #expect(deleted["deleted"] as? Int == 2)
-        #expect(deleted["rows"] as? Int == 0)
+        #expect(try stock.send(SelectRequest(table: "stock", ids: [1, 3])).count == 2)
+        #expect(try stock.send(SelectionRequest(table: "stock")).ids == [3, 1])
+        #expect(try stock.send(SelectRequest(table: "stock", action: "toggle", from: 0, count: 2)).count == 2)
+        #expect(try stock.send(SelectionRequest(table: "stock")).ids == [2, 1])
+        #expect(try stock.send(SelectRequest(table: "stock", mode: "single")).count == 1)
+        #expect(try stock.failure(SelectRequest(table: "stock", action: "all")).kind == .invalidValue)
+        #expect(try stock.failure(SelectRequest(table: "stock", action: "flip", ids: [1])).kind == .invalidValue)
+        #expect(try stock.failure(SelectRequest(table: "stock", ids: [42])).kind == .noSuchRow)
+        #expect(try stock.send(SelectRequest(table: "stock", action: "all", mode: "multiple")).count == 3)
+        #expect(try stock.failure(DeleteRequest(table: "stock", ids: [1, 42])).kind == .noSuchRow)
+        #expect(try stock.failure(DeleteRequest(table: "stock")).kind == .invalidParams)
+        #expect(try stock.send(DeleteRequest(table: "stock", ids: [2])).rows == 2)
+        let deleted = try stock.send(DeleteRequest(table: "stock", selection: true))
+        #expect(deleted.deleted == 2)
+        #expect(deleted.rows == 0)
     }
 
     @Test func sortAndGetByRange() throws {
         let stock = try Stock()
-        try stock.call(
-            "add",
-            #"{"table":"stock","rows":[{"item":"b","qty":10},{"item":"A","qty":9},{"item":"c","qty":100}]}"#
+        try stock.send(
+            AddRequest(
+                table: "stock",
+                rows: [["item": "b", "qty": 10], ["item": "A", "qty": 9], ["item": "c", "qty": 100]]
+            )
         )
-        try stock.call("sort", #"{"table":"stock","keys":[{"column":"qty"}]}"#)
-        func items(_ params: String) throws -> [String] {
-            let rows = try #require(try stock.call("get", params)["rows"] as? [[String: Any]])
-            return rows.map { ($0["values"] as? [String: Any])?["item"] as? String ?? "?" }
+        try stock.send(SortRequest(table: "stock", keys: [SortKeyParam(column: "qty")]))
+        func items(_ request: GetRequest) throws -> [String] {
+            try stock.send(request).rows.map { $0.values["item"]?.stringValue ?? "?" }
         }
-        #expect(try items(#"{"table":"stock"}"#) == ["A", "b", "c"])
-        try stock.call("sort", #"{"table":"stock","keys":[{"column":"item","descending":true}]}"#)
-        #expect(try items(#"{"table":"stock","from":1,"count":5}"#) == ["b", "A"])
-        try stock.call("sort", #"{"table":"stock"}"#)
-        #expect(try items(#"{"table":"stock"}"#) == ["b", "A", "c"])
-        #expect(try stock.failure("sort", #"{"table":"stock","keys":[{"column":"nope"}]}"#).kind == "invalid_value")
-        #expect(try stock.failure("get", #"{"table":"stock","count":100000}"#).kind == "limit_exceeded")
-        #expect(try stock.failure("get", #"{"table":"stock","ids":["x"]}"#).kind == "no_such_row")
+        #expect(try items(GetRequest(table: "stock")) == ["A", "b", "c"])
+        try stock.send(SortRequest(table: "stock", keys: [SortKeyParam(column: "item", descending: true)]))
+        #expect(try items(GetRequest(table: "stock", from: 1, count: 5)) == ["b", "A"])
+        try stock.send(SortRequest(table: "stock"))
+        #expect(try items(GetRequest(table: "stock")) == ["b", "A", "c"])
+        #expect(
+            try stock.failure(SortRequest(table: "stock", keys: [SortKeyParam(column: "nope")])).kind == .invalidValue
+        )
+        #expect(try stock.failure(GetRequest(table: "stock", count: 100000)).kind == .limitExceeded)
+        #expect(try stock.failure(GetRequest(table: "stock", ids: ["x"])).kind == .noSuchRow)
     }
 
     @Test func loadAndExport() throws {
@@ -263,28 +291,26 @@ import Testing
             atomically: true,
             encoding: .utf8
         )
-        let loaded = try stock.call("load", #"{"table":"stock","path":"\#(file)"}"#)
-        #expect(loaded["added"] as? Int == 2)
-        #expect(loaded["created"] as? Bool == false)
-        let inferred = try stock.call("load", #"{"table":"fresh","format":"ndjson","text":"{\"a\":1}\n{\"a\":2.5}\n"}"#)
-        #expect((inferred["columns"] as? [[String: Any]])?.first?["type"] as? String == "number")
-        let bad = try stock.failure("load", #"{"table":"stock","text":"item,qty\nok,1\nbad,x\n"}"#)
-        #expect(bad.kind == "invalid_value")
-        #expect(bad.data["line"] as? Int == 3)
-        #expect(try stock.call("get", #"{"table":"stock"}"#)["total"] as? Int == 2)
-        #expect(try stock.failure("load", #"{"table":"stock","path":"/nonexistent.csv"}"#).kind == "invalid_value")
+        let loaded = try stock.send(LoadRequest(table: "stock", path: file))
+        #expect(loaded.added == 2)
+        #expect(loaded.created == false)
+        let inferred = try stock.send(LoadRequest(table: "fresh", format: "ndjson", text: "{\"a\":1}\n{\"a\":2.5}\n"))
+        #expect(inferred.columns.first?.type == "number")
+        let bad = try stock.failure(LoadRequest(table: "stock", text: "item,qty\nok,1\nbad,x\n"))
+        #expect(bad.kind == .invalidValue)
+        #expect(bad.details["line"] == 3)
+        #expect(try stock.send(GetRequest(table: "stock")).total == 2)
+        #expect(try stock.failure(LoadRequest(table: "stock", path: "/nonexistent.csv")).kind == .invalidValue)
         // A load that would create a table and fails leaves no table behind.
-        let duplicateKeys = try stock.failure("load", #"{"table":"keyed","key":"k","text":"k,v\nA,1\nA,2\n"}"#)
-        #expect(duplicateKeys.kind == "invalid_value")
-        #expect(try stock.failure("describe", #"{"table":"keyed"}"#).kind == "no_such_table")
-        #expect(try stock.failure("load", #"{"table":"stock","text":"a","format":"xml"}"#).kind == "invalid_value")
-        let exported = try stock.call("export", #"{"table":"stock"}"#)
-        #expect(
-            exported["text"] as? String == "item,rack,qty,received,grade\n\"y, z\",,2,2024-05-02,\nx,,1,2024-05-01,\n"
-        )
-        try stock.call("select", #"{"table":"stock","ids":[1]}"#)
-        let selected = try stock.call("export", #"{"table":"stock","format":"ndjson","selection":true}"#)
-        #expect(selected["rows"] as? Int == 1)
+        let duplicateKeys = try stock.failure(LoadRequest(table: "keyed", text: "k,v\nA,1\nA,2\n", key: "k"))
+        #expect(duplicateKeys.kind == .invalidValue)
+        #expect(try stock.failure(DescribeRequest(table: "keyed")).kind == .noSuchTable)
+        #expect(try stock.failure(LoadRequest(table: "stock", format: "xml", text: "a")).kind == .invalidValue)
+        let exported = try stock.send(ExportRequest(table: "stock"))
+        #expect(exported.text == "item,rack,qty,received,grade\n\"y, z\",,2,2024-05-02,\nx,,1,2024-05-01,\n")
+        try stock.send(SelectRequest(table: "stock", ids: [1]))
+        let selected = try stock.send(ExportRequest(table: "stock", format: "ndjson", selection: true))
+        #expect(selected.rows == 1)
     }
 
     @Test func aLargeLoadReportsProgressBeforeItsReply() throws {
@@ -294,19 +320,23 @@ import Testing
         for index in 0..<250_000 { text += "\(index),row \(index)\n" }
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         let client = try daemon.connect()
-        try client.send(
-            #"{"jsonrpc":"2.0","id":"big","method":"load","params":{"table":"big","path":"\#(file)"}}"# + "\n"
-        )
-        var progress: [[String: Any]] = []
-        var reply = try object(try client.readLine())
-        while reply["method"] as? String == "progress" {
-            progress.append(try #require(reply["params"] as? [String: Any]))
-            reply = try object(try client.readLine())
+        // Sent as a line, so that the progress notifications before the reply are read too.
+        try client.send(try LineConnection.line(for: LoadRequest(table: "big", path: file), id: 77) + "\n")
+        var progress: [LoadProgress] = []
+        var line = try #require(try client.readLine())
+        while !LineConnection.isReply(line) {
+            let notification = try JSONDecoder().decode(Notification<LoadProgress>.self, from: Data(line.utf8))
+            #expect(notification.method == "progress", "\(line)")
+            progress.append(try #require(notification.params, "\(line)"))
+            line = try #require(try client.readLine())
         }
-        #expect((reply["result"] as? [String: Any])?["added"] as? Int == 250_000)
+        let reply = try JSONDecoder().decode(ReplyMessage.self, from: Data(line.utf8))
+        #expect(reply.id == 77)
+        let loaded = try decoded(LoadRequest.Response.self, from: try #require(reply.result, "\(line)"))
+        #expect(loaded.added == 250_000)
         #expect(!progress.isEmpty)
-        #expect(progress.allSatisfy { $0["request"] as? String == "big" && $0["total"] as? Int == 250_000 })
-        #expect(progress.last?["done"] as? Int == 250_000)
+        #expect(progress.allSatisfy { $0.request == 77 && $0.total == 250_000 })
+        #expect(progress.last?.done == 250_000)
     }
 }
 
@@ -314,14 +344,11 @@ import Testing
 @Suite struct DemoTableTests {
     @Test func theDemoFlagStartsWithTheStockSummary() throws {
         let daemon = try TestDaemon(arguments: ["--demo"])
-        let tables = try #require(
-            (try object(try daemon.request(#"{"method":"tables"}"#))["result"] as? [String: Any])?["tables"]
-                as? [[String: Any]]
-        )
-        #expect(tables.first?["name"] as? String == "stock")
-        #expect(tables.first?["rows"] as? Int == 10)
+        let tables = try daemon.connect().send(TablesRequest()).tables
+        #expect(tables.first?.name == "stock")
+        #expect(tables.first?.rows == 10)
         let plain = try TestDaemon()
-        #expect(try daemon.request(#"{"method":"stats"}"#).contains(#""tables":1"#))
-        #expect(try plain.request(#"{"method":"stats"}"#).contains(#""tables":0"#))
+        #expect(try daemon.connect().send(StatsRequest()).tables == 1)
+        #expect(try plain.connect().send(StatsRequest()).tables == 0)
     }
 }

@@ -68,9 +68,15 @@ public enum ColumnSolver {
         /// Width of an image column that sets none.
         public var imageWidth: Int = 56
         /// Share of the container a truncated column keeps at least, unless its `minWidth` says otherwise.
-        public var minShare: Double = 0.25
+        public var minShare = Settings.defaultMinShare
         /// Share of the container one of several columns takes at most without sideways scrolling.
-        public var maxShare: Double = 0.5
+        public var maxShare = Settings.defaultMaxShare
+
+        /// The share a truncated column keeps when the layout names none (`minShare`): the one
+        /// place this default is set.
+        public static let defaultMinShare = 0.25
+        /// The most share one of several columns takes when the layout names none (`maxShare`).
+        public static let defaultMaxShare = 0.5
 
         /// Settings for a container `container` units wide, every other number at its default.
         public init(container: Int) { self.container = container }

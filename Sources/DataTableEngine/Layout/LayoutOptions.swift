@@ -53,9 +53,9 @@ public struct LayoutOptions: Sendable, Equatable {
     public var stickyFirstColumn: Bool?
     /// A column narrower than its content gets at least this share of the container, and no
     /// column (of several) gets more than the maximum share, unless the column says otherwise.
-    public var minShare: Double = 0.25
+    public var minShare = ColumnSolver.Settings.defaultMinShare
     /// The most share of the container one of several columns takes without sideways scrolling.
-    public var maxShare: Double = 0.5
+    public var maxShare = ColumnSolver.Settings.defaultMaxShare
     /// Layout hints that replace the table's, by column key.
     public var columns: [String: ColumnLayout] = [:]
     /// The keys shown first, in this order; the other columns follow in the table's order.

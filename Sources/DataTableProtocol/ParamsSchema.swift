@@ -1,7 +1,8 @@
 /// The params a request type takes, read from its own `Decodable` conformance: the type is
 /// decoded once from a decoder that answers every question with a stand-in value and writes down
-/// each member asked for, its type and whether it may be left out. So `help` describes exactly
-/// what the daemon reads, with no second list to keep.
+/// each member asked for, its type, whether it may be left out, and for a member that is one of
+/// a fixed set of names (a ``WireChoice``) the names. So `help` describes exactly what the
+/// daemon reads, with no second list to keep.
 public struct ParamsSchema: Sendable, Hashable {
     /// One param.
     public struct Param: Sendable, Hashable, Codable {
@@ -12,6 +13,9 @@ public struct ParamsSchema: Sendable, Hashable {
         public var type: String
         /// Whether a request must give it; `false` when it may be left out.
         public var required: Bool
+        /// For a string that must be one of a fixed set of names (``WireChoice``): the names;
+        /// absent otherwise.
+        public var values: [String]?
         /// One line about it: the first sentence of the doc comment on the request type's member
         /// (``meanings``); absent when there is none.
         public var meaning: String?
@@ -42,6 +46,7 @@ private final class Recorder {
         var path: [String]
         var type: String
         var required: Bool
+        var values: [String]?
     }
 
     var members: [Member] = []
@@ -49,13 +54,13 @@ private final class Recorder {
     /// value starts, so those may be left out.
     var optional: Set<[String]> = []
 
-    func record(_ path: [String], type: String, required: Bool) {
+    func record(_ path: [String], type: String, required: Bool, values: [String]?) {
         let required = required && !optional.contains(path)
         if let index = members.firstIndex(where: { $0.path == path }) {
             members[index].required = members[index].required && required
             if members[index].type == "object" { members[index].type = type }
         } else {
-            members.append(Member(path: path, type: type, required: required))
+            members.append(Member(path: path, type: type, required: required, values: values))
         }
     }
 
@@ -64,7 +69,12 @@ private final class Recorder {
         members.filter { $0.path.count == path.count + 1 && Array($0.path.dropLast()) == path }.map { member in
             let inner = members(at: member.path)
             let type = inner.isEmpty ? member.type : "object (\(inner.map(\.name).joined(separator: ", ")))"
-            return ParamsSchema.Param(name: member.path.last!, type: type, required: member.required)
+            return ParamsSchema.Param(
+                name: member.path.last!,
+                type: type,
+                required: member.required,
+                values: inner.isEmpty ? member.values : nil
+            )
         }
     }
 }
@@ -77,6 +87,7 @@ private func typeName(_ type: Any.Type) -> String {
     case is Double.Type, is Float.Type: "number"
     case is Bool.Type: "boolean"
     case is JSONValue.Type: "any"
+    case is any WireChoice.Type: "string"
     default:
         String(describing: type).hasPrefix("Array") ? "array" : "object"
     }
@@ -119,8 +130,11 @@ private struct SchemaKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func value<T: Decodable>(_ type: T.Type, _ key: Key, required: Bool) throws -> T {
         let memberPath = path + [key.stringValue]
-        recorder.record(memberPath, type: typeName(type), required: required)
+        let choice = type as? any WireChoice.Type
+        recorder.record(memberPath, type: typeName(type), required: required, values: choice?.names)
         if let standIn = StandIn.value(of: type) { return standIn }
+        // A choice stands in as its first name (decoding "" would throw).
+        if let first = choice?.firstCase as? T { return first }
         return try T(from: SchemaDecoder(recorder: recorder, path: memberPath))
     }
 

@@ -43,7 +43,8 @@ import Testing
         #"{"table":"stock","action":"toggle","ids":["a","b"]}"#,
         #"{"table":"stock","from":3,"count":2,"action":"add"}"#,
         #"{"table":"stock","viewport":{"x":0,"y":1234.5,"width":200,"height":41},"unit":"cell"}"#,
-        #"{"table":"stock","to":{"id":"A-7","align":"top"},"overscan":3,"follow":"end"}"#,
+        #"{"table":"stock","to":{"id":"A-7","align":"top"},"overscan":3,"follow":"bottom"}"#,
+        #"{"table":"stock","action":"none","mode":"single"}"#,
         #"{"table":"stock","to":{"index":900000},"viewport":{"height":1e3}}"#,
     ])
     func readsWhatTheDecoderReads(params: String) {
@@ -73,6 +74,12 @@ import Testing
         (#"{"table":"stock","row":{"a":1,"a":2}}"#, "add"),
         (#"{"table":"stock","font":{"family":"DejaVu Sans"}}"#, "scroll"),  // a layout member
         (#"{"table":"stock","viewport":{"y":1e400}}"#, "scroll"),
+        (#"{"table":"stock","follow":"end"}"#, "scroll"),  // a name outside the set
+        (#"{"table":"stock","unit":"inch"}"#, "scroll"),
+        (#"{"table":"stock","to":{"index":1,"align":"middle"}}"#, "scroll"),
+        (#"{"table":"stock","action":"flip","ids":[1]}"#, "select"),
+        (#"{"table":"stock","mode":"some"}"#, "select"),
+        (#"{"table":"stock","unit":7}"#, "scroll"),
         (#"{"table":"stock"} x"#, "get"),
         (#"{"table":"stock""#, "get"),
         (#"{"table":"stock",}"#, "get"),

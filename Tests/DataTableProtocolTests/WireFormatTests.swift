@@ -174,12 +174,11 @@ import Testing
         #expect(field(EditRequest(table: "t", column: "qty", value: 2)) == "params.id")
         #expect(field(EditRequest(table: "t", id: 1, column: "qty", value: 2, selection: true)) == "params.id")
         #expect(field(EditRequest(table: "t", column: "qty", value: 2, selection: true)) == nil)
-        #expect(field(SelectRequest(table: "t", action: "add")) == "params.ids")
-        #expect(field(SelectRequest(table: "t", action: "flip", ids: [1])) == "params.action")
+        #expect(field(SelectRequest(table: "t", action: .add)) == "params.ids")
         #expect(field(SelectRequest(table: "t", ids: [1], from: 0)) == "params.from")
         #expect(field(SelectRequest(table: "t", from: 3, count: 2)) == nil)
-        #expect(field(SelectRequest(table: "t", action: "all")) == nil)
-        #expect(field(SelectRequest(table: "t", mode: "single")) == nil)
+        #expect(field(SelectRequest(table: "t", action: .all)) == nil)
+        #expect(field(SelectRequest(table: "t", mode: .single)) == nil)
     }
 
     @Test func everyMethodIsRegisteredOnceWithASummary() {

@@ -164,7 +164,7 @@ import Testing
         let reply = ScrollReply(window, table: table)
         #expect(Self.written(reply) == (try Self.encoded(reply.response)))
         #expect(reply.response.rows.map(\.syncStatus) == [#"Pending "2""#, nil])
-        #expect(reply.response.accessories.left?.kind == "syncStatus")
+        #expect(reply.response.accessories.left?.kind == .syncStatus)
         #expect(reply.response.columns.map(\.key) == ["item"])
     }
 
@@ -178,7 +178,7 @@ import Testing
         var reply = ExportReply(
             table: "stock",
             version: 3,
-            format: "csv",
+            format: .csv,
             rows: 3,
             text: [Array(Self.exportLines[0].utf8), Array(Self.exportLines[1...].joined().utf8)]
         )
@@ -261,7 +261,7 @@ import Testing
         var upserted = add
         upserted.replaced = [.init(id: .string("B-1"), index: 3), .init(id: .integer(7), index: 0)]
         #expect(Self.written(upserted) == (try Self.encoded(upserted)))
-        let select = SelectRequest.Response(table: "stock", version: 11, count: 0, mode: "multiple")
+        let select = SelectRequest.Response(table: "stock", version: 11, count: 0, mode: .multiple)
         #expect(Self.written(select) == (try Self.encoded(select)))
     }
 

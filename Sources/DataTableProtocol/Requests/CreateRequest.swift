@@ -20,7 +20,7 @@ public struct CreateRequest: DataTableRequest {
     /// Cells are read-only unless a column, row or cell says otherwise.
     public var readOnly: Bool?
     /// `none`, `single` or `multiple` (the default).
-    public var selection: String?
+    public var selection: RowSelectionMode?
     /// Who besides the owner may read and change the table, as `chmod` writes it ("0640");
     /// absent means the daemon's `--table-mode` (0660 unless set).
     public var mode: String?
@@ -36,7 +36,7 @@ public struct CreateRequest: DataTableRequest {
         rows: [JSONValue]? = nil,
         sort: [SortKeyParam]? = nil,
         readOnly: Bool? = nil,
-        selection: String? = nil,
+        selection: RowSelectionMode? = nil,
         mode: String? = nil,
         limit: Int? = nil
     ) {

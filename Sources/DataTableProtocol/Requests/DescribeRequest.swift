@@ -24,7 +24,7 @@ public struct DescribeRequest: DataTableRequest {
         /// The table's own read-only setting (columns, rows and cells may say otherwise).
         public var readOnly: Bool
         /// The selection mode: `none`, `single` or `multiple`.
-        public var selection: String
+        public var selection: RowSelectionMode
         /// Rows in the table.
         public var rows: Int
         /// Rows selected.
@@ -54,7 +54,7 @@ public struct DescribeRequest: DataTableRequest {
             key: String?,
             sort: [SortKeyParam],
             readOnly: Bool,
-            selection: String,
+            selection: RowSelectionMode,
             rows: Int,
             selected: Int,
             errors: Int,

@@ -10,7 +10,7 @@ public struct ExportRequest: DataTableRequest {
     /// The table to export; the peer needs read (`permission_denied`).
     public var table: String
     /// `csv` (the default) or `ndjson`.
-    public var format: String?
+    public var format: DataFileFormat?
     /// Only the selected rows.
     public var selection: Bool?
     /// Write the text to this file (an absolute path) instead of the reply: a new file of mode
@@ -27,7 +27,7 @@ public struct ExportRequest: DataTableRequest {
     /// `stream: true`).
     public init(
         table: String,
-        format: String? = nil,
+        format: DataFileFormat? = nil,
         selection: Bool? = nil,
         path: String? = nil,
         stream: Bool? = nil,
@@ -48,7 +48,7 @@ public struct ExportRequest: DataTableRequest {
         /// The table version the export shows: it is written from a copy taken at that version.
         public var version: Int
         /// The format written: `csv` or `ndjson`.
-        public var format: String
+        public var format: DataFileFormat
         /// Rows exported (a CSV header line not counted).
         public var rows: Int
         /// The exported text, when it is neither written to a file nor streamed.
@@ -64,7 +64,7 @@ public struct ExportRequest: DataTableRequest {
         public init(
             table: String,
             version: Int,
-            format: String,
+            format: DataFileFormat,
             rows: Int,
             text: String? = nil,
             path: String? = nil,

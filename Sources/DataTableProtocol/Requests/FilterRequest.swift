@@ -74,14 +74,14 @@ public struct FilterConditionParam: Codable, Hashable, Sendable {
     public var column: String
     /// `=`, `≠`, `<`, `≤`, `>`, `≥` (or `==`, `!=`, `<=`, `>=`), `between`, `in`, `contains`,
     /// `startsWith`, `empty`, `notEmpty`.
-    public var op: String
+    public var op: FilterOp
     /// The value compared with, for every operator but `between`, `in`, `empty` and `notEmpty`.
     public var value: JSONValue?
     /// The values: two for `between` (lowest first, both included), one or more for `in`.
     public var values: [JSONValue]?
 
     /// A condition with every member given.
-    public init(column: String, op: String, value: JSONValue? = nil, values: [JSONValue]? = nil) {
+    public init(column: String, op: FilterOp, value: JSONValue? = nil, values: [JSONValue]? = nil) {
         self.column = column
         self.op = op
         self.value = value

@@ -32,9 +32,9 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
     public init(
         table: String,
         width: Double,
-        sizeClass: String? = nil,
+        sizeClass: SizeClass? = nil,
         horizontalScroll: Bool? = nil,
-        unit: String? = nil,
+        unit: LengthUnit? = nil,
         stickyFirstColumn: Bool? = nil
     ) {
         self.init(
@@ -146,9 +146,9 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         /// `table` (a grid of columns) or `list` (object views).
         public var mode: String
         /// `pt` or `cell`: what every length in the reply is in.
-        public var unit: String
+        public var unit: LengthUnit
         /// `regular` or `compact`, as laid out.
-        public var sizeClass: String
+        public var sizeClass: SizeClass
         /// Whether the container scrolls sideways, as laid out.
         public var horizontalScroll: Bool
         /// The container's width, in whole units.
@@ -180,8 +180,8 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
             table: String,
             version: Int,
             mode: String,
-            unit: String,
-            sizeClass: String,
+            unit: LengthUnit,
+            sizeClass: SizeClass,
             horizontalScroll: Bool,
             width: Int,
             columns: [LayoutColumn],
@@ -252,7 +252,7 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         /// Width, cell padding included; 0 when omitted. In list mode, the bound field's own width.
         public var width: Int
         /// `leading`, `center` or `trailing`.
-        public var align: String
+        public var align: ColumnAlignment
         /// Lines a cell may take: 2 for a column with `lines: 2` (not an image column), else 1; 1 in list mode.
         public var lines: Int
         /// Some content is wider than the column; `scroll` cuts it with "…".
@@ -262,7 +262,7 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         /// The header label as drawn: one or two lines.
         public var header: [String]
         /// List mode: where the column goes.
-        public var binding: String?
+        public var binding: ColumnBinding?
         /// For assistive technology: `ascending` or `descending` when the table is sorted by the
         /// column; absent when it is not.
         public var sort: String?
@@ -275,12 +275,12 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
             key: String,
             x: Int?,
             width: Int,
-            align: String,
+            align: ColumnAlignment,
             lines: Int,
             truncated: Bool,
             omitted: Bool,
             header: [String],
-            binding: String?,
+            binding: ColumnBinding?,
             sort: String? = nil,
             readOnly: Bool? = nil
         ) {
@@ -316,14 +316,14 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
     /// its side while the content scrolls sideways).
     public struct Accessory: Codable, Hashable, Sendable {
         /// `checkbox`, `syncStatus` or `chevron`.
-        public var kind: String
+        public var kind: RowAccessory
         /// Left edge: 0 on the left; the container's width minus the accessory's on the right.
         public var x: Int
         /// Its width: `padding.accessory` (pt 44, cell 3 by default).
         public var width: Int
 
         /// An accessory with every member given.
-        public init(kind: String, x: Int, width: Int) {
+        public init(kind: RowAccessory, x: Int, width: Int) {
             self.kind = kind
             self.x = x
             self.width = width
@@ -395,12 +395,12 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
     public struct Binding: Codable, Hashable, Sendable {
         /// `headline`, `subheadline`, `footnote`, `status`, `substatus`, `statusImage`,
         /// `substatusImage`, `detailImage` or `icon`.
-        public var binding: String
+        public var binding: ColumnBinding
         /// The key of the column shown there.
         public var column: String
 
         /// A binding with every member given.
-        public init(binding: String, column: String) {
+        public init(binding: ColumnBinding, column: String) {
             self.binding = binding
             self.column = column
         }

@@ -13,7 +13,7 @@ public struct LoadRequest: DataTableRequest {
     /// The table to add the rows to; created when there is none (then 1–128 characters, no control characters).
     public var table: String
     /// `csv` or `ndjson`; absent takes the path's extension, else `csv`.
-    public var format: String?
+    public var format: DataFileFormat?
     /// A file the peer may name (see protocol.md, "Files").
     public var path: String?
     /// The CSV or NDJSON text itself, in the request.
@@ -39,7 +39,7 @@ public struct LoadRequest: DataTableRequest {
     /// Params with every member given; the optional ones may be left out (give one of `path`, `text`, `upload`).
     public init(
         table: String,
-        format: String? = nil,
+        format: DataFileFormat? = nil,
         path: String? = nil,
         text: String? = nil,
         upload: Bool? = nil,

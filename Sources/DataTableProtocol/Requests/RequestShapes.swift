@@ -87,24 +87,21 @@ extension EditRequest {
 extension SelectRequest {
     /// The action the request takes: as given, or `set` when it names rows; `nil` when it only
     /// changes the mode.
-    public var effectiveAction: String? {
-        action ?? (ids == nil && from == nil && mode != nil ? nil : "set")
+    public var effectiveAction: SelectionAction? {
+        action ?? (ids == nil && from == nil && mode != nil ? nil : .set)
     }
 
-    /// Refuses an unknown `action` (`invalid_value`, `params.action`), and for `set`, `add`, `remove` and `toggle`
-    /// both `ids` and `from` (`invalid_params`, `params.from`) or neither (`params.ids`); `view` only with a range or
-    /// `all` (`params.view`).
+    /// For `set`, `add`, `remove` and `toggle`, refuses both `ids` and `from` (`invalid_params`, `params.from`) or
+    /// neither (`params.ids`); `view` only with a range or `all` (`params.view`). (An unknown `action` is refused
+    /// while it is read: `invalid_value`, `params.action`.)
     public func validate() throws(ResponseError) {
-        guard view == nil || (ids == nil && effectiveAction != "none" && effectiveAction != nil) else {
+        guard view == nil || (ids == nil && effectiveAction != SelectionAction.none && effectiveAction != nil) else {
             throw .invalidParams(
                 "view goes with from/count or action all (ids name the rows themselves).",
                 field: "params.view"
             )
         }
-        guard let action = effectiveAction, action != "all", action != "none" else { return }
-        guard ["set", "add", "remove", "toggle"].contains(action) else {
-            throw .invalidValue("action must be set, add, remove, toggle, all or none.", field: "params.action")
-        }
+        guard let action = effectiveAction, action.namesRows else { return }
         guard ids == nil || from == nil else {
             throw .invalidParams("Give ids or from/count, not both.", field: "params.from")
         }

@@ -28,7 +28,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     /// Rows to add above and below the visible ones (default 0).
     public var overscan: Int?
     /// `none` (default), `top` or `bottom`: while at that edge, stay there as rows arrive.
-    public var follow: String?
+    public var follow: FollowEdge?
     /// Divides the view into sections, one per distinct value of a column (Apple HIG): replaces
     /// the view's; `{}` (no `column`) ends them; absent keeps them.
     public var sections: Sections?
@@ -45,7 +45,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         viewport: Viewport? = nil,
         to: Target? = nil,
         overscan: Int? = nil,
-        follow: String? = nil,
+        follow: FollowEdge? = nil,
         settings: LayoutSettings = LayoutSettings()
     ) {
         self.table = table
@@ -62,8 +62,8 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         viewport: Viewport? = nil,
         to: Target? = nil,
         overscan: Int? = nil,
-        follow: String? = nil,
-        unit: String?
+        follow: FollowEdge? = nil,
+        unit: LengthUnit?
     ) {
         self.init(
             table: table,
@@ -87,7 +87,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         viewport = try container.decodeIfPresent(Viewport.self, forKey: .viewport)
         to = try container.decodeIfPresent(Target.self, forKey: .to)
         overscan = try container.decodeIfPresent(Int.self, forKey: .overscan)
-        follow = try container.decodeIfPresent(String.self, forKey: .follow)
+        follow = try container.decodeIfPresent(FollowEdge.self, forKey: .follow)
         sections = try container.decodeIfPresent(Sections.self, forKey: .sections)
         values = try container.decodeIfPresent(Bool.self, forKey: .values)
         settings = try LayoutSettings(from: decoder)
@@ -135,14 +135,14 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         public var column: String?
         /// `plain` (default: headers stick to the top), `grouped` (sections set apart) or
         /// `insetGrouped` (grouped, rows inset from both edges).
-        public var style: String?
+        public var style: SectionStyle?
         /// An index of section titles down the right edge (`plain` only).
         public var index: Bool?
         /// A footer after each section.
         public var footers: Bool?
 
         /// Sections with every member given.
-        public init(column: String?, style: String? = nil, index: Bool? = nil, footers: Bool? = nil) {
+        public init(column: String?, style: SectionStyle? = nil, index: Bool? = nil, footers: Bool? = nil) {
             self.column = column
             self.style = style
             self.index = index
@@ -155,7 +155,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         /// The column whose values name the sections.
         public var column: String
         /// `plain`, `grouped` or `insetGrouped`.
-        public var style: String
+        public var style: SectionStyle
         /// How many sections the view has.
         public var count: Int
         /// How far rows and columns stand in from both edges (inset grouped; 0 otherwise).
@@ -169,7 +169,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         /// A reply with every member given.
         public init(
             column: String,
-            style: String,
+            style: SectionStyle,
             count: Int,
             inset: Int,
             shown: [ShownSection],
@@ -232,13 +232,13 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         /// The row's position in the current order (not with `id`); out of range is `invalid_value`.
         public var index: Int?
         /// `top`, `center`, `bottom` or `nearest` (the default).
-        public var align: String?
+        public var align: TargetAlignment?
         /// Instead of a row: the section with this value, its header brought to the top (a view
         /// with sections).
         public var section: JSONValue?
 
         /// A target with every member given; give `id`, `index` or `section`.
-        public init(id: JSONValue? = nil, index: Int? = nil, align: String? = nil, section: JSONValue? = nil) {
+        public init(id: JSONValue? = nil, index: Int? = nil, align: TargetAlignment? = nil, section: JSONValue? = nil) {
             self.id = id
             self.index = index
             self.align = align
@@ -255,7 +255,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         /// `table` or `list` (the compact list report).
         public var mode: String
         /// `pt` or `cell`: what every length in the reply is in.
-        public var unit: String
+        public var unit: LengthUnit
         /// Rows in the table.
         public var total: Int
         /// Selected rows, and cells holding a rejected draft, in the table.
@@ -300,7 +300,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             table: String,
             version: Int,
             mode: String,
-            unit: String,
+            unit: LengthUnit,
             total: Int,
             selected: Int,
             errors: Int,
@@ -391,7 +391,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         /// Width as drawn (list mode: the container's width less the cell padding on both sides).
         public var width: Int
         /// `leading`, `center` or `trailing`.
-        public var align: String
+        public var align: ColumnAlignment
         /// Lines a cell may take: 1, or 2 for a column with `lines: 2`.
         public var lines: Int
         /// The header label as drawn: one or two lines (cut with "…" while a sticky column is narrowed).
@@ -399,7 +399,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         /// Present (true) on the sticky first column.
         public var sticky: Bool?
         /// List mode: the object-view place.
-        public var binding: String?
+        public var binding: ColumnBinding?
         /// For assistive technology: `ascending` or `descending` when the table is sorted by the
         /// column; absent when it is not.
         public var sort: String?
@@ -412,11 +412,11 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
             key: String,
             x: Int,
             width: Int,
-            align: String,
+            align: ColumnAlignment,
             lines: Int,
             header: [String],
             sticky: Bool?,
-            binding: String?,
+            binding: ColumnBinding?,
             sort: String? = nil,
             readOnly: Bool? = nil
         ) {
@@ -516,8 +516,8 @@ extension ScrollRequest: ReadableParams {
         var viewport: Viewport?
         var to: Target?
         var overscan: Int?
-        var follow: String?
-        var unit: String?
+        var follow: FollowEdge?
+        var unit: LengthUnit?
         var values: Bool?
         let read = reader.object { reader, key in
             switch key {
@@ -525,8 +525,8 @@ extension ScrollRequest: ReadableParams {
             case "viewport": reader.first(1) && reader.optional(&viewport) { Viewport(reading: &$0) }
             case "to": reader.first(2) && reader.optional(&to) { Target(reading: &$0) }
             case "overscan": reader.first(3) && reader.optional(&overscan) { $0.int() }
-            case "follow": reader.first(4) && reader.optional(&follow) { $0.string() }
-            case "unit": reader.first(5) && reader.optional(&unit) { $0.string() }
+            case "follow": reader.first(4) && reader.optional(&follow) { $0.choice() }
+            case "unit": reader.first(5) && reader.optional(&unit) { $0.choice() }
             case "values": reader.first(6) && reader.optional(&values) { $0.bool() }
             default: false
             }
@@ -561,7 +561,7 @@ extension ScrollRequest.Target {
             switch key {
             case "id": reader.first(0) && reader.optional(&target.id) { $0.value() }
             case "index": reader.first(1) && reader.optional(&target.index) { $0.int() }
-            case "align": reader.first(2) && reader.optional(&target.align) { $0.string() }
+            case "align": reader.first(2) && reader.optional(&target.align) { $0.choice() }
             default: false
             }
         }

@@ -13,7 +13,7 @@ public struct SelectRequest: DataTableRequest {
     public var table: String
     /// `set`, `add`, `remove`, `toggle`, `all` or `none` (another is `invalid_value`); absent: `set`, or only
     /// the mode change when `mode` comes without `ids` or `from`.
-    public var action: String?
+    public var action: SelectionAction?
     /// The rows to act on, by id (not with `from`); an unknown id is `no_such_row`.
     public var ids: [JSONValue]?
     /// The first position, in the current order, of the rows to act on (not with `ids`); 0 to the row count,
@@ -23,7 +23,7 @@ public struct SelectRequest: DataTableRequest {
     /// is `invalid_value`.
     public var count: Int?
     /// `none`, `single` or `multiple`: the selection mode to switch to first; another is `invalid_value`.
-    public var mode: String?
+    public var mode: RowSelectionMode?
     /// Only if the table is still at this version (the `version` of the reply or event the
     /// client last saw): otherwise `conflict`, with the table's version in
     /// `data.version`, and nothing changes.
@@ -35,11 +35,11 @@ public struct SelectRequest: DataTableRequest {
     /// Params with every member given; the optional ones may be left out.
     public init(
         table: String,
-        action: String? = nil,
+        action: SelectionAction? = nil,
         ids: [JSONValue]? = nil,
         from: Int? = nil,
         count: Int? = nil,
-        mode: String? = nil,
+        mode: RowSelectionMode? = nil,
         ifVersion: Int? = nil,
         view: Bool? = nil
     ) {
@@ -62,10 +62,10 @@ public struct SelectRequest: DataTableRequest {
         /// Rows selected now.
         public var count: Int
         /// The selection mode now: `none`, `single` or `multiple`.
-        public var mode: String
+        public var mode: RowSelectionMode
 
         /// A reply with every member given.
-        public init(table: String, version: Int, count: Int, mode: String) {
+        public init(table: String, version: Int, count: Int, mode: RowSelectionMode) {
             self.table = table
             self.version = version
             self.count = count
@@ -78,21 +78,21 @@ extension SelectRequest: ReadableParams {
     /// The params read straight from their bytes; `nil` leaves them to `JSONDecoder`.
     public init?(reading reader: inout ParamsReader) {
         var table: String?
-        var action: String?
+        var action: SelectionAction?
         var ids: [JSONValue]?
         var from: Int?
         var count: Int?
-        var mode: String?
+        var mode: RowSelectionMode?
         var ifVersion: Int?
         var view: Bool?
         let read = reader.object { reader, key in
             switch key {
             case "table": reader.first(0) && reader.optional(&table) { $0.string() }
-            case "action": reader.first(1) && reader.optional(&action) { $0.string() }
+            case "action": reader.first(1) && reader.optional(&action) { $0.choice() }
             case "ids": reader.first(2) && reader.optional(&ids) { $0.array { $0.value() } }
             case "from": reader.first(3) && reader.optional(&from) { $0.int() }
             case "count": reader.first(4) && reader.optional(&count) { $0.int() }
-            case "mode": reader.first(5) && reader.optional(&mode) { $0.string() }
+            case "mode": reader.first(5) && reader.optional(&mode) { $0.choice() }
             case "ifVersion": reader.first(6) && reader.optional(&ifVersion) { $0.int() }
             case "view": reader.first(7) && reader.optional(&view) { $0.bool() }
             default: false

@@ -20,12 +20,12 @@ public struct SelectionRequest: DataTableRequest {
         /// Rows selected.
         public var count: Int
         /// The selection mode: `none`, `single` or `multiple`.
-        public var mode: String
+        public var mode: RowSelectionMode
         /// The ids of the selected rows, in the current order.
         public var ids: [JSONValue]
 
         /// A reply with every member given.
-        public init(table: String, version: Int, count: Int, mode: String, ids: [JSONValue]) {
+        public init(table: String, version: Int, count: Int, mode: RowSelectionMode, ids: [JSONValue]) {
             self.table = table
             self.version = version
             self.count = count

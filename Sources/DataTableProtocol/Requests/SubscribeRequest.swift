@@ -12,12 +12,42 @@ public struct SubscribeRequest: DataTableRequest {
     /// The table whose events to send; it must exist and the peer must be allowed to read it.
     public var table: String
     /// The kinds of event wanted (``TableEvent/Kind``); absent means all.
-    public var events: [String]?
+    public var events: [TableEvent.Kind]?
 
     /// Params with every member given; `events` may be left out.
-    public init(table: String, events: [String]? = nil) {
+    public init(table: String, events: [TableEvent.Kind]? = nil) {
         self.table = table
         self.events = events
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case table, events
+    }
+
+    /// Reads `table` and `events`; a kind `subscribe` does not take (one not in
+    /// ``TableEvent/Kind/allCases``) is `invalid_params` naming its place (`params.events[1]`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        table = try container.decode(String.self, forKey: .table)
+        events = try container.decodeIfPresent([Subscribable].self, forKey: .events)?.map(\.kind)
+    }
+
+    /// A kind of event `subscribe` takes.
+    private struct Subscribable: Decodable {
+        var kind: TableEvent.Kind
+
+        init(from decoder: any Decoder) throws {
+            kind = try TableEvent.Kind(from: decoder)
+            guard TableEvent.Kind.allCases.contains(kind) else {
+                throw UnknownChoice(name: kind.rawValue, codingPath: decoder.codingPath, kind: .invalidParams) {
+                    _,
+                    field in
+                    let place = field.hasPrefix("params.") ? field.dropFirst("params.".count) : Substring(field)
+                    let names = TableEvent.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+                    return "\(place) must be one of \(names)."
+                }
+            }
+        }
     }
 
     /// The `result` of a `subscribe`.
@@ -29,10 +59,10 @@ public struct SubscribeRequest: DataTableRequest {
         /// Always `true`.
         public var subscribed: Bool
         /// The kinds now sent, in the order `added`, `edited`, `deleted`, `selection`, `sort`, `drafts`, `schema`.
-        public var events: [String]
+        public var events: [TableEvent.Kind]
 
         /// A reply with every member given.
-        public init(table: String, version: Int, subscribed: Bool, events: [String]) {
+        public init(table: String, version: Int, subscribed: Bool, events: [TableEvent.Kind]) {
             self.table = table
             self.version = version
             self.subscribed = subscribed

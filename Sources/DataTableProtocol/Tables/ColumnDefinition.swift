@@ -8,7 +8,7 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
     /// Header text; absent means the key (`describe` always gives it).
     public var label: String?
     /// `text`, `number`, `date`, `time`, `duration`, `picker` or `image`.
-    public var type: String?
+    public var type: ColumnValueType?
     /// Absent follows the table (images are not editable unless this says so).
     public var editable: Bool?
     /// `true`: an empty value (`null` or blank text) is refused; absent means `false`.
@@ -39,13 +39,13 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
     /// absent: `layout`'s `maxShare` when several columns share a container that does not scroll sideways.
     public var maxWidth: Double?
     /// `leading`, `center` or `trailing`.
-    public var align: String?
+    public var align: ColumnAlignment?
     /// 1 or 2.
     public var lines: Int?
     /// `true`: stays in view while the content scrolls sideways; the first column only (absent: `false`).
     public var sticky: Bool?
     /// Where the column goes in the compact list-report projection.
-    public var binding: String?
+    public var binding: ColumnBinding?
     /// `true`: not shown unless a layout says `hidden: false` for it (absent: shown).
     public var hidden: Bool?
 
@@ -53,7 +53,7 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
     public init(
         key: String,
         label: String? = nil,
-        type: String? = nil,
+        type: ColumnValueType? = nil,
         editable: Bool? = nil,
         required: Bool? = nil,
         maxLength: Int? = nil,
@@ -66,10 +66,10 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
         width: Double? = nil,
         minWidth: Double? = nil,
         maxWidth: Double? = nil,
-        align: String? = nil,
+        align: ColumnAlignment? = nil,
         lines: Int? = nil,
         sticky: Bool? = nil,
-        binding: String? = nil,
+        binding: ColumnBinding? = nil,
         hidden: Bool? = nil
     ) {
         self.key = key
@@ -111,8 +111,7 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
 
 /// A column's layout hints as the wire carries them: the members of a ``ColumnDefinition`` that
 /// only layout reads, and what `layout` takes per column to replace them for one layout. The
-/// server reads them into the engine's `ColumnLayout`, checking `align` and `binding` (this
-/// module knows only the wire, so the names stay text here).
+/// server reads them into the engine's `ColumnLayout`.
 public struct ColumnHints: Codable, Hashable, Sendable {
     /// Points (or cells) when 1 or more, a fraction of the container below 1, -1 for the one
     /// flexible column; absent: the column's own, else sized to content.
@@ -123,7 +122,7 @@ public struct ColumnHints: Codable, Hashable, Sendable {
     public var maxWidth: Double?
     /// `leading`, `center` or `trailing`; absent: the column's own, else by type (numbers and durations trail,
     /// images centre).
-    public var align: String?
+    public var align: ColumnAlignment?
     /// Lines a cell may wrap to: 1 or 2; absent: the column's own, else 1.
     public var lines: Int?
     /// Whether the column stays in view while scrolling sideways (the first column only); absent: the column's
@@ -131,7 +130,7 @@ public struct ColumnHints: Codable, Hashable, Sendable {
     public var sticky: Bool?
     /// Its place in the compact list report (`headline`, …), or the accessory it drives
     /// (`syncStatus`, `drillDown`); absent: the column's own, else the default places.
-    public var binding: String?
+    public var binding: ColumnBinding?
     /// `true`: the column is not shown (in this view, or by default); absent: the column's own,
     /// else shown.
     public var hidden: Bool?
@@ -141,10 +140,10 @@ public struct ColumnHints: Codable, Hashable, Sendable {
         width: Double? = nil,
         minWidth: Double? = nil,
         maxWidth: Double? = nil,
-        align: String? = nil,
+        align: ColumnAlignment? = nil,
         lines: Int? = nil,
         sticky: Bool? = nil,
-        binding: String? = nil,
+        binding: ColumnBinding? = nil,
         hidden: Bool? = nil
     ) {
         self.hidden = hidden

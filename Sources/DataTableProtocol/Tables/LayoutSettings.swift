@@ -5,11 +5,11 @@
 /// (`scroll`, see ``merging(_:)``).
 public struct LayoutSettings: Codable, Hashable, Sendable {
     /// `regular` (default) or `compact`.
-    public var sizeClass: String?
+    public var sizeClass: SizeClass?
     /// Whether the container scrolls sideways (default false).
     public var horizontalScroll: Bool?
     /// `pt` (default) or `cell`.
-    public var unit: String?
+    public var unit: LengthUnit?
     /// Font of data cells (pt only): DejaVu Sans, Regular, 15 by default.
     public var font: LayoutRequest.FontParam?
     /// Font of header labels (pt only): DejaVu Sans, Semibold (bold when the family has no
@@ -22,9 +22,9 @@ public struct LayoutSettings: Codable, Hashable, Sendable {
     /// Most share of the container one of several columns takes (default 0.5).
     public var maxShare: Double?
     /// `none`, `checkbox` or `syncStatus`; absent follows the table.
-    public var leftAccessory: String?
+    public var leftAccessory: RowAccessory?
     /// `none` or `chevron`; absent: `chevron` when a column is bound to `drillDown`, else none.
-    public var rightAccessory: String?
+    public var rightAccessory: RowAccessory?
     /// Whether the first column stays in view while scrolling sideways; absent follows the
     /// column's `sticky`.
     public var stickyFirstColumn: Bool?
@@ -40,16 +40,16 @@ public struct LayoutSettings: Codable, Hashable, Sendable {
 
     /// Settings with every member given; each may be left out (absent: the default, or the view's).
     public init(
-        sizeClass: String? = nil,
+        sizeClass: SizeClass? = nil,
         horizontalScroll: Bool? = nil,
-        unit: String? = nil,
+        unit: LengthUnit? = nil,
         font: LayoutRequest.FontParam? = nil,
         headerFont: LayoutRequest.FontParam? = nil,
         padding: LayoutRequest.PaddingParam? = nil,
         minShare: Double? = nil,
         maxShare: Double? = nil,
-        leftAccessory: String? = nil,
-        rightAccessory: String? = nil,
+        leftAccessory: RowAccessory? = nil,
+        rightAccessory: RowAccessory? = nil,
         stickyFirstColumn: Bool? = nil,
         columns: [String: ColumnHints]? = nil,
         columnOrder: [String]? = nil,
@@ -69,6 +69,35 @@ public struct LayoutSettings: Codable, Hashable, Sendable {
         self.rightAccessory = rightAccessory
         self.stickyFirstColumn = stickyFirstColumn
         self.columns = columns
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case sizeClass, horizontalScroll, unit, font, headerFont, padding, minShare, maxShare, leftAccessory
+        case rightAccessory, stickyFirstColumn, columns, columnOrder, zone
+    }
+
+    /// Reads every member; an unknown name in a column's hints (`align`, `binding`) is
+    /// `invalid_params` here, as every other bad layout setting is.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sizeClass = try container.decodeIfPresent(SizeClass.self, forKey: .sizeClass)
+        horizontalScroll = try container.decodeIfPresent(Bool.self, forKey: .horizontalScroll)
+        unit = try container.decodeIfPresent(LengthUnit.self, forKey: .unit)
+        font = try container.decodeIfPresent(LayoutRequest.FontParam.self, forKey: .font)
+        headerFont = try container.decodeIfPresent(LayoutRequest.FontParam.self, forKey: .headerFont)
+        padding = try container.decodeIfPresent(LayoutRequest.PaddingParam.self, forKey: .padding)
+        minShare = try container.decodeIfPresent(Double.self, forKey: .minShare)
+        maxShare = try container.decodeIfPresent(Double.self, forKey: .maxShare)
+        leftAccessory = try container.decodeIfPresent(RowAccessory.self, forKey: .leftAccessory)
+        rightAccessory = try container.decodeIfPresent(RowAccessory.self, forKey: .rightAccessory)
+        stickyFirstColumn = try container.decodeIfPresent(Bool.self, forKey: .stickyFirstColumn)
+        columns = try container.decodeIfPresent(
+            [String: ColumnHints].self,
+            forKey: .columns,
+            refusingUnknownNamesAs: .invalidParams
+        )
+        columnOrder = try container.decodeIfPresent([String].self, forKey: .columnOrder)
+        zone = try container.decodeIfPresent(String.self, forKey: .zone)
     }
 
     /// These settings with every member `later` gives in place of this one's.

@@ -194,6 +194,9 @@ public struct MethodTable: Sendable {
                 }
             } catch let error as DecodingError {
                 throw ResponseError(decoding: error, within: range != nil ? "params" : nil)
+            } catch let error as UnknownChoice {
+                // A name outside the set a member takes: the error that member has always had.
+                throw error.responseError(within: range != nil ? "params" : nil)
             }
             if !lenient {
                 let params = range != nil ? bytes : Self.paramsMember(of: bytes)

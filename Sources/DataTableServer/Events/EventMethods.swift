@@ -5,21 +5,8 @@ extension MethodTable {
     /// `subscribe` and `unsubscribe` (protocol.md, "Events").
     mutating func registerEventMethods() {
         registerImmediate(SubscribeRequest.self) { request, context in
-            var kinds = Set(TableEvent.Kind.allCases)
-            if let names = request.events {
-                kinds = []
-                for (index, name) in names.enumerated() {
-                    let kind = TableEvent.Kind(rawValue: name)
-                    guard TableEvent.Kind.allCases.contains(kind) else {
-                        let known = TableEvent.Kind.allCases.map(\.rawValue).joined(separator: ", ")
-                        throw ResponseError.invalidParams(
-                            "events[\(index)] must be one of \(known).",
-                            field: "params.events[\(index)]"
-                        )
-                    }
-                    kinds.insert(kind)
-                }
-            }
+            // Each kind asked for is one subscribe takes (the request refuses others as it is read).
+            let kinds = Set(request.events ?? TableEvent.Kind.allCases)
             guard let outbox = context.outbox else {
                 throw ResponseError.invalidRequest("This connection cannot receive events.")
             }
@@ -40,7 +27,7 @@ extension MethodTable {
                     table: table.name,
                     version: Int(table.version),
                     subscribed: true,
-                    events: TableEvent.Kind.allCases.filter { chosen.contains($0) }.map(\.rawValue)
+                    events: TableEvent.Kind.allCases.filter { chosen.contains($0) }
                 )
             }
         }

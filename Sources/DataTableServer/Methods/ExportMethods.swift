@@ -11,7 +11,7 @@ extension MethodTable {
     /// `export`: the text of a copy of the table taken in O(1), written off the table's lock and
     /// the event loop, into the reply, a file or `chunk` notifications.
     static func export(_ request: ExportRequest, _ context: RequestContext) async throws -> ExportReply {
-        let format = try dataFormat(request.format, path: nil)
+        let format = dataFormat(request.format, path: nil)
         let selectedOnly = request.selection ?? false
         let filter = context.viewFilter(of: request.table, if: request.view)
         let server = context.server
@@ -20,7 +20,7 @@ extension MethodTable {
             target = try ExportFile(path: path, peer: context.connection.peer, policy: server.files)
         }
         let table = try server.snapshot(request.table, by: context.requester)
-        var reply = ExportReply(table: table.name, version: Int(table.version), format: format.rawValue, rows: 0)
+        var reply = ExportReply(table: table.name, version: Int(table.version), format: DataFileFormat(format), rows: 0)
         if let target {
             let written = try await server.heavyWork.run {
                 try target.write { emit in

@@ -69,17 +69,11 @@ extension MethodTable {
         )
     }
 
-    /// A condition as the engine takes it: a known operator, and the values it needs.
+    /// A condition as the engine takes it: its operator, and the values it needs.
     private static func conditionInput(_ condition: FilterConditionParam, field: String) throws
         -> FilterCondition.Input
     {
-        guard let op = FilterOperator(spelt: condition.op) else {
-            let known = FilterOperator.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ResponseError.invalidValue(
-                "\"\(condition.op)\" is not a filter operator (\(known)).",
-                field: "\(field).op"
-            )
-        }
+        let op = FilterOperator(condition.op)
         var values: [CellInput] = []
         switch op.operandCount {
         case 0:

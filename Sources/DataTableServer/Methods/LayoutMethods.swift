@@ -23,14 +23,6 @@ extension MethodTable {
 
 /// `layout`'s params checked and turned into ``LayoutOptions``, with the fonts they name.
 struct LayoutParams {
-    /// One of an enumeration's names, or `invalid_params` listing them.
-    private static func choice<Choice: RawRepresentable & CaseIterable>(
-        _ name: String?,
-        field: String
-    ) throws(ResponseError) -> Choice? where Choice.RawValue == String {
-        try WireSchema.choice(name, field: field, invalid: ResponseError.invalidParams)
-    }
-
     var options: LayoutOptions
     /// The fonts measured with, for the reply (pt only).
     var fonts: LayoutRequest.Fonts?
@@ -46,7 +38,7 @@ struct LayoutParams {
             let name = widthField.dropFirst("params.".count)
             throw .invalidParams("\(name) must be from 1 to \(Int(Self.maxWidth)).", field: widthField)
         }
-        let unit = try Self.choice(request.unit, field: "params.unit") ?? LayoutOptions.Unit.pt
+        let unit = request.unit.map(LayoutOptions.Unit.init) ?? .pt
         let width = Int(request.width)
         switch unit {
         case .cell:
@@ -63,10 +55,10 @@ struct LayoutParams {
             options = LayoutOptions(unit: .pt, width: width, data: data.style, header: header.style)
             fonts = LayoutRequest.Fonts(data: data.reply, header: header.reply)
         }
-        options.sizeClass = try Self.choice(request.sizeClass, field: "params.sizeClass") ?? .regular
+        options.sizeClass = request.sizeClass.map(LayoutOptions.SizeClass.init) ?? .regular
         options.horizontalScroll = request.horizontalScroll ?? false
-        options.leftAccessory = try Self.choice(request.leftAccessory, field: "params.leftAccessory")
-        options.rightAccessory = try Self.choice(request.rightAccessory, field: "params.rightAccessory")
+        options.leftAccessory = request.leftAccessory.map(Accessory.init)
+        options.rightAccessory = request.rightAccessory.map(Accessory.init)
         options.stickyFirstColumn = request.stickyFirstColumn
         if let name = request.zone {
             guard let zone = DisplayZone(named: name) else {
@@ -109,25 +101,21 @@ struct LayoutParams {
         }
         options.columnOrder = request.columnOrder ?? []
         for (key, hints) in request.columns ?? [:] {
-            options.columns[key] = try WireSchema.layoutHints(
-                hints,
-                field: "params.columns.\(key)",
-                invalid: ResponseError.invalidParams
-            )
+            options.columns[key] = WireSchema.layoutHints(hints)
         }
     }
 
     /// The reply for `plan`.
     func response(_ plan: LayoutPlan, table: Table) -> LayoutRequest.Response {
         func accessory(_ placed: LayoutPlan.PlacedAccessory?) -> LayoutRequest.Accessory? {
-            placed.map { .init(kind: $0.kind.rawValue, x: $0.x, width: $0.width) }
+            placed.map { .init(kind: RowAccessory($0.kind), x: $0.x, width: $0.width) }
         }
         return LayoutRequest.Response(
             table: table.name,
             version: Int(table.version),
             mode: plan.mode.rawValue,
-            unit: plan.unit.rawValue,
-            sizeClass: plan.sizeClass.rawValue,
+            unit: LengthUnit(plan.unit),
+            sizeClass: SizeClass(plan.sizeClass),
             horizontalScroll: plan.horizontalScroll,
             width: plan.width,
             columns: plan.columns.map { column in
@@ -135,12 +123,12 @@ struct LayoutParams {
                     key: column.key,
                     x: column.x,
                     width: column.width,
-                    align: column.align.rawValue,
+                    align: ColumnAlignment(column.align),
                     lines: column.lines,
                     truncated: column.truncated,
                     omitted: column.omitted,
                     header: column.header,
-                    binding: column.binding?.rawValue,
+                    binding: column.binding.map(ColumnBinding.init),
                     sort: table.sortDirection(of: column.key),
                     readOnly: table.columnIsReadOnly(key: column.key) ? true : nil
                 )
@@ -158,7 +146,7 @@ struct LayoutParams {
             contentWidth: plan.contentWidth,
             contentHeight: plan.contentHeight,
             bindings: plan.mode == .list
-                ? plan.bindings.map { .init(binding: $0.binding.rawValue, column: $0.column) } : nil,
+                ? plan.bindings.map { .init(binding: ColumnBinding($0.binding), column: $0.column) } : nil,
             fonts: fonts.map { fonts in
                 // The fallbacks as they are now, after this layout measured.
                 LayoutRequest.Fonts(

@@ -35,7 +35,7 @@ extension MethodTable {
     private static func loadRows(_ request: LoadRequest, uploaded: [UInt8]?, _ context: RequestContext) async throws
         -> LoadRequest.Response
     {
-        let format = try dataFormat(request.format, path: request.path)
+        let format = dataFormat(request.format, path: request.path)
         let server = context.server
         let writer = context.writer
         let requester = context.requester
@@ -255,13 +255,9 @@ extension MethodTable {
         }
     }
 
-    static func dataFormat(_ name: String?, path: String?) throws(ResponseError) -> DataFormat {
-        if let name {
-            guard let format = DataFormat(rawValue: name.lowercased()) else {
-                throw .invalidValue("format must be csv or ndjson.", field: "params.format")
-            }
-            return format
-        }
+    /// The format given, else the one `path` says (NDJSON for `.ndjson` and `.jsonl`), else CSV.
+    static func dataFormat(_ given: DataFileFormat?, path: String?) -> DataFormat {
+        if let given { return DataFormat(given) }
         if let path, path.hasSuffix(".ndjson") || path.hasSuffix(".jsonl") { return .ndjson }
         return .csv
     }

@@ -107,9 +107,7 @@ extension MethodTable {
             view.resolved = try LayoutParams(layout, fonts: context.server.fonts, widthField: "params.viewport.width")
         }
         if let follow = request.follow {
-            view.state.follow =
-                try WireSchema.choice(follow, field: "params.follow", invalid: ResponseError.invalidParams)
-                ?? .none
+            view.state.follow = ViewState.Follow(follow)
         }
         return (view, view.resolved!.options)
     }
@@ -128,8 +126,7 @@ extension MethodTable {
         guard let column = table.columnIndex(of: key) else {
             throw ResponseError(TableError.noSuchColumn(key, row: nil))
         }
-        let style =
-            try WireSchema.choice(sections.style, field: "params.sections.style") as SectionSpec.Style? ?? .plain
+        let style = sections.style.map(SectionSpec.Style.init) ?? .plain
         guard sections.index != true || style == .plain else {
             throw ResponseError.invalidParams(
                 "An index goes with plain sections only (Apple HIG).",
@@ -172,9 +169,7 @@ extension MethodTable {
         }
         var target: ScrollTarget?
         if let to = request.to {
-            let align =
-                try WireSchema.choice(to.align, field: "params.to.align", invalid: ResponseError.invalidParams)
-                ?? ScrollAlignment.nearest
+            let align = to.align.map(ScrollAlignment.init) ?? .nearest
             switch (to.id, to.index, to.section) {
             case (let id?, nil, nil): target = .row(try WireValues.rowID(id, field: "params.to.id"), align)
             case (nil, let index?, nil): target = .index(index, align)

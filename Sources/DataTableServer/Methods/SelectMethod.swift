@@ -12,7 +12,7 @@ extension MethodTable {
         within filter: UInt64? = nil
     ) throws -> SelectRequest.Response {
         let server = writer.server
-        let mode = try WireSchema.selectionMode(request.mode, field: "params.mode")
+        let mode = request.mode.map(SelectionMode.init)
         let ids = try request.ids.map { values throws(ResponseError) in
             try WireValues.rowIDs(values, field: "params.ids")
         }
@@ -20,13 +20,13 @@ extension MethodTable {
         var change: (SelectAction, RowTarget)?
         switch request.effectiveAction {
         case nil: change = nil
-        case "all": change = (.set, .all)
-        case "none": change = (.set, .none)
-        case let name?:
-            guard let action = SelectAction(rawValue: name), ids != nil || request.from != nil else {
+        case .all?: change = (.set, .all)
+        case .none?: change = (.set, .none)
+        case let named?:
+            guard let action = SelectAction(named), ids != nil || request.from != nil else {
                 // No such request passes validation; should one be let through, it is refused.
                 try request.validate()
-                preconditionFailure("SelectRequest.validate() let \(name) without rows through")
+                preconditionFailure("SelectRequest.validate() let \(named.rawValue) without rows through")
             }
             change = (action, ids.map { .ids($0) } ?? .range(from: request.from ?? 0, count: request.count ?? 1))
         }
@@ -48,7 +48,7 @@ extension MethodTable {
                 table: table.name,
                 version: Int(table.version),
                 count: table.selectedCount,
-                mode: table.selectionMode.rawValue
+                mode: RowSelectionMode(table.selectionMode)
             )
         }
     }

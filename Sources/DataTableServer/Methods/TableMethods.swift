@@ -51,7 +51,7 @@ extension MethodTable {
                     key: table.keyColumn.map { table.columns[$0].key },
                     sort: WireSchema.sortParams(table.sortKeys),
                     readOnly: table.readOnly,
-                    selection: table.selectionMode.rawValue,
+                    selection: RowSelectionMode(table.selectionMode),
                     rows: table.rowCount,
                     selected: table.selectedCount,
                     errors: table.errorCount,
@@ -124,11 +124,11 @@ extension MethodTable {
         register(SelectRequest.self) { request, context in
             // Selecting all, none or a new mode touches every row; so does setting the selection
             // of a large table while rows are selected (the old selection is cleared).
-            guard request.mode == nil, request.action != "all", request.action != "none",
+            guard request.mode == nil, request.action != .all, request.action != SelectionAction.none,
                 (request.ids?.count ?? request.count ?? 1) <= Self.smallBatch
             else { return nil }
             // (A table that is not there is for `select` itself to refuse, in its order.)
-            if (request.action ?? "set") == "set",
+            if (request.action ?? .set) == .set,
                 (try? context.server.read(request.table, by: context.requester) {
                     $0.selectedCount > 0 && $0.rowCount >= ServerState.offLockRows
                 })
@@ -156,7 +156,7 @@ extension MethodTable {
                     table: table.name,
                     version: Int(table.version),
                     count: table.selectedCount,
-                    mode: table.selectionMode.rawValue,
+                    mode: RowSelectionMode(table.selectionMode),
                     ids: table.selectedIDs().map(WireValues.json)
                 )
             }

@@ -13,7 +13,7 @@ enum TableImageCoding {
         var columns: [ColumnDefinition]
         var key: String?
         var readOnly: Bool
-        var selection: String
+        var selection: RowSelectionMode
         var sort: [SortKeyParam]
         var version: UInt64
         var rows: Int
@@ -75,7 +75,7 @@ enum TableImageCoding {
             columns: table.columns.map(WireSchema.definition),
             key: table.keyColumn.map { table.columns[$0].key },
             readOnly: table.readOnly,
-            selection: table.selectionMode.rawValue,
+            selection: RowSelectionMode(table.selectionMode),
             sort: WireSchema.sortParams(table.sortKeys),
             version: table.version,
             rows: table.rowCount,
@@ -115,10 +115,9 @@ enum TableImageCoding {
             throw TableImageError("its header cannot be read: \(error)")
         }
         let columns: [Column]
-        let selection: SelectionMode
+        let selection = SelectionMode(header.selection)
         do {
             columns = try WireSchema.columns(header.columns)
-            selection = try WireSchema.selectionMode(header.selection, field: "selection") ?? .multiple
         } catch {
             throw TableImageError("the header of \(header.name) is not valid: \(error.message)")
         }

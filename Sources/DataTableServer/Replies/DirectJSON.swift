@@ -338,7 +338,7 @@ extension SelectRequest.Response: DirectJSON {
     func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("count", count)
-        writer.member("mode", mode)
+        writer.member("mode", mode.rawValue)
         writer.member("table", table)
         writer.member("version", version)
         writer.endObject()

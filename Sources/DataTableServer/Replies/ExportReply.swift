@@ -7,7 +7,7 @@ import Foundation
 struct ExportReply: Encodable, Sendable {
     var table: String
     var version: Int
-    var format: String
+    var format: DataFileFormat
     var rows: Int
     /// The exported text, when it is neither written to a file nor streamed.
     var text: [[UInt8]]?
@@ -66,7 +66,7 @@ extension ExportReply: DirectJSON {
         writer.beginObject()
         writer.member("bytes", ifPresent: bytes)
         writer.member("chunks", ifPresent: chunks)
-        writer.member("format", format)
+        writer.member("format", format.rawValue)
         writer.member("path", ifPresent: path)
         writer.member("rows", rows)
         writer.member("table", table)

@@ -1,16 +1,10 @@
 import DataTableEngine
 import DataTableProtocol
 
-/// Column definitions, sort keys and selection modes between the wire and the engine.
+/// Column definitions and sort keys between the wire and the engine.
 enum WireSchema {
     static func column(_ definition: ColumnDefinition, field: String) throws(ResponseError) -> Column {
-        let typeName = definition.type ?? "text"
-        guard let type = ColumnType(rawValue: typeName) else {
-            throw .invalidValue(
-                "\(field).type must be one of \(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")).",
-                field: field + ".type"
-            )
-        }
+        let type = definition.type.map(ColumnType.init) ?? .text
         func bound(_ value: JSONValue?, _ name: String) throws(ResponseError) -> CellInput? {
             guard let value else { return nil }
             return try WireValues.cellInput(value, field: "\(field).\(name)")
@@ -39,7 +33,7 @@ enum WireSchema {
             label: definition.label,
             rules: rules,
             editable: definition.editable,
-            layout: try layoutHints(definition.hints, field: field)
+            layout: layoutHints(definition.hints)
         )
     }
 
@@ -90,21 +84,16 @@ enum WireSchema {
         )
     }
 
-    /// Layout hints from the wire (for a column definition, or one `layout`); a bad `align` or
-    /// `binding` is `invalid` (`invalid_value` unless told).
-    static func layoutHints(
-        _ hints: ColumnHints,
-        field: String,
-        invalid: (String, String?) -> ResponseError = ResponseError.invalidValue
-    ) throws(ResponseError) -> ColumnLayout {
+    /// Layout hints from the wire (for a column definition, or one `layout`).
+    static func layoutHints(_ hints: ColumnHints) -> ColumnLayout {
         ColumnLayout(
             width: hints.width,
             minWidth: hints.minWidth,
             maxWidth: hints.maxWidth,
-            align: try choice(hints.align, field: field + ".align", invalid: invalid),
+            align: hints.align.map(ColumnLayout.Alignment.init),
             lines: hints.lines,
             sticky: hints.sticky,
-            binding: try choice(hints.binding, field: field + ".binding", invalid: invalid),
+            binding: hints.binding.map(ListBinding.init),
             hidden: hints.hidden
         )
     }
@@ -126,7 +115,7 @@ enum WireSchema {
         return ColumnDefinition(
             key: column.key,
             label: column.label,
-            type: column.type.rawValue,
+            type: ColumnValueType(column.type),
             editable: column.editable,
             required: rules.required ? true : nil,
             maxLength: rules.maxLength,
@@ -139,26 +128,12 @@ enum WireSchema {
             width: layout.width,
             minWidth: layout.minWidth,
             maxWidth: layout.maxWidth,
-            align: layout.align?.rawValue,
+            align: layout.align.map(ColumnAlignment.init),
             lines: layout.lineCount == 1 ? nil : layout.lineCount,
             sticky: layout.isSticky ? true : nil,
-            binding: layout.binding?.rawValue,
+            binding: layout.binding.map(ColumnBinding.init),
             hidden: layout.hidden == true ? true : nil
         )
-    }
-
-    /// One of an enumeration's names, or an error (`invalid_value` unless told) listing them.
-    static func choice<Choice: RawRepresentable & CaseIterable>(
-        _ name: String?,
-        field: String,
-        invalid: (String, String?) -> ResponseError = ResponseError.invalidValue
-    ) throws(ResponseError) -> Choice? where Choice.RawValue == String {
-        guard let name else { return nil }
-        guard let value = Choice(rawValue: name) else {
-            let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
-            throw invalid("\(field) must be one of \(names).", field)
-        }
-        return value
     }
 
     static func sortKeys(_ keys: [SortKeyParam]) -> [SortKey] {
@@ -167,13 +142,5 @@ enum WireSchema {
 
     static func sortParams(_ keys: [SortKey]) -> [SortKeyParam] {
         keys.map { SortKeyParam(column: $0.column, descending: $0.descending) }
-    }
-
-    static func selectionMode(_ name: String?, field: String) throws(ResponseError) -> SelectionMode? {
-        guard let name else { return nil }
-        guard let mode = SelectionMode(rawValue: name) else {
-            throw .invalidValue("\(field) must be none, single or multiple.", field: field)
-        }
-        return mode
     }
 }

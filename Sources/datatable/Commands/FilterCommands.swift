@@ -84,14 +84,15 @@ private func showFiltered(
 /// The one-word condition syntax of `datatable filter` (see its help).
 enum FilterConditionSyntax {
     /// Operators as typed, longest first so that `>=` is not read as `>`.
-    private static let operators: [(typed: String, op: String)] = [
-        (">=", "≥"), ("<=", "≤"), ("!=", "≠"), ("≥", "≥"), ("≤", "≤"), ("≠", "≠"),
-        ("=", "="), ("<", "<"), (">", ">"), ("~", "contains"), ("^", "startsWith"),
+    private static let operators: [(typed: String, op: FilterOp)] = [
+        (">=", .greaterOrEqual), ("<=", .lessOrEqual), ("!=", .notEqual), ("≥", .greaterOrEqual),
+        ("≤", .lessOrEqual), ("≠", .notEqual), ("=", .equal), ("<", .less), (">", .greater), ("~", .contains),
+        ("^", .startsWith),
     ]
 
     /// The condition `word` states, or a usage error naming it.
     static func parse(_ word: String) throws -> FilterConditionParam {
-        var found: (column: Substring, typed: String, op: String, value: Substring)?
+        var found: (column: Substring, typed: String, op: FilterOp, value: Substring)?
         for (index, _) in word.enumerated() {
             let rest = word.dropFirst(index)
             if let match = operators.first(where: { rest.hasPrefix($0.typed) }) {
@@ -105,21 +106,21 @@ enum FilterConditionSyntax {
         let column = String(found.column)
         let value = String(found.value)
         switch found.op {
-        case "=" where value.isEmpty:
-            return FilterConditionParam(column: column, op: "empty")
-        case "≠" where value.isEmpty:
-            return FilterConditionParam(column: column, op: "notEmpty")
-        case "=" where value.contains(".."):
+        case .equal where value.isEmpty:
+            return FilterConditionParam(column: column, op: .empty)
+        case .notEqual where value.isEmpty:
+            return FilterConditionParam(column: column, op: .notEmpty)
+        case .equal where value.contains(".."):
             let ends = value.components(separatedBy: "..")
             guard ends.count == 2, !ends[0].isEmpty, !ends[1].isEmpty else {
                 throw ValidationError("\(word): a range is LOW..HIGH, like qty=10..50.")
             }
-            return FilterConditionParam(column: column, op: "between", values: ends.map(JSONValue.string))
-        case "=" where value.contains(","):
+            return FilterConditionParam(column: column, op: .between, values: ends.map(JSONValue.string))
+        case .equal where value.contains(","):
             let options = value.split(separator: ",", omittingEmptySubsequences: false).map {
                 JSONValue.string(String($0))
             }
-            return FilterConditionParam(column: column, op: "in", values: options)
+            return FilterConditionParam(column: column, op: .oneOf, values: options)
         default:
             guard !value.isEmpty else { throw ValidationError("\(word): the operator needs a value after it.") }
             return FilterConditionParam(column: column, op: found.op, value: .string(value))

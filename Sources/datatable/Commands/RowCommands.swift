@@ -169,11 +169,11 @@ struct Get: ParsableCommand {
             guard !common.json else { return }
             let described = try session.send(DescribeRequest(table: table), quiet: true)
             let columns = described.columns.filter { column.isEmpty || column.contains($0.key) }
-            let numeric: Set = ["number", "duration"]
+            let numeric: Set<ColumnValueType> = [.number, .duration]
             var text = TextTable(
                 ["id", "#"] + columns.map { $0.label ?? $0.key },
                 alignments: [.trailing, .trailing]
-                    + columns.map { numeric.contains($0.type ?? "") ? .trailing : .leading }
+                    + columns.map { $0.type.map(numeric.contains) == true ? .trailing : .leading }
             )
             for row in reply["rows"]?.arrayValue ?? [] {
                 let cells = columns.map { column -> String in

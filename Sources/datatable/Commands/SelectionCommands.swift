@@ -16,17 +16,17 @@ struct Select: ParsableCommand {
     @OptionGroup var common: CommonOptions
     @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
     @Argument(help: "Row ids.") var ids: [String] = []
-    @Option(help: "set (default), add, remove or toggle.") var action: String?
+    @Option(help: "set (default), add, remove or toggle.") var action: SelectionAction?
     @Option(help: "A range of positions: the first.") var from: Int?
     @Option(help: "A range of positions: how many (default 1).") var count: Int?
     @Flag(help: "Select every row.") var all = false
     @Flag(help: "Select no row.") var none = false
-    @Option(help: "Switch the selection mode: none, single or multiple.") var mode: String?
+    @Option(help: "Switch the selection mode: none, single or multiple.") var mode: RowSelectionMode?
 
     func run() throws {
         let request = SelectRequest(
             table: table,
-            action: all ? "all" : none ? "none" : action,
+            action: all ? .all : none ? SelectionAction.none : action,
             ids: ids.isEmpty ? nil : ids.map(JSONValue.rowID),
             from: from,
             count: count,
@@ -34,7 +34,7 @@ struct Select: ParsableCommand {
         )
         try common.withSession { session in
             let reply = try session.send(request)
-            if !common.json { print("\(reply.count) selected (\(reply.mode))") }
+            if !common.json { print("\(reply.count) selected (\(reply.mode.rawValue))") }
         }
     }
 }

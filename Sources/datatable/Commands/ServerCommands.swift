@@ -57,7 +57,9 @@ struct Methods: ParsableCommand {
             Swift.print("")
             table = TextTable(["param", "type", "", "meaning"])
             for param in params {
-                table.add([param.name, param.type, param.required ? "required" : "optional", param.meaning ?? ""])
+                // A string of a fixed set of names: the names.
+                let type = param.values.map { "\(param.type): \($0.joined(separator: ", "))" } ?? param.type
+                table.add([param.name, type, param.required ? "required" : "optional", param.meaning ?? ""])
             }
             if params.isEmpty { table.add(["(none)", "", "", ""]) }
         }

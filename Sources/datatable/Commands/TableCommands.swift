@@ -95,10 +95,10 @@ struct Create: ParsableCommand {
 
     /// The request the arguments make (a usage error, with this command's usage, when they make none).
     func request() throws -> CreateRequest {
-        var definitions: [ColumnDefinition] = columns.map { spec in
+        var definitions: [ColumnDefinition] = try columns.map { spec in
             let parts = spec.split(separator: ":", maxSplits: 1).map(String.init)
             var column = ColumnDefinition(key: parts[0])
-            if parts.count > 1 { column.type = parts[1] }
+            if parts.count > 1 { column.type = try ColumnValueType.named(parts[1], in: spec) }
             return column
         }
         if let columnsJSON { definitions += try Self.columnDefinitions(columnsJSON) }
@@ -182,7 +182,7 @@ struct Load: ParsableCommand {
     @OptionGroup var common: CommonOptions
     @Argument(help: "The file: .csv, or .ndjson / .jsonl.") var file: String
     @Option(help: "The table (default: the file's name without its extension).") var table: String?
-    @Option(help: "csv or ndjson (default: from the extension).") var format: String?
+    @Option(help: "csv or ndjson (default: from the extension).") var format: DataFileFormat?
     @Option(help: "When the table is created: the column whose values are the row ids.") var key: String?
     @Option(help: "When the table is created: sort by COLUMN or COLUMN:desc.") var sort: [String] = []
     @Flag(
@@ -282,7 +282,7 @@ struct Export: ParsableCommand {
     )
     @OptionGroup var common: CommonOptions
     @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
-    @Option(help: "csv (default) or ndjson.") var format: String?
+    @Option(help: "csv (default) or ndjson.") var format: DataFileFormat?
     @Flag(help: "Only the selected rows.") var selection = false
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
 
@@ -379,9 +379,10 @@ struct Alter: ParsableCommand {
     }
 
     func run() throws {
-        let added = add.map { text -> ColumnDefinition in
+        let added = try add.map { text -> ColumnDefinition in
             let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-            return ColumnDefinition(key: parts.first ?? text, type: parts.count > 1 ? parts[1] : nil)
+            let type = try parts.count > 1 ? ColumnValueType.named(parts[1], in: text) : nil
+            return ColumnDefinition(key: parts.first ?? text, type: type)
         }
         var values: [String: JSONValue] = [:]
         for text in value {

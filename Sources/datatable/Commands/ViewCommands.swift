@@ -5,7 +5,7 @@ import Foundation
 /// Layout settings a subcommand passes on to `layout` or `scroll`.
 struct LayoutFlags: ParsableArguments {
     @Option(help: "The container's width (default: the terminal's, else 100).") var width: Int?
-    @Option(help: "cell (default) or pt.") var unit = "cell"
+    @Option(help: "cell (default) or pt.") var unit = LengthUnit.cell
     @Flag(help: "Compact size class (a list report unless --horizontal-scroll).") var compact = false
     @Flag(help: "The container scrolls sideways: natural widths, nothing omitted.") var horizontalScroll = false
     @Option(help: "Leave this column out (repeat).", completion: .custom(Completions.columns)) var hide: [String] = []
@@ -28,7 +28,7 @@ struct LayoutFlags: ParsableArguments {
         var request = LayoutRequest(
             table: table,
             width: Double(resolvedWidth),
-            sizeClass: compact ? "compact" : nil,
+            sizeClass: compact ? .compact : nil,
             horizontalScroll: horizontalScroll ? true : nil,
             unit: unit
         )
@@ -41,7 +41,7 @@ struct LayoutFlags: ParsableArguments {
         -> ScrollRequest
     {
         var request = ScrollRequest(table: table, viewport: viewport, to: target, unit: unit)
-        if compact { request.sizeClass = "compact" }
+        if compact { request.sizeClass = .compact }
         if horizontalScroll { request.horizontalScroll = true }
         (request.columns, request.columnOrder) = columnState
         return request
@@ -98,7 +98,7 @@ struct Scroll: ParsableCommand {
     @Option(help: "Rows shown (default 20).") var rows = 20
     @Option(help: "Bring the row at this position into view.") var to: Int?
     @Option(help: "Bring the row with this id into view.") var id: String?
-    @Option(help: "With --to or --id: top (default), center, bottom or nearest.") var align: String?
+    @Option(help: "With --to or --id: top (default), center, bottom or nearest.") var align: TargetAlignment?
     @Option(help: "The content offset from the top (cells: lines).") var y: Int?
     @Option(help: "The content offset from the left, when scrolling sideways.") var x: Int?
 
@@ -111,7 +111,7 @@ struct Scroll: ParsableCommand {
         )
         let target =
             to != nil || id != nil
-            ? ScrollRequest.Target(id: id.map(JSONValue.rowID), index: to, align: align ?? "top") : nil
+            ? ScrollRequest.Target(id: id.map(JSONValue.rowID), index: to, align: align ?? .top) : nil
         try common.withSession { session in
             let window = try session.sendForJSON(layout.scrollRequest(table, viewport: viewport, to: target))
             guard !common.json else { return }

@@ -17,12 +17,22 @@ final class ShellCompleter {
     /// Words the shell knows besides the methods.
     static let commands = ["help", "quit", "exit"]
 
-    /// Params whose values are one of a few words.
+    /// Params whose values are one of a few words, by name or dotted path (`to.align`), for
+    /// those a method's own params do not list (its `help` lists the names of its top-level ones).
     static let choices: [String: [String]] = [
-        "unit": ["cell", "pt"],
-        "format": ["csv", "ndjson"],
-        "action": ["set", "add", "remove", "toggle", "all", "none"],
-        "sizeClass": ["regular", "compact"],
+        "unit": LengthUnit.names,
+        "sizeClass": SizeClass.names,
+        "leftAccessory": RowAccessory.names,
+        "rightAccessory": RowAccessory.names,
+        "follow": FollowEdge.names,
+        "to.align": TargetAlignment.names,
+        "sections.style": SectionStyle.names,
+        "align": ColumnAlignment.names,
+        "binding": ColumnBinding.names,
+        "type": ColumnValueType.names,
+        "op": FilterOp.names,
+        "format": DataFileFormat.names,
+        "action": SelectionAction.names,
         "selection": ["true", "false"],
     ]
 
@@ -41,8 +51,8 @@ final class ShellCompleter {
         }
         // A value: the word follows `name=`.
         if before.hasSuffix("="), let last = words.last {
-            let name = String(last.dropLast()).split(separator: ".").last.map(String.init) ?? ""
-            return (values(of: name, line: words).filter { $0.hasPrefix(word) }, true)
+            let path = String(last.dropLast())
+            return (values(of: path, method: method, line: words).filter { $0.hasPrefix(word) }, true)
         }
         // A param name.
         guard let type = MethodRegistry.type(named: method) else { return ([], true) }
@@ -51,9 +61,16 @@ final class ShellCompleter {
         return (names.map { $0 + "=" }, false)
     }
 
-    /// The values the param `name` may take, as far as they can be listed.
-    private func values(of name: String, line words: [String]) -> [String] {
-        if let choices = Self.choices[name] { return choices }
+    /// The values the param at `path` (`unit`, `to.align`) of `method` may take, as far as they
+    /// can be listed.
+    private func values(of path: String, method: String, line words: [String]) -> [String] {
+        let name = path.split(separator: ".").last.map(String.init) ?? ""
+        if !path.contains("."), let type = MethodRegistry.type(named: method),
+            let names = ParamsSchema(of: type).params.first(where: { $0.name == name })?.values
+        {
+            return names
+        }
+        if let choices = Self.choices[path] ?? Self.choices[name] { return choices }
         switch name {
         case "table": return tableNames()
         case "column", "columns", "key":

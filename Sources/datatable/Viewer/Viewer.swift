@@ -216,13 +216,19 @@ final class Viewer {
         case .left: moveColumn(by: -1)
         case .right: moveColumn(by: 1)
         case .character(" "):
-            if let id = cursorID { try act { try $0.send(SelectRequest(table: $1, action: "toggle", ids: [id])) } }
+            if let id = cursorID { try act { try $0.send(SelectRequest(table: $1, action: .toggle, ids: [id])) } }
         case .character("a"):
             // With a filter, `a` selects the rows it shows.
             let all = (window.window["selected"]?.intValue ?? 0) >= total && total > 0
             let filtered = window.window["shown"] != nil
             try act {
-                try $0.send(SelectRequest(table: $1, action: all ? "none" : "all", view: all || !filtered ? nil : true))
+                try $0.send(
+                    SelectRequest(
+                        table: $1,
+                        action: all ? SelectionAction.none : .all,
+                        view: all || !filtered ? nil : true
+                    )
+                )
             }
         case .character("s"): try cycleSort()
         case .character("e"): startEdit()
@@ -403,7 +409,8 @@ final class Viewer {
         let value = row?.values[key] ?? .null
         let condition =
             value == .null
-            ? FilterConditionParam(column: key, op: "empty") : FilterConditionParam(column: key, op: "=", value: value)
+            ? FilterConditionParam(column: key, op: .empty)
+            : FilterConditionParam(column: key, op: .equal, value: value)
         try applyFilter(conditions: conditions + [condition], search: search)
     }
 
@@ -482,9 +489,9 @@ final class Viewer {
         var layout = LayoutRequest(
             table: table,
             width: Double(size.columns),
-            sizeClass: compact ? "compact" : "regular",
+            sizeClass: compact ? .compact : .regular,
             horizontalScroll: !compact,
-            unit: "cell"
+            unit: .cell
         )
         layout.columns = columnState.columns
         layout.columnOrder = columnState.order
@@ -511,14 +518,14 @@ final class Viewer {
             width: Double(size.columns),
             height: Double(max(2, size.rows - 1))
         )
-        var request = ScrollRequest(table: table, viewport: viewport, unit: "cell")
+        var request = ScrollRequest(table: table, viewport: viewport, unit: .cell)
         request.sections = sectionsChange
         sectionsChange = nil
-        request.sizeClass = compact ? "compact" : "regular"
+        request.sizeClass = compact ? .compact : .regular
         request.horizontalScroll = !compact
         request.columns = columnState.columns
         request.columnOrder = columnState.order
-        if placement == .cursor { request.to = ScrollRequest.Target(index: cursor, align: "nearest") }
+        if placement == .cursor { request.to = ScrollRequest.Target(index: cursor, align: .nearest) }
         var arrived: Int
         do {
             arrived = try watch(request)
@@ -529,7 +536,7 @@ final class Viewer {
             arrived = try watch(request)
             let rows = shownRows
             cursor = max(0, rows - 1)
-            request.to = rows == 0 ? nil : ScrollRequest.Target(index: cursor, align: "nearest")
+            request.to = rows == 0 ? nil : ScrollRequest.Target(index: cursor, align: .nearest)
             if rows == 0 { request.viewport?.y = 0 }
             arrived += try watch(request)
         }

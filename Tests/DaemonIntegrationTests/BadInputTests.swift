@@ -143,11 +143,11 @@ import Testing
         try client.send(
             CreateRequest(
                 table: "t1",
-                columns: [ColumnDefinition(key: "a", binding: "syncStatus")],
+                columns: [ColumnDefinition(key: "a", binding: .syncStatus)],
                 rows: [["a": "x"]]
             )
         )
-        let layout = try client.send(LayoutRequest(table: "t1", width: 100, horizontalScroll: true, unit: "cell"))
+        let layout = try client.send(LayoutRequest(table: "t1", width: 100, horizontalScroll: true, unit: .cell))
         #expect(layout.columns.isEmpty, "\(layout)")
         #expect(try Self.answers(daemon))
     }

@@ -36,7 +36,7 @@ import Testing
     @Test func aNegativeNumberIsAValueAndAMisspeltOptionIsAUsageError() throws {
         let daemon = try TestDaemon()
         try daemon.connect().send(
-            CreateRequest(table: "t", columns: [ColumnDefinition(key: "n", type: "number")], rows: [["n": 1]])
+            CreateRequest(table: "t", columns: [ColumnDefinition(key: "n", type: .number)], rows: [["n": 1]])
         )
         let edited = try run(BuiltProducts.client, ["edit", "t", "1", "n", "-5", "--socket", daemon.socketPath])
         #expect(edited.status == 0, "\(edited.output)")

@@ -46,7 +46,7 @@ struct DiskFullTests {
             let created = try client.send(
                 CreateRequest(
                     table: "feed",
-                    columns: [ColumnDefinition(key: "n", type: "number"), ColumnDefinition(key: "note")]
+                    columns: [ColumnDefinition(key: "n", type: .number), ColumnDefinition(key: "note")]
                 )
             )
             try #require(created.version == 1, "\(created)")

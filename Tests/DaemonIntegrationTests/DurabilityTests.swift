@@ -25,7 +25,7 @@ import Testing
                 CreateRequest(
                     table: "feed",
                     columns: [
-                        ColumnDefinition(key: "k"), ColumnDefinition(key: "n", type: "number"),
+                        ColumnDefinition(key: "k"), ColumnDefinition(key: "n", type: .number),
                         ColumnDefinition(key: "note"),
                     ],
                     key: "k"
@@ -148,8 +148,8 @@ import Testing
                 CreateRequest(
                     table: "pets",
                     columns: [
-                        ColumnDefinition(key: "name"), ColumnDefinition(key: "age", type: "number", min: 0),
-                        ColumnDefinition(key: "born", type: "date"),
+                        ColumnDefinition(key: "name"), ColumnDefinition(key: "age", type: .number, min: 0),
+                        ColumnDefinition(key: "born", type: .date),
                     ],
                     rows: [["name": "Rex", "age": 3], ["name": "Tom", "age": 7]]
                 )
@@ -168,7 +168,7 @@ import Testing
                 try client.failure(EditRequest(table: "pets", id: 1, column: "born", value: "2020-02-30")).kind
                     == .invalidValue
             )
-            try client.send(LoadRequest(table: "csv", format: "csv", text: "city,people\nOslo,709000\nBergen,291000\n"))
+            try client.send(LoadRequest(table: "csv", format: .csv, text: "city,people\nOslo,709000\nBergen,291000\n"))
             try client.send(numberedTable("gone", count: 2))
             try client.send(DropRequest(table: "gone"))
             try client.send(EditRequest(table: "stock", id: 1, column: "qty", value: "99"))
@@ -185,7 +185,7 @@ import Testing
             try client.send(UndoRequest(table: "stock"))
             try client.send(UndoRequest(table: "stock"))
             try client.send(RedoRequest(table: "stock"))
-            try client.send(SelectRequest(table: "stock", mode: "single"))
+            try client.send(SelectRequest(table: "stock", mode: .single))
             // Cleared, then filled again: ids go on after the last one given.
             try client.send(numberedTable("feed", count: 3))
             try client.send(ClearRequest(table: "feed"))
@@ -194,7 +194,7 @@ import Testing
             try client.send(
                 CreateRequest(
                     table: "bins",
-                    columns: [ColumnDefinition(key: "bin"), ColumnDefinition(key: "qty", type: "number")],
+                    columns: [ColumnDefinition(key: "bin"), ColumnDefinition(key: "qty", type: .number)],
                     key: "bin",
                     rows: [["bin": "A1", "qty": 1]]
                 )
@@ -207,7 +207,7 @@ import Testing
                 CreateRequest(
                     table: "shelf",
                     columns: [
-                        ColumnDefinition(key: "item"), ColumnDefinition(key: "qty", type: "number"),
+                        ColumnDefinition(key: "item"), ColumnDefinition(key: "qty", type: .number),
                         ColumnDefinition(key: "note"),
                     ],
                     rows: [["item": "Bolt", "qty": 3, "note": "old"], ["item": "Nut", "qty": 5]]
@@ -224,7 +224,7 @@ import Testing
             try client.send(
                 CreateRequest(
                     table: "crate",
-                    columns: [ColumnDefinition(key: "bin"), ColumnDefinition(key: "qty", type: "number")],
+                    columns: [ColumnDefinition(key: "bin"), ColumnDefinition(key: "qty", type: .number)],
                     key: "bin",
                     rows: [["bin": "A1", "qty": 1], ["bin": "B2", "qty": 2]]
                 )
@@ -281,7 +281,7 @@ import Testing
         let arguments = ["--state-dir", state.path, "--fsync", "always"]
         let daemon = try TestDaemon(arguments: arguments)
         let client = try daemon.connect()
-        try client.send(CreateRequest(table: "p", columns: [ColumnDefinition(key: "n", type: "number")]))
+        try client.send(CreateRequest(table: "p", columns: [ColumnDefinition(key: "n", type: .number)]))
         var lines = ""
         for index in 1...300 {
             lines += try LineConnection.line(for: AddRequest(table: "p", row: ["n": .integer(Int64(index))]), id: index)
@@ -361,7 +361,7 @@ import Testing
         do {
             let daemon = try TestDaemon(arguments: arguments)
             let client = try daemon.connect()
-            try client.send(CreateRequest(table: "ledger", columns: [ColumnDefinition(key: "n", type: "number")]))
+            try client.send(CreateRequest(table: "ledger", columns: [ColumnDefinition(key: "n", type: .number)]))
             for n in 0..<1000 { try client.send(AddRequest(table: "ledger", row: ["n": .integer(Int64(n))])) }
             _ = daemon.process.stop(signal: SIGKILL)
         }

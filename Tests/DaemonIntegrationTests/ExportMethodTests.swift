@@ -13,7 +13,7 @@ import Testing
         try client.send(
             CreateRequest(
                 table: "t",
-                columns: [ColumnDefinition(key: "n", type: "number"), ColumnDefinition(key: "name")],
+                columns: [ColumnDefinition(key: "n", type: .number), ColumnDefinition(key: "name")],
                 rows: (0..<rows).map {
                     ["n": .integer(Int64($0)), "name": .string("item \($0), \"quoted\"\nline two")]
                 }
@@ -53,9 +53,9 @@ import Testing
         let daemon = try TestDaemon()
         let client = try daemon.connect()
         try Self.makeTable(client, rows: 12_000)
-        let inReply = try #require(try client.send(ExportRequest(table: "t", format: "ndjson")).text)
+        let inReply = try #require(try client.send(ExportRequest(table: "t", format: .ndjson)).text)
         // Sent as a line, so that the chunks before the reply are read too.
-        let request = ExportRequest(table: "t", format: "ndjson", stream: true)
+        let request = ExportRequest(table: "t", format: .ndjson, stream: true)
         try client.send(try LineConnection.line(for: request, id: 7) + "\n")
         var text = ""
         var chunks: [ExportChunk] = []
@@ -87,7 +87,7 @@ import Testing
         try text.write(toFile: path, atomically: false, encoding: .utf8)
         let loaded = try client.send(LoadRequest(table: "copy", path: path))
         #expect(loaded.rows == 12_000, "\(loaded)")
-        let copy = try client.send(ExportRequest(table: "copy", format: "ndjson")).text
+        let copy = try client.send(ExportRequest(table: "copy", format: .ndjson)).text
         #expect(copy == inReply)
     }
 

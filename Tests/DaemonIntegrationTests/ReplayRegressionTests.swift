@@ -99,7 +99,7 @@ import Testing
         var requests: [any DataTableRequest] = [
             CreateRequest(
                 table: "shelves",
-                columns: [ColumnDefinition(key: "bin"), ColumnDefinition(key: "qty", type: "number")],
+                columns: [ColumnDefinition(key: "bin"), ColumnDefinition(key: "qty", type: .number)],
                 key: "bin"
             )
         ]
@@ -139,11 +139,14 @@ import Testing
             [
                 CreateRequest(
                     table: "v",
-                    columns: [ColumnDefinition(key: "item"), ColumnDefinition(key: "qty", type: "number")],
+                    columns: [ColumnDefinition(key: "item"), ColumnDefinition(key: "qty", type: .number)],
                     rows: rows
                 ),
-                SelectRequest(table: "v", action: "all"),
-                FilterRequest(table: "v", where: [FilterConditionParam(column: "qty", op: ">=", value: 3)]),
+                SelectRequest(table: "v", action: .all),
+                FilterRequest(
+                    table: "v",
+                    where: [FilterConditionParam(column: "qty", op: .greaterOrEqualASCII, value: 3)]
+                ),
                 DeleteRequest(table: "v", selection: true, view: true),
                 EditRequest(table: "v", column: "qty", value: 9, selection: true, view: false),
             ]
@@ -237,7 +240,7 @@ extension ReplayRegressionTests {
         let state = try Scratch()
         defer { state.remove() }
         var edits: [any DataTableRequest] = [
-            CreateRequest(table: "h", columns: [ColumnDefinition(key: "n", type: "number")], rows: [["n": 0]])
+            CreateRequest(table: "h", columns: [ColumnDefinition(key: "n", type: .number)], rows: [["n": 0]])
         ]
         for value in 1...6 { edits.append(EditRequest(table: "h", id: 1, column: "n", value: .integer(Int64(value)))) }
         // Written with a depth of 2: the last two edits can be taken back.

@@ -26,9 +26,9 @@ import Testing
                 table: "keyed",
                 columns: [
                     ColumnDefinition(key: "bin"), ColumnDefinition(key: "item", maxLength: 10),
-                    ColumnDefinition(key: "qty", type: "number", min: 0), ColumnDefinition(key: "when", type: "date"),
-                    ColumnDefinition(key: "ok", type: "boolean"),
-                    ColumnDefinition(key: "grade", type: "picker", options: ["Low", "Mid", "High"]),
+                    ColumnDefinition(key: "qty", type: .number, min: 0), ColumnDefinition(key: "when", type: .date),
+                    ColumnDefinition(key: "ok", type: .boolean),
+                    ColumnDefinition(key: "grade", type: .picker, options: ["Low", "Mid", "High"]),
                 ],
                 key: "bin"
             )
@@ -37,7 +37,7 @@ import Testing
             "numbers",
             CreateRequest(
                 table: "numbers",
-                columns: [ColumnDefinition(key: "n", type: "number"), ColumnDefinition(key: "note")],
+                columns: [ColumnDefinition(key: "n", type: .number), ColumnDefinition(key: "note")],
                 key: "n"
             )
         ),
@@ -46,8 +46,8 @@ import Testing
             CreateRequest(
                 table: "feed",
                 columns: [
-                    ColumnDefinition(key: "line"), ColumnDefinition(key: "qty", type: "number"),
-                    ColumnDefinition(key: "at", type: "datetime"),
+                    ColumnDefinition(key: "line"), ColumnDefinition(key: "qty", type: .number),
+                    ColumnDefinition(key: "at", type: .datetime),
                 ],
                 limit: 30
             )
@@ -244,7 +244,7 @@ import Testing
             if random.next() % 5 == 0 { return ClearRequest(table: table) }
             return DeleteRequest(table: table, ids: [id])
         case 14, 15:
-            var select = SelectRequest(table: table, action: pick(["set", "add", "remove", "toggle"]))
+            var select = SelectRequest(table: table, action: pick([.set, .add, .remove, .toggle]))
             if random.next() % 2 == 0 {
                 select.ids = [id]
             } else {
@@ -252,14 +252,14 @@ import Testing
                 select.count = Int(random.next() % 4)
                 select.view = view
             }
-            if random.next() % 6 == 0 { select.mode = pick(["single", "multiple", "none"]) }
+            if random.next() % 6 == 0 { select.mode = pick([.single, .multiple, .none]) }
             return select
-        case 16: return SelectRequest(table: table, action: pick(["all", "none"]), view: view)
+        case 16: return SelectRequest(table: table, action: pick([.all, .none]), view: view)
         case 17:
             let condition =
                 table == "keyed"
-                ? [FilterConditionParam(column: "qty", op: ">=", value: number(random.next() % 60))]
-                : [FilterConditionParam(column: column, op: "notEmpty")]
+                ? [FilterConditionParam(column: "qty", op: .greaterOrEqualASCII, value: number(random.next() % 60))]
+                : [FilterConditionParam(column: column, op: .notEmpty)]
             return random.next() % 4 == 0
                 ? FilterRequest(table: table, where: [], search: "") : FilterRequest(table: table, where: condition)
         case 18:
@@ -280,7 +280,7 @@ import Testing
             case 2 where table == "keyed":
                 return AlterRequest(
                     table: table,
-                    change: [ColumnDefinition(key: "qty", type: "number", min: number(random.next() % 50))],
+                    change: [ColumnDefinition(key: "qty", type: .number, min: number(random.next() % 50))],
                     keepAsDrafts: true
                 )
             case 3 where table == "feed": return AlterRequest(table: table, limit: 10 + Int(random.next() % 30))

@@ -36,14 +36,14 @@ import Testing
         let second = try daemon.connect()
         let viewport = ScrollRequest.Viewport(width: 120, height: 5)
         func keys(_ window: ScrollRequest.Response) -> [String] { window.columns.map(\.key) }
-        let table = keys(try second.send(ScrollRequest(table: "stock", viewport: viewport, unit: "cell")))
+        let table = keys(try second.send(ScrollRequest(table: "stock", viewport: viewport, unit: .cell)))
         #expect(table.contains("rack") && table.first == "item")
         let own = try first.send(
             ScrollRequest(
                 table: "stock",
                 viewport: viewport,
                 settings: LayoutSettings(
-                    unit: "cell",
+                    unit: .cell,
                     columns: ["rack": ColumnHints(hidden: true)],
                     columnOrder: ["qty"]
                 )
@@ -59,7 +59,7 @@ import Testing
             LayoutRequest(
                 table: "stock",
                 width: 120,
-                settings: LayoutSettings(unit: "cell", columnOrder: ["rack", "item"])
+                settings: LayoutSettings(unit: .cell, columnOrder: ["rack", "item"])
             )
         )
         #expect(Array(layout.columns.map(\.key).prefix(2)) == ["rack", "item"])
@@ -80,7 +80,7 @@ import Testing
         let state = try Scratch()
         defer { state.remove() }
         let arguments = ["--state-dir", state.path, "--compact-after-bytes", "1"]
-        let scroll = ScrollRequest(table: "parts", viewport: .init(width: 60, height: 10), unit: "cell")
+        let scroll = ScrollRequest(table: "parts", viewport: .init(width: 60, height: 10), unit: .cell)
         func drillDowns(_ window: ScrollRequest.Response) -> [Bool?] { window.rows.map(\.drillDown) }
         let expected: [Bool?] = [true, false, false, true]
         do {
@@ -89,7 +89,7 @@ import Testing
             try client.send(
                 CreateRequest(
                     table: "parts",
-                    columns: [ColumnDefinition(key: "name"), ColumnDefinition(key: "detail", binding: "drillDown")],
+                    columns: [ColumnDefinition(key: "name"), ColumnDefinition(key: "detail", binding: .drillDown)],
                     rows: [
                         ["name": "Servo", "detail": "yes"], ["name": "Gear"],
                         ["name": "Cable", "detail": "yes", "$drillDown": false], ["name": "Nut", "$drillDown": true],
@@ -110,7 +110,7 @@ import Testing
             ScrollRequest(
                 table: "parts",
                 viewport: .init(width: 60, height: 10),
-                settings: LayoutSettings(unit: "cell", rightAccessory: "none")
+                settings: LayoutSettings(unit: .cell, rightAccessory: RowAccessory.none)
             )
         )
         #expect(drillDowns(plain) == [nil, nil, nil, nil])
@@ -127,8 +127,8 @@ import Testing
             ScrollRequest(
                 table: "feed",
                 viewport: .init(width: 60, height: 20),
-                to: .init(index: 500, align: "top"),
-                unit: "cell"
+                to: .init(index: 500, align: .top),
+                unit: .cell
             )
         )
         let anchor = try #require(before.rows.first)
@@ -149,7 +149,7 @@ import Testing
 
         // The second session has a view of its own, at the top.
         let top = try second.client.send(
-            ScrollRequest(table: "feed", viewport: .init(width: 30, height: 5), unit: "cell")
+            ScrollRequest(table: "feed", viewport: .init(width: 30, height: 5), unit: .cell)
         )
         #expect(top.rows.first?.index == 0)
         #expect(top.viewport.width == 30)
@@ -219,12 +219,12 @@ import Testing
             ScrollRequest(
                 table: "stock",
                 viewport: .init(width: 375, height: 600),
-                settings: LayoutSettings(sizeClass: "compact")
+                settings: LayoutSettings(sizeClass: .compact)
             )
         )
         #expect(window.mode == "list")
         let bindings = window.columns.compactMap(\.binding)
-        #expect(Array(bindings.prefix(3)) == ["headline", "subheadline", "footnote"])
+        #expect(Array(bindings.prefix(3)) == [.headline, .subheadline, .footnote])
         #expect(window.rows.first?.cells.first == "Servo Motor SM-400")
     }
 
@@ -234,12 +234,17 @@ import Testing
             let error = try client.failure(request)
             return (error.kind, error.details["field"]?.stringValue)
         }
+        // A name outside a member's set is what no ScrollRequest can hold: sent as text.
+        func failure(params: String) throws -> (kind: ErrorKind, field: String?) {
+            let error = try client.failure(toLine: #"{"id":1,"method":"scroll","params":{"table":"stock",\#(params)}}"#)
+            return (error.kind, error.details["field"]?.stringValue)
+        }
         func stock(
             viewport: ScrollRequest.Viewport? = nil,
             to: ScrollRequest.Target? = nil,
             overscan: Int? = nil,
-            follow: String? = nil,
-            unit: String? = nil
+            follow: FollowEdge? = nil,
+            unit: LengthUnit? = nil
         ) -> ScrollRequest {
             ScrollRequest(table: "stock", viewport: viewport, to: to, overscan: overscan, follow: follow, unit: unit)
         }
@@ -249,23 +254,23 @@ import Testing
         #expect(try failure(stock()) == (.invalidParams, "params.viewport.width"))
         #expect(try failure(stock(viewport: .init(width: 80))) == (.invalidParams, "params.viewport.height"))
 
-        let start = try client.send(stock(viewport: .init(y: 2, width: 80, height: 5), unit: "cell"))
+        let start = try client.send(stock(viewport: .init(y: 2, width: 80, height: 5), unit: .cell))
         #expect(start.viewport.y == 2)
         #expect(try failure(stock(to: .init(id: 1, index: 2))) == (.invalidParams, "params.to"))
-        #expect(try failure(stock(to: .init(index: 1, align: "middle"))).field == "params.to.align")
+        #expect(try failure(params: #""to":{"index":1,"align":"middle"}"#) == (.invalidParams, "params.to.align"))
         #expect(try failure(stock(to: .init(id: 999))).kind == .noSuchRow)
         #expect(try failure(stock(to: .init(index: 10))) == (.invalidValue, "params.to.index"))
         #expect(try failure(stock(viewport: .init(y: 1), to: .init(index: 1))).field == "params.to")
-        #expect(try failure(stock(follow: "sideways")).field == "params.follow")
+        #expect(try failure(params: #""follow":"sideways""#) == (.invalidParams, "params.follow"))
         #expect(try failure(stock(overscan: 100000)).field == "params.overscan")
         #expect(try failure(stock(viewport: .init(y: -3))).field == "params.viewport.y")
         #expect(try failure(stock(viewport: .init(width: 0))).field == "params.viewport.width")
-        #expect(try failure(stock(unit: "inch")).field == "params.unit")
+        #expect(try failure(params: #""unit":"inch""#) == (.invalidParams, "params.unit"))
 
         // The view is where it was.
         let same = try client.send(stock())
         #expect(same.viewport.y == 2)
         #expect(same.viewport.width == 80)
-        #expect(same.unit == "cell")
+        #expect(same.unit == .cell)
     }
 }

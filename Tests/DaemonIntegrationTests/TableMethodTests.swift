@@ -19,9 +19,9 @@ import Testing
                     columns: [
                         ColumnDefinition(key: "item", label: "Item", required: true, maxLength: 20),
                         ColumnDefinition(key: "rack", label: "Rack", editable: false),
-                        ColumnDefinition(key: "qty", label: "Qty", type: "number", min: 0, decimals: 0),
-                        ColumnDefinition(key: "received", label: "Received", type: "date"),
-                        ColumnDefinition(key: "grade", type: "picker", options: ["Low", "Medium", "High"]),
+                        ColumnDefinition(key: "qty", label: "Qty", type: .number, min: 0, decimals: 0),
+                        ColumnDefinition(key: "received", label: "Received", type: .date),
+                        ColumnDefinition(key: "grade", type: .picker, options: ["Low", "Medium", "High"]),
                     ],
                     key: key ? "item" : nil,
                     sort: [SortKeyParam(column: "received", descending: true)]
@@ -57,7 +57,7 @@ import Testing
         let state = try Scratch()
         defer { state.remove() }
         let arguments = ["--state-dir", state.path, "--compact-after-bytes", "1"]
-        let scroll = ScrollRequest(table: "prices", viewport: .init(width: 80, height: 5), unit: "cell")
+        let scroll = ScrollRequest(table: "prices", viewport: .init(width: 80, height: 5), unit: .cell)
         let shown = ["Lathe", "$1,234.50", "25%", "24.11.2026"]
         do {
             let daemon = try TestDaemon(arguments: arguments)
@@ -69,12 +69,12 @@ import Testing
                         ColumnDefinition(key: "item"),
                         ColumnDefinition(
                             key: "price",
-                            type: "number",
+                            type: .number,
                             decimals: 2,
                             format: ColumnFormat(grouping: true, prefix: "$")
                         ),
-                        ColumnDefinition(key: "share", type: "number", format: ColumnFormat(percent: true)),
-                        ColumnDefinition(key: "due", type: "date", format: ColumnFormat(locale: "de")),
+                        ColumnDefinition(key: "share", type: .number, format: ColumnFormat(percent: true)),
+                        ColumnDefinition(key: "due", type: .date, format: ColumnFormat(locale: "de")),
                     ],
                     rows: [["item": "Lathe", "price": 12500, "share": "25%", "due": "24.11.2026"]]
                 )
@@ -104,7 +104,7 @@ import Testing
         let bad = try client.failure(
             CreateRequest(
                 table: "bad",
-                columns: [ColumnDefinition(key: "d", type: "date", format: ColumnFormat(locale: "xx"))]
+                columns: [ColumnDefinition(key: "d", type: .date, format: ColumnFormat(locale: "xx"))]
             )
         )
         #expect(bad.details["field"] == "params.columns[0].format.locale")
@@ -118,13 +118,15 @@ import Testing
         #expect(columns[2].min == 0)
         #expect(columns[4].options == ["Low", "Medium", "High"])
         #expect(described.sort.first?.descending == true)
-        #expect(described.selection == "multiple")
+        #expect(described.selection == .multiple)
         let tables = try stock.send(TablesRequest()).tables
         #expect(tables.map(\.name) == ["stock"])
         let a = ColumnDefinition(key: "a")
         #expect(try stock.failure(CreateRequest(table: "stock", columns: [a])).kind == .alreadyExists)
         #expect(
-            try stock.failure(CreateRequest(table: "x", columns: [ColumnDefinition(key: "a", type: "colour")])).kind
+            try stock.client.failure(
+                toLine: #"{"id":1,"method":"create","params":{"table":"x","columns":[{"key":"a","type":"colour"}]}}"#
+            ).kind
                 == .invalidValue
         )
         #expect(try stock.failure(CreateRequest(table: "x", columns: [])).kind == .invalidValue)
@@ -222,7 +224,7 @@ import Testing
             )
         )
         #expect(batch.edited == 2)
-        try stock.send(SelectRequest(table: "stock", action: "all"))
+        try stock.send(SelectRequest(table: "stock", action: .all))
         let bulk = try stock.send(EditRequest(table: "stock", column: "qty", value: "7", selection: true))
         #expect(bulk.edited == 2)
         let undone = try stock.send(UndoRequest(table: "stock"))
@@ -244,13 +246,18 @@ import Testing
         )
         #expect(try stock.send(SelectRequest(table: "stock", ids: [1, 3])).count == 2)
         #expect(try stock.send(SelectionRequest(table: "stock")).ids == [3, 1])
-        #expect(try stock.send(SelectRequest(table: "stock", action: "toggle", from: 0, count: 2)).count == 2)
+        #expect(try stock.send(SelectRequest(table: "stock", action: .toggle, from: 0, count: 2)).count == 2)
         #expect(try stock.send(SelectionRequest(table: "stock")).ids == [2, 1])
-        #expect(try stock.send(SelectRequest(table: "stock", mode: "single")).count == 1)
-        #expect(try stock.failure(SelectRequest(table: "stock", action: "all")).kind == .invalidValue)
-        #expect(try stock.failure(SelectRequest(table: "stock", action: "flip", ids: [1])).kind == .invalidValue)
+        #expect(try stock.send(SelectRequest(table: "stock", mode: .single)).count == 1)
+        #expect(try stock.failure(SelectRequest(table: "stock", action: .all)).kind == .invalidValue)
+        #expect(
+            try stock.client.failure(
+                toLine: #"{"id":1,"method":"select","params":{"table":"stock","action":"flip","ids":[1]}}"#
+            ).kind
+                == .invalidValue
+        )
         #expect(try stock.failure(SelectRequest(table: "stock", ids: [42])).kind == .noSuchRow)
-        #expect(try stock.send(SelectRequest(table: "stock", action: "all", mode: "multiple")).count == 3)
+        #expect(try stock.send(SelectRequest(table: "stock", action: .all, mode: .multiple)).count == 3)
         #expect(try stock.failure(DeleteRequest(table: "stock", ids: [1, 42])).kind == .noSuchRow)
         #expect(try stock.failure(DeleteRequest(table: "stock")).kind == .invalidParams)
         #expect(try stock.send(DeleteRequest(table: "stock", ids: [2])).rows == 2)
@@ -294,8 +301,8 @@ import Testing
         let loaded = try stock.send(LoadRequest(table: "stock", path: file))
         #expect(loaded.added == 2)
         #expect(loaded.created == false)
-        let inferred = try stock.send(LoadRequest(table: "fresh", format: "ndjson", text: "{\"a\":1}\n{\"a\":2.5}\n"))
-        #expect(inferred.columns.first?.type == "number")
+        let inferred = try stock.send(LoadRequest(table: "fresh", format: .ndjson, text: "{\"a\":1}\n{\"a\":2.5}\n"))
+        #expect(inferred.columns.first?.type == .number)
         let bad = try stock.failure(LoadRequest(table: "stock", text: "item,qty\nok,1\nbad,x\n"))
         #expect(bad.kind == .invalidValue)
         #expect(bad.details["line"] == 3)
@@ -305,11 +312,16 @@ import Testing
         let duplicateKeys = try stock.failure(LoadRequest(table: "keyed", text: "k,v\nA,1\nA,2\n", key: "k"))
         #expect(duplicateKeys.kind == .invalidValue)
         #expect(try stock.failure(DescribeRequest(table: "keyed")).kind == .noSuchTable)
-        #expect(try stock.failure(LoadRequest(table: "stock", format: "xml", text: "a")).kind == .invalidValue)
+        #expect(
+            try stock.client.failure(
+                toLine: #"{"id":1,"method":"load","params":{"table":"stock","format":"xml","text":"a"}}"#
+            ).kind
+                == .invalidValue
+        )
         let exported = try stock.send(ExportRequest(table: "stock"))
         #expect(exported.text == "item,rack,qty,received,grade\n\"y, z\",,2,2024-05-02,\nx,,1,2024-05-01,\n")
         try stock.send(SelectRequest(table: "stock", ids: [1]))
-        let selected = try stock.send(ExportRequest(table: "stock", format: "ndjson", selection: true))
+        let selected = try stock.send(ExportRequest(table: "stock", format: .ndjson, selection: true))
         #expect(selected.rows == 1)
     }
 

@@ -7,9 +7,9 @@ import Testing
 /// the range, and changes nothing (issue #36, case 7).
 @Suite struct ValueRangeTests {
     static let columns = [
-        ColumnDefinition(key: "id", type: "number"), ColumnDefinition(key: "dt", type: "datetime"),
-        ColumnDefinition(key: "d", type: "date"), ColumnDefinition(key: "n", type: "number"),
-        ColumnDefinition(key: "u", type: "duration"), ColumnDefinition(key: "cents", type: "number", decimals: 2),
+        ColumnDefinition(key: "id", type: .number), ColumnDefinition(key: "dt", type: .datetime),
+        ColumnDefinition(key: "d", type: .date), ColumnDefinition(key: "n", type: .number),
+        ColumnDefinition(key: "u", type: .duration), ColumnDefinition(key: "cents", type: .number, decimals: 2),
     ]
 
     /// The reported case: `{"dt":253402300800}` (10000-01-01T00:00:00Z as seconds since 1970)
@@ -31,7 +31,7 @@ import Testing
             let requests: [any DataTableRequest] = [
                 AddRequest(table: "t", row: ["id": 2, "dt": value]),
                 AddRequest(table: "t", rows: [["id": 1, "dt": value]], upsert: true),
-                LoadRequest(table: "t", format: "ndjson", text: #"{"id":3,"dt":\#(text)}"#),
+                LoadRequest(table: "t", format: .ndjson, text: #"{"id":3,"dt":\#(text)}"#),
             ]
             for request in requests {
                 let method = type(of: request).method
@@ -72,7 +72,7 @@ import Testing
         )
         let created = try decoded(CreateRequest.Response.self, from: try #require(reply.result, "\(reply)"))
         #expect(created.rows == 5, "\(created)")
-        for format in ["csv", "ndjson"] {
+        for format in [DataFileFormat.csv, .ndjson] {
             let exported = try #require(try client.send(ExportRequest(table: "t", format: format)).text)
             let loaded = try client.send(
                 LoadRequest(table: "back-\(format)", format: format, text: exported, columns: Self.columns, key: "id")

@@ -15,7 +15,7 @@ import Testing
         defer { state.remove() }
         let arguments = ["--state-dir", state.path]
         let columns =
-            [ColumnDefinition(key: "id", type: "number")]
+            [ColumnDefinition(key: "id", type: .number)]
             + (0..<Self.columnCount).map { ColumnDefinition(key: "c\($0)") }
         let rows: [JSONValue] = (0..<3).map { row in
             ["id": .integer(Int64(row)), "c0": .string("first \(row)"), "c1999": .string("last \(row)")]

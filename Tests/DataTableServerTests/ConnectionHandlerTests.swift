@@ -103,7 +103,7 @@ import Testing
         let rows = 500
         let create = CreateRequest(
             table: "big",
-            columns: [ColumnDefinition(key: "n", type: "number")],
+            columns: [ColumnDefinition(key: "n", type: .number)],
             rows: (0..<rows).map { .object(["n": .integer(Int64(rows - 1 - $0))]) }
         )
         let createLine = try Self.line(id: 1, method: "create", params: create)
@@ -260,7 +260,7 @@ import Testing
         let rows = 100
         let create = CreateRequest(
             table: "big",
-            columns: [ColumnDefinition(key: "n", type: "number")],
+            columns: [ColumnDefinition(key: "n", type: .number)],
             rows: (0..<rows).map { .object(["n": .integer(Int64($0))]) }
         )
         let read =
@@ -300,7 +300,7 @@ import Testing
         var client = InProcessClient(server: state)
         let create = CreateRequest(
             table: name,
-            columns: [ColumnDefinition(key: "n", type: "number")],
+            columns: [ColumnDefinition(key: "n", type: .number)],
             rows: (0..<rows).map { .object(["n": .integer(Int64($0))]) }
         )
         let reply = try await client.reply(try line(id: 1, method: "create", params: create))

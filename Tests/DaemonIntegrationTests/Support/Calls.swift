@@ -102,7 +102,7 @@ struct WaitTimedOut: Error {}
 func numberedTable(_ name: String, count: Int) -> CreateRequest {
     CreateRequest(
         table: name,
-        columns: [ColumnDefinition(key: "n", type: "number"), ColumnDefinition(key: "name")],
+        columns: [ColumnDefinition(key: "n", type: .number), ColumnDefinition(key: "name")],
         rows: (0..<count).map { ["n": .integer(Int64($0)), "name": .string("row \($0)")] },
         sort: [SortKeyParam(column: "n", descending: true)]
     )

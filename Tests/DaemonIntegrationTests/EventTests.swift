@@ -250,7 +250,7 @@ import Testing
 
         // 1000 rows an add: each event lists 1000 ids, about 7 KB; 100 of them are far more
         // than the limit and the socket's buffers hold. Every add is answered meanwhile.
-        let add = try RepeatedRequest(AddRequest(table: "feed", rows: (0..<1000).map { ["n": .integer(Int64($0))] }))
+        let add = try EncodedRequest(AddRequest(table: "feed", rows: (0..<1000).map { ["n": .integer(Int64($0))] }))
         for round in 0..<100 {
             let reply = try add.send(on: writer)
             #expect(reply.rows == 1000 * (round + 1), "\(reply)")
@@ -276,7 +276,7 @@ import Testing
         let sleeper = try daemon.connect()
         try writer.send(CreateRequest(table: "feed", columns: [ColumnDefinition(key: "n", type: "number")]))
         try sleeper.send(SubscribeRequest(table: "feed"))
-        let add = try RepeatedRequest(AddRequest(table: "feed", rows: (0..<1000).map { ["n": .integer(Int64($0))] }))
+        let add = try EncodedRequest(AddRequest(table: "feed", rows: (0..<1000).map { ["n": .integer(Int64($0))] }))
         let deadline = ContinuousClock.now + .seconds(30)
         var added = 0
         while !daemon.process.output.contains("does not read its events"), ContinuousClock.now < deadline {
@@ -302,7 +302,7 @@ import Testing
         let sleeper = try daemon.connect()
         try writer.send(CreateRequest(table: "feed", columns: [ColumnDefinition(key: "n", type: "number")]))
         try sleeper.send(SubscribeRequest(table: "feed"))
-        let add = try RepeatedRequest(AddRequest(table: "feed", rows: (0..<1000).map { ["n": .integer(Int64($0))] }))
+        let add = try EncodedRequest(AddRequest(table: "feed", rows: (0..<1000).map { ["n": .integer(Int64($0))] }))
         for round in 0..<150 { #expect(try add.send(on: writer).rows == 1000 * (round + 1)) }
         let stopped = ContinuousClock.now
         #expect(daemon.process.waitForOutput(containing: "does not read its events", timeout: .seconds(10)))
@@ -322,7 +322,7 @@ import Testing
         let slow = try daemon.connect()
         try writer.send(CreateRequest(table: "feed", columns: [ColumnDefinition(key: "n", type: "number")]))
         try slow.send(SubscribeRequest(table: "feed"))
-        let add = try RepeatedRequest(AddRequest(table: "feed", rows: (0..<1000).map { ["n": .integer(Int64($0))] }))
+        let add = try EncodedRequest(AddRequest(table: "feed", rows: (0..<1000).map { ["n": .integer(Int64($0))] }))
         var version = 0
         for _ in 0..<150 {
             version = try add.send(on: writer).version
@@ -344,35 +344,6 @@ import Testing
         let next = try Self.nextEvent(slow)
         #expect(next.kind == .added && next.previous == version)
     }
-}
-
-/// A large request sent again and again: its line encoded once, and each reply decoded straight
-/// into the request's typed response. (`send` goes through `JSONValue` both ways, which for a
-/// 1000-row add and its 1000-entry reply takes several times as long as the daemon takes to
-/// carry it out, long enough to outlast the grace the subscriber tests give.)
-private struct RepeatedRequest<Request: DataTableRequest> {
-    let line: String
-
-    init(_ request: Request) throws { line = try LineConnection.line(for: request, id: 1) + "\n" }
-
-    /// Sends the request on `client` and returns its typed result; an error reply throws its
-    /// ``ResponseError``. Notifications that arrive before the reply are skipped.
-    func send(on client: UnixClient) throws -> Request.Response {
-        try client.send(line)
-        while true {
-            let text = try #require(try client.readLine(), "the daemon closed the connection")
-            guard LineConnection.isReply(text) else { continue }
-            let reply = try JSONDecoder().decode(TypedReply<Request.Response>.self, from: Data(text.utf8))
-            if let error = reply.error { throw error }
-            return try #require(reply.result, "\(text)")
-        }
-    }
-}
-
-/// A reply read straight into `Result`.
-private struct TypedReply<Result: Decodable>: Decodable {
-    var result: Result?
-    var error: ResponseError?
 }
 
 /// A request without an `id`: a notification, which the daemon carries out without replying.

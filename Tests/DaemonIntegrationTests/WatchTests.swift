@@ -179,8 +179,8 @@ import Testing
                 do {
                     try writer.send(change)
                 } catch is ResponseError {
-                    // Refusals are part of the mix (an undo with nothing to undo, a row deleted
-                    // before, a value that does not fit): they change nothing a window shows.
+                    // Refusals are part of the mix, as they come: an undo with nothing to undo, a
+                    // row deleted before, a value that does not fit (kept as a draft).
                 }
             }
             for watcher in watchers {

@@ -1,3 +1,5 @@
+import DataTableClient
+import DataTableProtocol
 import Foundation
 import Testing
 
@@ -5,6 +7,20 @@ import Testing
 /// and a subscriber that never reads cut off without slowing anyone else.
 @Suite struct EventTests {
     /// Events arrive in version order, each continuing from the one before.
+    static func expectChained(
+        _ events: [TableEvent],
+        from version: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        var last = version
+        for event in events {
+            #expect(event.previous == last, "\(event)", sourceLocation: sourceLocation)
+            last = event.version
+        }
+    }
+
+    /// Events arrive in version order, each continuing from the one before (events read as
+    /// untyped JSON).
     static func expectChained(
         _ events: [[String: Any]],
         from version: Int,
@@ -17,58 +33,85 @@ import Testing
         }
     }
 
+    /// The next line `client` receives, which must be an `event` notification.
+    static func nextEvent(
+        _ client: UnixClient,
+        timeout: Duration = .seconds(10),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> TableEvent {
+        let line = try #require(
+            try client.readLine(timeout: timeout),
+            "the daemon closed the connection",
+            sourceLocation: sourceLocation
+        )
+        let message = try JSONDecoder().decode(Notification<TableEvent>.self, from: Data(line.utf8))
+        #expect(message.method == "event", "\(line)", sourceLocation: sourceLocation)
+        return try #require(message.params, "\(line)", sourceLocation: sourceLocation)
+    }
+
+    /// `request` as a notification: a request without an id, which gets no reply.
+    static func notificationLine<Request: DataTableRequest>(for request: Request) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let line = RequestWithoutID(method: Request.method, params: request)
+        return String(decoding: try encoder.encode(line), as: UTF8.self)
+    }
+
     @Test func subscribersHearOfEveryChangeWithItsVersion() throws {
         let daemon = try TestDaemon()
         let writer = try daemon.connect()
         let listener = try daemon.connect()
-        try writer.call("create", numberedTableText("feed", count: 5))
-        let subscribed = try listener.call("subscribe", #"{"table":"feed"}"#)
-        #expect(subscribed["subscribed"] as? Bool == true)
-        let start = try #require(subscribed["version"] as? Int)
+        try writer.send(numberedTable("feed", count: 5))
+        let subscribed = try listener.send(SubscribeRequest(table: "feed"))
+        #expect(subscribed.subscribed)
+        let start = subscribed.version
 
-        try writer.call("add", #"{"table":"feed","row":{"n":10,"name":"ten"}}"#)
-        try writer.call("edit", #"{"table":"feed","id":1,"column":"name","value":"first"}"#)
-        try writer.call("edit", #"{"table":"feed","id":2,"column":"n","value":"two"}"#)
-        try writer.call("select", #"{"table":"feed","ids":[3,4]}"#)
-        try writer.call("revert", #"{"table":"feed"}"#)
-        try writer.call("sort", #"{"table":"feed","keys":[{"column":"name"}]}"#)
-        try writer.call("delete", #"{"table":"feed","selection":true}"#)
-        try writer.call("undo", #"{"table":"feed"}"#)
-        try writer.call("drop", #"{"table":"feed"}"#)
+        try writer.send(AddRequest(table: "feed", row: ["n": 10, "name": "ten"]))
+        try writer.send(EditRequest(table: "feed", id: 1, column: "name", value: "first"))
+        // Not a number: refused, and kept as a draft.
+        #expect(try writer.failure(EditRequest(table: "feed", id: 2, column: "n", value: "two")).kind == .invalidValue)
+        try writer.send(SelectRequest(table: "feed", ids: [3, 4]))
+        try writer.send(RevertRequest(table: "feed"))
+        try writer.send(SortRequest(table: "feed", keys: [SortKeyParam(column: "name")]))
+        try writer.send(DeleteRequest(table: "feed", selection: true))
+        try writer.send(UndoRequest(table: "feed"))
+        try writer.send(DropRequest(table: "feed"))
 
-        let events = try listener.untypedEvents(9)
-        let kinds = events.map { $0["kind"] as? String ?? "" }
+        let events = try listener.events(9)
         // No two of a kind in a row: a burst of one kind may be coalesced into one event.
-        #expect(kinds == ["added", "edited", "drafts", "selection", "drafts", "sort", "deleted", "added", "schema"])
+        #expect(
+            events.map(\.kind) == [.added, .edited, .drafts, .selection, .drafts, .sort, .deleted, .added, .schema]
+        )
         Self.expectChained(Array(events.prefix(8)), from: start)
-        #expect(events[0]["ids"] as? [Int] == [6] && events[0]["rows"] as? Int == 6)
-        #expect(events[1]["columns"] as? [String] == ["name"])
-        #expect(events[2]["errors"] as? Int == 1 && events[4]["errors"] as? Int == 0)
-        #expect(events[3]["selected"] as? Int == 2)
-        #expect((events[5]["keys"] as? [[String: Any]])?.first?["column"] as? String == "name")
-        #expect(events[6]["ids"] as? [Int] == [3, 4] && events[6]["rows"] as? Int == 4)
+        #expect(events[0].ids == [6] && events[0].rows == 6)
+        #expect(events[1].columns == ["name"])
+        #expect(events[2].errors == 1 && events[4].errors == 0)
+        #expect(events[3].selected == 2)
+        #expect(events[5].keys?.first?.column == "name")
+        #expect(events[6].ids == [3, 4] && events[6].rows == 4)
         // Undo brings the deleted rows back: an `added` event naming them.
-        #expect(events[7]["ids"] as? [Int] == [3, 4] && events[7]["rows"] as? Int == 6)
-        #expect(events[8]["change"] as? String == "dropped")
+        #expect(events[7].ids == [3, 4] && events[7].rows == 6)
+        #expect(events[8].change == "dropped")
 
         // A table created again under the name is news to its subscribers too.
-        try writer.call("create", numberedTableText("feed", count: 1))
-        let created = try listener.untypedEvents(1)[0]
-        #expect(created["kind"] as? String == "schema" && created["change"] as? String == "created")
+        try writer.send(numberedTable("feed", count: 1))
+        let created = try listener.events(1)[0]
+        #expect(created.kind == .schema && created.change == "created")
 
         // Only the kinds asked for; unsubscribing stops them.
-        try listener.call("subscribe", #"{"table":"feed","events":["selection"]}"#)
-        try writer.call("add", #"{"table":"feed","row":{"n":1}}"#)
-        try writer.call("select", #"{"table":"feed","action":"all"}"#)
-        #expect(try listener.untypedEvents(1)[0]["kind"] as? String == "selection")
-        #expect(try listener.call("unsubscribe", #"{"table":"feed"}"#)["subscribed"] as? Bool == true)
-        try writer.call("select", #"{"table":"feed","action":"none"}"#)
-        #expect(try listener.call("ping")["pong"] as? Bool == true)
-        #expect(
-            errorData(try listener.call("subscribe", #"{"table":"feed","events":["moved"]}"#))["kind"] as? String
-                == "invalid_params"
-        )
-        #expect(errorData(try listener.call("subscribe", #"{"table":"none"}"#))["kind"] as? String == "no_such_table")
+        try listener.send(SubscribeRequest(table: "feed", events: ["selection"]))
+        try writer.send(AddRequest(table: "feed", row: ["n": 1]))
+        try writer.send(SelectRequest(table: "feed", action: "all"))
+        #expect(try listener.events(1)[0].kind == .selection)
+        #expect(try listener.send(UnsubscribeRequest(table: "feed")).subscribed)
+        try writer.send(SelectRequest(table: "feed", action: "none"))
+        // Nothing comes before the ping's reply: the selection event was not sent.
+        try listener.send(LineConnection.line(for: PingRequest(), id: 1) + "\n")
+        let next = try #require(try listener.readLine(), "the daemon closed the connection")
+        let pong = try JSONDecoder().decode(ReplyMessage.self, from: Data(next.utf8))
+        #expect(try decoded(PingRequest.Response.self, from: try #require(pong.result, "\(next)")).pong)
+        #expect(try listener.failure(SubscribeRequest(table: "feed", events: ["moved"])).kind == .invalidParams)
+        #expect(try listener.failure(SubscribeRequest(table: "none")).kind == .noSuchTable)
     }
 
     /// A load into a table lists the rows it added, as an add does (up to 1000 ids); past
@@ -77,19 +120,22 @@ import Testing
         let daemon = try TestDaemon()
         let writer = try daemon.connect()
         let listener = try daemon.connect()
-        try writer.call(
-            "create",
-            #"{"table":"parts","columns":[{"key":"name"},{"key":"qty","type":"number"}],"key":"name"}"#
+        try writer.send(
+            CreateRequest(
+                table: "parts",
+                columns: [ColumnDefinition(key: "name"), ColumnDefinition(key: "qty", type: "number")],
+                key: "name"
+            )
         )
-        try listener.call("subscribe", #"{"table":"parts"}"#)
-        try writer.call("load", #"{"table":"parts","text":"name,qty\nBolt,4\nNut,9\n"}"#)
-        let small = try listener.untypedEvents(1)[0]
-        #expect(small["kind"] as? String == "added" && small["count"] as? Int == 2)
-        #expect(small["ids"] as? [String] == ["Bolt", "Nut"])
-        let many = "name,qty\\n" + (0..<1001).map { "P\($0),1\\n" }.joined()
-        try writer.call("load", #"{"table":"parts","text":"\#(many)"}"#)
-        let large = try listener.untypedEvents(1)[0]
-        #expect(large["count"] as? Int == 1001 && large["ids"] == nil)
+        try listener.send(SubscribeRequest(table: "parts"))
+        try writer.send(LoadRequest(table: "parts", text: "name,qty\nBolt,4\nNut,9\n"))
+        let small = try listener.events(1)[0]
+        #expect(small.kind == .added && small.count == 2)
+        #expect(small.ids == ["Bolt", "Nut"])
+        let many = "name,qty\n" + (0..<1001).map { "P\($0),1\n" }.joined()
+        try writer.send(LoadRequest(table: "parts", text: many))
+        let large = try listener.events(1)[0]
+        #expect(large.count == 1001 && large.ids == nil)
     }
 
     /// An upsert replaces the rows whose keys are there and adds the rest, all or nothing;
@@ -98,44 +144,54 @@ import Testing
         let daemon = try TestDaemon()
         let writer = try daemon.connect()
         let listener = try daemon.connect()
-        try writer.call(
-            "create",
-            #"""
-            {"table":"parts","key":"sku","columns":[{"key":"sku"},{"key":"name"},{"key":"qty","type":"number","min":0}],\#
-            "rows":[{"sku":"P-1","name":"Bolt","qty":4},{"sku":"P-2","name":"Nut","qty":9}]}
-            """#
+        try writer.send(
+            CreateRequest(
+                table: "parts",
+                columns: [
+                    ColumnDefinition(key: "sku"), ColumnDefinition(key: "name"),
+                    ColumnDefinition(key: "qty", type: "number", min: 0),
+                ],
+                key: "sku",
+                rows: [["sku": "P-1", "name": "Bolt", "qty": 4], ["sku": "P-2", "name": "Nut", "qty": 9]]
+            )
         )
-        try writer.call("select", #"{"table":"parts","ids":["P-2"]}"#)
-        let subscribed = try listener.call("subscribe", #"{"table":"parts"}"#)
-        let start = try #require(subscribed["version"] as? Int)
-        let reply = try writer.call(
-            "add",
-            #"{"table":"parts","upsert":true,"rows":[{"sku":"P-2","name":"Hex nut"},{"sku":"P-3","name":"Washer","qty":50}]}"#
+        try writer.send(SelectRequest(table: "parts", ids: ["P-2"]))
+        let start = try listener.send(SubscribeRequest(table: "parts")).version
+        let reply = try writer.send(
+            AddRequest(
+                table: "parts",
+                rows: [["sku": "P-2", "name": "Hex nut"], ["sku": "P-3", "name": "Washer", "qty": 50]],
+                upsert: true
+            )
         )
-        #expect((reply["replaced"] as? [[String: Any]])?.map { $0["id"] as? String } == ["P-2"])
-        #expect((reply["added"] as? [[String: Any]])?.map { $0["id"] as? String } == ["P-3"])
-        let rows = try #require(try writer.call("get", #"{"table":"parts"}"#)["rows"] as? [[String: Any]])
-        #expect(rows.map { ($0["values"] as? [String: Any])?["name"] as? String } == ["Bolt", "Hex nut", "Washer"])
+        #expect(reply.replaced?.map(\.id) == ["P-2"])
+        #expect(reply.added.map(\.id) == ["P-3"])
+        let rows = try writer.send(GetRequest(table: "parts")).rows
+        #expect(rows.map { $0.values["name"] } == ["Bolt", "Hex nut", "Washer"])
+        try #require(rows.count == 3)
         // A column left out is empty; the id and the selection stay.
-        #expect((rows[1]["values"] as? [String: Any])?["qty"] is NSNull)
-        #expect(rows[1]["selected"] as? Bool == true)
-        let events = try listener.untypedEvents(2)
-        #expect(events.map { $0["kind"] as? String } == ["edited", "added"])
-        #expect(events[0]["ids"] as? [String] == ["P-2"] && events[1]["ids"] as? [String] == ["P-3"])
+        #expect(rows[1].values["qty"] == JSONValue.null)
+        #expect(rows[1].selected)
+        let events = try listener.events(2)
+        #expect(events.map(\.kind) == [.edited, .added])
+        #expect(events[0].ids == ["P-2"] && events[1].ids == ["P-3"])
         EventTests.expectChained(events, from: start)
         // One bad value refuses it all; without a key, or with index, it is refused.
-        let version = try #require(reply["version"] as? Int)
-        let refused = try writer.call(
-            "add",
-            #"{"table":"parts","upsert":true,"rows":[{"sku":"P-1","qty":-1},{"sku":"P-4","name":"Pin"}]}"#
+        let version = reply.version
+        let refused = try writer.failure(
+            AddRequest(
+                table: "parts",
+                rows: [["sku": "P-1", "qty": -1], ["sku": "P-4", "name": "Pin"]],
+                upsert: true
+            )
         )
-        #expect((refused["data"] as? [String: Any])?["kind"] as? String == "invalid_value")
-        #expect(try writer.call("describe", #"{"table":"parts"}"#)["version"] as? Int == version)
-        try writer.call("create", numberedTableText("plain", count: 1))
-        let keyless = try writer.call("add", #"{"table":"plain","upsert":true,"row":{"n":1}}"#)
-        #expect((keyless["data"] as? [String: Any])?["field"] as? String == "params.upsert")
-        let placed = try writer.call("add", #"{"table":"parts","upsert":true,"index":0,"row":{"sku":"P-9"}}"#)
-        #expect((placed["data"] as? [String: Any])?["field"] as? String == "params.index")
+        #expect(refused.kind == .invalidValue)
+        #expect(try writer.send(DescribeRequest(table: "parts")).version == version)
+        try writer.send(numberedTable("plain", count: 1))
+        let keyless = try writer.failure(AddRequest(table: "plain", row: ["n": 1], upsert: true))
+        #expect(keyless.details["field"] == "params.upsert")
+        let placed = try writer.failure(AddRequest(table: "parts", row: ["sku": "P-9"], index: 0, upsert: true))
+        #expect(placed.details["field"] == "params.index")
     }
 
     /// A clear of a large table (emptied on a copy off its lock) tells subscribers of every
@@ -145,16 +201,16 @@ import Testing
         let writer = try daemon.connect()
         let listener = try daemon.connect()
         let rows = 25_000
-        let text = "n\\n" + (0..<rows).map { "\($0)\\n" }.joined()
-        try writer.call("load", #"{"table":"big","text":"\#(text)"}"#)
-        try listener.call("subscribe", #"{"table":"big"}"#)
-        let cleared = try writer.call("clear", #"{"table":"big"}"#)
-        #expect(cleared["deleted"] as? Int == rows && cleared["rows"] as? Int == 0)
-        let event = try listener.untypedEvents(1)[0]
-        #expect(event["kind"] as? String == "deleted" && event["count"] as? Int == rows && event["rows"] as? Int == 0)
-        #expect((try writer.call("get", #"{"table":"big"}"#)["rows"] as? [Any])?.isEmpty == true)
-        let stale = try writer.call("clear", #"{"table":"big","ifVersion":1}"#)
-        #expect((stale["data"] as? [String: Any])?["kind"] as? String == "conflict")
+        let text = "n\n" + (0..<rows).map { "\($0)\n" }.joined()
+        try writer.send(LoadRequest(table: "big", text: text))
+        try listener.send(SubscribeRequest(table: "big"))
+        let cleared = try writer.send(ClearRequest(table: "big"))
+        #expect(cleared.deleted == rows && cleared.rows == 0)
+        let event = try listener.events(1)[0]
+        #expect(event.kind == .deleted && event.count == rows && event.rows == 0)
+        #expect(try writer.send(GetRequest(table: "big")).rows.isEmpty)
+        let stale = try writer.failure(ClearRequest(table: "big", ifVersion: 1))
+        #expect(stale.kind == .conflict)
     }
 
     /// 200 adds sent in one write reach the subscriber as fewer events that add up to 200.
@@ -162,22 +218,24 @@ import Testing
         let daemon = try TestDaemon()
         let writer = try daemon.connect()
         let listener = try daemon.connect()
-        try writer.call("create", numberedTableText("feed", count: 0))
-        let start = try #require(try listener.call("subscribe", #"{"table":"feed"}"#)["version"] as? Int)
-        let burst = (0..<200).map { #"{"jsonrpc":"2.0","method":"add","params":{"table":"feed","row":{"n":\#($0)}}}"# }
+        try writer.send(numberedTable("feed", count: 0))
+        let start = try listener.send(SubscribeRequest(table: "feed")).version
+        let burst = try (0..<200).map {
+            try Self.notificationLine(for: AddRequest(table: "feed", row: ["n": .integer(Int64($0))]))
+        }
         try writer.send(burst.joined(separator: "\n") + "\n")
-        #expect(try writer.call("ping")["pong"] as? Bool == true)
+        #expect(try writer.send(PingRequest()).pong)
 
-        var events: [[String: Any]] = []
+        var events: [TableEvent] = []
         var count = 0
         while count < 200 {
-            let event = try listener.untypedEvents(1)[0]
+            let event = try listener.events(1)[0]
             events.append(event)
-            count += event["count"] as? Int ?? 0
+            count += event.count ?? 0
         }
         #expect(count == 200)
-        #expect(events.last?["version"] as? Int == start + 200)
-        #expect(events.last?["rows"] as? Int == 200)
+        #expect(events.last?.version == start + 200)
+        #expect(events.last?.rows == 200)
         Self.expectChained(events, from: start)
     }
 
@@ -187,15 +245,15 @@ import Testing
         let daemon = try TestDaemon(arguments: ["--max-output-bytes", "65536"])
         let writer = try daemon.connect()
         let sleeper = try daemon.connect()
-        try writer.call("create", #"{"table":"feed","columns":[{"key":"n","type":"number"}]}"#)
-        try sleeper.call("subscribe", #"{"table":"feed"}"#)
+        try writer.send(CreateRequest(table: "feed", columns: [ColumnDefinition(key: "n", type: "number")]))
+        try sleeper.send(SubscribeRequest(table: "feed"))
 
         // 1000 rows an add: each event lists 1000 ids, about 7 KB; 100 of them are far more
         // than the limit and the socket's buffers hold. Every add is answered meanwhile.
-        let rows = (0..<1000).map { #"{"n":\#($0)}"# }.joined(separator: ",")
-        for _ in 0..<100 {
-            let reply = try writer.call("add", #"{"table":"feed","rows":[\#(rows)]}"#)
-            #expect(reply["rows"] != nil, "\(reply)")
+        let add = try EncodedRequest(AddRequest(table: "feed", rows: (0..<1000).map { ["n": .integer(Int64($0))] }))
+        for round in 0..<100 {
+            let reply = try add.send(on: writer)
+            #expect(reply.rows == 1000 * (round + 1), "\(reply)")
         }
         #expect(daemon.process.waitForOutput(containing: "does not read its events"))
 
@@ -203,8 +261,8 @@ import Testing
         var lines = 0
         while (try? sleeper.readLine(timeout: .seconds(10))) ?? nil != nil { lines += 1 }
         #expect(lines < 100)
-        #expect(try object(try daemon.request(#"{"method":"tables"}"#))["result"] != nil)
-        #expect(try writer.call("ping")["pong"] as? Bool == true)
+        #expect(try daemon.connect().send(TablesRequest()).tables.map(\.name) == ["feed"])
+        #expect(try writer.send(PingRequest()).pong)
     }
 
     /// Under the hard limit but above the soft one for longer than its grace: cut off too.
@@ -216,16 +274,20 @@ import Testing
         )
         let writer = try daemon.connect()
         let sleeper = try daemon.connect()
-        try writer.call("create", #"{"table":"feed","columns":[{"key":"n","type":"number"}]}"#)
-        try sleeper.call("subscribe", #"{"table":"feed"}"#)
-        let rows = (0..<1000).map { #"{"n":\#($0)}"# }.joined(separator: ",")
+        try writer.send(CreateRequest(table: "feed", columns: [ColumnDefinition(key: "n", type: "number")]))
+        try sleeper.send(SubscribeRequest(table: "feed"))
+        let add = try EncodedRequest(AddRequest(table: "feed", rows: (0..<1000).map { ["n": .integer(Int64($0))] }))
         let deadline = ContinuousClock.now + .seconds(30)
+        var added = 0
         while !daemon.process.output.contains("does not read its events"), ContinuousClock.now < deadline {
-            #expect(try writer.call("add", #"{"table":"feed","rows":[\#(rows)]}"#)["rows"] != nil)
+            added += 1000
+            #expect(try add.send(on: writer).rows == added)
+            // The pause is what is tested, not a wait: events keep coming, a few a second, for
+            // longer than the grace, and the output stays far below the hard limit meanwhile.
             usleep(100_000)
         }
         #expect(daemon.process.output.contains("for over 1"), "\(daemon.process.output.suffix(500))")
-        #expect(try writer.call("ping")["pong"] as? Bool == true)
+        #expect(try writer.send(PingRequest()).pong)
     }
 
     /// A subscriber above the soft limit is cut off when its grace ends, even if no event comes
@@ -238,14 +300,14 @@ import Testing
         )
         let writer = try daemon.connect()
         let sleeper = try daemon.connect()
-        try writer.call("create", #"{"table":"feed","columns":[{"key":"n","type":"number"}]}"#)
-        try sleeper.call("subscribe", #"{"table":"feed"}"#)
-        let rows = (0..<1000).map { #"{"n":\#($0)}"# }.joined(separator: ",")
-        for _ in 0..<150 { #expect(try writer.call("add", #"{"table":"feed","rows":[\#(rows)]}"#)["rows"] != nil) }
+        try writer.send(CreateRequest(table: "feed", columns: [ColumnDefinition(key: "n", type: "number")]))
+        try sleeper.send(SubscribeRequest(table: "feed"))
+        let add = try EncodedRequest(AddRequest(table: "feed", rows: (0..<1000).map { ["n": .integer(Int64($0))] }))
+        for round in 0..<150 { #expect(try add.send(on: writer).rows == 1000 * (round + 1)) }
         let stopped = ContinuousClock.now
         #expect(daemon.process.waitForOutput(containing: "does not read its events", timeout: .seconds(10)))
         #expect(ContinuousClock.now - stopped < .seconds(3) + .milliseconds(500))
-        #expect(try writer.call("ping")["pong"] as? Bool == true)
+        #expect(try writer.send(PingRequest()).pong)
     }
 
     /// A subscriber that falls behind and then reads gets what it missed as one `resync` event
@@ -258,30 +320,35 @@ import Testing
         )
         let writer = try daemon.connect()
         let slow = try daemon.connect()
-        try writer.call("create", #"{"table":"feed","columns":[{"key":"n","type":"number"}]}"#)
-        try slow.call("subscribe", #"{"table":"feed"}"#)
-        let rows = (0..<1000).map { #"{"n":\#($0)}"# }.joined(separator: ",")
+        try writer.send(CreateRequest(table: "feed", columns: [ColumnDefinition(key: "n", type: "number")]))
+        try slow.send(SubscribeRequest(table: "feed"))
+        let add = try EncodedRequest(AddRequest(table: "feed", rows: (0..<1000).map { ["n": .integer(Int64($0))] }))
         var version = 0
         for _ in 0..<150 {
-            version = try #require(try writer.call("add", #"{"table":"feed","rows":[\#(rows)]}"#)["version"] as? Int)
+            version = try add.send(on: writer).version
         }
-        var events: [[String: Any]] = []
-        while let line = try slow.readLine(timeout: .seconds(2)) {
-            let params = try #require(try object(line)["params"] as? [String: Any])
-            events.append(params)
-            if params["version"] as? Int == version { break }
+        var events: [TableEvent] = []
+        while events.last?.version != version {
+            events.append(try Self.nextEvent(slow, timeout: .seconds(2)))
         }
         #expect(events.count < 150, "\(events.count) events")
         let last = try #require(events.last)
-        #expect(last["kind"] as? String == "resync", "\(last)")
-        #expect(last["version"] as? Int == version && last["rows"] as? Int == 150_000)
+        #expect(last.kind == .resync, "\(last)")
+        #expect(last.version == version && last.rows == 150_000)
         // Each event takes up where the one before ended: nothing is lost between them.
         for (before, after) in zip(events, events.dropFirst()) {
-            #expect((after["previous"] as? Int) == (before["version"] as? Int))
+            #expect(after.previous == before.version)
         }
         // Caught up: the next change comes as itself.
-        try writer.call("add", #"{"table":"feed","row":{"n":1}}"#)
-        let next = try #require(try object(try slow.readLine())["params"] as? [String: Any])
-        #expect(next["kind"] as? String == "added" && next["previous"] as? Int == version)
+        try writer.send(AddRequest(table: "feed", row: ["n": 1]))
+        let next = try Self.nextEvent(slow)
+        #expect(next.kind == .added && next.previous == version)
     }
+}
+
+/// A request without an `id`: a notification, which the daemon carries out without replying.
+private struct RequestWithoutID<Params: Encodable>: Encodable {
+    var jsonrpc = "2.0"
+    var method: String
+    var params: Params
 }

@@ -1,3 +1,5 @@
+import DataTableClient
+import DataTableProtocol
 import Foundation
 import Glibc
 import Synchronization
@@ -25,37 +27,38 @@ import Testing
         let daemon = try TestDaemon()
         let setup = try daemon.connect()
         let csv = try Self.writeCSV(rows: 200_000, in: daemon.scratch)
-        let loaded = try setup.call("load", #"{"table":"big","path":"\#(csv)"}"#)
-        #expect(loaded["rows"] as? Int == 200_000, "\(loaded)")
-        try setup.call("create", numberedTableText("small", count: 100))
+        let loaded = try setup.send(LoadRequest(table: "big", path: csv))
+        #expect(loaded.rows == 200_000, "\(loaded)")
+        try setup.send(numberedTable("small", count: 100))
 
         let sorter = try daemon.connect()
         let scroller = try daemon.connect()
-        try scroller.call("scroll", #"{"table":"small","unit":"cell","viewport":{"width":80,"height":10}}"#)
+        try scroller.send(ScrollRequest(table: "small", viewport: .init(width: 80, height: 10), unit: "cell"))
         // Sorting 200,000 rows by text and back by number, one after the other, in one pipeline.
         try sorter.send(
-            #"{"id":1,"method":"sort","params":{"table":"big","keys":[{"column":"name"}]}}"# + "\n"
-                + #"{"id":2,"method":"sort","params":{"table":"big","keys":[{"column":"name","descending":true}]}}"#
-                + "\n"
+            LineConnection.line(for: SortRequest(table: "big", keys: [SortKeyParam(column: "name")]), id: 1) + "\n"
+                + LineConnection.line(
+                    for: SortRequest(table: "big", keys: [SortKeyParam(column: "name", descending: true)]),
+                    id: 2
+                ) + "\n"
         )
         // The other table's client goes on being answered while the sorts run: it completes
         // round trips before the sorts' replies come. Behind one lock for every table, not one
         // of them would come back before the first sort's reply.
         var roundTrips = 0
         while !sorter.hasInput && roundTrips < 1_000 {
-            let reply = try scroller.call("scroll", #"{"table":"small","viewport":{"y":\#(roundTrips % 50)}}"#)
-            #expect(reply["rows"] != nil, "\(reply)")
+            let reply = try scroller.send(ScrollRequest(table: "small", viewport: .init(y: Double(roundTrips % 50))))
+            #expect(!reply.rows.isEmpty, "\(reply)")
             roundTrips += 1
         }
         #expect(roundTrips >= 5, "only \(roundTrips) scrolls were answered before the sort's reply")
-        let first = try object(try sorter.readLine(timeout: .seconds(120)))
-        let second = try object(try sorter.readLine(timeout: .seconds(120)))
-        #expect(first["id"] as? Int == 1 && first["result"] != nil, "\(first)")
-        #expect(second["id"] as? Int == 2 && second["result"] != nil, "\(second)")
+        let first = try Self.reply(try sorter.readLine(timeout: .seconds(120)))
+        let second = try Self.reply(try sorter.readLine(timeout: .seconds(120)))
+        #expect(first.id == .integer(1) && first.result != nil, "\(first)")
+        #expect(second.id == .integer(2) && second.result != nil, "\(second)")
         // The sort is whole: the first row is the greatest name.
-        let top = try setup.call("get", #"{"table":"big","count":1}"#)
-        let rows = try #require(top["rows"] as? [[String: Any]])
-        let name = (rows.first?["values"] as? [String: Any])?["name"] as? String
+        let top = try setup.send(GetRequest(table: "big", count: 1))
+        let name = top.rows.first?.values["name"]?.stringValue
         #expect(name?.hasPrefix("item ") == true)
     }
 
@@ -83,26 +86,29 @@ import Testing
         // Large enough that sorts and exports work on copies off the table's lock.
         let startRows = 30_000
         let csv = try Self.writeCSV(rows: startRows, in: daemon.scratch)
-        try setup.call("load", #"{"table":"t","path":"\#(csv)"}"#)
+        try setup.send(LoadRequest(table: "t", path: csv))
         let listener = try daemon.connect()
-        let start = try #require(try listener.call("subscribe", #"{"table":"t"}"#)["version"] as? Int)
+        let start = try listener.send(SubscribeRequest(table: "t")).version
 
         let (writers, addsEach) = (3, 60)
         let socket = daemon.socketPath
-        // A random schedule: each client sleeps a random moment between its requests.
+        // A random schedule: each client sleeps a random moment between its requests (the
+        // interleavings are what is tested; nothing waits on the daemon here).
         let failures = Self.together(writers + 3) { client in
             let connection = try UnixClient(path: socket)
             var random = SeededRandom(seed: UInt64(client + 1))
             func pause() { usleep(UInt32.random(in: 0..<3_000, using: &random)) }
             var lastVersion = 0
-            func call(_ method: String, _ params: String) throws -> [String: Any] {
-                let reply = try connection.call(method, params)
-                guard let version = reply["version"] as? Int else {
-                    throw UnixClient.Failure(description: "\(method) \(params): \(reply)")
-                }
+            func send<Request: DataTableRequest>(_ request: Request) throws -> Request.Response
+            where Request.Response: Versioned {
+                let reply = try EncodedRequest(request).send(on: connection)
+                let version = reply.version
                 // Each client sees the table's version only go up.
-                guard version > lastVersion || method == "export" || method == "scroll" else {
-                    throw UnixClient.Failure(description: "\(method) answered version \(version) after \(lastVersion)")
+                let reads = Request.method == ExportRequest.method || Request.method == ScrollRequest.method
+                guard version > lastVersion || reads else {
+                    throw UnixClient.Failure(
+                        description: "\(Request.method) answered version \(version) after \(lastVersion)"
+                    )
                 }
                 lastVersion = max(lastVersion, version)
                 return reply
@@ -110,40 +116,47 @@ import Testing
             switch client {
             case 0..<writers:
                 for index in 0..<addsEach {
-                    _ = try call("add", #"{"table":"t","row":{"n":\#(-1 - index),"name":"w\#(client)-\#(index)"}}"#)
+                    _ = try send(
+                        AddRequest(
+                            table: "t",
+                            row: ["n": .integer(Int64(-1 - index)), "name": .string("w\(client)-\(index)")]
+                        )
+                    )
                     pause()
                 }
             case writers:
                 for round in 0..<6 {
                     let key = ["name", "qty", "n"][round % 3]
-                    _ = try call(
-                        "sort",
-                        #"{"table":"t","keys":[{"column":"\#(key)","descending":\#(round % 2 == 0)}]}"#
-                    )
+                    _ = try send(SortRequest(table: "t", keys: [SortKeyParam(column: key, descending: round % 2 == 0)]))
                     pause()
                 }
             case writers + 1:
                 for round in 0..<4 {
-                    let reply = try call("export", #"{"table":"t","format":"ndjson"}"#)
-                    let text = reply["text"] as? String ?? ""
+                    let reply = try send(ExportRequest(table: "t", format: "ndjson"))
+                    let text = reply.text ?? ""
                     let lines = text.split(separator: "\n").count
                     // An export is the table at one version: as many lines as rows then.
-                    guard lines == reply["rows"] as? Int, lines >= startRows else {
-                        throw UnixClient.Failure(
-                            description: "export \(round): \(lines) lines, \(reply["rows"] ?? "?") rows"
-                        )
+                    guard lines == reply.rows, lines >= startRows else {
+                        throw UnixClient.Failure(description: "export \(round): \(lines) lines, \(reply.rows) rows")
                     }
                     pause()
                 }
             default:
-                _ = try call("scroll", #"{"table":"t","unit":"cell","viewport":{"width":60,"height":20}}"#)
+                _ = try send(ScrollRequest(table: "t", viewport: .init(width: 60, height: 20), unit: "cell"))
                 for round in 0..<100 {
-                    let reply = try call("scroll", #"{"table":"t","viewport":{"y":\#(round * 7)}}"#)
-                    guard (reply["rows"] as? [[String: Any]])?.isEmpty == false else {
+                    let reply = try send(ScrollRequest(table: "t", viewport: .init(y: Double(round * 7))))
+                    guard !reply.rows.isEmpty else {
                         throw UnixClient.Failure(description: "scroll \(round): \(reply)")
                     }
                     if round % 10 == 0 {
-                        _ = try call("edit", #"{"table":"t","id":\#(round + 1),"column":"qty","value":\#(round)}"#)
+                        _ = try send(
+                            EditRequest(
+                                table: "t",
+                                id: .integer(Int64(round + 1)),
+                                column: "qty",
+                                value: .integer(Int64(round))
+                            )
+                        )
                     }
                 }
             }
@@ -151,26 +164,40 @@ import Testing
         #expect(failures.isEmpty, "\(failures)")
 
         // Every add is there once; nothing else came or went.
-        let described = try setup.call("describe", #"{"table":"t"}"#)
-        #expect(described["rows"] as? Int == startRows + writers * addsEach)
-        let final = try #require(described["version"] as? Int)
-        let export = try setup.call("export", #"{"table":"t","format":"csv"}"#)
-        let text = try #require(export["text"] as? String)
+        let described = try setup.send(DescribeRequest(table: "t"))
+        #expect(described.rows == startRows + writers * addsEach)
+        let final = described.version
+        let export = try setup.send(ExportRequest(table: "t", format: "csv"))
+        let text = try #require(export.text)
         let added = text.split(separator: "\n").filter { $0.contains(",w") }
         #expect(added.count == writers * addsEach && Set(added).count == added.count)
 
         // The subscriber heard of every change in version order, up to the last.
-        var events: [[String: Any]] = []
-        while (events.last?["version"] as? Int ?? 0) < final {
-            events += try listener.untypedEvents(1)
+        var events: [TableEvent] = []
+        while (events.last?.version ?? 0) < final {
+            events += try listener.events(1)
         }
         EventTests.expectChained(events, from: start)
 
         // The log holds the changes in the order they were made: a restart gives the same table.
         _ = daemon.process.stop()
         daemon = try TestDaemon(arguments: arguments)
-        let restarted = try daemon.connect().call("export", #"{"table":"t","format":"csv"}"#)
-        #expect(restarted["text"] as? String == text)
-        #expect(restarted["version"] as? Int == final)
+        let restarted = try daemon.connect().send(ExportRequest(table: "t", format: "csv"))
+        #expect(restarted.text == text)
+        #expect(restarted.version == final)
+    }
+
+    /// A reply line, read as one.
+    static func reply(_ line: String?) throws -> ReplyMessage {
+        try JSONDecoder().decode(ReplyMessage.self, from: Data(try #require(line).utf8))
     }
 }
+
+/// A reply that carries the table's version.
+private protocol Versioned { var version: Int { get } }
+
+extension AddRequest.Response: Versioned {}
+extension SortRequest.Response: Versioned {}
+extension ExportRequest.Response: Versioned {}
+extension ScrollRequest.Response: Versioned {}
+extension EditRequest.Response: Versioned {}

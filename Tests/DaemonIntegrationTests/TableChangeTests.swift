@@ -1,3 +1,5 @@
+import DataTableClient
+import DataTableProtocol
 import Foundation
 import Testing
 
@@ -5,65 +7,81 @@ import Testing
 /// one view, a deleted selection taken back, and two writers racing with `ifVersion` and
 /// `ifRowVersion`.
 @Suite struct TableChangeTests {
+    /// A first scroll of a view in cells, `width` × `height`, with `settings` beside the unit.
+    static func cellView(
+        _ table: String,
+        width: Double,
+        height: Double,
+        _ settings: LayoutSettings = LayoutSettings()
+    ) -> ScrollRequest {
+        var settings = settings
+        settings.unit = "cell"
+        return ScrollRequest(table: table, viewport: .init(width: width, height: height), settings: settings)
+    }
+
     @Test func alterRenameAndHideInOneViewThenUndoADeletedSelection() throws {
         let daemon = try TestDaemon()
         let one = try daemon.connect()
         let other = try daemon.connect()
-        try one.call("create", numberedTableText("parts", count: 4))
+        try one.send(numberedTable("parts", count: 4))
         let listener = try daemon.connect()
-        try listener.call("subscribe", #"{"table":"parts","events":["schema","added","deleted"]}"#)
+        try listener.send(SubscribeRequest(table: "parts", events: ["schema", "added", "deleted"]))
 
-        let added = try one.call("alter", #"{"table":"parts","add":[{"key":"rack"}],"values":{"rack":"A1"}}"#)
-        #expect(added["columns"] as? [String] == ["n", "name", "rack"])
-        let renamed = try one.call("alter", #"{"table":"parts","rename":{"name":"title"}}"#)
-        #expect((renamed["altered"] as? [String: Any])?["renamed"] as? [[String]] == [["name", "title"]])
+        let added = try one.send(
+            AlterRequest(table: "parts", add: [ColumnDefinition(key: "rack")], values: ["rack": "A1"])
+        )
+        #expect(added.columns == ["n", "name", "rack"])
+        let renamed = try one.send(AlterRequest(table: "parts", rename: ["name": "title"]))
+        #expect(renamed.altered.renamed == [["name", "title"]])
         // Hidden in one connection's view only.
-        let viewport = #""unit":"cell","viewport":{"width":60,"height":6}"#
-        let hiding = try one.call("scroll", #"{"table":"parts",\#(viewport),"columns":{"rack":{"hidden":true}}}"#)
-        #expect((hiding["columns"] as? [[String: Any]])?.map { $0["key"] as? String } == ["n", "title"])
-        let showing = try other.call("scroll", #"{"table":"parts",\#(viewport)}"#)
-        #expect((showing["columns"] as? [[String: Any]])?.map { $0["key"] as? String } == ["n", "title", "rack"])
-        let row = (showing["rows"] as? [[String: Any]])?.first
-        #expect(row?["cells"] as? [String] == ["3", "row 3", "A1"])
+        let hiding = try one.send(
+            Self.cellView("parts", width: 60, height: 6, LayoutSettings(columns: ["rack": ColumnHints(hidden: true)]))
+        )
+        #expect(hiding.columns.map(\.key) == ["n", "title"])
+        let showing = try other.send(Self.cellView("parts", width: 60, height: 6))
+        #expect(showing.columns.map(\.key) == ["n", "title", "rack"])
+        #expect(showing.rows.first?.cells == ["3", "row 3", "A1"])
 
-        try one.call("select", #"{"table":"parts","ids":[2,3]}"#)
-        let deleted = try one.call("delete", #"{"table":"parts","selection":true}"#)
-        #expect(deleted["deleted"] as? Int == 2 && deleted["rows"] as? Int == 2)
-        let undone = try other.call("undo", #"{"table":"parts"}"#)
-        #expect(undone["restored"] as? [Int] == [2, 3] && undone["rows"] as? Int == 4)
-        let selection = try one.call("selection", #"{"table":"parts"}"#)
-        #expect(selection["ids"] as? [Int] == [3, 2])
-        let order = try one.call("get", #"{"table":"parts"}"#)["rows"] as? [[String: Any]]
-        #expect(order?.map { $0["id"] as? Int } == [4, 3, 2, 1])
+        try one.send(SelectRequest(table: "parts", ids: [2, 3]))
+        let deleted = try one.send(DeleteRequest(table: "parts", selection: true))
+        #expect(deleted.deleted == 2 && deleted.rows == 2)
+        let undone = try other.send(UndoRequest(table: "parts"))
+        #expect(undone.restored == [2, 3] && undone.rows == 4)
+        let selection = try one.send(SelectionRequest(table: "parts"))
+        #expect(selection.ids == [3, 2])
+        let order = try one.send(GetRequest(table: "parts")).rows
+        #expect(order.map(\.id) == [4, 3, 2, 1])
 
-        let events = try listener.untypedEvents(4)
-        #expect(events.map { $0["kind"] as? String } == ["schema", "schema", "deleted", "added"])
-        #expect(events[0]["change"] as? String == "altered" && events[0]["columns"] as? [String] == ["rack"])
-        #expect(events[1]["columns"] as? [String] == ["title"])
-        #expect(events[3]["ids"] as? [Int] == [2, 3])
+        let events = try listener.events(4)
+        #expect(events.map(\.kind) == [.schema, .schema, .deleted, .added])
+        #expect(events[0].change == "altered" && events[0].columns == ["rack"])
+        #expect(events[1].columns == ["title"])
+        #expect(events[3].ids == [2, 3])
     }
 
     @Test func twoWritersRacingOnOneVersionOneWins() throws {
         let daemon = try TestDaemon()
         let first = try daemon.connect()
         let second = try daemon.connect()
-        try first.call("create", numberedTableText("race", count: 3))
+        try first.send(numberedTable("race", count: 3))
         for round in 0..<20 {
-            let version = try #require(try first.call("describe", #"{"table":"race"}"#)["version"] as? Int)
+            let version = try first.send(DescribeRequest(table: "race")).version
             // Both send before either reads: the daemon orders them, and only one finds the
             // version it was given.
             for (client, value) in [(first, "first \(round)"), (second, "second \(round)")] {
-                try client.send(
-                    #"{"id":1,"method":"edit","params":{"table":"race","id":1,"column":"name","value":"\#(value)","ifVersion":\#(version)}}"#
-                        + "\n"
-                )
+                let edit = EditRequest(table: "race", id: 1, column: "name", value: .string(value), ifVersion: version)
+                try client.send(LineConnection.line(for: edit, id: 1) + "\n")
             }
-            let replies = try [first, second].map { try object(try $0.readLine()) }
-            let won = replies.filter { $0["result"] != nil }
-            let lost = replies.compactMap { $0["error"] as? [String: Any] }
+            let replies = try [first, second].map { client in
+                let line = try #require(try client.readLine(), "the daemon closed the connection")
+                return try JSONDecoder().decode(ReplyMessage.self, from: Data(line.utf8))
+            }
+            let won = replies.filter { $0.result != nil }
+            let lost = replies.compactMap(\.error)
             #expect(won.count == 1 && lost.count == 1)
-            #expect(errorData(lost[0])["kind"] as? String == "conflict")
-            #expect(errorData(lost[0])["version"] as? Int == version + 1)
+            let refusal = try #require(lost.first)
+            #expect(refusal.kind == .conflict)
+            #expect(refusal.details["version"] == .integer(Int64(version + 1)))
         }
     }
 
@@ -71,27 +89,31 @@ import Testing
         let daemon = try TestDaemon()
         let one = try daemon.connect()
         let other = try daemon.connect()
-        try one.call("create", numberedTableText("rows", count: 3))
-        let read = try one.call("get", #"{"table":"rows","ids":[1,2]}"#)["rows"] as? [[String: Any]]
-        let (first, second) = try (#require(read?[0]["version"] as? Int), #require(read?[1]["version"] as? Int))
+        try one.send(numberedTable("rows", count: 3))
+        let read = try one.send(GetRequest(table: "rows", ids: [1, 2])).rows
+        try #require(read.count == 2)
+        let (first, second) = (read[0].version, read[1].version)
         // Someone else changes row 2: an edit of row 1 still goes through.
-        let theirs = try other.call("edit", #"{"table":"rows","id":2,"column":"name","value":"theirs"}"#)
-        let mine = try one.call(
-            "edit",
-            #"{"table":"rows","id":1,"column":"name","value":"mine","ifRowVersion":\#(first)}"#
-        )
-        #expect(mine["edited"] as? Int == 1)
+        let theirs = try other.send(EditRequest(table: "rows", id: 2, column: "name", value: "theirs"))
+        let mine = try one.send(EditRequest(table: "rows", id: 1, column: "name", value: "mine", ifRowVersion: first))
+        #expect(mine.edited == 1)
         // An edit of row 2 as it was is refused, naming its version now, and changes nothing.
-        let stale = try one.call(
-            "edit",
-            #"{"table":"rows","edits":[{"id":1,"column":"n","value":9},{"id":2,"column":"name","value":"mine","ifRowVersion":\#(second)}]}"#
+        let stale = try one.failure(
+            EditRequest(
+                table: "rows",
+                edits: [
+                    EditRequest.Change(id: 1, column: "n", value: 9),
+                    EditRequest.Change(id: 2, column: "name", value: "mine", ifRowVersion: second),
+                ]
+            )
         )
-        #expect(errorData(stale)["kind"] as? String == "conflict")
-        #expect(errorData(stale)["rowVersion"] as? Int == theirs["version"] as? Int)
-        let now = try one.call("get", #"{"table":"rows","ids":[1,2]}"#)["rows"] as? [[String: Any]]
-        #expect((now?[0]["values"] as? [String: Any])?["n"] as? Int == 0)
-        #expect((now?[1]["values"] as? [String: Any])?["name"] as? String == "theirs")
-        #expect(now?[1]["version"] as? Int == theirs["version"] as? Int)
+        #expect(stale.kind == .conflict)
+        #expect(stale.details["rowVersion"] == .integer(Int64(theirs.version)))
+        let now = try one.send(GetRequest(table: "rows", ids: [1, 2])).rows
+        try #require(now.count == 2)
+        #expect(now[0].values["n"] == 0)
+        #expect(now[1].values["name"] == "theirs")
+        #expect(now[1].version == theirs.version)
     }
 
     /// An arrangement saved by one connection is restored into another's view, which scrolls
@@ -100,60 +122,80 @@ import Testing
         let daemon = try TestDaemon()
         let one = try daemon.connect()
         let other = try daemon.connect()
-        try one.call("create", numberedTableText("parts", count: 3))
-        let saved = try one.call(
-            "columnState",
-            #"{"table":"parts","name":"mine","save":{"columns":{"n":{"hidden":true}},"columnOrder":["name"]}}"#
+        try one.send(numberedTable("parts", count: 3))
+        let saved = try one.send(
+            ColumnStateRequest(
+                table: "parts",
+                name: "mine",
+                save: ColumnState(columns: ["n": ColumnHints(hidden: true)], columnOrder: ["name"])
+            )
         )
-        #expect(saved["names"] as? [String] == ["mine"])
-        let viewport = #""unit":"cell","viewport":{"width":40,"height":5}"#
-        let before = try other.call("scroll", #"{"table":"parts",\#(viewport)}"#)
-        #expect((before["columns"] as? [[String: Any]])?.map { $0["key"] as? String } == ["n", "name"])
-        let restored = try other.call("columnState", #"{"table":"parts","name":"mine"}"#)
-        #expect((restored["state"] as? [String: Any])?["columnOrder"] as? [String] == ["name"])
-        let after = try other.call("scroll", #"{"table":"parts",\#(viewport)}"#)
-        #expect((after["columns"] as? [[String: Any]])?.map { $0["key"] as? String } == ["name"])
-        let unchanged = try one.call("scroll", #"{"table":"parts",\#(viewport)}"#)
-        #expect((unchanged["columns"] as? [[String: Any]])?.map { $0["key"] as? String } == ["n", "name"])
+        #expect(saved.names == ["mine"])
+        let view = Self.cellView("parts", width: 40, height: 5)
+        let before = try other.send(view)
+        #expect(before.columns.map(\.key) == ["n", "name"])
+        let restored = try other.send(ColumnStateRequest(table: "parts", name: "mine"))
+        #expect(restored.state?.columnOrder == ["name"])
+        let after = try other.send(view)
+        #expect(after.columns.map(\.key) == ["name"])
+        let unchanged = try one.send(view)
+        #expect(unchanged.columns.map(\.key) == ["n", "name"])
         // Refusals name what is wrong and keep nothing.
-        let unknown = try one.call("columnState", #"{"table":"parts","name":"nope"}"#)
-        #expect(errorData(unknown)["kind"] as? String == "invalid_value")
-        let badKey = try one.call(
-            "columnState",
-            #"{"table":"parts","name":"x","save":{"columns":{"zz":{"hidden":true}}}}"#
+        let unknown = try one.failure(ColumnStateRequest(table: "parts", name: "nope"))
+        #expect(unknown.kind == .invalidValue)
+        let badKey = try one.failure(
+            ColumnStateRequest(table: "parts", name: "x", save: ColumnState(columns: ["zz": ColumnHints(hidden: true)]))
         )
-        #expect(errorData(badKey)["kind"] as? String == "no_such_column")
-        let deleted = try one.call("columnState", #"{"table":"parts","name":"mine","delete":true}"#)
-        #expect((deleted["names"] as? [String])?.isEmpty == true)
+        #expect(badKey.kind == .noSuchColumn)
+        let deleted = try one.send(ColumnStateRequest(table: "parts", name: "mine", delete: true))
+        #expect(deleted.names.isEmpty)
+    }
+
+    /// `method`'s request on the table `stale`, made only if the table is at version 1, which it
+    /// is not: the error it is answered with.
+    static func staleChange(_ method: String, on client: UnixClient) throws -> ResponseError {
+        let table = "stale"
+        switch method {
+        case AddRequest.method: return try client.failure(AddRequest(table: table, row: ["n": 9], ifVersion: 1))
+        case EditRequest.method:
+            return try client.failure(EditRequest(table: table, id: 1, column: "name", value: "x", ifVersion: 1))
+        case RevertRequest.method: return try client.failure(RevertRequest(table: table, id: 1, ifVersion: 1))
+        case DeleteRequest.method: return try client.failure(DeleteRequest(table: table, ids: [1], ifVersion: 1))
+        case ClearRequest.method: return try client.failure(ClearRequest(table: table, ifVersion: 1))
+        case AlterRequest.method:
+            return try client.failure(AlterRequest(table: table, add: [ColumnDefinition(key: "rack")], ifVersion: 1))
+        case SelectRequest.method: return try client.failure(SelectRequest(table: table, ids: [1], ifVersion: 1))
+        case SortRequest.method:
+            return try client.failure(SortRequest(table: table, keys: [SortKeyParam(column: "name")], ifVersion: 1))
+        case UndoRequest.method: return try client.failure(UndoRequest(table: table, ifVersion: 1))
+        case RedoRequest.method: return try client.failure(RedoRequest(table: table, ifVersion: 1))
+        case LoadRequest.method:
+            return try client.failure(LoadRequest(table: table, text: "n,name\n5,five\n", ifVersion: 1))
+        case ColumnStateRequest.method:
+            return try client.failure(
+                ColumnStateRequest(table: table, name: "mine", save: ColumnState(columnOrder: ["name"]), ifVersion: 1)
+            )
+        default: throw UnixClient.Failure(description: "no stale request for \(method)")
+        }
     }
 
     /// Every method that changes a table refuses a stale `ifVersion` and changes nothing.
     @Test(arguments: [
-        ("add", #""row":{"n":9}"#),
-        ("edit", #""id":1,"column":"name","value":"x""#),
-        ("revert", "\"id\":1"),
-        ("delete", #""ids":[1]"#),
-        ("clear", ""),
-        ("alter", #""add":[{"key":"rack"}]"#),
-        ("select", #""ids":[1]"#),
-        ("sort", #""keys":[{"column":"name"}]"#),
-        ("undo", ""),
-        ("redo", ""),
-        ("load", #""text":"n,name\n5,five\n""#),
-        ("columnState", #""name":"mine","save":{"columnOrder":["name"]}"#),
+        AddRequest.method, EditRequest.method, RevertRequest.method, DeleteRequest.method, ClearRequest.method,
+        AlterRequest.method, SelectRequest.method, SortRequest.method, UndoRequest.method, RedoRequest.method,
+        LoadRequest.method, ColumnStateRequest.method,
     ])
-    func aStaleVersionIsRefusedByEveryChange(method: String, params: String) throws {
+    func aStaleVersionIsRefusedByEveryChange(method: String) throws {
         let daemon = try TestDaemon()
         let client = try daemon.connect()
-        try client.call("create", numberedTableText("stale", count: 3))
-        try client.call("edit", #"{"table":"stale","id":2,"column":"name","value":"two"}"#)
-        try client.call("undo", #"{"table":"stale"}"#)
-        let before = try #require(try client.call("describe", #"{"table":"stale"}"#)["version"] as? Int)
-        let members = params.isEmpty ? "" : params + ","
-        let refused = try client.call(method, #"{"table":"stale",\#(members)"ifVersion":1}"#)
-        #expect(errorData(refused)["kind"] as? String == "conflict", "\(method): \(refused)")
-        #expect(errorData(refused)["version"] as? Int == before)
-        #expect(try client.call("describe", #"{"table":"stale"}"#)["version"] as? Int == before)
+        try client.send(numberedTable("stale", count: 3))
+        try client.send(EditRequest(table: "stale", id: 2, column: "name", value: "two"))
+        try client.send(UndoRequest(table: "stale"))
+        let before = try client.send(DescribeRequest(table: "stale")).version
+        let refused = try Self.staleChange(method, on: client)
+        #expect(refused.kind == .conflict, "\(method): \(refused)")
+        #expect(refused.details["version"] == .integer(Int64(before)))
+        #expect(try client.send(DescribeRequest(table: "stale")).version == before)
     }
 
     /// A view may show datetimes in its own zone; other views keep the column's.
@@ -161,22 +203,26 @@ import Testing
         let daemon = try TestDaemon()
         let here = try daemon.connect()
         let there = try daemon.connect()
-        try here.call(
-            "create",
-            #"{"table":"shifts","columns":[{"key":"start","type":"datetime","format":{"zone":"Europe/Berlin"}}],"rows":[{"start":"2026-07-01T06:00:00Z"}]}"#
+        try here.send(
+            CreateRequest(
+                table: "shifts",
+                columns: [
+                    ColumnDefinition(key: "start", type: "datetime", format: ColumnFormat(zone: "Europe/Berlin"))
+                ],
+                rows: [["start": "2026-07-01T06:00:00Z"]]
+            )
         )
-        let viewport = #""unit":"cell","viewport":{"width":40,"height":3}"#
-        func cell(_ reply: [String: Any]) -> String? {
-            ((reply["rows"] as? [[String: Any]])?.first?["cells"] as? [String])?.first
-        }
+        let view = Self.cellView("shifts", width: 40, height: 3)
+        func cell(_ reply: ScrollRequest.Response) -> String? { reply.rows.first?.cells.first }
         #expect(
-            cell(try here.call("scroll", #"{"table":"shifts",\#(viewport),"zone":"-04:00"}"#)) == "2026-07-01 02:00:00"
+            cell(try here.send(Self.cellView("shifts", width: 40, height: 3, LayoutSettings(zone: "-04:00"))))
+                == "2026-07-01 02:00:00"
         )
-        #expect(cell(try there.call("scroll", #"{"table":"shifts",\#(viewport)}"#)) == "2026-07-01 08:00:00")
+        #expect(cell(try there.send(view)) == "2026-07-01 08:00:00")
         // The view keeps its zone for later scrolls.
-        #expect(cell(try here.call("scroll", #"{"table":"shifts",\#(viewport)}"#)) == "2026-07-01 02:00:00")
-        let refused = try here.call("scroll", #"{"table":"shifts",\#(viewport),"zone":"Mars"}"#)
-        #expect(errorData(refused)["field"] as? String == "params.zone")
+        #expect(cell(try here.send(view)) == "2026-07-01 02:00:00")
+        let refused = try here.failure(Self.cellView("shifts", width: 40, height: 3, LayoutSettings(zone: "Mars")))
+        #expect(refused.details["field"] == "params.zone")
     }
 
     /// Adding past a table's limit: an `added` event, then a `deleted` event naming the oldest
@@ -185,23 +231,17 @@ import Testing
         let daemon = try TestDaemon()
         let writer = try daemon.connect()
         let listener = try daemon.connect()
-        try writer.call("create", #"{"table":"feed","columns":[{"key":"line"}],"limit":2,"rows":[{"line":"a"}]}"#)
-        let start = try #require(try listener.call("subscribe", #"{"table":"feed"}"#)["version"] as? Int)
-        let added = try writer.call("add", #"{"table":"feed","rows":[{"line":"b"},{"line":"c"}]}"#)
-        #expect(added["rows"] as? Int == 2)
-        try writer.call("alter", #"{"table":"feed","limit":1}"#)
-        let events = try listener.untypedEvents(4)
-        #expect(events.map { $0["kind"] as? String } == ["added", "deleted", "schema", "deleted"])
-        #expect(events[0]["ids"] as? [Int] == [2, 3] && events[1]["ids"] as? [Int] == [1])
-        #expect(events[3]["ids"] as? [Int] == [2])
-        Self.expectChained(events, from: start)
-    }
-
-    private static func expectChained(_ events: [[String: Any]], from start: Int) {
-        var last = start
-        for event in events {
-            #expect(event["previous"] as? Int == last, "\(event)")
-            last = event["version"] as? Int ?? -1
-        }
+        try writer.send(
+            CreateRequest(table: "feed", columns: [ColumnDefinition(key: "line")], rows: [["line": "a"]], limit: 2)
+        )
+        let start = try listener.send(SubscribeRequest(table: "feed")).version
+        let added = try writer.send(AddRequest(table: "feed", rows: [["line": "b"], ["line": "c"]]))
+        #expect(added.rows == 2)
+        try writer.send(AlterRequest(table: "feed", limit: 1))
+        let events = try listener.events(4)
+        #expect(events.map(\.kind) == [.added, .deleted, .schema, .deleted])
+        #expect(events[0].ids == [2, 3] && events[1].ids == [1])
+        #expect(events[3].ids == [2])
+        EventTests.expectChained(events, from: start)
     }
 }

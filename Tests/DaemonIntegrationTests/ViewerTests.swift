@@ -1,3 +1,4 @@
+import DataTableProtocol
 import Foundation
 import Glibc
 import Testing
@@ -194,8 +195,8 @@ struct ViewerTests {
         let hidden = try pane.screen(until: { Self.status($0).contains("hid Rack") })
         #expect(!hidden[0].contains("Rack") && hidden[0].contains("Item"), "\(hidden[0])")
         // Another connection's view still shows it.
-        let other = try daemon.connect().call("layout", #"{"table":"stock","width":100,"unit":"cell"}"#)
-        let keys = (other["columns"] as? [[String: Any]])?.compactMap { $0["key"] as? String } ?? []
+        let other = try daemon.connect().send(LayoutRequest(table: "stock", width: 100, unit: "cell"))
+        let keys = other.columns.map(\.key)
         #expect(keys.contains("rack"), "\(keys)")
         // The cursor is on Item again: `>` puts Qty before it.
         try pane.keys(">")
@@ -264,7 +265,12 @@ struct ViewerTests {
         let firstRow = before[1]
         let other = try daemon.connect()
         for day in 1...3 {
-            try other.call("add", #"{"table":"stock","row":{"item":"Fresh \#(day)","received":"2031-01-0\#(day)"}}"#)
+            try other.send(
+                AddRequest(
+                    table: "stock",
+                    row: ["item": .string("Fresh \(day)"), "received": .string("2031-01-0\(day)")]
+                )
+            )
         }
         let after = try pane.screen(until: { Self.status($0).contains("3 new rows above") })
         #expect(Self.status(after).contains("↑ 3 new rows above"), "\(Self.status(after))")
@@ -284,17 +290,17 @@ struct ViewerTests {
         let before = try pane.screen()
         #expect(before[1].hasPrefix("[ ]Servo Motor SM-400"), "\(before)")
         let other = try daemon.connect()
-        try other.call("edit", #"{"table":"stock","id":5,"column":"item","value":"Servo Motor SM-500"}"#)
+        try other.send(EditRequest(table: "stock", id: 5, column: "item", value: "Servo Motor SM-500"))
         let edited = try pane.screen(until: { $0[1].hasPrefix("[ ]Servo Motor SM-500") })
         #expect(edited[1].hasPrefix("[ ]Servo Motor SM-500"), "\(edited)")
-        try other.call("select", #"{"table":"stock","action":"toggle","ids":[5]}"#)
+        try other.send(SelectRequest(table: "stock", action: "toggle", ids: [5]))
         let selected = try pane.screen(until: { Self.status($0).contains("1 selected") })
         #expect(selected[1].hasPrefix("[x]Servo Motor SM-500"), "\(selected)")
-        try other.call("sort", #"{"table":"stock","keys":[{"column":"qty"}]}"#)
+        try other.send(SortRequest(table: "stock", keys: [SortKeyParam(column: "qty")]))
         let sorted = try pane.screen(until: { $0[0].contains("▲Qty") })
         #expect(sorted[0].contains("▲Qty") && !sorted[0].contains("▼"), "\(sorted[0])")
         #expect(sorted.firstIndex { $0.hasPrefix("[ ]Hex Bolt") } == 10, "the largest quantity is last: \(sorted)")
-        try other.call("delete", #"{"table":"stock","ids":[5]}"#)
+        try other.send(DeleteRequest(table: "stock", ids: [5]))
         let deleted = try pane.screen(until: { !$0.contains { $0.contains("Servo Motor") } })
         #expect(!deleted.contains { $0.contains("Servo Motor") }, "\(deleted)")
         #expect(Self.status(deleted).contains("of 9"), "\(Self.status(deleted))")
@@ -336,9 +342,14 @@ struct ViewerTests {
     /// `+` asks for every column a row must have, one after another, then adds the row.
     @Test func addingARowAsksForEveryRequiredColumn() throws {
         let daemon = try TestDaemon()
-        _ = try daemon.connect().call(
-            "create",
-            #"{"table":"bins","columns":[{"key":"note"},{"key":"bin","label":"Bin","required":true},{"key":"qty","label":"Qty","type":"number","required":true}]}"#
+        try daemon.connect().send(
+            CreateRequest(
+                table: "bins",
+                columns: [
+                    ColumnDefinition(key: "note"), ColumnDefinition(key: "bin", label: "Bin", required: true),
+                    ColumnDefinition(key: "qty", label: "Qty", type: "number", required: true),
+                ]
+            )
         )
         // An empty table opens too.
         let pane = try Pane(daemon: daemon, columns: 80, rows: 12, table: "bins")

@@ -1,3 +1,4 @@
+import DataTableClient
 import DataTableProtocol
 import Foundation
 import TestSupport
@@ -27,14 +28,23 @@ import Testing
             self.values = values
         }
 
-        /// Sends `method` and returns its result (or error) as JSON; `window` notifications
-        /// that come first are applied.
-        func call(_ method: String, _ params: String) throws -> JSONValue {
-            try client.send(#"{"jsonrpc":"2.0","id":1,"method":"\#(method)","params":\#(params)}"# + "\n")
+        /// Sends `request` and returns its result as JSON, as it came; an error reply throws its
+        /// ``ResponseError``. `window` notifications that come first are applied.
+        func result<Request: DataTableRequest>(of request: Request) throws -> JSONValue {
+            try client.send(LineConnection.line(for: request, id: 1) + "\n")
             while true {
                 let message = try read()
-                if message["id"] != nil { return message["result"] ?? message["error"] ?? .null }
+                guard message["id"] != nil else { continue }
+                if let error = message["error"] { throw try decoded(ResponseError.self, from: error) }
+                return message["result"] ?? .null
             }
+        }
+
+        /// Sends `request` and returns its typed result; an error reply throws its
+        /// ``ResponseError``. `window` notifications that come first are applied.
+        @discardableResult
+        func send<Request: DataTableRequest>(_ request: Request) throws -> Request.Response {
+            try decoded(Request.Response.self, from: try result(of: request))
         }
 
         /// The next line, a `window` notification already applied.
@@ -44,15 +54,13 @@ import Testing
         }
 
         /// Takes in a `watch` reply: the whole window, or a delta to what is held.
-        func take(_ reply: JSONValue) throws {
-            id = try #require(reply["watch"]?.intValue, "\(name): \(reply)")
-            if let delta = reply["delta"] {
-                let delta = try JSONDecoder().decode(WindowDelta.self, from: JSONEncoder().encode(delta))
+        func take(_ reply: WatchRequest.Response) throws {
+            id = reply.watch
+            if let delta = reply.delta {
                 seq = delta.seq
                 delta.apply(to: &window)
-            } else if var members = reply.objectMembers {
-                members.removeValue(forKey: "watch")
-                window = .object(members)
+            } else {
+                window = try #require(reply.window, "\(name): \(reply)")
             }
         }
 
@@ -84,37 +92,42 @@ import Testing
             return message
         }
 
-        /// The view's window as `scroll` gives it now, without what a watch leaves out.
+        /// The view's window as `scroll` gives it now, without what a watch leaves out: the JSON
+        /// as it came, to be compared member for member with the window built from the deltas.
         func fresh(_ table: String) throws -> JSONValue {
-            WindowDelta.watched(try call("scroll", #"{"table":"\#(table)","values":\#(values)}"#))
+            var scroll = ScrollRequest(table: table)
+            scroll.values = values
+            return WindowDelta.watched(try result(of: scroll))
         }
 
         /// The ids of the rows held, in order.
         var rowIDs: [JSONValue] { window["rows"]?.arrayElements?.compactMap { $0["id"] } ?? [] }
     }
 
-    static let views: [(name: String, setup: String?, watch: String)] = [
-        ("plain", nil, #"{"table":"t","unit":"cell","viewport":{"width":60,"height":8},"maxRate":120}"#),
+    /// A watch of the table `t` in cells, at the highest rate.
+    static func watch(
+        _ viewport: ScrollRequest.Viewport,
+        overscan: Int? = nil,
+        follow: String? = nil,
+        sections: ScrollRequest.Sections? = nil,
+        values: Bool? = nil
+    ) -> WatchRequest {
+        var scroll = ScrollRequest(table: "t", viewport: viewport, overscan: overscan, follow: follow, unit: "cell")
+        scroll.sections = sections
+        scroll.values = values
+        return WatchRequest(scroll: scroll, maxRate: 120)
+    }
+
+    static let views: [(name: String, setup: FilterRequest?, watch: WatchRequest)] = [
+        ("plain", nil, watch(.init(width: 60, height: 8))),
         (
-            "filtered", #"{"table":"t","where":[{"column":"qty","op":">=","value":40}]}"#,
-            #"{"table":"t","unit":"cell","viewport":{"width":50,"height":6},"maxRate":120,"values":true}"#
+            "filtered", FilterRequest(table: "t", where: [FilterConditionParam(column: "qty", op: ">=", value: 40)]),
+            watch(.init(width: 50, height: 6), values: true)
         ),
-        (
-            "sections", nil,
-            #"{"table":"t","unit":"cell","viewport":{"width":60,"height":10},"sections":{"column":"grade"},"maxRate":120}"#
-        ),
-        (
-            "scrolled", nil,
-            #"{"table":"t","unit":"cell","viewport":{"width":40,"height":5,"y":6},"overscan":2,"maxRate":120,"values":true}"#
-        ),
-        (
-            "follow", nil,
-            #"{"table":"t","unit":"cell","viewport":{"width":60,"height":6},"follow":"bottom","maxRate":120}"#
-        ),
-        (
-            "freezing", #"{"table":"t","search":"a"}"#,
-            #"{"table":"t","unit":"cell","viewport":{"width":60,"height":7},"maxRate":120}"#
-        ),
+        ("sections", nil, watch(.init(width: 60, height: 10), sections: .init(column: "grade"))),
+        ("scrolled", nil, watch(.init(y: 6, width: 40, height: 5), overscan: 2, values: true)),
+        ("follow", nil, watch(.init(width: 60, height: 6), follow: "bottom")),
+        ("freezing", FilterRequest(table: "t", search: "a"), watch(.init(width: 60, height: 7))),
     ]
 
     /// `WATCH_SEED=N` runs seed N alone; `WATCH_TRACE=view` prints the changes and what that
@@ -124,18 +137,30 @@ import Testing
         if let only = ProcessInfo.processInfo.environment["WATCH_SEED"], UInt64(only) != seed { return }
         let daemon = try TestDaemon()
         let writer = try daemon.connect()
-        let rows = (0..<40).map {
-            #"{"bin":"b\#($0)","item":"item \#($0)","qty":\#($0 * 7 % 100),"grade":"\#(["Low", "Mid", "High"][$0 % 3])"}"#
+        let grades = ["Low", "Mid", "High"]
+        let rows: [JSONValue] = (0..<40).map {
+            [
+                "bin": .string("b\($0)"), "item": .string("item \($0)"), "qty": .integer(Int64($0 * 7 % 100)),
+                "grade": .string(grades[$0 % 3]),
+            ]
         }
-        try writer.call(
-            "create",
-            #"{"table":"t","key":"bin","columns":[{"key":"bin"},{"key":"item"},{"key":"qty","type":"number"},{"key":"grade","type":"picker","options":["Low","Mid","High"]}],"rows":[\#(rows.joined(separator: ","))]}"#
+        try writer.send(
+            CreateRequest(
+                table: "t",
+                columns: [
+                    ColumnDefinition(key: "bin"), ColumnDefinition(key: "item"),
+                    ColumnDefinition(key: "qty", type: "number"),
+                    ColumnDefinition(key: "grade", type: "picker", options: grades),
+                ],
+                key: "bin",
+                rows: rows
+            )
         )
         var watchers: [Watcher] = []
         for view in Self.views {
-            let watcher = Watcher(try daemon.connect(), name: view.name, values: view.watch.contains(#""values":true"#))
-            if let setup = view.setup { _ = try watcher.call("filter", setup) }
-            try watcher.take(try watcher.call("watch", view.watch))
+            let watcher = Watcher(try daemon.connect(), name: view.name, values: view.watch.scroll.values == true)
+            if let setup = view.setup { try watcher.send(setup) }
+            try watcher.take(try watcher.send(view.watch))
             watchers.append(watcher)
         }
         var random = SeededRandom(seed: seed)
@@ -143,19 +168,27 @@ import Testing
         var made = 0
         for step in 0..<2000 where made < 2000 {
             // One to five changes between two looks: the deltas merge what came in between.
-            var (method, params) = ("", "")
+            var last = ""
             for _ in 0..<(1 + Int(random.next() % 5)) where made < 2000 {
-                (method, params) = Self.change(&random, step: made)
+                let change = Self.change(&random, step: made)
+                last = Self.line(change)
                 made += 1
                 if ProcessInfo.processInfo.environment["WATCH_TRACE"] != nil {
-                    print("change \(made): \(method) \(params)")
+                    print("change \(made): \(last)")
                 }
-                _ = try writer.call(method, params)
+                do {
+                    try writer.send(change)
+                } catch is ResponseError {
+                    // Refusals are part of the mix, as they come: an undo with nothing to undo, a
+                    // row deleted before, a value that does not fit (kept as a draft).
+                }
             }
             for watcher in watchers {
                 if watcher.name == "freezing", step % 40 == 20 || step % 40 == 39 {
                     watcher.frozen = step % 40 == 20
-                    try watcher.take(try watcher.call("watch", #"{"table":"t","freeze":\#(watcher.frozen)}"#))
+                    try watcher.take(
+                        try watcher.send(WatchRequest(scroll: ScrollRequest(table: "t"), freeze: watcher.frozen))
+                    )
                     frozenRows = watcher.rowIDs
                 }
                 // A scroll looks at the rows (rows added before it are no longer new to the view,
@@ -170,7 +203,7 @@ import Testing
                 }
                 guard try watcher.converge(to: fresh) else {
                     let missing = Self.text(WindowDelta.between(watcher.window, fresh))
-                    let place = "seed \(seed) step \(step) (\(method) \(params)), view \(watcher.name)"
+                    let place = "seed \(seed) step \(step) (\(last)), view \(watcher.name)"
                     Issue.record(
                         Comment(rawValue: "\(place): what a fresh scroll has that the window held lacks: \(missing)")
                     )
@@ -239,43 +272,51 @@ import Testing
         return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "?"
     }
 
+    /// `request` as it goes on the wire, for messages and traces.
+    static func line(_ request: some DataTableRequest) -> String {
+        (try? LineConnection.line(for: request, id: 1)) ?? "\(request)"
+    }
+
     /// One random change of every kind the table takes.
-    static func change(_ random: inout SeededRandom, step: Int) -> (String, String) {
+    static func change(_ random: inout SeededRandom, step: Int) -> any DataTableRequest {
         func pick<T>(_ choices: [T]) -> T { choices[Int(random.next() % UInt64(choices.count))] }
-        let bin = #""b\#(random.next() % 60)""#
-        func row() -> String {
-            #"{"bin":\#(bin),"item":"\#(pick(["a", "bb", "c"]))\#(step)","qty":\#(random.next() % 100),"grade":"\#(pick(["Low", "Mid", "High"]))"}"#
+        func number() -> JSONValue { .integer(Int64(random.next() % 100)) }
+        let bin = JSONValue.string("b\(random.next() % 60)")
+        func row() -> JSONValue {
+            // In this order: the item, the quantity, the grade.
+            let item = JSONValue.string("\(pick(["a", "bb", "c"]))\(step)")
+            let qty = number()
+            return ["bin": bin, "item": item, "qty": qty, "grade": .string(pick(["Low", "Mid", "High"]))]
         }
         switch random.next() % 16 {
-        case 0, 1, 2: return ("add", #"{"table":"t","rows":[\#(row())]}"#)
-        case 3: return ("add", #"{"table":"t","rows":[\#(row()),\#(row())],"upsert":true}"#)
+        case 0, 1, 2: return AddRequest(table: "t", rows: [row()])
+        case 3:
+            let rows = [row(), row()]
+            return AddRequest(table: "t", rows: rows, upsert: true)
         case 4, 5, 6:
-            return (
-                "edit",
-                #"{"table":"t","id":\#(bin),"column":"\#(pick(["qty", "item", "grade"]))","value":\#(pick([#""a\#(step)""#, "\(random.next() % 100)", #""High""#]))}"#
-            )
-        case 7, 8: return ("delete", #"{"table":"t","ids":[\#(bin)]}"#)
-        case 9: return ("undo", #"{"table":"t"}"#)
-        case 10: return ("redo", #"{"table":"t"}"#)
+            let column = pick(["qty", "item", "grade"])
+            let values: [JSONValue] = [.string("a\(step)"), number(), "High"]
+            return EditRequest(table: "t", id: bin, column: column, value: pick(values))
+        case 7, 8: return DeleteRequest(table: "t", ids: [bin])
+        case 9: return UndoRequest(table: "t")
+        case 10: return RedoRequest(table: "t")
         case 11:
-            return (
-                "sort",
-                random.next() % 3 == 0
-                    ? #"{"table":"t","keys":[]}"#
-                    : #"{"table":"t","keys":[{"column":"\#(pick(["qty", "item"]))","descending":\#(random.next() % 2 == 0)}]}"#
-            )
-        case 12: return ("select", #"{"table":"t","action":"toggle","ids":[\#(bin)]}"#)
+            guard random.next() % 3 != 0 else { return SortRequest(table: "t", keys: []) }
+            let column = pick(["qty", "item"])
+            return SortRequest(table: "t", keys: [SortKeyParam(column: column, descending: random.next() % 2 == 0)])
+        case 12: return SelectRequest(table: "t", action: "toggle", ids: [bin])
         case 13:
             return random.next() % 2 == 0
-                ? ("alter", #"{"table":"t","add":[{"key":"x\#(step)"}],"values":{"x\#(step)":"v"}}"#)
-                : ("alter", #"{"table":"t","drop":["x\#(step - 1)"]}"#)
+                ? AlterRequest(table: "t", add: [ColumnDefinition(key: "x\(step)")], values: ["x\(step)": "v"])
+                : AlterRequest(table: "t", drop: ["x\(step - 1)"])
         case 14:
             let lines = (0..<(10 + random.next() % 20)).map { "b\($0 * 2),r\(step),\(random.next() % 100),Mid" }
-            return (
-                "load",
-                #"{"table":"t","replace":true,"text":"bin,item,qty,grade\n\#(lines.joined(separator: "\\n"))\n"}"#
+            return LoadRequest(
+                table: "t",
+                text: "bin,item,qty,grade\n" + lines.joined(separator: "\n") + "\n",
+                replace: true
             )
-        default: return ("edit", #"{"table":"t","id":\#(bin),"column":"qty","value":\#(random.next() % 100)}"#)
+        default: return EditRequest(table: "t", id: bin, column: "qty", value: number())
         }
     }
 }

@@ -19,20 +19,6 @@ import Testing
         }
     }
 
-    /// Events arrive in version order, each continuing from the one before (events read as
-    /// untyped JSON).
-    static func expectChained(
-        _ events: [[String: Any]],
-        from version: Int,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        var last = version
-        for event in events {
-            #expect(event["previous"] as? Int == last, "\(event)", sourceLocation: sourceLocation)
-            last = event["version"] as? Int ?? -1
-        }
-    }
-
     /// The next line `client` receives, which must be an `event` notification.
     static func nextEvent(
         _ client: UnixClient,
@@ -99,18 +85,21 @@ import Testing
         #expect(created.kind == .schema && created.change == "created")
 
         // Only the kinds asked for; unsubscribing stops them.
-        try listener.send(SubscribeRequest(table: "feed", events: ["selection"]))
+        try listener.send(SubscribeRequest(table: "feed", events: [.selection]))
         try writer.send(AddRequest(table: "feed", row: ["n": 1]))
-        try writer.send(SelectRequest(table: "feed", action: "all"))
+        try writer.send(SelectRequest(table: "feed", action: .all))
         #expect(try listener.events(1)[0].kind == .selection)
         #expect(try listener.send(UnsubscribeRequest(table: "feed")).subscribed)
-        try writer.send(SelectRequest(table: "feed", action: "none"))
+        try writer.send(SelectRequest(table: "feed", action: SelectionAction.none))
         // Nothing comes before the ping's reply: the selection event was not sent.
         try listener.send(LineConnection.line(for: PingRequest(), id: 1) + "\n")
         let next = try #require(try listener.readLine(), "the daemon closed the connection")
         let pong = try JSONDecoder().decode(ReplyMessage.self, from: Data(next.utf8))
         #expect(try decoded(PingRequest.Response.self, from: try #require(pong.result, "\(next)")).pong)
-        #expect(try listener.failure(SubscribeRequest(table: "feed", events: ["moved"])).kind == .invalidParams)
+        #expect(
+            try listener.failure(toLine: #"{"id":1,"method":"subscribe","params":{"table":"feed","events":["moved"]}}"#)
+                .kind == .invalidParams
+        )
         #expect(try listener.failure(SubscribeRequest(table: "none")).kind == .noSuchTable)
     }
 
@@ -123,7 +112,7 @@ import Testing
         try writer.send(
             CreateRequest(
                 table: "parts",
-                columns: [ColumnDefinition(key: "name"), ColumnDefinition(key: "qty", type: "number")],
+                columns: [ColumnDefinition(key: "name"), ColumnDefinition(key: "qty", type: .number)],
                 key: "name"
             )
         )
@@ -149,7 +138,7 @@ import Testing
                 table: "parts",
                 columns: [
                     ColumnDefinition(key: "sku"), ColumnDefinition(key: "name"),
-                    ColumnDefinition(key: "qty", type: "number", min: 0),
+                    ColumnDefinition(key: "qty", type: .number, min: 0),
                 ],
                 key: "sku",
                 rows: [["sku": "P-1", "name": "Bolt", "qty": 4], ["sku": "P-2", "name": "Nut", "qty": 9]]
@@ -245,7 +234,7 @@ import Testing
         let daemon = try TestDaemon(arguments: ["--max-output-bytes", "65536"])
         let writer = try daemon.connect()
         let sleeper = try daemon.connect()
-        try writer.send(CreateRequest(table: "feed", columns: [ColumnDefinition(key: "n", type: "number")]))
+        try writer.send(CreateRequest(table: "feed", columns: [ColumnDefinition(key: "n", type: .number)]))
         try sleeper.send(SubscribeRequest(table: "feed"))
 
         // 1000 rows an add: each event lists 1000 ids, about 7 KB; 100 of them are far more
@@ -274,7 +263,7 @@ import Testing
         )
         let writer = try daemon.connect()
         let sleeper = try daemon.connect()
-        try writer.send(CreateRequest(table: "feed", columns: [ColumnDefinition(key: "n", type: "number")]))
+        try writer.send(CreateRequest(table: "feed", columns: [ColumnDefinition(key: "n", type: .number)]))
         try sleeper.send(SubscribeRequest(table: "feed"))
         let add = try EncodedRequest(AddRequest(table: "feed", rows: (0..<1000).map { ["n": .integer(Int64($0))] }))
         let deadline = ContinuousClock.now + .seconds(30)
@@ -300,7 +289,7 @@ import Testing
         )
         let writer = try daemon.connect()
         let sleeper = try daemon.connect()
-        try writer.send(CreateRequest(table: "feed", columns: [ColumnDefinition(key: "n", type: "number")]))
+        try writer.send(CreateRequest(table: "feed", columns: [ColumnDefinition(key: "n", type: .number)]))
         try sleeper.send(SubscribeRequest(table: "feed"))
         let add = try EncodedRequest(AddRequest(table: "feed", rows: (0..<1000).map { ["n": .integer(Int64($0))] }))
         for round in 0..<150 { #expect(try add.send(on: writer).rows == 1000 * (round + 1)) }
@@ -320,7 +309,7 @@ import Testing
         )
         let writer = try daemon.connect()
         let slow = try daemon.connect()
-        try writer.send(CreateRequest(table: "feed", columns: [ColumnDefinition(key: "n", type: "number")]))
+        try writer.send(CreateRequest(table: "feed", columns: [ColumnDefinition(key: "n", type: .number)]))
         try slow.send(SubscribeRequest(table: "feed"))
         let add = try EncodedRequest(AddRequest(table: "feed", rows: (0..<1000).map { ["n": .integer(Int64($0))] }))
         var version = 0

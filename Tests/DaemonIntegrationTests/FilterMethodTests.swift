@@ -24,8 +24,8 @@ import Testing
             CreateRequest(
                 table: "parts",
                 columns: [
-                    ColumnDefinition(key: "n", type: "number"),
-                    ColumnDefinition(key: "kind", type: "picker", options: kinds), ColumnDefinition(key: "tag"),
+                    ColumnDefinition(key: "n", type: .number),
+                    ColumnDefinition(key: "kind", type: .picker, options: kinds), ColumnDefinition(key: "tag"),
                 ],
                 rows: rows,
                 sort: [SortKeyParam(column: "n", descending: true)]
@@ -36,8 +36,8 @@ import Testing
             FilterRequest(
                 table: "parts",
                 where: [
-                    FilterConditionParam(column: "n", op: "between", values: [100, 299]),
-                    FilterConditionParam(column: "kind", op: "in", values: ["Nut", "Valve"]),
+                    FilterConditionParam(column: "n", op: .between, values: [100, 299]),
+                    FilterConditionParam(column: "kind", op: .oneOf, values: ["Nut", "Valve"]),
                 ]
             )
         )
@@ -55,15 +55,15 @@ import Testing
             ScrollRequest(
                 table: "parts",
                 viewport: .init(width: 40, height: 6),
-                to: .init(index: 3, align: "top"),
-                unit: "cell"
+                to: .init(index: 3, align: .top),
+                unit: .cell
             )
         )
         #expect(window.shown == expected.count)
         #expect(window.total == 400)
         #expect(window.filter == "n 100–299 · kind is Nut, Valve · “VALVE”")
         #expect(window.contentHeight == 1 + expected.count)
-        var layout = LayoutRequest(table: "parts", width: 40, unit: "cell")
+        var layout = LayoutRequest(table: "parts", width: 40, unit: .cell)
         layout.view = true
         let laidOut = try first.client.send(layout)
         #expect(laidOut.rows.count == expected.count)
@@ -88,29 +88,35 @@ import Testing
 
         // The other connection's view is the whole table.
         let whole = try second.client.send(
-            ScrollRequest(table: "parts", viewport: .init(width: 40, height: 4), unit: "cell")
+            ScrollRequest(table: "parts", viewport: .init(width: 40, height: 4), unit: .cell)
         )
         #expect(whole.shown == nil)
         #expect(whole.total == 404)
 
         // Bad conditions change nothing.
         for bad in [
-            FilterConditionParam(column: "n", op: "~", value: 1),
-            FilterConditionParam(column: "n", op: ">", value: "many"),
-            FilterConditionParam(column: "kind", op: "=", value: "Screw"),
-            FilterConditionParam(column: "size", op: "empty"),
-            FilterConditionParam(column: "n", op: "between", value: 1),
+            FilterConditionParam(column: "n", op: .greater, value: "many"),
+            FilterConditionParam(column: "kind", op: .equal, value: "Screw"),
+            FilterConditionParam(column: "size", op: .empty),
+            FilterConditionParam(column: "n", op: .between, value: 1),
         ] {
             #expect(
                 try first.client.failure(FilterRequest(table: "parts", where: [bad])).code == .invalidParams,
                 "\(bad)"
             )
         }
+        // An operator outside the set is what no condition can hold: sent as text.
+        #expect(
+            try first.client.failure(
+                toLine:
+                    #"{"id":1,"method":"filter","params":{"table":"parts","where":[{"column":"n","op":"~","value":1}]}}"#
+            ).code == .invalidParams
+        )
         let still = try first.client.send(ScrollRequest(table: "parts"))
         #expect(still.shown == expected.count + 2)
         #expect(
             try first.client.failure(
-                FilterRequest(table: "parts", where: [FilterConditionParam(column: "n", op: "=", values: [1])])
+                FilterRequest(table: "parts", where: [FilterConditionParam(column: "n", op: .equal, values: [1])])
             ).code == .invalidParams
         )
 
@@ -123,12 +129,12 @@ import Testing
         let hidden = try first.client.failure(GetRequest(table: "parts", ids: [1], view: true))
         #expect(hidden.details["field"] == "params.ids[0]")
 
-        let selected = try first.client.send(SelectRequest(table: "parts", action: "all", view: true))
+        let selected = try first.client.send(SelectRequest(table: "parts", action: .all, view: true))
         #expect(selected.count == expected.count + 2)
-        let exported = try first.client.send(ExportRequest(table: "parts", format: "csv", view: true))
+        let exported = try first.client.send(ExportRequest(table: "parts", format: .csv, view: true))
         #expect(exported.rows == expected.count + 2)
         // Every row selected, then the view's selected rows edited and deleted: the rest stay.
-        try second.client.send(SelectRequest(table: "parts", action: "all"))
+        try second.client.send(SelectRequest(table: "parts", action: .all))
         let edited = try first.client.send(
             EditRequest(table: "parts", column: "tag", value: "checked", selection: true, view: true)
         )

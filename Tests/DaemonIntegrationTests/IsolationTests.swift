@@ -33,7 +33,7 @@ import Testing
 
         let sorter = try daemon.connect()
         let scroller = try daemon.connect()
-        try scroller.send(ScrollRequest(table: "small", viewport: .init(width: 80, height: 10), unit: "cell"))
+        try scroller.send(ScrollRequest(table: "small", viewport: .init(width: 80, height: 10), unit: .cell))
         // Sorting 200,000 rows by text and back by number, one after the other, in one pipeline.
         try sorter.send(
             LineConnection.line(for: SortRequest(table: "big", keys: [SortKeyParam(column: "name")]), id: 1) + "\n"
@@ -132,7 +132,7 @@ import Testing
                 }
             case writers + 1:
                 for round in 0..<4 {
-                    let reply = try send(ExportRequest(table: "t", format: "ndjson"))
+                    let reply = try send(ExportRequest(table: "t", format: .ndjson))
                     let text = reply.text ?? ""
                     let lines = text.split(separator: "\n").count
                     // An export is the table at one version: as many lines as rows then.
@@ -142,7 +142,7 @@ import Testing
                     pause()
                 }
             default:
-                _ = try send(ScrollRequest(table: "t", viewport: .init(width: 60, height: 20), unit: "cell"))
+                _ = try send(ScrollRequest(table: "t", viewport: .init(width: 60, height: 20), unit: .cell))
                 for round in 0..<100 {
                     let reply = try send(ScrollRequest(table: "t", viewport: .init(y: Double(round * 7))))
                     guard !reply.rows.isEmpty else {
@@ -167,7 +167,7 @@ import Testing
         let described = try setup.send(DescribeRequest(table: "t"))
         #expect(described.rows == startRows + writers * addsEach)
         let final = described.version
-        let export = try setup.send(ExportRequest(table: "t", format: "csv"))
+        let export = try setup.send(ExportRequest(table: "t", format: .csv))
         let text = try #require(export.text)
         let added = text.split(separator: "\n").filter { $0.contains(",w") }
         #expect(added.count == writers * addsEach && Set(added).count == added.count)
@@ -182,7 +182,7 @@ import Testing
         // The log holds the changes in the order they were made: a restart gives the same table.
         _ = daemon.process.stop()
         daemon = try TestDaemon(arguments: arguments)
-        let restarted = try daemon.connect().send(ExportRequest(table: "t", format: "csv"))
+        let restarted = try daemon.connect().send(ExportRequest(table: "t", format: .csv))
         #expect(restarted.text == text)
         #expect(restarted.version == final)
     }

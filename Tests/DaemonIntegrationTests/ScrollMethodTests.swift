@@ -27,8 +27,6 @@ import Testing
         }
     }
 
-    static func rows(_ window: [String: Any]) -> [[String: Any]] { window["rows"] as? [[String: Any]] ?? [] }
-
     /// A view's own column state: one connection hides a column and puts another first; a
     /// second connection's view of the same table is as the table has it.
     @Test func aViewHidesAndOrdersColumnsForItselfOnly() throws {

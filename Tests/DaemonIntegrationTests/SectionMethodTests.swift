@@ -19,7 +19,7 @@ import Testing
     static func scroll(
         viewport: ScrollRequest.Viewport? = nil,
         to target: ScrollRequest.Target? = nil,
-        unit: String? = nil,
+        unit: LengthUnit? = nil,
         sections: ScrollRequest.Sections?
     ) -> ScrollRequest {
         var request = ScrollRequest(table: "bins", viewport: viewport, to: target, unit: unit)
@@ -36,8 +36,8 @@ import Testing
             CreateRequest(
                 table: "bins",
                 columns: [
-                    ColumnDefinition(key: "n", type: "number"),
-                    ColumnDefinition(key: "rack", type: "picker", options: racks),
+                    ColumnDefinition(key: "n", type: .number),
+                    ColumnDefinition(key: "rack", type: .picker, options: racks),
                 ],
                 rows: (0..<30).map { ["n": .integer(Int64($0)), "rack": .string(racks[$0 % 3])] },
                 sort: [SortKeyParam(column: "n", descending: true)]
@@ -48,11 +48,11 @@ import Testing
         let plain = try first.client.send(
             Self.scroll(
                 viewport: .init(width: 30, height: 14),
-                unit: "cell",
+                unit: .cell,
                 sections: .init(column: "rack", index: true)
             )
         )
-        #expect(plain.sections?.style == "plain")
+        #expect(plain.sections?.style == .plain)
         #expect(plain.sections?.count == 3)
         #expect(Self.shown(plain).map(\.title) == ["A", "B"])
         #expect(Self.shown(plain).map(\.count) == [10, 10])
@@ -70,20 +70,20 @@ import Testing
 
         // Grouped: sections a line apart, with footers; inset grouped: rows in from both edges.
         let grouped = try first.client.send(
-            Self.scroll(viewport: .init(y: 0), sections: .init(column: "rack", style: "grouped", footers: true))
+            Self.scroll(viewport: .init(y: 0), sections: .init(column: "rack", style: .grouped, footers: true))
         )
         #expect(Self.shown(grouped).first?.footerY == 12)
         #expect(Self.shown(grouped).map(\.y) == [1])
         #expect(grouped.contentHeight == 1 + 3 * 2 + 2 + 30)
         // layout of the view says the same; of the table, the rows alone.
-        var layout = LayoutRequest(table: "bins", width: 30, unit: "cell")
+        var layout = LayoutRequest(table: "bins", width: 30, unit: .cell)
         layout.view = true
         let laidOut = try first.client.send(layout)
         #expect(laidOut.contentHeight == 1 + 3 * 2 + 2 + 30)
-        let whole = try first.client.send(LayoutRequest(table: "bins", width: 30, unit: "cell"))
+        let whole = try first.client.send(LayoutRequest(table: "bins", width: 30, unit: .cell))
         #expect(whole.contentHeight == 1 + 30)
         let inset = try first.client.send(
-            Self.scroll(to: .init(section: "C"), sections: .init(column: "rack", style: "insetGrouped"))
+            Self.scroll(to: .init(section: "C"), sections: .init(column: "rack", style: .insetGrouped))
         )
         #expect(inset.sections?.inset == 2)
         // C's header as near the top as the content allows (the view cannot scroll past its end).
@@ -96,7 +96,10 @@ import Testing
         // in their sections, and only those the filter shows count as new above.
         try first.client.send(Self.scroll(to: .init(section: "B"), sections: .init(column: "rack")))
         let filtered = try first.client.send(
-            FilterRequest(table: "bins", where: [FilterConditionParam(column: "n", op: ">=", value: 15)])
+            FilterRequest(
+                table: "bins",
+                where: [FilterConditionParam(column: "n", op: .greaterOrEqualASCII, value: 15)]
+            )
         )
         #expect(filtered.shown == 15)
         let before = try first.client.send(ScrollRequest(table: "bins", to: .init(section: "B")))
@@ -121,13 +124,19 @@ import Testing
         // Bad sections change nothing.
         for bad in [
             Self.scroll(sections: .init(column: "size")),
-            Self.scroll(sections: .init(column: "rack", style: "tiled")),
-            Self.scroll(sections: .init(column: "rack", style: "grouped", index: true)),
+            Self.scroll(sections: .init(column: "rack", style: .grouped, index: true)),
             ScrollRequest(table: "bins", to: .init(section: "Z")),
         ] {
             #expect(throws: ResponseError.self, "\(bad)") { try first.client.send(bad) }
         }
-        #expect(try first.client.send(ScrollRequest(table: "bins")).sections?.style == "plain")
+        // A style outside the set is what no request can hold: sent as text.
+        #expect(
+            try first.client.failure(
+                toLine:
+                    #"{"id":1,"method":"scroll","params":{"table":"bins","sections":{"column":"rack","style":"tiled"}}}"#
+            ).kind == .invalidValue
+        )
+        #expect(try first.client.send(ScrollRequest(table: "bins")).sections?.style == .plain)
         let ended = try first.client.send(Self.scroll(sections: .init(column: nil)))
         #expect(ended.sections == nil)
     }

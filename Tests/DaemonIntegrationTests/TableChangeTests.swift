@@ -15,7 +15,7 @@ import Testing
         _ settings: LayoutSettings = LayoutSettings()
     ) -> ScrollRequest {
         var settings = settings
-        settings.unit = "cell"
+        settings.unit = .cell
         return ScrollRequest(table: table, viewport: .init(width: width, height: height), settings: settings)
     }
 
@@ -25,7 +25,7 @@ import Testing
         let other = try daemon.connect()
         try one.send(numberedTable("parts", count: 4))
         let listener = try daemon.connect()
-        try listener.send(SubscribeRequest(table: "parts", events: ["schema", "added", "deleted"]))
+        try listener.send(SubscribeRequest(table: "parts", events: [.schema, .added, .deleted]))
 
         let added = try one.send(
             AlterRequest(table: "parts", add: [ColumnDefinition(key: "rack")], values: ["rack": "A1"])
@@ -207,7 +207,7 @@ import Testing
             CreateRequest(
                 table: "shifts",
                 columns: [
-                    ColumnDefinition(key: "start", type: "datetime", format: ColumnFormat(zone: "Europe/Berlin"))
+                    ColumnDefinition(key: "start", type: .datetime, format: ColumnFormat(zone: "Europe/Berlin"))
                 ],
                 rows: [["start": "2026-07-01T06:00:00Z"]]
             )

@@ -195,7 +195,7 @@ struct ViewerTests {
         let hidden = try pane.screen(until: { Self.status($0).contains("hid Rack") })
         #expect(!hidden[0].contains("Rack") && hidden[0].contains("Item"), "\(hidden[0])")
         // Another connection's view still shows it.
-        let other = try daemon.connect().send(LayoutRequest(table: "stock", width: 100, unit: "cell"))
+        let other = try daemon.connect().send(LayoutRequest(table: "stock", width: 100, unit: .cell))
         let keys = other.columns.map(\.key)
         #expect(keys.contains("rack"), "\(keys)")
         // The cursor is on Item again: `>` puts Qty before it.
@@ -293,7 +293,7 @@ struct ViewerTests {
         try other.send(EditRequest(table: "stock", id: 5, column: "item", value: "Servo Motor SM-500"))
         let edited = try pane.screen(until: { $0[1].hasPrefix("[ ]Servo Motor SM-500") })
         #expect(edited[1].hasPrefix("[ ]Servo Motor SM-500"), "\(edited)")
-        try other.send(SelectRequest(table: "stock", action: "toggle", ids: [5]))
+        try other.send(SelectRequest(table: "stock", action: .toggle, ids: [5]))
         let selected = try pane.screen(until: { Self.status($0).contains("1 selected") })
         #expect(selected[1].hasPrefix("[x]Servo Motor SM-500"), "\(selected)")
         try other.send(SortRequest(table: "stock", keys: [SortKeyParam(column: "qty")]))
@@ -347,7 +347,7 @@ struct ViewerTests {
                 table: "bins",
                 columns: [
                     ColumnDefinition(key: "note"), ColumnDefinition(key: "bin", label: "Bin", required: true),
-                    ColumnDefinition(key: "qty", label: "Qty", type: "number", required: true),
+                    ColumnDefinition(key: "qty", label: "Qty", type: .number, required: true),
                 ]
             )
         )

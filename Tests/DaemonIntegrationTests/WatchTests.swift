@@ -108,11 +108,11 @@ import Testing
     static func watch(
         _ viewport: ScrollRequest.Viewport,
         overscan: Int? = nil,
-        follow: String? = nil,
+        follow: FollowEdge? = nil,
         sections: ScrollRequest.Sections? = nil,
         values: Bool? = nil
     ) -> WatchRequest {
-        var scroll = ScrollRequest(table: "t", viewport: viewport, overscan: overscan, follow: follow, unit: "cell")
+        var scroll = ScrollRequest(table: "t", viewport: viewport, overscan: overscan, follow: follow, unit: .cell)
         scroll.sections = sections
         scroll.values = values
         return WatchRequest(scroll: scroll, maxRate: 120)
@@ -121,12 +121,16 @@ import Testing
     static let views: [(name: String, setup: FilterRequest?, watch: WatchRequest)] = [
         ("plain", nil, watch(.init(width: 60, height: 8))),
         (
-            "filtered", FilterRequest(table: "t", where: [FilterConditionParam(column: "qty", op: ">=", value: 40)]),
+            "filtered",
+            FilterRequest(
+                table: "t",
+                where: [FilterConditionParam(column: "qty", op: .greaterOrEqualASCII, value: 40)]
+            ),
             watch(.init(width: 50, height: 6), values: true)
         ),
         ("sections", nil, watch(.init(width: 60, height: 10), sections: .init(column: "grade"))),
         ("scrolled", nil, watch(.init(y: 6, width: 40, height: 5), overscan: 2, values: true)),
-        ("follow", nil, watch(.init(width: 60, height: 6), follow: "bottom")),
+        ("follow", nil, watch(.init(width: 60, height: 6), follow: .bottom)),
         ("freezing", FilterRequest(table: "t", search: "a"), watch(.init(width: 60, height: 7))),
     ]
 
@@ -149,8 +153,8 @@ import Testing
                 table: "t",
                 columns: [
                     ColumnDefinition(key: "bin"), ColumnDefinition(key: "item"),
-                    ColumnDefinition(key: "qty", type: "number"),
-                    ColumnDefinition(key: "grade", type: "picker", options: grades),
+                    ColumnDefinition(key: "qty", type: .number),
+                    ColumnDefinition(key: "grade", type: .picker, options: grades),
                 ],
                 key: "bin",
                 rows: rows
@@ -304,7 +308,7 @@ import Testing
             guard random.next() % 3 != 0 else { return SortRequest(table: "t", keys: []) }
             let column = pick(["qty", "item"])
             return SortRequest(table: "t", keys: [SortKeyParam(column: column, descending: random.next() % 2 == 0)])
-        case 12: return SelectRequest(table: "t", action: "toggle", ids: [bin])
+        case 12: return SelectRequest(table: "t", action: .toggle, ids: [bin])
         case 13:
             return random.next() % 2 == 0
                 ? AlterRequest(table: "t", add: [ColumnDefinition(key: "x\(step)")], values: ["x\(step)": "v"])

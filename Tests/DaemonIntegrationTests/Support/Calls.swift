@@ -8,9 +8,11 @@ extension UnixClient {
     /// Notifications that arrive before the reply are skipped.
     @discardableResult
     func send<Request: DataTableRequest>(_ request: Request, id: Int = 1) throws -> Request.Response {
-        let reply = try reply(toLine: LineConnection.line(for: request, id: id))
+        try send(LineConnection.line(for: request, id: id) + "\n")
+        let line = try nextReplyLine()
+        let reply = try JSONDecoder().decode(TypedReply<Request.Response>.self, from: Data(line.utf8))
         if let error = reply.error { throw error }
-        return try decoded(Request.Response.self, from: reply.result ?? .null)
+        return try #require(reply.result, "the reply to \(Request.method) has no result: \(line)")
     }
 
     /// Sends `request`, which must fail, and returns its error. A success fails the test.
@@ -30,10 +32,14 @@ extension UnixClient {
     /// broken JSON) and returns its reply. Notifications that arrive first are skipped.
     func reply(toLine line: String) throws -> ReplyMessage {
         try send(line + "\n")
+        return try JSONDecoder().decode(ReplyMessage.self, from: Data(nextReplyLine().utf8))
+    }
+
+    /// The next line that is a reply; notifications before it are skipped.
+    private func nextReplyLine() throws -> String {
         while true {
             let text = try #require(try readLine(), "the daemon closed the connection")
-            guard LineConnection.isReply(text) else { continue }
-            return try JSONDecoder().decode(ReplyMessage.self, from: Data(text.utf8))
+            if LineConnection.isReply(text) { return text }
         }
     }
 
@@ -56,6 +62,13 @@ extension UnixClient {
         }
         return events
     }
+}
+
+/// A reply read straight into the request's response type (no detour through `JSONValue`: a
+/// reply of thousands of rows is decoded once).
+private struct TypedReply<Result: Decodable>: Decodable {
+    var result: Result?
+    var error: ResponseError?
 }
 
 /// A line as a notification: its `method` and, when it is one of `Params`, its `params`.
@@ -112,44 +125,4 @@ extension Tag {
     /// Tests that take seconds (restarts, large tables, timeouts, other processes):
     /// `scripts/test --quick` leaves them out, skipping what `scripts/slow-tests` finds tagged.
     @Tag static var slow: Self
-}
-
-// MARK: - Untyped calls, being replaced by the typed ones above
-
-extension UnixClient {
-    /// Sends `method` with `params` (JSON text) and returns the reply: its `result`, or its
-    /// `error` object. Notifications that arrive first are skipped.
-    @discardableResult
-    func call(_ method: String, _ params: String = "{}") throws -> [String: Any] {
-        try send(#"{"jsonrpc":"2.0","id":1,"method":"\#(method)","params":\#(params)}"# + "\n")
-        while true {
-            let reply = try object(try readLine())
-            guard reply["id"] != nil else { continue }
-            return reply["result"] as? [String: Any] ?? reply["error"] as? [String: Any] ?? [:]
-        }
-    }
-
-    /// The `params` of the next `count` `event` notifications (replies in between are skipped).
-    func untypedEvents(_ count: Int, timeout: Duration = .seconds(10)) throws -> [[String: Any]] {
-        var events: [[String: Any]] = []
-        while events.count < count {
-            let line = try object(try readLine(timeout: timeout))
-            if line["method"] as? String == "event", let params = line["params"] as? [String: Any] {
-                events.append(params)
-            }
-        }
-        return events
-    }
-}
-
-/// `error.data` of an error object returned by ``UnixClient/call(_:_:)``.
-func errorData(_ error: [String: Any]) -> [String: Any] { error["data"] as? [String: Any] ?? [:] }
-
-/// JSON text of ``numberedTable(_:count:)``.
-func numberedTableText(_ name: String, count: Int) -> String {
-    let rows = (0..<count).map { #"{"n":\#($0),"name":"row \#($0)"}"# }.joined(separator: ",")
-    return #"""
-        {"table":"\#(name)","columns":[{"key":"n","type":"number"},{"key":"name"}],\#
-        "sort":[{"column":"n","descending":true}],"rows":[\#(rows)]}
-        """#
 }

@@ -40,7 +40,12 @@ struct ViewerTests {
             }
         }
 
-        deinit { _ = Self.spawn(tmux, ["-L", server, "kill-server"]) }
+        /// Ends the tmux server and removes its socket, which `kill-server` leaves behind.
+        deinit {
+            _ = Self.spawn(tmux, ["-L", server, "kill-server"])
+            let folder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+            unlink("\(folder)/tmux-\(getuid())/\(server)")
+        }
 
         /// Runs `tool` with `arguments`, its input and output on /dev/null, and returns its exit
         /// status. tmux's server, forked from the client, keeps every descriptor the client had:

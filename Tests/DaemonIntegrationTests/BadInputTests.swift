@@ -168,7 +168,7 @@ import Testing
         #expect(reply.hasPrefix(#"[{"error":"#) && reply.hasSuffix(#""id":\#(id),"jsonrpc":"2.0"}]"#), "\(reply)")
     }
 
-    @Test func aHugeBatchIsOneLimitError() throws {
+    @Test(.tags(.slow)) func aHugeBatchIsOneLimitError() throws {
         let daemon = try TestDaemon(arguments: ["--max-line-bytes", "16000000"])
         let batch = "[" + Array(repeating: #"{"method":"ping"}"#, count: 100_000).joined(separator: ",") + "]"
         let answer = try Self.reply(daemon, Array(batch.utf8))

@@ -5,7 +5,7 @@ import Testing
 
 /// A change that cannot be saved is not made: a state directory on a real, small tmpfs is
 /// filled, then grown with `mount -o remount` while the daemon runs.
-@Suite(.enabled(if: canMountTmpfs, "needs root and tmpfs mounts"))
+@Suite(.tags(.slow), .enabled(if: canMountTmpfs, "needs root and tmpfs mounts"))
 struct DiskFullTests {
 
     /// Adds 20 rows of about 1 KB each, numbered from `first`; the error kind, if refused.

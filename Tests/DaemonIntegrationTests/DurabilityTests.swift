@@ -7,7 +7,7 @@ import Testing
 /// `--state-dir`: what was acknowledged comes back after `kill -9`, a restart restores every
 /// table as it was, a torn last record is dropped with a warning and a damaged snapshot stops
 /// the start with a clear message.
-@Suite struct DurabilityTests {
+@Suite(.tags(.slow)) struct DurabilityTests {
     /// Rounds of: writers add rows as fast as the daemon acknowledges them, the daemon is killed
     /// with SIGKILL at a random moment, restarted on the same directory, and every row is read
     /// back. A small compaction threshold makes snapshots happen during the load, so some kills

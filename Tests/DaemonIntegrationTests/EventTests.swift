@@ -5,7 +5,7 @@ import Testing
 
 /// `subscribe` over the real socket: every kind of event with its versions, bursts coalesced,
 /// and a subscriber that never reads cut off without slowing anyone else.
-@Suite struct EventTests {
+@Suite(.tags(.slow)) struct EventTests {
     /// Events arrive in version order, each continuing from the one before.
     static func expectChained(
         _ events: [TableEvent],

@@ -21,7 +21,7 @@ import Testing
         )
     }
 
-    @Test func anExportToAFileLoadsBackTheSame() throws {
+    @Test(.tags(.slow)) func anExportToAFileLoadsBackTheSame() throws {
         let daemon = try TestDaemon()
         let client = try daemon.connect()
         try Self.makeTable(client, rows: 12_000)
@@ -49,7 +49,7 @@ import Testing
         #expect(copy == inReply)
     }
 
-    @Test func aStreamedExportArrivesInChunksThatLoadBack() throws {
+    @Test(.tags(.slow)) func aStreamedExportArrivesInChunksThatLoadBack() throws {
         let daemon = try TestDaemon()
         let client = try daemon.connect()
         try Self.makeTable(client, rows: 12_000)

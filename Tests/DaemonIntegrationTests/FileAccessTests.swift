@@ -141,7 +141,7 @@ struct FileAccessTests {
 
     /// A root client's own 0600 file, which a daemon running as nobody cannot open: the command
     /// line client and the Python client read it themselves and send it.
-    @Test func theClientsSendAFileTheDaemonMayNotRead() throws {
+    @Test(.tags(.slow)) func theClientsSendAFileTheDaemonMayNotRead() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         // The daemon, as nobody, makes its socket here.
@@ -193,7 +193,7 @@ struct FileAccessTests {
     /// A path that flips between a regular file and a FIFO while it is loaded, again and again:
     /// a FIFO is refused when it is opened, so nothing waits on it, and other clients are
     /// answered throughout.
-    @Test func aFIFOSwappedInAtAPathNeverStallsTheDaemon() throws {
+    @Test(.tags(.slow)) func aFIFOSwappedInAtAPathNeverStallsTheDaemon() throws {
         let daemon = try Self.rootDaemon()
         let path = daemon.scratch.file("swap.csv")
         let swapping = Atomic(true)

@@ -16,7 +16,7 @@ import Testing
 
     /// A batch of `get`s whose reply would pass the cap is refused before any of it is built;
     /// so is one `get` too wide for it.
-    @Test func aReplyPastTheCapIsRefusedBeforeItIsBuilt() throws {
+    @Test(.tags(.slow)) func aReplyPastTheCapIsRefusedBeforeItIsBuilt() throws {
         let daemon = try TestDaemon(arguments: ["--max-reply-bytes", "4000000"])
         let client = try daemon.connect()
         let text = String(repeating: "t", count: 200)

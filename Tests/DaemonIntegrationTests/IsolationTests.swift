@@ -9,7 +9,7 @@ import Testing
 /// Tables are isolated from each other: long work on one never holds up the clients of another,
 /// and long work on a table runs beside its own readers and writers without losing or reordering
 /// anything.
-@Suite struct IsolationTests {
+@Suite(.tags(.slow)) struct IsolationTests {
     /// A CSV of `rows` rows (`n`, a text `name` in scrambled order, `qty`) in `scratch`.
     static func writeCSV(rows: Int, in scratch: Scratch) throws -> String {
         var text = "n,name,qty\n"

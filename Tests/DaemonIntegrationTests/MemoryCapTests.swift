@@ -34,7 +34,7 @@ struct MemoryCapTests {
     /// The reported sequence: add until refused, `clear`, again and again. The cleared rows
     /// stay in the undo history, which counts: once history and rows fill the share, adds are
     /// refused, naming the cap and the history.
-    @Test func clearedRowsInTheUndoHistoryCountAgainstTheShare() throws {
+    @Test(.tags(.slow)) func clearedRowsInTheUndoHistoryCountAgainstTheShare() throws {
         let alice = try ThrowawayUser("m")
         let daemon = try FileAccessTests.rootDaemon(["--max-memory-per-uid", "3000000"])
         let client = try UserClient(as: alice.name, socket: daemon.socketPath)
@@ -73,7 +73,7 @@ struct MemoryCapTests {
 
     /// Column states: at most 100 per table, at most 1 MiB together; each refusal names its
     /// limit and changes nothing.
-    @Test func columnStatesHaveACountAndASizeLimit() throws {
+    @Test(.tags(.slow)) func columnStatesHaveACountAndASizeLimit() throws {
         let alice = try ThrowawayUser("k")
         let daemon = try FileAccessTests.rootDaemon()
         let client = try UserClient(as: alice.name, socket: daemon.socketPath)
@@ -125,7 +125,7 @@ struct MemoryCapTests {
     }
 
     /// Column states count against the owner's memory share like rows do.
-    @Test func columnStatesCountAgainstTheShare() throws {
+    @Test(.tags(.slow)) func columnStatesCountAgainstTheShare() throws {
         let alice = try ThrowawayUser("s")
         let daemon = try FileAccessTests.rootDaemon(["--max-memory-per-uid", "1500000"])
         let client = try UserClient(as: alice.name, socket: daemon.socketPath)

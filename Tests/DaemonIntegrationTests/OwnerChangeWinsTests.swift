@@ -42,7 +42,7 @@ struct OwnerChangeWinsTests {
     /// The reported sequence: `nobody` filters root's 0644 table by `secret`; root's `alter`
     /// dropping `secret` goes through, and `nobody`'s next scroll says its filter lost the
     /// column and shows every row.
-    @Test func anAlterDroppingAColumnAnotherViewFiltersByGoesThrough() throws {
+    @Test(.tags(.slow)) func anAlterDroppingAColumnAnotherViewFiltersByGoesThrough() throws {
         let (daemon, root, nobody) = try Self.vault()
         defer { withExtendedLifetime(daemon) {} }
 
@@ -81,7 +81,7 @@ struct OwnerChangeWinsTests {
 
     /// A view grouped by a column loses its sections when the column is dropped; a view of a
     /// connection that can no longer read the table (after `chmod`) holds nothing up either.
-    @Test func sectionsAndUnreadableViewsHoldNothingUp() throws {
+    @Test(.tags(.slow)) func sectionsAndUnreadableViewsHoldNothingUp() throws {
         let (daemon, root, nobody) = try Self.vault()
         defer { withExtendedLifetime(daemon) {} }
         let grouped = try Self.result(

@@ -24,7 +24,7 @@ struct ProgressBarTests {
         line.hasPrefix("[#") && line.contains("%") && line.contains(" / ") && line.contains(" rows")
     }
 
-    @Test func aLargeLoadShowsABarThenTheResult() throws {
+    @Test(.tags(.slow)) func aLargeLoadShowsABarThenTheResult() throws {
         let daemon = try TestDaemon()
         let path = try Self.csv(rows: 1_000_000, in: daemon.scratch)
         let command = "\(BuiltProducts.client) load \(path) --table parts --socket \(daemon.socketPath)"
@@ -42,7 +42,7 @@ struct ProgressBarTests {
         #expect(!done.contains(where: Self.isBar), "the bar stays after the result: \(done)")
     }
 
-    @Test func pipedOutputHasNoBar() throws {
+    @Test(.tags(.slow)) func pipedOutputHasNoBar() throws {
         let daemon = try TestDaemon()
         let path = try Self.csv(rows: 300_000, in: daemon.scratch)
         let load = try run(

@@ -74,7 +74,7 @@ struct ReadmeCommandsTests {
         return commands
     }
 
-    @Test func everyCommandInTheReadmesWorksAsWritten() throws {
+    @Test(.tags(.slow)) func everyCommandInTheReadmesWorksAsWritten() throws {
         let commands = try Self.commands(of: "README.md") + Self.commands(of: "clients/README.md")
         let runHere = commands.filter { command in !Self.notRun.contains { command.line.hasPrefix($0.prefix) } }
         #expect(runHere.count >= 60, "only \(runHere.count) commands are run")

@@ -8,7 +8,7 @@ import Testing
 /// directory, restarted, and the tables read back: images that could not be read back, a
 /// change made through a view that replayed without it, and an undo that took back what someone
 /// else did while the table was private.
-@Suite struct ReplayRegressionTests {
+@Suite(.tags(.slow)) struct ReplayRegressionTests {
     /// The rows of `table` in order, each as its `line` (or `item`) value.
     static func lines(_ table: String, _ client: UnixClient, column: String = "line") throws -> [String] {
         try client.send(GetRequest(table: table, count: 10000)).rows.map { $0.values[column]?.stringValue ?? "?" }
@@ -162,6 +162,7 @@ import Testing
 /// Case 3: undo belongs to who made the change, and a change of owner or mode is a barrier no
 /// undo crosses; two throwaway users against one daemon run as root.
 @Suite(
+    .tags(.slow),
     .enabled(
         if: getuid() == 0 && which("runuser") != nil && which("socat") != nil && which("useradd") != nil,
         "needs root, runuser, socat and useradd"

@@ -13,7 +13,7 @@ import Testing
 ///
 /// Failures name the seed and the step; the requests are in the test's own generator, so a seed
 /// replays exactly.
-@Suite struct RestartDifferentialTests {
+@Suite(.tags(.slow)) struct RestartDifferentialTests {
     struct Pair {
         var kept: [UnixClient]
         var memory: [UnixClient]
@@ -252,9 +252,9 @@ import Testing
                 select.count = Int(random.next() % 4)
                 select.view = view
             }
-            if random.next() % 6 == 0 { select.mode = pick([.single, .multiple, .none]) }
+            if random.next() % 6 == 0 { select.mode = pick([.single, .multiple, RowSelectionMode.none]) }
             return select
-        case 16: return SelectRequest(table: table, action: pick([.all, .none]), view: view)
+        case 16: return SelectRequest(table: table, action: pick([.all, SelectionAction.none]), view: view)
         case 17:
             let condition =
                 table == "keyed"

@@ -33,7 +33,7 @@ import Testing
 
     /// A listener that takes the request and never answers: the helper says so and exits 3,
     /// rather than printing an empty reply with status 0.
-    @Test func theHelperFailsLoudlyWhenNoReplyComes() throws {
+    @Test(.tags(.slow)) func theHelperFailsLoudlyWhenNoReplyComes() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let socket = scratch.file("silent.sock")

@@ -7,7 +7,7 @@ import Testing
 /// SIGTERM answers every request already received: a load under way when the signal comes is
 /// finished and answered (or refused before it changed anything), and what was answered is what
 /// a restart finds.
-@Suite struct ShutdownTests {
+@Suite(.tags(.slow)) struct ShutdownTests {
     @Test func aLoadUnderWayWhenSIGTERMComesIsAnswered() throws {
         let files = try Scratch()
         defer { files.remove() }

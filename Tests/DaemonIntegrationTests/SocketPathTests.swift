@@ -41,7 +41,7 @@ import Testing
         #expect(result.output.contains("--socket-mode"))
     }
 
-    @Test func withoutAFlagTheSocketGoesUnderXDGRuntimeDir() throws {
+    @Test(.tags(.slow)) func withoutAFlagTheSocketGoesUnderXDGRuntimeDir() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let daemon = try RunningProcess(

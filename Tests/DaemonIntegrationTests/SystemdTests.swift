@@ -7,6 +7,7 @@ import Testing
 /// Socket activation, sd_notify, the watchdog and graceful shutdown, against the real systemd
 /// tools.
 @Suite(
+    .tags(.slow),
     .enabled(
         if: canRun(with: "systemd-socket-activate"),
         "systemd-socket-activate is not installed (apt install systemd)"

@@ -325,7 +325,7 @@ import Testing
         #expect(selected.rows == 1)
     }
 
-    @Test func aLargeLoadReportsProgressBeforeItsReply() throws {
+    @Test(.tags(.slow)) func aLargeLoadReportsProgressBeforeItsReply() throws {
         let daemon = try TestDaemon()
         let file = daemon.scratch.file("big.csv")
         var text = "n,label\n"

@@ -24,7 +24,7 @@ struct TableOwnerTests {
         (try result(reply)["tables"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
     }
 
-    @Test func anotherUserCannotReadChangeSubscribeToOrDropATable() throws {
+    @Test(.tags(.slow)) func anotherUserCannotReadChangeSubscribeToOrDropATable() throws {
         let alice = try ThrowawayUser("a")
         let bob = try ThrowawayUser("b")
         let state = try Scratch()
@@ -140,7 +140,7 @@ struct TableOwnerTests {
     }
 
     /// Fair shares: one user's connections and tables cannot take what the others need.
-    @Test func oneUserCannotTakeEveryConnectionOrAllTheMemory() throws {
+    @Test(.tags(.slow)) func oneUserCannotTakeEveryConnectionOrAllTheMemory() throws {
         let alice = try ThrowawayUser("e")
         let bob = try ThrowawayUser("f")
         let daemon = try FileAccessTests.rootDaemon([
@@ -181,7 +181,7 @@ struct TableOwnerTests {
 
     /// An unprivileged user's own 0600 file, loaded with `datatable load` into a daemon run as
     /// `nobody`: the client sends it, and the table is the user's.
-    @Test func aUserLoadsItsOwnPrivateFileIntoADaemonRunAsNobody() throws {
+    @Test(.tags(.slow)) func aUserLoadsItsOwnPrivateFileIntoADaemonRunAsNobody() throws {
         let carol = try ThrowawayUser("c")
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -9,7 +9,7 @@ import Testing
 /// sections, scrolled down with overscan, following the bottom, frozen now and then) watch
 /// while another connection makes random changes of every kind; after every change each
 /// copy, built from the watch's reply and its deltas alone, must come to equal a fresh scroll.
-@Suite struct WatchTests {
+@Suite(.tags(.slow)) struct WatchTests {
     /// One watching connection and the window it has built from what it was sent.
     final class Watcher {
         let client: UnixClient

@@ -4,7 +4,7 @@ import Testing
 
 /// A table of many columns changed one column at a time, many times: the log of those `alter`s
 /// is replayed at the next start, and the table comes back exactly as it was.
-@Suite struct WideAlterRestartTests {
+@Suite(.tags(.slow)) struct WideAlterRestartTests {
     static let columnCount = 2_000
 
     /// Renames, adds, drops (each moving the columns after it), relabels and an undo on a table

@@ -126,7 +126,7 @@ import Testing
         #expect(change.cells.mapValues(Set.init) == changed, note)
     }
 
-    @Test(arguments: [UInt64(1), 2, 3, 4])
+    @Test(.tags(.slow), arguments: [UInt64(1), 2, 3, 4])
     func derivedStructuresAndTheChangeSetFollowEveryKindOfChange(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
         var next = 0

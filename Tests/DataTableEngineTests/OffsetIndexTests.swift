@@ -51,7 +51,7 @@ private func mismatch(_ index: OffsetIndex, _ model: [Int], using random: inout 
 
 @Suite struct OffsetIndexTests {
     /// Random inserts, removes, height changes and bulk builds, checked against a plain array.
-    @Test(arguments: [UInt64(1), 2, 3])
+    @Test(.tags(.slow), arguments: [UInt64(1), 2, 3])
     func behavesLikePrefixSums(seed: UInt64) {
         var random = SeededRandom(seed: seed)
         var index = OffsetIndex()
@@ -127,7 +127,7 @@ private func mismatch(_ index: OffsetIndex, _ model: [Int], using random: inout 
     }
 
     /// Offsets stay exact at ten million rows of alternating heights.
-    @Test func exactAtTenMillionRows() {
+    @Test(.tags(.slow)) func exactAtTenMillionRows() {
         let rows = 10_000_000
         var heights = Array(repeating: 44, count: rows)
         for odd in stride(from: 1, to: rows, by: 2) { heights[odd] = 71 }

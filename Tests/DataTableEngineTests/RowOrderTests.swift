@@ -43,7 +43,7 @@ import Testing
         for slot in free { #expect(order.position(of: slot) == nil) }
     }
 
-    @Test func growsThroughSeveralLevelsOfSplits() {
+    @Test(.tags(.slow)) func growsThroughSeveralLevelsOfSplits() {
         var random = SeededRandom(seed: 11)
         var order = RowOrder()
         var model: [UInt32] = []

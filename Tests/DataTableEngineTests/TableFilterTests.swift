@@ -60,7 +60,7 @@ import Testing
         ([], "2024-03"),
     ]
 
-    @Test(arguments: filters.indices)
+    @Test(.tags(.slow), arguments: filters.indices)
     func filteredRowsFollowEveryChange(_ which: Int) throws {
         var random = SeededRandom(seed: UInt64(40 + which))
         var table = try Self.table()
@@ -173,7 +173,7 @@ import Testing
     }
 
     /// A large table is looked at in pieces on several cores: the pieces join up in order.
-    @Test func aLargeTableIsAdmittedPieceByPieceInOrder() throws {
+    @Test(.tags(.slow)) func aLargeTableIsAdmittedPieceByPieceInOrder() throws {
         var random = SeededRandom(seed: 9)
         var table = try Self.table()
         _ = try table.add((0..<140_000).map { _ in Self.randomRow(&random) }, now: 0)

@@ -157,7 +157,7 @@ import Testing
     /// As SQLite tests its journal: every bit of every record's frame flipped, and the log cut at
     /// every offset. Each start either restores exactly the records wholly there, or refuses to
     /// start and leaves the log as it was; never fewer rows without a word.
-    @Test func everyDamagedFrameIsRefusedAndEveryCutKeepsWhatCameBefore() async throws {
+    @Test(.tags(.slow)) func everyDamagedFrameIsRefusedAndEveryCutKeepsWhatCameBefore() async throws {
         let source = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: source) }
         do {

@@ -8,7 +8,8 @@ SCRIPT = os.path.join(os.path.dirname(__file__), "..", "run-contained")
 
 
 def contained(shell):
-    return subprocess.run([SCRIPT, "bash", "-c", shell], capture_output=True, text=True, timeout=60)
+    environment = dict(os.environ, RUN_CONTAINED_GRACE="0.5")
+    return subprocess.run([SCRIPT, "bash", "-c", shell], capture_output=True, text=True, timeout=60, env=environment)
 
 
 class RunContainedTests(unittest.TestCase):

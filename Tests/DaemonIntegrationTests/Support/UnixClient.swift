@@ -51,12 +51,16 @@ final class UnixClient {
     /// The next line without its newline; `nil` at end of stream. Fails after `timeout`.
     func readLine(timeout: Duration = .seconds(10)) throws -> String? {
         let deadline = ContinuousClock.now + timeout
+        // Where the search for a newline goes on from: a reply of megabytes arrives in many
+        // reads, and only the bytes new since the last search are looked at.
+        var searched = 0
         while true {
-            if let newline = pending.firstIndex(of: 0x0A) {
+            if let newline = pending[searched...].firstIndex(of: 0x0A) {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
                 return line
             }
+            searched = pending.count
             guard try fill(until: deadline) else {
                 guard pending.isEmpty else {
                     let start = String(decoding: pending.prefix(200), as: UTF8.self)

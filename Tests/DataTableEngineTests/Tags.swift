@@ -1,0 +1,6 @@
+import Testing
+
+extension Tag {
+    /// Tests that take seconds: `scripts/test --quick` leaves them out (`scripts/slow-tests`).
+    @Tag static var slow: Self
+}

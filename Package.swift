@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "DataTableProtocol", targets: ["DataTableProtocol"]),
         .library(name: "DataTableServer", targets: ["DataTableServer"]),
         .library(name: "DataTableSystemd", targets: ["DataTableSystemd"]),
+        .library(name: "DataTableVocabulary", targets: ["DataTableVocabulary"]),
         .library(name: "TextMeasure", targets: ["TextMeasure"]),
     ],
     dependencies: [
@@ -124,10 +125,15 @@ let package = Package(
             dependencies: ["DataTableProtocol"]
         ),
 
+        // The fixed sets of names the engine, the wire and the clients share (units, column
+        // types, alignments, …): one type each.
+        .target(name: "DataTableVocabulary"),
+
         // The pure table engine: no I/O, no sockets, no clocks it does not get handed.
         .target(
             name: "DataTableEngine",
             dependencies: [
+                "DataTableVocabulary",
                 "TextMeasure",
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "Collections", package: "swift-collections"),
@@ -145,7 +151,7 @@ let package = Package(
         ),
 
         // Wire types: the JSON-RPC envelope, error codes and kinds, one type per method.
-        .target(name: "DataTableProtocol"),
+        .target(name: "DataTableProtocol", dependencies: ["DataTableVocabulary"]),
         .testTarget(name: "DataTableProtocolTests", dependencies: ["DataTableProtocol", "TestSupport"]),
 
         // The socket server: framing, dispatch, connections, listeners.

@@ -1,22 +1,15 @@
+import DataTableVocabulary
 import TextMeasure
 
 /// What a layout is for: the container, the size class, whether it scrolls sideways, how text
 /// is measured, paddings, and per-column overrides of the table's layout hints. Every length is
 /// in whole layout units: points, or terminal cells.
 public struct LayoutOptions: Sendable, Equatable {
-    /// Compact (phone-width) or regular.
-    public enum SizeClass: String, Sendable, Hashable, CaseIterable {
-        /// `compact`: phone width (a list report unless the container scrolls sideways); `regular`: the grid.
-        case compact, regular
-    }
+    /// Compact (phone-width) or regular. (The vocabulary the engine shares with the wire.)
+    public typealias SizeClass = DataTableVocabulary.SizeClass
 
-    /// What a layout is measured in.
-    public enum Unit: String, Sendable, Hashable, CaseIterable {
-        /// Points, with text measured in a font.
-        case pt
-        /// Terminal columns and lines.
-        case cell
-    }
+    /// What a layout is measured in. (The vocabulary the engine shares with the wire.)
+    public typealias Unit = LengthUnit
 
     /// Points or terminal cells; also picks the default paddings (see ``init(unit:width:data:header:)``).
     public var unit: Unit
@@ -95,15 +88,5 @@ public struct LayoutOptions: Sendable, Equatable {
     }
 }
 
-/// What sits beside a row, outside the columns.
-public enum Accessory: String, Sendable, Hashable, CaseIterable {
-    /// No accessory.
-    case none
-    /// Selection checkboxes (left; by default while the table's selection mode is `multiple`).
-    case checkbox
-    /// The row's sync status (left; by default when a column is bound to `syncStatus` and
-    /// there are no checkboxes).
-    case syncStatus
-    /// A drill-down chevron (right; only when asked for).
-    case chevron
-}
+/// What sits beside a row, outside the columns. (The vocabulary the engine shares with the wire.)
+public typealias Accessory = RowAccessory

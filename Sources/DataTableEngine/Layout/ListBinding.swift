@@ -1,20 +1,10 @@
-/// Where a column's value goes when rows are drawn as object views (the compact list report,
-/// after FUIGridTableViewCell's bindings), or an accessory a column drives: `syncStatus` for the
-/// row's sync-status icon in the left accessory, `drillDown` for whether the row has a chevron.
-public enum ListBinding: String, Sendable, Hashable, CaseIterable {
-    /// The text lines of the object view, top to bottom; each bound one adds a line to the row's height.
-    case headline, subheadline, footnote
-    /// Status texts; `status` shares its place with `statusImage`, `substatus` with `substatusImage`.
-    case status, substatus
-    /// Image places (image columns only): status and substatus images, the detail image, and the icon
-    /// (never bound by default).
-    case statusImage, substatusImage, detailImage, icon
-    /// Not a place in the object view: the column's value is the row's sync-status icon in the left accessory.
-    case syncStatus
-    /// Not a place in the object view: the column says whether the row has a drill-down chevron
-    /// in the right accessory (see ``Table/drillsDown(_:column:)``).
-    case drillDown
+import DataTableVocabulary
 
+/// Where a column's value goes in the compact list report, or the accessory it drives. (The
+/// vocabulary the engine shares with the wire.)
+public typealias ListBinding = ColumnBinding
+
+extension ColumnBinding {
     /// Whether a column bound here drives an accessory rather than being drawn: such a column
     /// is not one of the layout's columns.
     public var isAccessory: Bool { self == .syncStatus || self == .drillDown }

@@ -1,3 +1,5 @@
+import DataTableVocabulary
+
 /// Rows parsed from a file, stored column by column, ready to join a table in one step.
 public struct LoadedRows: Sendable {
     /// The columns the values were parsed for (given, or inferred from the data).
@@ -11,10 +13,5 @@ public struct LoadedRows: Sendable {
     public var count: Int { lines.count }
 }
 
-/// The formats `load` reads and `export` writes.
-public enum DataFormat: String, Sendable, CaseIterable {
-    /// Comma-separated values: a header row naming the columns, then one record per row.
-    case csv
-    /// Newline-delimited JSON: one object per row, each on a line of its own.
-    case ndjson
-}
+/// The formats `load` reads and `export` writes. (The vocabulary the engine shares with the wire.)
+public typealias DataFormat = DataFileFormat

@@ -1,3 +1,5 @@
+import DataTableVocabulary
+
 /// What one client's view of a table remembers between scrolls: where it is, which rows it
 /// showed and where on screen, the table version it last saw, and the plan it was drawn with.
 ///
@@ -5,15 +7,8 @@
 /// from jumping: when rows come or go above it, or the table is re-sorted, the next scroll
 /// without an explicit offset puts the same row at the same place (HIG, "keep content fresh").
 public struct ViewState: Sendable {
-    /// Whether the view sticks to an edge as rows arrive.
-    public enum Follow: String, Sendable, Hashable, CaseIterable {
-        /// Keep the anchored row in place.
-        case none
-        /// While at the top, stay at the top (new rows on top come into view).
-        case top
-        /// While at the bottom, stay at the bottom (appended rows come into view).
-        case bottom
-    }
+    /// Which edge a view keeps in sight as rows come. (The vocabulary the engine shares with the wire.)
+    public typealias Follow = FollowEdge
 
     /// A row that was on screen, and its y there.
     struct ShownRow: Sendable {
@@ -63,17 +58,8 @@ public struct ViewState: Sendable {
 
 }
 
-/// Where to scroll a row to.
-public enum ScrollAlignment: String, Sendable, Hashable, CaseIterable {
-    /// Its top just below the header.
-    case top
-    /// Its middle in the middle of the space below the header.
-    case center
-    /// Its bottom at the viewport's bottom.
-    case bottom
-    /// As little as brings it fully into view; not at all when it already is.
-    case nearest
-}
+/// Where to scroll a row to. (The vocabulary the engine shares with the wire.)
+public typealias ScrollAlignment = TargetAlignment
 
 /// A row to bring into view.
 public enum ScrollTarget: Sendable, Hashable {

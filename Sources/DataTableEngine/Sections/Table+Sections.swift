@@ -1,15 +1,10 @@
+import DataTableVocabulary
+
 /// How a view divides its rows into sections (Apple HIG, "Tables": plain, grouped, inset
 /// grouped): one section per distinct value of a column.
 public struct SectionSpec: Sendable, Equatable {
-    /// The HIG's table styles.
-    public enum Style: String, Sendable, Hashable, CaseIterable {
-        /// Headers stick to the top while their section scrolls; an index may run down the side.
-        case plain
-        /// Sections set apart by space.
-        case grouped
-        /// Grouped, with the rows inset from both edges.
-        case insetGrouped
-    }
+    /// The HIG's table styles. (The vocabulary the engine shares with the wire.)
+    public typealias Style = SectionStyle
 
     /// The column whose values name the sections (its index in the table).
     public var column: Int

@@ -1,3 +1,5 @@
+import DataTableVocabulary
+
 /// One column of a table: its key, header, type and constraints, whether its cells may be edited,
 /// and the layout hints the layout work reads.
 public struct Column: Sendable {
@@ -96,9 +98,6 @@ public struct ColumnLayout: Sendable, Hashable {
         )
     }
 
-    /// Horizontal alignment of a column's cells.
-    public enum Alignment: String, Sendable, Hashable, CaseIterable {
-        /// Content against the leading edge, centred, or against the trailing edge.
-        case leading, center, trailing
-    }
+    /// Horizontal alignment of a column's cells. (The vocabulary the engine shares with the wire.)
+    public typealias Alignment = ColumnAlignment
 }

@@ -1,4 +1,5 @@
 import Collections
+import DataTableVocabulary
 
 /// One named table: columns, rows with stable ids, the current order, selection, drafts and
 /// a version that increases with every change.
@@ -380,11 +381,8 @@ public struct Draft: Sendable, Hashable {
     public var message: String
 }
 
-/// How many rows may be selected at once.
-public enum SelectionMode: String, Sendable, Hashable, CaseIterable {
-    /// `none`: no row can be selected; `single`: at most one; `multiple`: any number (the default).
-    case none, single, multiple
-}
+/// How many rows may be selected at once. (The vocabulary the engine shares with the wire.)
+public typealias SelectionMode = RowSelectionMode
 
 /// One key of a sort: a column and a direction.
 public struct SortKey: Sendable, Hashable {

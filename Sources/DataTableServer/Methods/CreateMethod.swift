@@ -14,7 +14,7 @@ extension MethodTable {
             columns: try WireSchema.columns(request.columns),
             key: request.key,
             readOnly: request.readOnly ?? false,
-            selectionMode: request.selection.map(SelectionMode.init) ?? .multiple,
+            selectionMode: request.selection ?? .multiple,
             limit: request.limit
         )
         if let sort = request.sort { try table.sort(by: WireSchema.sortKeys(sort), field: "sort") }

@@ -20,7 +20,7 @@ extension MethodTable {
             target = try ExportFile(path: path, peer: context.connection.peer, policy: server.files)
         }
         let table = try server.snapshot(request.table, by: context.requester)
-        var reply = ExportReply(table: table.name, version: Int(table.version), format: DataFileFormat(format), rows: 0)
+        var reply = ExportReply(table: table.name, version: Int(table.version), format: format, rows: 0)
         if let target {
             let written = try await server.heavyWork.run {
                 try target.write { emit in

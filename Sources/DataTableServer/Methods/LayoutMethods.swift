@@ -38,7 +38,7 @@ struct LayoutParams {
             let name = widthField.dropFirst("params.".count)
             throw .invalidParams("\(name) must be from 1 to \(Int(Self.maxWidth)).", field: widthField)
         }
-        let unit = request.unit.map(LayoutOptions.Unit.init) ?? .pt
+        let unit = request.unit ?? .pt
         let width = Int(request.width)
         switch unit {
         case .cell:
@@ -55,10 +55,10 @@ struct LayoutParams {
             options = LayoutOptions(unit: .pt, width: width, data: data.style, header: header.style)
             fonts = LayoutRequest.Fonts(data: data.reply, header: header.reply)
         }
-        options.sizeClass = request.sizeClass.map(LayoutOptions.SizeClass.init) ?? .regular
+        options.sizeClass = request.sizeClass ?? .regular
         options.horizontalScroll = request.horizontalScroll ?? false
-        options.leftAccessory = request.leftAccessory.map(Accessory.init)
-        options.rightAccessory = request.rightAccessory.map(Accessory.init)
+        options.leftAccessory = request.leftAccessory
+        options.rightAccessory = request.rightAccessory
         options.stickyFirstColumn = request.stickyFirstColumn
         if let name = request.zone {
             guard let zone = DisplayZone(named: name) else {
@@ -108,14 +108,14 @@ struct LayoutParams {
     /// The reply for `plan`.
     func response(_ plan: LayoutPlan, table: Table) -> LayoutRequest.Response {
         func accessory(_ placed: LayoutPlan.PlacedAccessory?) -> LayoutRequest.Accessory? {
-            placed.map { .init(kind: RowAccessory($0.kind), x: $0.x, width: $0.width) }
+            placed.map { .init(kind: $0.kind, x: $0.x, width: $0.width) }
         }
         return LayoutRequest.Response(
             table: table.name,
             version: Int(table.version),
             mode: plan.mode.rawValue,
-            unit: LengthUnit(plan.unit),
-            sizeClass: SizeClass(plan.sizeClass),
+            unit: plan.unit,
+            sizeClass: plan.sizeClass,
             horizontalScroll: plan.horizontalScroll,
             width: plan.width,
             columns: plan.columns.map { column in
@@ -123,12 +123,12 @@ struct LayoutParams {
                     key: column.key,
                     x: column.x,
                     width: column.width,
-                    align: ColumnAlignment(column.align),
+                    align: column.align,
                     lines: column.lines,
                     truncated: column.truncated,
                     omitted: column.omitted,
                     header: column.header,
-                    binding: column.binding.map(ColumnBinding.init),
+                    binding: column.binding,
                     sort: table.sortDirection(of: column.key),
                     readOnly: table.columnIsReadOnly(key: column.key) ? true : nil
                 )
@@ -146,7 +146,7 @@ struct LayoutParams {
             contentWidth: plan.contentWidth,
             contentHeight: plan.contentHeight,
             bindings: plan.mode == .list
-                ? plan.bindings.map { .init(binding: ColumnBinding($0.binding), column: $0.column) } : nil,
+                ? plan.bindings.map { .init(binding: $0.binding, column: $0.column) } : nil,
             fonts: fonts.map { fonts in
                 // The fallbacks as they are now, after this layout measured.
                 LayoutRequest.Fonts(

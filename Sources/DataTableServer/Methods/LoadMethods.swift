@@ -257,7 +257,7 @@ extension MethodTable {
 
     /// The format given, else the one `path` says (NDJSON for `.ndjson` and `.jsonl`), else CSV.
     static func dataFormat(_ given: DataFileFormat?, path: String?) -> DataFormat {
-        if let given { return DataFormat(given) }
+        if let given { return given }
         if let path, path.hasSuffix(".ndjson") || path.hasSuffix(".jsonl") { return .ndjson }
         return .csv
     }

@@ -107,7 +107,7 @@ extension MethodTable {
             view.resolved = try LayoutParams(layout, fonts: context.server.fonts, widthField: "params.viewport.width")
         }
         if let follow = request.follow {
-            view.state.follow = ViewState.Follow(follow)
+            view.state.follow = follow
         }
         return (view, view.resolved!.options)
     }
@@ -126,7 +126,7 @@ extension MethodTable {
         guard let column = table.columnIndex(of: key) else {
             throw ResponseError(TableError.noSuchColumn(key, row: nil))
         }
-        let style = sections.style.map(SectionSpec.Style.init) ?? .plain
+        let style = sections.style ?? .plain
         guard sections.index != true || style == .plain else {
             throw ResponseError.invalidParams(
                 "An index goes with plain sections only (Apple HIG).",
@@ -169,7 +169,7 @@ extension MethodTable {
         }
         var target: ScrollTarget?
         if let to = request.to {
-            let align = to.align.map(ScrollAlignment.init) ?? .nearest
+            let align = to.align ?? .nearest
             switch (to.id, to.index, to.section) {
             case (let id?, nil, nil): target = .row(try WireValues.rowID(id, field: "params.to.id"), align)
             case (nil, let index?, nil): target = .index(index, align)

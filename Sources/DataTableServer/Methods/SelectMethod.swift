@@ -12,7 +12,7 @@ extension MethodTable {
         within filter: UInt64? = nil
     ) throws -> SelectRequest.Response {
         let server = writer.server
-        let mode = request.mode.map(SelectionMode.init)
+        let mode = request.mode
         let ids = try request.ids.map { values throws(ResponseError) in
             try WireValues.rowIDs(values, field: "params.ids")
         }
@@ -48,7 +48,7 @@ extension MethodTable {
                 table: table.name,
                 version: Int(table.version),
                 count: table.selectedCount,
-                mode: RowSelectionMode(table.selectionMode)
+                mode: table.selectionMode
             )
         }
     }

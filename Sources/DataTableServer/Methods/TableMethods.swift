@@ -51,7 +51,7 @@ extension MethodTable {
                     key: table.keyColumn.map { table.columns[$0].key },
                     sort: WireSchema.sortParams(table.sortKeys),
                     readOnly: table.readOnly,
-                    selection: RowSelectionMode(table.selectionMode),
+                    selection: table.selectionMode,
                     rows: table.rowCount,
                     selected: table.selectedCount,
                     errors: table.errorCount,
@@ -156,7 +156,7 @@ extension MethodTable {
                     table: table.name,
                     version: Int(table.version),
                     count: table.selectedCount,
-                    mode: RowSelectionMode(table.selectionMode),
+                    mode: table.selectionMode,
                     ids: table.selectedIDs().map(WireValues.json)
                 )
             }

@@ -75,7 +75,7 @@ enum TableImageCoding {
             columns: table.columns.map(WireSchema.definition),
             key: table.keyColumn.map { table.columns[$0].key },
             readOnly: table.readOnly,
-            selection: RowSelectionMode(table.selectionMode),
+            selection: table.selectionMode,
             sort: WireSchema.sortParams(table.sortKeys),
             version: table.version,
             rows: table.rowCount,
@@ -115,7 +115,7 @@ enum TableImageCoding {
             throw TableImageError("its header cannot be read: \(error)")
         }
         let columns: [Column]
-        let selection = SelectionMode(header.selection)
+        let selection = header.selection
         do {
             columns = try WireSchema.columns(header.columns)
         } catch {

@@ -61,14 +61,14 @@ struct ScrollReply: Encodable, Sendable {
         let window = window
         let plan = window.plan
         func accessory(_ placed: LayoutPlan.PlacedAccessory?) -> LayoutRequest.Accessory? {
-            placed.map { .init(kind: RowAccessory($0.kind), x: $0.x, width: $0.width) }
+            placed.map { .init(kind: $0.kind, x: $0.x, width: $0.width) }
         }
         let keys = window.columns.map(\.key)
         return ScrollRequest.Response(
             table: table,
             version: version,
             mode: plan.mode.rawValue,
-            unit: LengthUnit(plan.unit),
+            unit: plan.unit,
             total: window.rowCount,
             selected: selected,
             errors: errors,
@@ -81,11 +81,11 @@ struct ScrollReply: Encodable, Sendable {
                     key: column.key,
                     x: column.x,
                     width: column.width,
-                    align: ColumnAlignment(column.align),
+                    align: column.align,
                     lines: column.lines,
                     header: column.header,
                     sticky: column.sticky ? true : nil,
-                    binding: column.binding.map(ColumnBinding.init),
+                    binding: column.binding,
                     sort: state.sort,
                     readOnly: state.readOnly ? true : nil
                 )
@@ -127,7 +127,7 @@ struct ScrollReply: Encodable, Sendable {
             sections: window.sections.map { sections in
                 ScrollRequest.SectionsReply(
                     column: sections.column,
-                    style: SectionStyle(sections.style),
+                    style: sections.style,
                     count: sections.count,
                     inset: sections.inset,
                     shown: sections.shown.map {

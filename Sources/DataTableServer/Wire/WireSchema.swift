@@ -4,7 +4,7 @@ import DataTableProtocol
 /// Column definitions and sort keys between the wire and the engine.
 enum WireSchema {
     static func column(_ definition: ColumnDefinition, field: String) throws(ResponseError) -> Column {
-        let type = definition.type.map(ColumnType.init) ?? .text
+        let type = definition.type ?? .text
         func bound(_ value: JSONValue?, _ name: String) throws(ResponseError) -> CellInput? {
             guard let value else { return nil }
             return try WireValues.cellInput(value, field: "\(field).\(name)")
@@ -90,10 +90,10 @@ enum WireSchema {
             width: hints.width,
             minWidth: hints.minWidth,
             maxWidth: hints.maxWidth,
-            align: hints.align.map(ColumnLayout.Alignment.init),
+            align: hints.align,
             lines: hints.lines,
             sticky: hints.sticky,
-            binding: hints.binding.map(ListBinding.init),
+            binding: hints.binding,
             hidden: hints.hidden
         )
     }
@@ -115,7 +115,7 @@ enum WireSchema {
         return ColumnDefinition(
             key: column.key,
             label: column.label,
-            type: ColumnValueType(column.type),
+            type: column.type,
             editable: column.editable,
             required: rules.required ? true : nil,
             maxLength: rules.maxLength,
@@ -128,10 +128,10 @@ enum WireSchema {
             width: layout.width,
             minWidth: layout.minWidth,
             maxWidth: layout.maxWidth,
-            align: layout.align.map(ColumnAlignment.init),
+            align: layout.align,
             lines: layout.lineCount == 1 ? nil : layout.lineCount,
             sticky: layout.isSticky ? true : nil,
-            binding: layout.binding.map(ColumnBinding.init),
+            binding: layout.binding,
             hidden: layout.hidden == true ? true : nil
         )
     }

@@ -213,48 +213,15 @@ extension ParamsSchema {
             "method":
                 "Describe only this method."
         ],
-        "layout": [
+        "layout": settingsMeanings.merging([
             "table":
                 "The table to lay out; the layout changes nothing in it.",
             "width":
                 "The container's width.",
-            "sizeClass":
-                "`regular` (default) or `compact`.",
-            "horizontalScroll":
-                "Whether the container scrolls sideways (default false).",
-            "unit":
-                "`pt` (default) or `cell`.",
-            "font":
-                "Font of data cells (pt only): DejaVu Sans, Regular, 15 by default.",
-            "headerFont":
-                "Font of header labels (pt only): DejaVu Sans, Semibold (bold when the family has no "
-                + "semibold), 13 by default.",
-            "padding":
-                "Paddings and fixed sizes; absent members keep the unit's defaults.",
-            "minShare":
-                "Least share of the container a truncated column keeps (default 0.25).",
-            "maxShare":
-                "Most share of the container one of several columns takes (default 0.5).",
-            "leftAccessory":
-                "`none`, `checkbox` or `syncStatus`; absent follows the table.",
-            "rightAccessory":
-                "`none` or `chevron`; absent: `chevron` when a column is bound to `drillDown`, else none.",
-            "stickyFirstColumn":
-                "Whether the first column stays in view while scrolling sideways; absent follows the "
-                + "column's `sticky`.",
-            "columns":
-                "Layout hints replacing the table's for this layout, by column key (`hidden`, `width`, …: a "
-                + "view's own column state).",
-            "columnOrder":
-                "The order the columns are shown in: the keys listed first, in this order, then the others "
-                + "in the table's order; absent: the table's order.",
-            "zone":
-                "The zone datetime cells are shown in, in place of each column's `format.zone`: `UTC`, an "
-                + "offset like `+02:00`, or a name like `Europe/Berlin`; absent: each column's.",
             "view":
                 "Lay out this connection's view of the table: row counts and heights of the rows its filter "
                 + "shows, with its sections' headers (`filter`, `scroll`).",
-        ],
+        ]) { own, _ in own },
         "load": [
             "table":
                 "The table to add the rows to; created when there is none (then 1–128 characters, no "
@@ -304,58 +271,7 @@ extension ParamsSchema {
                 + "last saw): otherwise `conflict`, with the table's version in `data.version`, and nothing "
                 + "changes.",
         ],
-        "scroll": [
-            "table":
-                "The table the caller's view looks at; the connection keeps one view per table.",
-            "viewport":
-                "The part of the content to show; the first scroll of a view gives its `width` and "
-                + "`height`.",
-            "to":
-                "A row to bring into view instead of `viewport.y`.",
-            "overscan":
-                "Rows to add above and below the visible ones (default 0).",
-            "follow":
-                "`none` (default), `top` or `bottom`: while at that edge, stay there as rows arrive.",
-            "sections":
-                "Divides the view into sections, one per distinct value of a column (Apple HIG): replaces "
-                + "the view's; `{}` (no `column`) ends them; absent keeps them.",
-            "values":
-                "`true`: each row also carries `values`, its cells' typed values in the order of `cells`, "
-                + "as `get` gives them (absent: `false`).",
-            "sizeClass":
-                "`regular` (default) or `compact`.",
-            "horizontalScroll":
-                "Whether the container scrolls sideways (default false).",
-            "unit":
-                "`pt` (default) or `cell`.",
-            "font":
-                "Font of data cells (pt only): DejaVu Sans, Regular, 15 by default.",
-            "headerFont":
-                "Font of header labels (pt only): DejaVu Sans, Semibold (bold when the family has no "
-                + "semibold), 13 by default.",
-            "padding":
-                "Paddings and fixed sizes; absent members keep the unit's defaults.",
-            "minShare":
-                "Least share of the container a truncated column keeps (default 0.25).",
-            "maxShare":
-                "Most share of the container one of several columns takes (default 0.5).",
-            "leftAccessory":
-                "`none`, `checkbox` or `syncStatus`; absent follows the table.",
-            "rightAccessory":
-                "`none` or `chevron`; absent: `chevron` when a column is bound to `drillDown`, else none.",
-            "stickyFirstColumn":
-                "Whether the first column stays in view while scrolling sideways; absent follows the "
-                + "column's `sticky`.",
-            "columns":
-                "Layout hints replacing the table's for this layout, by column key (`hidden`, `width`, …: a "
-                + "view's own column state).",
-            "columnOrder":
-                "The order the columns are shown in: the keys listed first, in this order, then the others "
-                + "in the table's order; absent: the table's order.",
-            "zone":
-                "The zone datetime cells are shown in, in place of each column's `format.zone`: `UTC`, an "
-                + "offset like `+02:00`, or a name like `Europe/Berlin`; absent: each column's.",
-        ],
+        "scroll": scrollMeanings,
         "select": [
             "table":
                 "The table's name.",
@@ -427,57 +343,7 @@ extension ParamsSchema {
             "text":
                 "The next piece of the text (whole characters; pieces are joined as they are).",
         ],
-        "watch": [
-            "table":
-                "The table the caller's view looks at; the connection keeps one view per table.",
-            "viewport":
-                "The part of the content to show; the first scroll of a view gives its `width` and "
-                + "`height`.",
-            "to":
-                "A row to bring into view instead of `viewport.y`.",
-            "overscan":
-                "Rows to add above and below the visible ones (default 0).",
-            "follow":
-                "`none` (default), `top` or `bottom`: while at that edge, stay there as rows arrive.",
-            "sections":
-                "Divides the view into sections, one per distinct value of a column (Apple HIG): replaces "
-                + "the view's; `{}` (no `column`) ends them; absent keeps them.",
-            "values":
-                "`true`: each row also carries `values`, its cells' typed values in the order of `cells`, "
-                + "as `get` gives them (absent: `false`).",
-            "sizeClass":
-                "`regular` (default) or `compact`.",
-            "horizontalScroll":
-                "Whether the container scrolls sideways (default false).",
-            "unit":
-                "`pt` (default) or `cell`.",
-            "font":
-                "Font of data cells (pt only): DejaVu Sans, Regular, 15 by default.",
-            "headerFont":
-                "Font of header labels (pt only): DejaVu Sans, Semibold (bold when the family has no "
-                + "semibold), 13 by default.",
-            "padding":
-                "Paddings and fixed sizes; absent members keep the unit's defaults.",
-            "minShare":
-                "Least share of the container a truncated column keeps (default 0.25).",
-            "maxShare":
-                "Most share of the container one of several columns takes (default 0.5).",
-            "leftAccessory":
-                "`none`, `checkbox` or `syncStatus`; absent follows the table.",
-            "rightAccessory":
-                "`none` or `chevron`; absent: `chevron` when a column is bound to `drillDown`, else none.",
-            "stickyFirstColumn":
-                "Whether the first column stays in view while scrolling sideways; absent follows the "
-                + "column's `sticky`.",
-            "columns":
-                "Layout hints replacing the table's for this layout, by column key (`hidden`, `width`, …: a "
-                + "view's own column state).",
-            "columnOrder":
-                "The order the columns are shown in: the keys listed first, in this order, then the others "
-                + "in the table's order; absent: the table's order.",
-            "zone":
-                "The zone datetime cells are shown in, in place of each column's `format.zone`: `UTC`, an "
-                + "offset like `+02:00`, or a name like `Europe/Berlin`; absent: each column's.",
+        "watch": scrollMeanings.merging([
             "watch":
                 "The id of a watch of this connection to move or reshape; absent: the watch of this table, "
                 + "made when there is none.",
@@ -487,6 +353,64 @@ extension ParamsSchema {
                 "While `true`, the window keeps its rows and their order: their cells still change, and "
                 + "rows added, removed or moved elsewhere are counted in `pending` and come in one delta when "
                 + "`false` again (absent keeps the watch's; a new watch is not frozen).",
-        ],
+        ]) { own, _ in own },
     ]
+
+    /// The layout settings `layout`, `scroll` and `watch` take.
+    static let settingsMeanings: [String: String] = [
+        "sizeClass":
+            "`regular` (default) or `compact`.",
+        "horizontalScroll":
+            "Whether the container scrolls sideways (default false).",
+        "unit":
+            "`pt` (default) or `cell`.",
+        "font":
+            "Font of data cells (pt only): DejaVu Sans, Regular, 15 by default.",
+        "headerFont":
+            "Font of header labels (pt only): DejaVu Sans, Semibold (bold when the family has no "
+            + "semibold), 13 by default.",
+        "padding":
+            "Paddings and fixed sizes; absent members keep the unit's defaults.",
+        "minShare":
+            "Least share of the container a truncated column keeps (default 0.25).",
+        "maxShare":
+            "Most share of the container one of several columns takes (default 0.5).",
+        "leftAccessory":
+            "`none`, `checkbox` or `syncStatus`; absent follows the table.",
+        "rightAccessory":
+            "`none` or `chevron`; absent: `chevron` when a column is bound to `drillDown`, else none.",
+        "stickyFirstColumn":
+            "Whether the first column stays in view while scrolling sideways; absent follows the "
+            + "column's `sticky`.",
+        "columns":
+            "Layout hints replacing the table's for this layout, by column key (`hidden`, `width`, …: a "
+            + "view's own column state).",
+        "columnOrder":
+            "The order the columns are shown in: the keys listed first, in this order, then the others "
+            + "in the table's order; absent: the table's order.",
+        "zone":
+            "The zone datetime cells are shown in, in place of each column's `format.zone`: `UTC`, an "
+            + "offset like `+02:00`, or a name like `Europe/Berlin`; absent: each column's.",
+    ]
+
+    /// What `scroll` takes, and `watch` with it.
+    static let scrollMeanings: [String: String] = settingsMeanings.merging([
+        "table":
+            "The table the caller's view looks at; the connection keeps one view per table.",
+        "viewport":
+            "The part of the content to show; the first scroll of a view gives its `width` and "
+            + "`height`.",
+        "to":
+            "A row to bring into view instead of `viewport.y`.",
+        "overscan":
+            "Rows to add above and below the visible ones (default 0).",
+        "follow":
+            "`none` (default), `top` or `bottom`: while at that edge, stay there as rows arrive.",
+        "sections":
+            "Divides the view into sections, one per distinct value of a column (Apple HIG): replaces "
+            + "the view's; `{}` (no `column`) ends them; absent keeps them.",
+        "values":
+            "`true`: each row also carries `values`, its cells' typed values in the order of `cells`, "
+            + "as `get` gives them (absent: `false`).",
+    ]) { own, _ in own }
 }

@@ -35,49 +35,10 @@ public struct Column: Sendable {
 }
 
 /// How a column wants to be laid out: the hints stored with a column, and those a `layout`
-/// gives for one layout in their place. `nil` means "not said": the table's own hint, or the
-/// default, applies (see ``merging(_:)``).
-public struct ColumnLayout: Sendable, Hashable {
-    /// Points (or cells) when 1 or more, a fraction of the container when in 0 ..< 1, -1 for
-    /// the one flexible column; `nil` sizes to content.
-    public var width: Double?
-    /// Like `width` (no -1): the least a truncated column gets, 25% of the container by default.
-    public var minWidth: Double?
-    /// The most a column gets when there are several, 50% of the container by default.
-    public var maxWidth: Double?
-    /// `leading`, `center` or `trailing`; `nil` follows the type (numbers trail).
-    public var align: Alignment?
-    /// Lines a cell may wrap to: 1 or 2; `nil` is 1 (see ``lineCount``).
-    public var lines: Int?
-    /// Stays in view while scrolling sideways; the first column only. `nil` is `false`.
-    public var sticky: Bool?
-    /// Where the column goes in the compact list report (or `syncStatus`: the left accessory);
-    /// `nil` follows the default bindings.
-    public var binding: ListBinding?
-    /// Not shown (a view's column state, or the column's default).
-    public var hidden: Bool?
+/// gives for one layout in their place. (One type with the wire's.)
+public typealias ColumnLayout = ColumnHints
 
-    /// Hints as given; each one left `nil` is not said.
-    public init(
-        width: Double? = nil,
-        minWidth: Double? = nil,
-        maxWidth: Double? = nil,
-        align: Alignment? = nil,
-        lines: Int? = nil,
-        sticky: Bool? = nil,
-        binding: ListBinding? = nil,
-        hidden: Bool? = nil
-    ) {
-        self.hidden = hidden
-        self.width = width
-        self.minWidth = minWidth
-        self.maxWidth = maxWidth
-        self.align = align
-        self.lines = lines
-        self.sticky = sticky
-        self.binding = binding
-    }
-
+extension ColumnHints {
     /// Lines a cell may wrap to.
     public var lineCount: Int { lines ?? 1 }
 
@@ -98,6 +59,6 @@ public struct ColumnLayout: Sendable, Hashable {
         )
     }
 
-    /// Horizontal alignment of a column's cells. (The vocabulary the engine shares with the wire.)
+    /// Horizontal alignment of a column's cells.
     public typealias Alignment = ColumnAlignment
 }

@@ -109,51 +109,40 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
     }
 }
 
-/// A column's layout hints as the wire carries them: the members of a ``ColumnDefinition`` that
-/// only layout reads, and what `layout` takes per column to replace them for one layout. The
-/// server reads them into the engine's `ColumnLayout`.
-public struct ColumnHints: Codable, Hashable, Sendable {
-    /// Points (or cells) when 1 or more, a fraction of the container below 1, -1 for the one
-    /// flexible column; absent: the column's own, else sized to content.
-    public var width: Double?
-    /// The least width a truncated column keeps, read like `width` (no -1); absent: the column's own, else `minShare`.
-    public var minWidth: Double?
-    /// The most width content gives the column, read like `width` (no -1); absent: the column's own, else `maxShare`.
-    public var maxWidth: Double?
-    /// `leading`, `center` or `trailing`; absent: the column's own, else by type (numbers and durations trail,
-    /// images centre).
-    public var align: ColumnAlignment?
-    /// Lines a cell may wrap to: 1 or 2; absent: the column's own, else 1.
-    public var lines: Int?
-    /// Whether the column stays in view while scrolling sideways (the first column only); absent: the column's
-    /// own, else `false`.
-    public var sticky: Bool?
-    /// Its place in the compact list report (`headline`, …), or the accessory it drives
-    /// (`syncStatus`, `drillDown`); absent: the column's own, else the default places.
-    public var binding: ColumnBinding?
-    /// `true`: the column is not shown (in this view, or by default); absent: the column's own,
-    /// else shown.
-    public var hidden: Bool?
+/// A column's layout hints as the wire carries them (``ColumnHints``, the one hints type): each
+/// member under its own name, absent when not said; `align` and `binding` refused as their sets
+/// refuse an unknown name.
+extension ColumnHints: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case width, minWidth, maxWidth, align, lines, sticky, binding, hidden
+    }
 
-    /// Hints with every member given; each may be left out.
-    public init(
-        width: Double? = nil,
-        minWidth: Double? = nil,
-        maxWidth: Double? = nil,
-        align: ColumnAlignment? = nil,
-        lines: Int? = nil,
-        sticky: Bool? = nil,
-        binding: ColumnBinding? = nil,
-        hidden: Bool? = nil
-    ) {
-        self.hidden = hidden
-        self.width = width
-        self.minWidth = minWidth
-        self.maxWidth = maxWidth
-        self.align = align
-        self.lines = lines
-        self.sticky = sticky
-        self.binding = binding
+    /// Decodes the members given.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            width: try container.decodeIfPresent(Double.self, forKey: .width),
+            minWidth: try container.decodeIfPresent(Double.self, forKey: .minWidth),
+            maxWidth: try container.decodeIfPresent(Double.self, forKey: .maxWidth),
+            align: try container.decodeIfPresent(ColumnAlignment.self, forKey: .align),
+            lines: try container.decodeIfPresent(Int.self, forKey: .lines),
+            sticky: try container.decodeIfPresent(Bool.self, forKey: .sticky),
+            binding: try container.decodeIfPresent(ColumnBinding.self, forKey: .binding),
+            hidden: try container.decodeIfPresent(Bool.self, forKey: .hidden)
+        )
+    }
+
+    /// Encodes the members said, leaving out the others.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(width, forKey: .width)
+        try container.encodeIfPresent(minWidth, forKey: .minWidth)
+        try container.encodeIfPresent(maxWidth, forKey: .maxWidth)
+        try container.encodeIfPresent(align, forKey: .align)
+        try container.encodeIfPresent(lines, forKey: .lines)
+        try container.encodeIfPresent(sticky, forKey: .sticky)
+        try container.encodeIfPresent(binding, forKey: .binding)
+        try container.encodeIfPresent(hidden, forKey: .hidden)
     }
 }
 

@@ -95,7 +95,7 @@ extension MethodTable {
     private static func checkColumnState(_ state: ColumnState, in table: borrowing Table) throws {
         var overrides: [String: ColumnLayout] = [:]
         for (key, hints) in state.columns ?? [:] {
-            overrides[key] = WireSchema.layoutHints(hints)
+            overrides[key] = hints
         }
         do {
             try table.checkColumnState(columns: overrides, order: state.columnOrder ?? [])

@@ -101,7 +101,7 @@ struct LayoutParams {
         }
         options.columnOrder = request.columnOrder ?? []
         for (key, hints) in request.columns ?? [:] {
-            options.columns[key] = WireSchema.layoutHints(hints)
+            options.columns[key] = hints
         }
     }
 

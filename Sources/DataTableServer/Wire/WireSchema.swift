@@ -33,7 +33,7 @@ enum WireSchema {
             label: definition.label,
             rules: rules,
             editable: definition.editable,
-            layout: layoutHints(definition.hints)
+            layout: definition.hints
         )
     }
 
@@ -81,20 +81,6 @@ enum WireSchema {
             suffix: style.suffix.isEmpty ? nil : style.suffix,
             locale: style.locale == .plain ? nil : style.locale.rawValue,
             zone: style.zone?.name
-        )
-    }
-
-    /// Layout hints from the wire (for a column definition, or one `layout`).
-    static func layoutHints(_ hints: ColumnHints) -> ColumnLayout {
-        ColumnLayout(
-            width: hints.width,
-            minWidth: hints.minWidth,
-            maxWidth: hints.maxWidth,
-            align: hints.align,
-            lines: hints.lines,
-            sticky: hints.sticky,
-            binding: hints.binding,
-            hidden: hints.hidden
         )
     }
 

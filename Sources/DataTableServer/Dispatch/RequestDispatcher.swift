@@ -124,8 +124,9 @@ public struct RequestDispatcher: Sendable {
                 reply = answered
                 log(call, started: started, context: context, line: line)
             case .later(let rest):
-                // Nothing was changed; the params as read go with the rest of the work.
-                let data = Data(line)
+                // Nothing was changed; the params as read go with the rest of the work, and
+                // the line with them (the copy the log record took, when there is one).
+                let data = recording?.line ?? Data(line)
                 return .offLoop(
                     OffLoopRequest { context in
                         PendingReply(call, await self.answer(call, line: data, context: &context, rest))

@@ -1,4 +1,5 @@
 // swift-tools-version:6.2
+import CompilerPluginSupport
 import PackageDescription
 
 /// Settings every target gets: Swift 6 language mode with complete strict concurrency.
@@ -33,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
         .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
     ],
     targets: [
@@ -127,7 +129,27 @@ let package = Package(
 
         // The fixed sets of names the engine, the wire and the clients share (units, column
         // types, alignments, …): one type each.
-        .target(name: "DataTableVocabulary"),
+        .target(name: "DataTableVocabulary", dependencies: ["MemberwiseInit"]),
+
+        // `@MemberwiseInit`: a struct's memberwise initialiser with the struct's own access level,
+        // so public wire types need not repeat each member in a hand-written `init`.
+        .target(name: "MemberwiseInit", dependencies: ["MemberwiseInitMacros"]),
+        .macro(
+            name: "MemberwiseInitMacros",
+            dependencies: [
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            ]
+        ),
+        .testTarget(
+            name: "MemberwiseInitTests",
+            dependencies: [
+                "MemberwiseInitMacros",
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
+        ),
 
         // The pure table engine: no I/O, no sockets, no clocks it does not get handed.
         .target(
@@ -151,7 +173,7 @@ let package = Package(
         ),
 
         // Wire types: the JSON-RPC envelope, error codes and kinds, one type per method.
-        .target(name: "DataTableProtocol", dependencies: ["DataTableVocabulary"]),
+        .target(name: "DataTableProtocol", dependencies: ["DataTableVocabulary", "MemberwiseInit"]),
         .testTarget(name: "DataTableProtocolTests", dependencies: ["DataTableProtocol", "TestSupport"]),
 
         // The socket server: framing, dispatch, connections, listeners.

@@ -40,12 +40,12 @@ extension ParamsSchema {
                 "The value every existing row gets in an added column, by the column's key (absent: empty).",
             "readOnly":
                 "The table's own read-only setting.",
-            "keepAsDrafts":
-                "`true`: stored values that break a column's new constraints stay, each with a draft saying "
-                + "why (fixed one by one with `edit`), instead of refusing the change.",
             "limit":
                 "The most rows the table keeps, dropping the oldest past it (0: no limit); a table above it "
                 + "drops its oldest rows now, in the same change.",
+            "keepAsDrafts":
+                "`true`: stored values that break a column's new constraints stay, each with a draft saying "
+                + "why (fixed one by one with `edit`), instead of refusing the change.",
             "ifVersion":
                 "Only if the table is still at this version (the `version` of the reply or event the client "
                 + "last saw): otherwise `conflict`, with the table's version in `data.version`, and nothing "
@@ -170,7 +170,8 @@ extension ParamsSchema {
                 "Write the text to this file (an absolute path) instead of the reply: a new file of mode "
                 + "0600 that takes the name's place whole, or not at all.",
             "stream":
-                "Send the text in `chunk` notifications ahead of the reply instead of in it.",
+                "Send the text in `chunk` notifications ahead of the reply instead of in it (not with "
+                + "`path`).",
             "view":
                 "Export this connection's view of the table: only the rows its filter shows (`filter`), in "
                 + "order.",

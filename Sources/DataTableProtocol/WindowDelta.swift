@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// What changed in a watched window (`watch`), as the `window` notification's params: keyed by
 /// row id, every change since the last delta merged (the newest wins; a row that came and went
 /// in between is not there).
@@ -11,6 +13,7 @@
 ///    cells (or values) of the columns it names (by key, at that column's place in the
 ///    window's `columns`);
 /// 4. the rows in `added` join, and the rows are put in order of their `index`.
+@MemberwiseInit
 public struct WindowDelta: Codable, Hashable, Sendable {
     /// The watch it belongs to.
     public var watch: Int
@@ -30,27 +33,6 @@ public struct WindowDelta: Codable, Hashable, Sendable {
     /// While frozen: how many changes outside the window's rows (rows added, removed or moved)
     /// wait to be shown when the watch is no longer frozen.
     public var pending: Int?
-
-    /// A delta with every member given; the parts may be left out.
-    public init(
-        watch: Int,
-        seq: Int,
-        version: Int,
-        set: [String: JSONValue]? = nil,
-        removed: [JSONValue]? = nil,
-        added: [JSONValue]? = nil,
-        changed: [JSONValue]? = nil,
-        pending: Int? = nil
-    ) {
-        self.watch = watch
-        self.seq = seq
-        self.version = version
-        self.set = set
-        self.removed = removed
-        self.added = added
-        self.changed = changed
-        self.pending = pending
-    }
 
     /// Whether it carries no change to the window (nor a new `pending`).
     public var isEmpty: Bool {

@@ -1,7 +1,10 @@
+import MemberwiseInit
+
 /// How a column wants to be laid out: the hints stored with a column (the members of a column
 /// definition that only layout reads), and those a `layout`, a `scroll` or a saved column state
 /// gives for one view in their place. `nil` means "not said": the column's own hint, or the
 /// default, applies (the engine's `merging`).
+@MemberwiseInit
 public struct ColumnHints: Sendable, Hashable {
     /// Points (or cells) when 1 or more, a fraction of the container below 1, -1 for the one
     /// flexible column; absent: the column's own, else sized to content.
@@ -24,25 +27,4 @@ public struct ColumnHints: Sendable, Hashable {
     /// `true`: the column is not shown (in this view, or by default); absent: the column's own,
     /// else shown.
     public var hidden: Bool?
-
-    /// Hints with every member given; each may be left out.
-    public init(
-        width: Double? = nil,
-        minWidth: Double? = nil,
-        maxWidth: Double? = nil,
-        align: ColumnAlignment? = nil,
-        lines: Int? = nil,
-        sticky: Bool? = nil,
-        binding: ColumnBinding? = nil,
-        hidden: Bool? = nil
-    ) {
-        self.width = width
-        self.minWidth = minWidth
-        self.maxWidth = maxWidth
-        self.align = align
-        self.lines = lines
-        self.sticky = sticky
-        self.binding = binding
-        self.hidden = hidden
-    }
 }

@@ -1,8 +1,11 @@
+import MemberwiseInit
+
 /// `add`: one row (`row`) or a batch (`rows`), all or nothing.
 ///
 /// A row is an object of column key → value; `"$readOnly": true` makes the row read-only,
 /// `"$readOnlyCells": {"qty": true}` sets single cells, and `"$drillDown": false` takes the
 /// drill-down chevron off the row.
+@MemberwiseInit
 public struct AddRequest: DataTableRequest {
     /// The method name on the wire: `"add"`.
     public static let method = "add"
@@ -28,24 +31,8 @@ public struct AddRequest: DataTableRequest {
     /// `data.version`, and nothing changes.
     public var ifVersion: Int?
 
-    /// Params with every member given; the optional ones may be left out.
-    public init(
-        table: String,
-        row: JSONValue? = nil,
-        rows: [JSONValue]? = nil,
-        index: Int? = nil,
-        upsert: Bool? = nil,
-        ifVersion: Int? = nil
-    ) {
-        self.upsert = upsert
-        self.ifVersion = ifVersion
-        self.table = table
-        self.row = row
-        self.rows = rows
-        self.index = index
-    }
-
     /// The table after the add, and where each new row landed.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -57,32 +44,19 @@ public struct AddRequest: DataTableRequest {
         public var added: [Added]
         /// With `upsert`: one entry per row that replaced one with its key, in the order given.
         public var replaced: [Replaced]?
-
-        /// A reply with every member given.
-        public init(table: String, version: Int, rows: Int, added: [Added], replaced: [Replaced]? = nil) {
-            self.table = table
-            self.version = version
-            self.rows = rows
-            self.added = added
-            self.replaced = replaced
-        }
     }
 
     /// A row an upsert replaced.
+    @MemberwiseInit
     public struct Replaced: Codable, Hashable, Sendable {
         /// The row's id (its key).
         public var id: JSONValue
         /// The row's position in the current order once the whole batch is in.
         public var index: Int
-
-        /// An entry with every member given.
-        public init(id: JSONValue, index: Int) {
-            self.id = id
-            self.index = index
-        }
     }
 
     /// Where one new row landed.
+    @MemberwiseInit
     public struct Added: Codable, Hashable, Sendable {
         /// The row's id: its value in the key column, or the number the daemon gave it (1, 2, 3, …).
         public var id: JSONValue
@@ -93,14 +67,6 @@ public struct AddRequest: DataTableRequest {
         /// The `viewport.y` that brings the row fully into view in the caller's view of the
         /// table (as little scrolling as needed); absent when the caller has no view.
         public var scrollTo: Int?
-
-        /// A new row's entry with every member given; `scrollTo` may be left out.
-        public init(id: JSONValue, index: Int, addedAt: String, scrollTo: Int? = nil) {
-            self.id = id
-            self.index = index
-            self.addedAt = addedAt
-            self.scrollTo = scrollTo
-        }
     }
 }
 

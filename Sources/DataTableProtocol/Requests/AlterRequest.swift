@@ -1,5 +1,8 @@
+import MemberwiseInit
+
 /// `alter`: change a table's columns and settings as one change: new definitions, renames,
 /// dropped and added columns, the table's read-only setting and row limit. Undo takes it back.
+@MemberwiseInit
 public struct AlterRequest: DataTableRequest {
     /// The method name on the wire: `"alter"`.
     public static let method = "alter"
@@ -23,43 +26,19 @@ public struct AlterRequest: DataTableRequest {
     public var values: [String: JSONValue]?
     /// The table's own read-only setting.
     public var readOnly: Bool?
-    /// `true`: stored values that break a column's new constraints stay, each with a draft
-    /// saying why (fixed one by one with `edit`), instead of refusing the change.
-    public var keepAsDrafts: Bool?
     /// The most rows the table keeps, dropping the oldest past it (0: no limit); a table above
     /// it drops its oldest rows now, in the same change.
     public var limit: Int?
+    /// `true`: stored values that break a column's new constraints stay, each with a draft
+    /// saying why (fixed one by one with `edit`), instead of refusing the change.
+    public var keepAsDrafts: Bool?
     /// Only if the table is still at this version (the `version` of the reply or event the
     /// client last saw): otherwise `conflict`, with the table's version in `data.version`, and
     /// nothing changes.
     public var ifVersion: Int?
 
-    /// Params with every member given; the optional ones may be left out.
-    public init(
-        table: String,
-        change: [ColumnDefinition]? = nil,
-        rename: [String: String]? = nil,
-        drop: [String]? = nil,
-        add: [ColumnDefinition]? = nil,
-        values: [String: JSONValue]? = nil,
-        readOnly: Bool? = nil,
-        limit: Int? = nil,
-        keepAsDrafts: Bool? = nil,
-        ifVersion: Int? = nil
-    ) {
-        self.keepAsDrafts = keepAsDrafts
-        self.limit = limit
-        self.table = table
-        self.change = change
-        self.rename = rename
-        self.drop = drop
-        self.add = add
-        self.values = values
-        self.readOnly = readOnly
-        self.ifVersion = ifVersion
-    }
-
     /// The columns now, and what changed.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -74,23 +53,6 @@ public struct AlterRequest: DataTableRequest {
         public var drafts: Int?
         /// Cells holding a draft in the table, when `drafts` is given.
         public var errors: Int?
-
-        /// A reply with every member given.
-        public init(
-            table: String,
-            version: Int,
-            columns: [String],
-            altered: SchemaChangeReply,
-            drafts: Int? = nil,
-            errors: Int? = nil
-        ) {
-            self.drafts = drafts
-            self.errors = errors
-            self.table = table
-            self.version = version
-            self.columns = columns
-            self.altered = altered
-        }
     }
 }
 

@@ -1,5 +1,9 @@
+import MemberwiseInit
+
 /// `chmod`: change who may read and change a table: its mode, its group, or (root only) its
-/// owner. Only the owner, root or the daemon's own user may.
+/// owner. Only the owner, root or the daemon's own user may. At least one of `mode`, `group`
+/// and `owner` is needed (`invalid_params`).
+@MemberwiseInit
 public struct ChmodRequest: DataTableRequest {
     /// The method name on the wire: `"chmod"`.
     public static let method = "chmod"
@@ -15,16 +19,8 @@ public struct ChmodRequest: DataTableRequest {
     /// The table's new owner's user id (root and the daemon's own user only).
     public var owner: Int?
 
-    /// Params with every member given; at least one of `mode`, `group` and `owner` is needed
-    /// (`invalid_params`).
-    public init(table: String, mode: String? = nil, group: Int? = nil, owner: Int? = nil) {
-        self.table = table
-        self.mode = mode
-        self.group = group
-        self.owner = owner
-    }
-
     /// The table's owner, group and mode as they are now.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -36,14 +32,5 @@ public struct ChmodRequest: DataTableRequest {
         public var group: Int
         /// The mode as four octal digits ("0640").
         public var mode: String
-
-        /// A reply with every member given.
-        public init(table: String, version: Int, owner: Int, group: Int, mode: String) {
-            self.table = table
-            self.version = version
-            self.owner = owner
-            self.group = group
-            self.mode = mode
-        }
     }
 }

@@ -1,6 +1,9 @@
+import MemberwiseInit
+
 /// `columnState`: keep a view's column arrangement (hidden columns, widths, order) under a name
 /// in the table, restore it into this connection's view, delete it, or list the names (AG Grid's
 /// column state, kept by the daemon so a renderer can restore a person's arrangement).
+@MemberwiseInit
 public struct ColumnStateRequest: DataTableRequest {
     /// The method name on the wire: `"columnState"`.
     public static let method = "columnState"
@@ -21,22 +24,8 @@ public struct ColumnStateRequest: DataTableRequest {
     /// `conflict`, with the table's version in `data.version`, and nothing changes.
     public var ifVersion: Int?
 
-    /// Params with every member given; the optional ones may be left out.
-    public init(
-        table: String,
-        name: String? = nil,
-        save: ColumnState? = nil,
-        delete: Bool? = nil,
-        ifVersion: Int? = nil
-    ) {
-        self.ifVersion = ifVersion
-        self.table = table
-        self.name = name
-        self.save = save
-        self.delete = delete
-    }
-
     /// The names kept, and the arrangement saved or restored.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -46,27 +35,14 @@ public struct ColumnStateRequest: DataTableRequest {
         public var names: [String]
         /// The arrangement saved or restored; absent when listing or deleting.
         public var state: ColumnState?
-
-        /// A reply with every member given.
-        public init(table: String, version: Int, names: [String], state: ColumnState? = nil) {
-            self.table = table
-            self.version = version
-            self.names = names
-            self.state = state
-        }
     }
 }
 
 /// A view's column arrangement: what `layout` and `scroll` take as `columns` and `columnOrder`.
+@MemberwiseInit
 public struct ColumnState: Codable, Hashable, Sendable {
     /// Layout hints by column key (`hidden`, `width`, …).
     public var columns: [String: ColumnHints]?
     /// The columns shown first, in this order.
     public var columnOrder: [String]?
-
-    /// An arrangement with every member given; each may be left out.
-    public init(columns: [String: ColumnHints]? = nil, columnOrder: [String]? = nil) {
-        self.columns = columns
-        self.columnOrder = columnOrder
-    }
 }

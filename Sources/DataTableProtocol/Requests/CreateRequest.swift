@@ -1,4 +1,7 @@
+import MemberwiseInit
+
 /// `create`: make a table from column definitions, optionally with rows and a sort.
+@MemberwiseInit
 public struct CreateRequest: DataTableRequest {
     /// The method name on the wire: `"create"`.
     public static let method = "create"
@@ -28,34 +31,12 @@ public struct CreateRequest: DataTableRequest {
     /// (the first in the table's own order), and events say which; absent: no limit.
     public var limit: Int?
 
-    /// Params with every member given; the optional ones may be left out.
-    public init(
-        table: String,
-        columns: [ColumnDefinition],
-        key: String? = nil,
-        rows: [JSONValue]? = nil,
-        sort: [SortKeyParam]? = nil,
-        readOnly: Bool? = nil,
-        selection: RowSelectionMode? = nil,
-        mode: String? = nil,
-        limit: Int? = nil
-    ) {
-        self.limit = limit
-        self.table = table
-        self.columns = columns
-        self.key = key
-        self.rows = rows
-        self.sort = sort
-        self.readOnly = readOnly
-        self.selection = selection
-        self.mode = mode
-    }
-
     /// The new table's name, version and row count.
     public typealias Response = TableVersion
 }
 
 /// A table's name, version and row count: what most changes reply with.
+@MemberwiseInit
 public struct TableVersion: Codable, Hashable, Sendable {
     /// The table's name.
     public var table: String
@@ -63,11 +44,4 @@ public struct TableVersion: Codable, Hashable, Sendable {
     public var version: Int
     /// Rows in the table after the change.
     public var rows: Int
-
-    /// A reply with every member given.
-    public init(table: String, version: Int, rows: Int) {
-        self.table = table
-        self.version = version
-        self.rows = rows
-    }
 }

@@ -1,4 +1,7 @@
+import MemberwiseInit
+
 /// `delete`: remove rows by `ids`, or the selected rows (`selection: true`). All or nothing.
+@MemberwiseInit
 public struct DeleteRequest: DataTableRequest {
     /// The method name on the wire: `"delete"`.
     public static let method = "delete"
@@ -20,22 +23,8 @@ public struct DeleteRequest: DataTableRequest {
     /// With `selection`: delete only the selected rows this connection's view shows (`filter`).
     public var view: Bool?
 
-    /// Params with every member given; the optional ones may be left out.
-    public init(
-        table: String,
-        ids: [JSONValue]? = nil,
-        selection: Bool? = nil,
-        ifVersion: Int? = nil,
-        view: Bool? = nil
-    ) {
-        self.view = view
-        self.ifVersion = ifVersion
-        self.table = table
-        self.ids = ids
-        self.selection = selection
-    }
-
     /// How many rows went and how many are left.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -45,13 +34,5 @@ public struct DeleteRequest: DataTableRequest {
         public var deleted: Int
         /// Rows left.
         public var rows: Int
-
-        /// A reply with every member given.
-        public init(table: String, version: Int, deleted: Int, rows: Int) {
-            self.table = table
-            self.version = version
-            self.deleted = deleted
-            self.rows = rows
-        }
     }
 }

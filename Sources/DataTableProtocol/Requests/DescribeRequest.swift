@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// `describe`: a table's columns, key, sort, selection mode and counts.
 public struct DescribeRequest: DataTableRequest {
     /// The method name on the wire: `"describe"`.
@@ -12,6 +14,7 @@ public struct DescribeRequest: DataTableRequest {
     public init(table: String) { self.table = table }
 
     /// The table's columns, settings, counts and access, as they are now.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -46,42 +49,5 @@ public struct DescribeRequest: DataTableRequest {
         public var mode: String?
         /// The most rows the table keeps (its oldest go past it); absent when there is no limit.
         public var limit: Int?
-
-        /// A reply with every member given; `owner`, `group` and `mode` may be left out.
-        public init(
-            table: String,
-            columns: [ColumnDefinition],
-            key: String?,
-            sort: [SortKeyParam],
-            readOnly: Bool,
-            selection: RowSelectionMode,
-            rows: Int,
-            selected: Int,
-            errors: Int,
-            version: Int,
-            canUndo: Bool,
-            canRedo: Bool,
-            owner: Int? = nil,
-            group: Int? = nil,
-            mode: String? = nil,
-            limit: Int? = nil
-        ) {
-            self.limit = limit
-            self.table = table
-            self.columns = columns
-            self.key = key
-            self.sort = sort
-            self.readOnly = readOnly
-            self.selection = selection
-            self.rows = rows
-            self.selected = selected
-            self.errors = errors
-            self.version = version
-            self.canUndo = canUndo
-            self.canRedo = canRedo
-            self.owner = owner
-            self.group = group
-            self.mode = mode
-        }
     }
 }

@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// `drop`: remove a table and its rows.
 public struct DropRequest: DataTableRequest {
     /// The method name on the wire: `"drop"`.
@@ -12,6 +14,7 @@ public struct DropRequest: DataTableRequest {
     public init(table: String) { self.table = table }
 
     /// The dropped table's name and how many rows it held.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -19,12 +22,5 @@ public struct DropRequest: DataTableRequest {
         public var dropped: Bool
         /// Rows the table held.
         public var rows: Int
-
-        /// A reply with every member given.
-        public init(table: String, dropped: Bool, rows: Int) {
-            self.table = table
-            self.dropped = dropped
-            self.rows = rows
-        }
     }
 }

@@ -1,8 +1,11 @@
+import MemberwiseInit
+
 /// `edit`: set one cell (`id`, `column`, `value`), a batch (`edits`), or one column across the
 /// selection (`selection: true`, `column`, `value`). All or nothing.
 ///
 /// A value that does not fit its column commits nothing: the reply is an `invalid_value` error
 /// and the cell keeps the input as a draft with the message (see `get`, `revert`).
+@MemberwiseInit
 public struct EditRequest: DataTableRequest {
     /// The method name on the wire: `"edit"`.
     public static let method = "edit"
@@ -36,30 +39,6 @@ public struct EditRequest: DataTableRequest {
     /// changes. Another row's changes do not matter.
     public var ifRowVersion: Int?
 
-    /// Params with every member given; the optional ones may be left out (`value: .null` empties
-    /// the cell, `nil` leaves `value` out).
-    public init(
-        table: String,
-        id: JSONValue? = nil,
-        column: String? = nil,
-        value: JSONValue? = nil,
-        edits: [Change]? = nil,
-        selection: Bool? = nil,
-        ifVersion: Int? = nil,
-        view: Bool? = nil,
-        ifRowVersion: Int? = nil
-    ) {
-        self.ifRowVersion = ifRowVersion
-        self.view = view
-        self.ifVersion = ifVersion
-        self.table = table
-        self.id = id
-        self.column = column
-        self.value = value
-        self.edits = edits
-        self.selection = selection
-    }
-
     private enum CodingKeys: String, CodingKey {
         case table, id, column, value, edits, selection, ifVersion, view, ifRowVersion
     }
@@ -80,6 +59,7 @@ public struct EditRequest: DataTableRequest {
     }
 
     /// One cell of a batch.
+    @MemberwiseInit
     public struct Change: Codable, Hashable, Sendable {
         /// The row's id (a whole number or a string).
         public var id: JSONValue
@@ -89,14 +69,6 @@ public struct EditRequest: DataTableRequest {
         public var value: JSONValue
         /// Only if the row is still at this row version (see the request's `ifRowVersion`).
         public var ifRowVersion: Int?
-
-        /// A change with every member given.
-        public init(id: JSONValue, column: String, value: JSONValue, ifRowVersion: Int? = nil) {
-            self.id = id
-            self.column = column
-            self.value = value
-            self.ifRowVersion = ifRowVersion
-        }
 
         private enum CodingKeys: String, CodingKey { case id, column, value, ifRowVersion }
 
@@ -111,6 +83,7 @@ public struct EditRequest: DataTableRequest {
     }
 
     /// The cells as committed, and how many drafts the table holds.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -122,15 +95,6 @@ public struct EditRequest: DataTableRequest {
         public var cells: [CellReply]
         /// Cells holding a rejected draft in the table.
         public var errors: Int
-
-        /// A reply with every member given.
-        public init(table: String, version: Int, edited: Int, cells: [CellReply], errors: Int) {
-            self.table = table
-            self.version = version
-            self.edited = edited
-            self.cells = cells
-            self.errors = errors
-        }
     }
 }
 

@@ -1,5 +1,8 @@
+import MemberwiseInit
+
 /// `export`: the rows (or only the selected ones) as CSV or NDJSON, in the current order; in the
 /// reply, to a file, or streamed in `chunk` notifications.
+@MemberwiseInit
 public struct ExportRequest: DataTableRequest {
     /// The method name on the wire: `"export"`.
     public static let method = "export"
@@ -16,32 +19,16 @@ public struct ExportRequest: DataTableRequest {
     /// Write the text to this file (an absolute path) instead of the reply: a new file of mode
     /// 0600 that takes the name's place whole, or not at all.
     public var path: String?
-    /// Send the text in `chunk` notifications ahead of the reply instead of in it.
+    /// Send the text in `chunk` notifications ahead of the reply instead of in it (not with
+    /// `path`).
     public var stream: Bool?
 
     /// Export this connection's view of the table: only the rows its filter shows (`filter`),
     /// in order.
     public var view: Bool?
 
-    /// Params with every member given; the optional ones may be left out (not both `path` and
-    /// `stream: true`).
-    public init(
-        table: String,
-        format: DataFileFormat? = nil,
-        selection: Bool? = nil,
-        path: String? = nil,
-        stream: Bool? = nil,
-        view: Bool? = nil
-    ) {
-        self.view = view
-        self.table = table
-        self.format = format
-        self.selection = selection
-        self.path = path
-        self.stream = stream
-    }
-
     /// What was exported: the text itself, or where it went.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -59,32 +46,12 @@ public struct ExportRequest: DataTableRequest {
         public var bytes: Int?
         /// `chunk` notifications sent, for `stream`.
         public var chunks: Int?
-
-        /// A reply with every member given; the optional ones may be left out.
-        public init(
-            table: String,
-            version: Int,
-            format: DataFileFormat,
-            rows: Int,
-            text: String? = nil,
-            path: String? = nil,
-            bytes: Int? = nil,
-            chunks: Int? = nil
-        ) {
-            self.table = table
-            self.version = version
-            self.format = format
-            self.rows = rows
-            self.text = text
-            self.path = path
-            self.bytes = bytes
-            self.chunks = chunks
-        }
     }
 }
 
 /// A piece of a streamed `export`, sent as a `chunk` notification ahead of the reply. The texts
 /// of every chunk, in order, are the export; each ends at the end of a row.
+@MemberwiseInit
 public struct ExportChunk: Codable, Hashable, Sendable {
     /// The `id` of the `export` request.
     public var request: RequestID?
@@ -96,13 +63,4 @@ public struct ExportChunk: Codable, Hashable, Sendable {
     public var total: Int
     /// This chunk's text: whole lines, about 256 KiB (the last less); in CSV the first starts with the header.
     public var text: String
-
-    /// A chunk with every member given.
-    public init(request: RequestID?, table: String, done: Int, total: Int, text: String) {
-        self.request = request
-        self.table = table
-        self.done = done
-        self.total = total
-        self.text = text
-    }
 }

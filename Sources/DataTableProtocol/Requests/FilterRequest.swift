@@ -1,5 +1,8 @@
+import MemberwiseInit
+
 /// `filter`: narrow this connection's view of a table to the rows that meet conditions and
 /// contain a search text; the view's `scroll` then shows only them.
+@MemberwiseInit
 public struct FilterRequest: DataTableRequest {
     /// The `method` string on the wire.
     public static let method = "filter"
@@ -16,14 +19,8 @@ public struct FilterRequest: DataTableRequest {
     /// replaces the view's. Empty clears it; absent keeps it.
     public var search: String?
 
-    /// Params with every member given.
-    public init(table: String, where conditions: [FilterConditionParam]? = nil, search: String? = nil) {
-        self.table = table
-        self.where = conditions
-        self.search = search
-    }
-
     /// The `result` of a `filter`.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -43,32 +40,12 @@ public struct FilterRequest: DataTableRequest {
         /// What the view lost since it last heard, before this filter was set: conditions and
         /// sections on columns dropped meanwhile.
         public var lost: ViewLost?
-
-        /// A reply with every member given.
-        public init(
-            table: String,
-            version: Int,
-            total: Int,
-            shown: Int,
-            where conditions: [FilterConditionParam],
-            search: String,
-            filter: String,
-            lost: ViewLost? = nil
-        ) {
-            self.lost = lost
-            self.table = table
-            self.version = version
-            self.total = total
-            self.shown = shown
-            self.where = conditions
-            self.search = search
-            self.filter = filter
-        }
     }
 }
 
 /// One condition of a `filter`: a column, an operator and the values it compares with, read as
 /// the column's type (numbers as numbers, dates as days).
+@MemberwiseInit
 public struct FilterConditionParam: Codable, Hashable, Sendable {
     /// The column's key.
     public var column: String
@@ -79,14 +56,6 @@ public struct FilterConditionParam: Codable, Hashable, Sendable {
     public var value: JSONValue?
     /// The values: two for `between` (lowest first, both included), one or more for `in`.
     public var values: [JSONValue]?
-
-    /// A condition with every member given.
-    public init(column: String, op: FilterOp, value: JSONValue? = nil, values: [JSONValue]? = nil) {
-        self.column = column
-        self.op = op
-        self.value = value
-        self.values = values
-    }
 }
 
 /// What a connection's view lost since it last heard: the owner (or anyone allowed) dropped

@@ -1,5 +1,8 @@
+import MemberwiseInit
+
 /// `get`: rows by `ids`, or `count` rows from position `from` of the current order, with values,
 /// display text, drafts and state.
+@MemberwiseInit
 public struct GetRequest: DataTableRequest {
     /// The method name on the wire: `"get"`.
     public static let method = "get"
@@ -24,24 +27,8 @@ public struct GetRequest: DataTableRequest {
     /// the rows its filter shows (`filter`), and an id it leaves out is `invalid_value`.
     public var view: Bool?
 
-    /// Params with every member given; the optional ones may be left out.
-    public init(
-        table: String,
-        ids: [JSONValue]? = nil,
-        from: Int? = nil,
-        count: Int? = nil,
-        columns: [String]? = nil,
-        view: Bool? = nil
-    ) {
-        self.view = view
-        self.table = table
-        self.ids = ids
-        self.from = from
-        self.count = count
-        self.columns = columns
-    }
-
     /// The rows asked for, with the table's counts.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -53,15 +40,6 @@ public struct GetRequest: DataTableRequest {
         public var errors: Int
         /// The rows in the order of `ids`, or from `from` in the current order (none past the end).
         public var rows: [RowReply]
-
-        /// A reply with every member given.
-        public init(table: String, version: Int, total: Int, errors: Int, rows: [RowReply]) {
-            self.table = table
-            self.version = version
-            self.total = total
-            self.errors = errors
-            self.rows = rows
-        }
     }
 }
 

@@ -1,7 +1,10 @@
+import MemberwiseInit
+
 /// `hello`: negotiate the protocol version and learn the daemon's limits and features.
 ///
 /// The connection speaks the highest version both sides know, never above `version`. Without
 /// `hello`, version 1 applies.
+@MemberwiseInit
 public struct HelloRequest: DataTableRequest {
     /// The method name on the wire: `"hello"`.
     public static let method = "hello"
@@ -16,14 +19,8 @@ public struct HelloRequest: DataTableRequest {
     /// (for clients written against a newer daemon that send members this one lacks).
     public var lenientParams: Bool?
 
-    /// Params with every member given; each may be left out.
-    public init(version: Int? = nil, client: String? = nil, lenientParams: Bool? = nil) {
-        self.version = version
-        self.client = client
-        self.lenientParams = lenientParams
-    }
-
     /// The protocol version agreed on, and what the daemon is and allows.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The protocol version this connection now speaks.
         public var `protocol`: Int
@@ -37,22 +34,5 @@ public struct HelloRequest: DataTableRequest {
         public var limits: ServerLimits
         /// Named capabilities, e.g. `"batch"`, `"pipelining"`, `"shell-mode"`.
         public var features: [String]
-
-        /// A reply with every member given.
-        public init(
-            protocol: Int,
-            protocols: [Int],
-            server: String,
-            version: String,
-            limits: ServerLimits,
-            features: [String]
-        ) {
-            self.protocol = `protocol`
-            self.protocols = protocols
-            self.server = server
-            self.version = version
-            self.limits = limits
-            self.features = features
-        }
     }
 }

@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// `help`: the methods and what each does.
 public struct HelpRequest: DataTableRequest {
     /// The method name on the wire: `"help"`.
@@ -12,16 +14,15 @@ public struct HelpRequest: DataTableRequest {
     public init(method: String? = nil) { self.method = method }
 
     /// The methods described.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// Every method in ``MethodRegistry/all`` order, without params; or only the one asked for,
         /// with its params.
         public var methods: [MethodDescription]
-
-        /// A reply with every member given.
-        public init(methods: [MethodDescription]) { self.methods = methods }
     }
 
     /// One method in a `help` reply.
+    @MemberwiseInit
     public struct MethodDescription: Codable, Hashable, Sendable {
         /// The method's name, as `method` holds it in a request.
         public var name: String
@@ -29,12 +30,5 @@ public struct HelpRequest: DataTableRequest {
         public var summary: String
         /// When one method is described: its params, as the daemon reads them.
         public var params: [ParamsSchema.Param]?
-
-        /// A description with every member given; `params` may be left out.
-        public init(name: String, summary: String, params: [ParamsSchema.Param]? = nil) {
-            self.name = name
-            self.summary = summary
-            self.params = params
-        }
     }
 }

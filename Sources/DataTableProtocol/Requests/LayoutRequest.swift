@@ -1,8 +1,11 @@
+import MemberwiseInit
+
 /// `layout`: the column plan for a container — each column's x, width, alignment, truncation,
 /// which columns are omitted, header and row heights, the content's size, or in compact width
 /// without sideways scrolling the list-report bindings. Lengths are points (`unit: "pt"`, text
 /// measured in a font) or terminal cells (`unit: "cell"`).
 @dynamicMemberLookup
+@MemberwiseInit
 public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
     /// The `method` string on the wire.
     public static let method = "layout"
@@ -16,17 +19,10 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
     public var width: Double
     /// Unit, size class, fonts, paddings, shares, accessories and column hints (members of
     /// `params` themselves, beside `table` and `width`).
-    public var settings: LayoutSettings
+    public var settings: LayoutSettings = LayoutSettings()
     /// Lay out this connection's view of the table: row counts and heights of the rows its
     /// filter shows, with its sections' headers (`filter`, `scroll`).
     public var view: Bool?
-
-    /// Params with every member given; `settings` may be left out (every default).
-    public init(table: String, width: Double, settings: LayoutSettings = LayoutSettings()) {
-        self.table = table
-        self.width = width
-        self.settings = settings
-    }
 
     /// Params with the most used settings given one by one; the others take their defaults.
     public init(
@@ -72,6 +68,7 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
     }
 
     /// A font by family and style (through fontconfig), or by file.
+    @MemberwiseInit
     public struct FontParam: Codable, Hashable, Sendable {
         /// The family to find through fontconfig (default `DejaVu Sans`); one not installed is `invalid_params`.
         public var family: String?
@@ -83,24 +80,10 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         public var file: String?
         /// The face within a font collection file (default 0).
         public var index: Int?
-
-        /// A font with every member given; each may be left out.
-        public init(
-            family: String? = nil,
-            style: String? = nil,
-            size: Double? = nil,
-            file: String? = nil,
-            index: Int? = nil
-        ) {
-            self.family = family
-            self.style = style
-            self.size = size
-            self.file = file
-            self.index = index
-        }
     }
 
     /// Paddings and fixed sizes, in the layout's unit.
+    @MemberwiseInit
     public struct PaddingParam: Codable, Hashable, Sendable {
         /// Left and right inside every cell (pt 12, cell 0).
         public var cell: Int?
@@ -116,28 +99,10 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         public var image: Int?
         /// Width of an accessory (pt 44, cell 3).
         public var accessory: Int?
-
-        /// Paddings with every member given, each 0 to 10000 (else `invalid_params`) or left out.
-        public init(
-            cell: Int? = nil,
-            header: Int? = nil,
-            row: Int? = nil,
-            spacing: Int? = nil,
-            minRowHeight: Int? = nil,
-            image: Int? = nil,
-            accessory: Int? = nil
-        ) {
-            self.cell = cell
-            self.header = header
-            self.row = row
-            self.spacing = spacing
-            self.minRowHeight = minRowHeight
-            self.image = image
-            self.accessory = accessory
-        }
     }
 
     /// The `result` of a `layout`: the plan, every length in whole `unit`s.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -174,43 +139,6 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         public var fonts: Fonts?
         /// What assistive technology announces for the grid's parts.
         public var accessibility: Accessibility = .grid
-
-        /// A reply with every member given.
-        public init(
-            table: String,
-            version: Int,
-            mode: String,
-            unit: LengthUnit,
-            sizeClass: SizeClass,
-            horizontalScroll: Bool,
-            width: Int,
-            columns: [LayoutColumn],
-            accessories: Accessories,
-            sticky: Sticky?,
-            header: Header,
-            rows: Rows,
-            contentWidth: Int,
-            contentHeight: Int,
-            bindings: [Binding]?,
-            fonts: Fonts?
-        ) {
-            self.table = table
-            self.version = version
-            self.mode = mode
-            self.unit = unit
-            self.sizeClass = sizeClass
-            self.horizontalScroll = horizontalScroll
-            self.width = width
-            self.columns = columns
-            self.accessories = accessories
-            self.sticky = sticky
-            self.header = header
-            self.rows = rows
-            self.contentWidth = contentWidth
-            self.contentHeight = contentHeight
-            self.bindings = bindings
-            self.fonts = fonts
-        }
     }
 
     /// The roles a renderer gives the grid's parts for assistive technology, and the hint a
@@ -244,6 +172,7 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
     }
 
     /// One column's place.
+    @MemberwiseInit
     public struct LayoutColumn: Codable, Hashable, Sendable {
         /// The column's key.
         public var key: String
@@ -269,51 +198,20 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         /// For assistive technology: present (true) when the column's cells are read-only (unless a
         /// row or cell says otherwise).
         public var readOnly: Bool?
-
-        /// A column with every member given.
-        public init(
-            key: String,
-            x: Int?,
-            width: Int,
-            align: ColumnAlignment,
-            lines: Int,
-            truncated: Bool,
-            omitted: Bool,
-            header: [String],
-            binding: ColumnBinding?,
-            sort: String? = nil,
-            readOnly: Bool? = nil
-        ) {
-            self.key = key
-            self.x = x
-            self.width = width
-            self.align = align
-            self.lines = lines
-            self.truncated = truncated
-            self.omitted = omitted
-            self.header = header
-            self.binding = binding
-            self.sort = sort
-            self.readOnly = readOnly
-        }
     }
 
     /// What sits left and right of every row; absent when nothing does.
+    @MemberwiseInit
     public struct Accessories: Codable, Hashable, Sendable {
         /// The left accessory, `checkbox` or `syncStatus`; absent when none.
         public var left: Accessory?
         /// The right accessory, `chevron`; absent when none.
         public var right: Accessory?
-
-        /// Accessories with every member given.
-        public init(left: Accessory?, right: Accessory?) {
-            self.left = left
-            self.right = right
-        }
     }
 
     /// An accessory: `checkbox`, `syncStatus` or `chevron`, where it is drawn (it sticks to
     /// its side while the content scrolls sideways).
+    @MemberwiseInit
     public struct Accessory: Codable, Hashable, Sendable {
         /// `checkbox`, `syncStatus` or `chevron`.
         public var kind: RowAccessory
@@ -321,17 +219,11 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         public var x: Int
         /// Its width: `padding.accessory` (pt 44, cell 3 by default).
         public var width: Int
-
-        /// An accessory with every member given.
-        public init(kind: RowAccessory, x: Int, width: Int) {
-            self.kind = kind
-            self.x = x
-            self.width = width
-        }
     }
 
     /// A first column that stays in view: its width at horizontal offset `x` is
     /// `max(minWidth, width − x)`.
+    @MemberwiseInit
     public struct Sticky: Codable, Hashable, Sendable {
         /// The first column's key.
         public var column: String
@@ -339,16 +231,10 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         public var width: Int
         /// The width it shrinks to: `minShare` of the container (a quarter by default), or its own when narrower.
         public var minWidth: Int
-
-        /// A sticky column with every member given.
-        public init(column: String, width: Int, minWidth: Int) {
-            self.column = column
-            self.width = width
-            self.minWidth = minWidth
-        }
     }
 
     /// The header: a label wraps to two lines (by words) when its column is narrower than it.
+    @MemberwiseInit
     public struct Header: Codable, Hashable, Sendable {
         /// `lines` × `lineHeight` + `padding.header` above and below; 0 in list mode, which has no header.
         public var height: Int
@@ -356,17 +242,11 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         public var lines: Int
         /// The header font's line height, from its metrics, rounded up (1 in cells).
         public var lineHeight: Int
-
-        /// A header with every member given.
-        public init(height: Int, lines: Int, lineHeight: Int) {
-            self.height = height
-            self.lines = lines
-            self.lineHeight = lineHeight
-        }
     }
 
     /// Row heights: one-line rows are `height` (content centred), rows with a cell on two
     /// lines `twoLineHeight` (content top-aligned).
+    @MemberwiseInit
     public struct Rows: Codable, Hashable, Sendable {
         /// Rows in the table.
         public var count: Int
@@ -380,47 +260,29 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         public var twoLineCount: Int
         /// The data font's line height, from its metrics, rounded up (1 in cells).
         public var lineHeight: Int
-
-        /// Row heights with every member given.
-        public init(count: Int, height: Int, twoLineHeight: Int, twoLineCount: Int, lineHeight: Int) {
-            self.count = count
-            self.height = height
-            self.twoLineHeight = twoLineHeight
-            self.twoLineCount = twoLineCount
-            self.lineHeight = lineHeight
-        }
     }
 
     /// A place of the list report's object view and the column shown there.
+    @MemberwiseInit
     public struct Binding: Codable, Hashable, Sendable {
         /// `headline`, `subheadline`, `footnote`, `status`, `substatus`, `statusImage`,
         /// `substatusImage`, `detailImage` or `icon`.
         public var binding: ColumnBinding
         /// The key of the column shown there.
         public var column: String
-
-        /// A binding with every member given.
-        public init(binding: ColumnBinding, column: String) {
-            self.binding = binding
-            self.column = column
-        }
     }
 
     /// The fonts a layout in points measured with.
+    @MemberwiseInit
     public struct Fonts: Codable, Hashable, Sendable {
         /// The font of data cells.
         public var data: FontReply
         /// The font of header labels.
         public var header: FontReply
-
-        /// Fonts with every member given.
-        public init(data: FontReply, header: FontReply) {
-            self.data = data
-            self.header = header
-        }
     }
 
     /// A font as found: the family fontconfig matched, the file, the size.
+    @MemberwiseInit
     public struct FontReply: Codable, Hashable, Sendable {
         /// The family fontconfig matched, for a font found by name; absent for one named by `file`.
         public var family: String?
@@ -435,27 +297,13 @@ public struct LayoutRequest: DataTableRequest, Hashable, HasLayoutSettings {
         /// found them; absent when none was needed.
         public var fallbacks: [Fallback]?
 
-        /// A font report with every member given.
-        public init(family: String?, style: String?, file: String, size: Double, fallbacks: [Fallback]? = nil) {
-            self.family = family
-            self.style = style
-            self.file = file
-            self.size = size
-            self.fallbacks = fallbacks
-        }
-
         /// A font characters were measured with in place of the one asked for.
+        @MemberwiseInit
         public struct Fallback: Codable, Hashable, Sendable {
             /// Its family, as fontconfig names it.
             public var family: String
             /// Its font file.
             public var file: String
-
-            /// A fallback font with every member given.
-            public init(family: String, file: String) {
-                self.family = family
-                self.file = file
-            }
         }
     }
 }

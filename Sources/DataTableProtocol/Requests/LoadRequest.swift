@@ -1,9 +1,12 @@
+import MemberwiseInit
+
 /// `load`: add rows from CSV or NDJSON, read from `path`, given as `text`, or sent before with
 /// `upload` (`upload: true`). All or nothing.
 ///
 /// A missing table is created: from `columns` when given, else with column types inferred from
 /// the data. While a large load runs, the daemon sends `progress` notifications on the same
 /// connection.
+@MemberwiseInit
 public struct LoadRequest: DataTableRequest {
     /// The `method` string on the wire.
     public static let method = "load"
@@ -36,34 +39,8 @@ public struct LoadRequest: DataTableRequest {
     /// `data.version`, and nothing changes.
     public var ifVersion: Int?
 
-    /// Params with every member given; the optional ones may be left out (give one of `path`, `text`, `upload`).
-    public init(
-        table: String,
-        format: DataFileFormat? = nil,
-        path: String? = nil,
-        text: String? = nil,
-        upload: Bool? = nil,
-        columns: [ColumnDefinition]? = nil,
-        key: String? = nil,
-        sort: [SortKeyParam]? = nil,
-        mode: String? = nil,
-        replace: Bool? = nil,
-        ifVersion: Int? = nil
-    ) {
-        self.ifVersion = ifVersion
-        self.replace = replace
-        self.upload = upload
-        self.table = table
-        self.format = format
-        self.path = path
-        self.text = text
-        self.columns = columns
-        self.key = key
-        self.sort = sort
-        self.mode = mode
-    }
-
     /// The `result` of a `load`.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -82,31 +59,11 @@ public struct LoadRequest: DataTableRequest {
         public var kept: Int?
         /// With `replace`: rows whose key is not among the loaded rows, now gone.
         public var removed: Int?
-
-        /// A reply with every member given.
-        public init(
-            table: String,
-            version: Int,
-            created: Bool,
-            added: Int,
-            rows: Int,
-            columns: [ColumnDefinition],
-            kept: Int? = nil,
-            removed: Int? = nil
-        ) {
-            self.kept = kept
-            self.removed = removed
-            self.table = table
-            self.version = version
-            self.created = created
-            self.added = added
-            self.rows = rows
-            self.columns = columns
-        }
     }
 }
 
 /// The params of a `progress` notification the daemon sends while a `load` runs.
+@MemberwiseInit
 public struct LoadProgress: Codable, Hashable, Sendable {
     /// The `id` of the `load` request.
     public var request: RequestID?
@@ -116,12 +73,4 @@ public struct LoadProgress: Codable, Hashable, Sendable {
     public var done: Int
     /// Records in the text in all.
     public var total: Int
-
-    /// Progress params with every member given.
-    public init(request: RequestID?, table: String, done: Int, total: Int) {
-        self.request = request
-        self.table = table
-        self.done = done
-        self.total = total
-    }
 }

@@ -1,5 +1,8 @@
+import MemberwiseInit
+
 /// `revert`: drop rejected drafts: of one cell (`id`, `column`), one row (`id`), one column
 /// (`column`) or the whole table.
+@MemberwiseInit
 public struct RevertRequest: DataTableRequest {
     /// The `method` string on the wire.
     public static let method = "revert"
@@ -17,15 +20,8 @@ public struct RevertRequest: DataTableRequest {
     /// `data.version`, and nothing changes.
     public var ifVersion: Int?
 
-    /// Params with every member given; the optional ones may be left out.
-    public init(table: String, id: JSONValue? = nil, column: String? = nil, ifVersion: Int? = nil) {
-        self.ifVersion = ifVersion
-        self.table = table
-        self.id = id
-        self.column = column
-    }
-
     /// The `result` of a `revert`.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -35,13 +31,5 @@ public struct RevertRequest: DataTableRequest {
         public var cleared: Int
         /// Drafts left in the table.
         public var errors: Int
-
-        /// A reply with every member given.
-        public init(table: String, version: Int, cleared: Int, errors: Int) {
-            self.table = table
-            self.version = version
-            self.cleared = cleared
-            self.errors = errors
-        }
     }
 }

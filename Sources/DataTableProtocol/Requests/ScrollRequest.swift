@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// `scroll`: the visible window of the caller's view of a table — visible rows with each cell's
 /// text cut to fit and its state, visible columns after sideways scrolling, the sticky header and
 /// first column, sizes, and how many rows appeared above since the view last looked.
@@ -7,6 +9,7 @@
 /// give only what changes. Without `viewport.y` or `to`, the view keeps its anchor row at the
 /// same place on screen.
 @dynamicMemberLookup
+@MemberwiseInit
 public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     /// The `method` string on the wire.
     public static let method = "scroll"
@@ -37,24 +40,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     public var values: Bool?
     /// The layout of the view, as `layout` takes it (members of `params` themselves); absent
     /// members keep the view's.
-    public var settings: LayoutSettings
-
-    /// Params with every member given; the optional ones may be left out.
-    public init(
-        table: String,
-        viewport: Viewport? = nil,
-        to: Target? = nil,
-        overscan: Int? = nil,
-        follow: FollowEdge? = nil,
-        settings: LayoutSettings = LayoutSettings()
-    ) {
-        self.table = table
-        self.viewport = viewport
-        self.to = to
-        self.overscan = overscan
-        self.follow = follow
-        self.settings = settings
-    }
+    public var settings: LayoutSettings = LayoutSettings()
 
     /// Params whose only layout setting is `unit`.
     public init(
@@ -108,6 +94,7 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
 
     /// The part of the content shown: offsets `x`, `y` (content coordinates, from the top of the
     /// header) and the size. Absent members keep the view's.
+    @MemberwiseInit
     public struct Viewport: Codable, Hashable, Sendable {
         /// Horizontal offset, 0 or more, cut to a whole unit; clamped to the content, and taken as 0 unless the
         /// view scrolls sideways.
@@ -119,17 +106,10 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         public var width: Double?
         /// The viewport's height, header included: 1 to ``ScrollRequest/maximumHeight``.
         public var height: Double?
-
-        /// A viewport with every member given; each may be left out.
-        public init(x: Double? = nil, y: Double? = nil, width: Double? = nil, height: Double? = nil) {
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-        }
     }
 
     /// How a view is divided into sections.
+    @MemberwiseInit
     public struct Sections: Codable, Hashable, Sendable {
         /// The column whose values name the sections; absent ends the view's sections.
         public var column: String?
@@ -140,17 +120,10 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         public var index: Bool?
         /// A footer after each section.
         public var footers: Bool?
-
-        /// Sections with every member given.
-        public init(column: String?, style: SectionStyle? = nil, index: Bool? = nil, footers: Bool? = nil) {
-            self.column = column
-            self.style = style
-            self.index = index
-            self.footers = footers
-        }
     }
 
     /// A view's sections as a window shows them.
+    @MemberwiseInit
     public struct SectionsReply: Codable, Hashable, Sendable {
         /// The column whose values name the sections.
         public var column: String
@@ -165,26 +138,10 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         /// Every section's title and the `viewport.y` that brings its header to the top
         /// (plain style with `index`).
         public var index: [IndexEntry]?
-
-        /// A reply with every member given.
-        public init(
-            column: String,
-            style: SectionStyle,
-            count: Int,
-            inset: Int,
-            shown: [ShownSection],
-            index: [IndexEntry]?
-        ) {
-            self.column = column
-            self.style = style
-            self.count = count
-            self.inset = inset
-            self.shown = shown
-            self.index = index
-        }
     }
 
     /// One section on screen.
+    @MemberwiseInit
     public struct ShownSection: Codable, Hashable, Sendable {
         /// The section's value as its column shows it ("" for the rows without one).
         public var title: String
@@ -198,34 +155,20 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         public var footerY: Int?
         /// The header sticks below the table's header (plain style, the top section).
         public var sticky: Bool?
-
-        /// A section with every member given.
-        public init(title: String, count: Int, y: Int, height: Int, footerY: Int?, sticky: Bool?) {
-            self.title = title
-            self.count = count
-            self.y = y
-            self.height = height
-            self.footerY = footerY
-            self.sticky = sticky
-        }
     }
 
     /// One title of a section index.
+    @MemberwiseInit
     public struct IndexEntry: Codable, Hashable, Sendable {
         /// The section's title.
         public var title: String
         /// The `viewport.y` that brings its header to the top.
         public var y: Int
-
-        /// An entry with every member given.
-        public init(title: String, y: Int) {
-            self.title = title
-            self.y = y
-        }
     }
 
     /// A row by `id` or by `index` (or a section by its value), and where to put it: `top`,
     /// `center`, `bottom` or `nearest` (default: as little scrolling as brings it fully into view).
+    @MemberwiseInit
     public struct Target: Codable, Hashable, Sendable {
         /// The row's id (not with `index`); an unknown id is `no_such_row`.
         public var id: JSONValue?
@@ -236,17 +179,10 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         /// Instead of a row: the section with this value, its header brought to the top (a view
         /// with sections).
         public var section: JSONValue?
-
-        /// A target with every member given; give `id`, `index` or `section`.
-        public init(id: JSONValue? = nil, index: Int? = nil, align: TargetAlignment? = nil, section: JSONValue? = nil) {
-            self.id = id
-            self.index = index
-            self.align = align
-            self.section = section
-        }
     }
 
     /// The `result` of a `scroll`: the view's window, every length in whole `unit`s.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -294,58 +230,10 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         /// What the view lost since it last heard (columns it filtered or grouped by were
         /// dropped), once; absent otherwise.
         public var lost: ViewLost?
-
-        /// A reply with every member given.
-        public init(
-            table: String,
-            version: Int,
-            mode: String,
-            unit: LengthUnit,
-            total: Int,
-            selected: Int,
-            errors: Int,
-            viewport: ViewportReply,
-            contentWidth: Int,
-            contentHeight: Int,
-            header: Header,
-            columns: [Column],
-            accessories: LayoutRequest.Accessories,
-            rows: [Row],
-            first: Int?,
-            last: Int?,
-            newAbove: Int,
-            shown: Int? = nil,
-            filter: String? = nil,
-            hiddenNew: Int? = nil,
-            sections: SectionsReply? = nil,
-            lost: ViewLost? = nil
-        ) {
-            self.lost = lost
-            self.table = table
-            self.version = version
-            self.mode = mode
-            self.unit = unit
-            self.total = total
-            self.selected = selected
-            self.errors = errors
-            self.viewport = viewport
-            self.contentWidth = contentWidth
-            self.contentHeight = contentHeight
-            self.header = header
-            self.columns = columns
-            self.accessories = accessories
-            self.rows = rows
-            self.first = first
-            self.last = last
-            self.newAbove = newAbove
-            self.shown = shown
-            self.filter = filter
-            self.hiddenNew = hiddenNew
-            self.sections = sections
-        }
     }
 
     /// The viewport used: content offsets after clamping, and its size.
+    @MemberwiseInit
     public struct ViewportReply: Codable, Hashable, Sendable {
         /// Horizontal content offset: 0 unless the view scrolls sideways, at most `contentWidth` − `width`.
         public var x: Int
@@ -355,33 +243,21 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         public var width: Int
         /// The viewport's height, header included.
         public var height: Int
-
-        /// A viewport with every member given.
-        public init(x: Int, y: Int, width: Int, height: Int) {
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-        }
     }
 
     /// The sticky header: drawn at the top of the viewport, with a shadow once rows have
     /// scrolled under it.
+    @MemberwiseInit
     public struct Header: Codable, Hashable, Sendable {
         /// Its height: it covers screen y 0 up to this.
         public var height: Int
         /// `true` once `viewport.y` > 0: rows have scrolled under the header.
         public var shadow: Bool
-
-        /// A header with every member given.
-        public init(height: Int, shadow: Bool) {
-            self.height = height
-            self.shadow = shadow
-        }
     }
 
     /// A column on screen: `x` and `width` as drawn (a sticky first column's width shrinks as
     /// the content scrolls sideways).
+    @MemberwiseInit
     public struct Column: Codable, Hashable, Sendable {
         /// The column's key.
         public var key: String
@@ -406,35 +282,11 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         /// For assistive technology: present (true) when the column's cells are read-only (unless a
         /// row or cell says otherwise).
         public var readOnly: Bool?
-
-        /// A column with every member given.
-        public init(
-            key: String,
-            x: Int,
-            width: Int,
-            align: ColumnAlignment,
-            lines: Int,
-            header: [String],
-            sticky: Bool?,
-            binding: ColumnBinding?,
-            sort: String? = nil,
-            readOnly: Bool? = nil
-        ) {
-            self.key = key
-            self.x = x
-            self.width = width
-            self.align = align
-            self.lines = lines
-            self.header = header
-            self.sticky = sticky
-            self.binding = binding
-            self.sort = sort
-            self.readOnly = readOnly
-        }
     }
 
     /// A row on screen: `y` is its top in the viewport (the header covers 0 to its height).
     /// `cells` follow `columns`. State members are present only when set.
+    @MemberwiseInit
     public struct Row: Codable, Hashable, Sendable {
         /// The row's id.
         public var id: JSONValue
@@ -471,39 +323,6 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         /// The cells' typed values in the order of `cells` (a number, text, `true`/`false`,
         /// `null` when empty), as `get` gives them; only when the scroll asked (`values`).
         public var values: [JSONValue]?
-
-        /// A row with every member given; the state members may be left out.
-        public init(
-            id: JSONValue,
-            index: Int,
-            y: Int,
-            height: Int,
-            cells: [String],
-            tall: Bool? = nil,
-            selected: Bool? = nil,
-            highlight: Double? = nil,
-            drafts: [String: DraftReply]? = nil,
-            readOnly: [String]? = nil,
-            syncStatus: String? = nil,
-            drillDown: Bool? = nil,
-            version: Int,
-            values: [JSONValue]? = nil
-        ) {
-            self.version = version
-            self.values = values
-            self.id = id
-            self.index = index
-            self.y = y
-            self.height = height
-            self.cells = cells
-            self.tall = tall
-            self.selected = selected
-            self.highlight = highlight
-            self.drafts = drafts
-            self.readOnly = readOnly
-            self.syncStatus = syncStatus
-            self.drillDown = drillDown
-        }
     }
 }
 

@@ -1,7 +1,10 @@
+import MemberwiseInit
+
 /// `select`: change the selection or its mode.
 ///
 /// `action` is `set` (the default), `add`, `remove` or `toggle` with `ids` or a range (`from`,
 /// `count`), or `all` / `none`. `mode` (`none`, `single`, `multiple`) switches the mode first.
+@MemberwiseInit
 public struct SelectRequest: DataTableRequest {
     /// The `method` string on the wire.
     public static let method = "select"
@@ -32,28 +35,8 @@ public struct SelectRequest: DataTableRequest {
     /// rows its filter shows (`filter`), and `all` is every row it shows.
     public var view: Bool?
 
-    /// Params with every member given; the optional ones may be left out.
-    public init(
-        table: String,
-        action: SelectionAction? = nil,
-        ids: [JSONValue]? = nil,
-        from: Int? = nil,
-        count: Int? = nil,
-        mode: RowSelectionMode? = nil,
-        ifVersion: Int? = nil,
-        view: Bool? = nil
-    ) {
-        self.view = view
-        self.ifVersion = ifVersion
-        self.table = table
-        self.action = action
-        self.ids = ids
-        self.from = from
-        self.count = count
-        self.mode = mode
-    }
-
     /// The `result` of a `select`.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -63,14 +46,6 @@ public struct SelectRequest: DataTableRequest {
         public var count: Int
         /// The selection mode now: `none`, `single` or `multiple`.
         public var mode: RowSelectionMode
-
-        /// A reply with every member given.
-        public init(table: String, version: Int, count: Int, mode: RowSelectionMode) {
-            self.table = table
-            self.version = version
-            self.count = count
-            self.mode = mode
-        }
     }
 }
 

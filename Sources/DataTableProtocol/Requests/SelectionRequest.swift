@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// `selection`: the ids of the selected rows, in the current order.
 public struct SelectionRequest: DataTableRequest {
     /// The `method` string on the wire.
@@ -12,6 +14,7 @@ public struct SelectionRequest: DataTableRequest {
     public init(table: String) { self.table = table }
 
     /// The `result` of a `selection`.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -23,14 +26,5 @@ public struct SelectionRequest: DataTableRequest {
         public var mode: RowSelectionMode
         /// The ids of the selected rows, in the current order.
         public var ids: [JSONValue]
-
-        /// A reply with every member given.
-        public init(table: String, version: Int, count: Int, mode: RowSelectionMode, ids: [JSONValue]) {
-            self.table = table
-            self.version = version
-            self.count = count
-            self.mode = mode
-            self.ids = ids
-        }
     }
 }

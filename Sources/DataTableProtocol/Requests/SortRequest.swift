@@ -1,4 +1,7 @@
+import MemberwiseInit
+
 /// `sort`: order rows by `keys` (stable, typed); no keys returns to the table's own order.
+@MemberwiseInit
 public struct SortRequest: DataTableRequest {
     /// The `method` string on the wire.
     public static let method = "sort"
@@ -15,14 +18,8 @@ public struct SortRequest: DataTableRequest {
     /// `data.version`, and nothing changes.
     public var ifVersion: Int?
 
-    /// Params with every member given; `keys` may be left out.
-    public init(table: String, keys: [SortKeyParam]? = nil, ifVersion: Int? = nil) {
-        self.ifVersion = ifVersion
-        self.table = table
-        self.keys = keys
-    }
-
     /// The `result` of a `sort`.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -30,12 +27,5 @@ public struct SortRequest: DataTableRequest {
         public var version: Int
         /// The sort keys now, each with `descending` given; empty when the table is in its own order.
         public var keys: [SortKeyParam]
-
-        /// A reply with every member given.
-        public init(table: String, version: Int, keys: [SortKeyParam]) {
-            self.table = table
-            self.version = version
-            self.keys = keys
-        }
     }
 }

@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// `stats`: how the daemon is doing.
 public struct StatsRequest: ParameterlessRequest {
     /// The `method` string on the wire.
@@ -9,6 +11,7 @@ public struct StatsRequest: ParameterlessRequest {
     public init() {}
 
     /// The `result` of a `stats`.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The daemon's release.
         public var version: String
@@ -28,32 +31,10 @@ public struct StatsRequest: ParameterlessRequest {
         public var memory: Memory
         /// The state directory; absent when the tables live in memory only.
         public var durability: Durability?
-
-        /// A reply with every member given; `durability` may be left out.
-        public init(
-            version: String,
-            pid: Int,
-            uptimeSeconds: Double,
-            connections: Connections,
-            requests: Int,
-            tables: Int,
-            rows: Int,
-            memory: Memory,
-            durability: Durability? = nil
-        ) {
-            self.version = version
-            self.pid = pid
-            self.uptimeSeconds = uptimeSeconds
-            self.connections = connections
-            self.requests = requests
-            self.tables = tables
-            self.rows = rows
-            self.memory = memory
-            self.durability = durability
-        }
     }
 
     /// Where changes are logged (`--state-dir`) and how the log is doing.
+    @MemberwiseInit
     public struct Durability: Codable, Hashable, Sendable {
         /// The state directory's path (`--state-dir`).
         public var stateDir: String
@@ -79,36 +60,10 @@ public struct StatsRequest: ParameterlessRequest {
         public var setAside: [String]?
         /// Why the last snapshot was not written (its logs are all kept); absent once one is.
         public var snapshotFailure: String?
-
-        /// A durability report with every member given; the optional ones may be left out.
-        public init(
-            stateDir: String,
-            fsync: String,
-            changesLogged: Int,
-            logGeneration: Int,
-            logBytes: Int,
-            failure: String? = nil,
-            stoppedAt: String? = nil,
-            resumedAt: String? = nil,
-            stops: Int? = nil,
-            setAside: [String]? = nil,
-            snapshotFailure: String? = nil
-        ) {
-            self.setAside = setAside
-            self.snapshotFailure = snapshotFailure
-            self.stoppedAt = stoppedAt
-            self.resumedAt = resumedAt
-            self.stops = stops
-            self.stateDir = stateDir
-            self.fsync = fsync
-            self.changesLogged = changesLogged
-            self.logGeneration = logGeneration
-            self.logBytes = logBytes
-            self.failure = failure
-        }
     }
 
     /// Client connections since the daemon started.
+    @MemberwiseInit
     public struct Connections: Codable, Hashable, Sendable {
         /// Open now.
         public var current: Int
@@ -116,13 +71,6 @@ public struct StatsRequest: ParameterlessRequest {
         public var total: Int
         /// Refused since start (a limit or the peer allow-list).
         public var refused: Int
-
-        /// Counts with every member given.
-        public init(current: Int, total: Int, refused: Int) {
-            self.current = current
-            self.total = total
-            self.refused = refused
-        }
     }
 
     /// The daemon's memory use; `residentBytes` is 0 where `/proc/self/statm` cannot be read.

@@ -1,7 +1,10 @@
+import MemberwiseInit
+
 /// `subscribe`: events for one table on this connection, as notifications
 /// `{"jsonrpc":"2.0","method":"event","params":{…}}` (``TableEvent``) — rows added, edited or
 /// deleted, selection, sort, drafts, and the table's creation or removal. Subscribing again
 /// replaces the kinds asked for.
+@MemberwiseInit
 public struct SubscribeRequest: DataTableRequest {
     /// The `method` string on the wire.
     public static let method = "subscribe"
@@ -13,12 +16,6 @@ public struct SubscribeRequest: DataTableRequest {
     public var table: String
     /// The kinds of event wanted (``TableEvent/Kind``); absent means all.
     public var events: [TableEvent.Kind]?
-
-    /// Params with every member given; `events` may be left out.
-    public init(table: String, events: [TableEvent.Kind]? = nil) {
-        self.table = table
-        self.events = events
-    }
 
     private enum CodingKeys: String, CodingKey {
         case table, events
@@ -51,6 +48,7 @@ public struct SubscribeRequest: DataTableRequest {
     }
 
     /// The `result` of a `subscribe`.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name.
         public var table: String
@@ -60,14 +58,6 @@ public struct SubscribeRequest: DataTableRequest {
         public var subscribed: Bool
         /// The kinds now sent, in the order `added`, `edited`, `deleted`, `selection`, `sort`, `drafts`, `schema`.
         public var events: [TableEvent.Kind]
-
-        /// A reply with every member given.
-        public init(table: String, version: Int, subscribed: Bool, events: [TableEvent.Kind]) {
-            self.table = table
-            self.version = version
-            self.subscribed = subscribed
-            self.events = events
-        }
     }
 }
 
@@ -85,16 +75,11 @@ public struct UnsubscribeRequest: DataTableRequest {
     public init(table: String) { self.table = table }
 
     /// The `result` of an `unsubscribe`.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name, as given.
         public var table: String
         /// Whether the connection was subscribed.
         public var subscribed: Bool
-
-        /// A reply with every member given.
-        public init(table: String, subscribed: Bool) {
-            self.table = table
-            self.subscribed = subscribed
-        }
     }
 }

@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// `tables`: list the tables the peer may read, with their row counts and owners.
 public struct TablesRequest: ParameterlessRequest {
     /// The `method` string on the wire.
@@ -19,6 +21,7 @@ public struct TablesRequest: ParameterlessRequest {
     }
 
     /// One table in the list.
+    @MemberwiseInit
     public struct Summary: Codable, Hashable, Sendable {
         /// The table's name.
         public var name: String
@@ -38,28 +41,5 @@ public struct TablesRequest: ParameterlessRequest {
         public var group: Int?
         /// The table's mode: four octal digits of read and write bits (`"0660"`).
         public var mode: String?
-
-        /// A summary with every member given; the optional ones may be left out.
-        public init(
-            name: String,
-            rows: Int,
-            columns: Int,
-            version: Int,
-            selected: Int,
-            errors: Int,
-            owner: Int? = nil,
-            group: Int? = nil,
-            mode: String? = nil
-        ) {
-            self.name = name
-            self.rows = rows
-            self.columns = columns
-            self.version = version
-            self.selected = selected
-            self.errors = errors
-            self.owner = owner
-            self.group = group
-            self.mode = mode
-        }
     }
 }

@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// `undo`: take back the last change a person made (of the last 100, or `--undo-depth`).
 public struct UndoRequest: DataTableRequest {
     /// The `method` string on the wire.
@@ -47,6 +49,7 @@ public struct RedoRequest: DataTableRequest {
 }
 
 /// What `undo` and `redo` reply: what the step did.
+@MemberwiseInit
 public struct UndoResponse: Codable, Hashable, Sendable {
     /// The table's name.
     public var table: String
@@ -67,27 +70,4 @@ public struct UndoResponse: Codable, Hashable, Sendable {
     public var canUndo: Bool
     /// Whether an undone change is left to redo.
     public var canRedo: Bool
-
-    /// A reply with every member given.
-    public init(
-        table: String,
-        version: Int,
-        cells: [CellReply],
-        restored: [JSONValue]? = nil,
-        removed: [JSONValue]? = nil,
-        altered: SchemaChangeReply? = nil,
-        rows: Int,
-        canUndo: Bool,
-        canRedo: Bool
-    ) {
-        self.table = table
-        self.version = version
-        self.cells = cells
-        self.restored = restored
-        self.removed = removed
-        self.altered = altered
-        self.rows = rows
-        self.canUndo = canUndo
-        self.canRedo = canRedo
-    }
 }

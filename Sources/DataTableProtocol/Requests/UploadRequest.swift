@@ -1,6 +1,9 @@
+import MemberwiseInit
+
 /// `upload`: send a file's text in pieces, for a `load` with `upload: true` on the same
 /// connection. How a client loads a file the daemon may not read, or one longer than a request
 /// line: each piece within `maxLineBytes`, kept until the load (or the connection) ends.
+@MemberwiseInit
 public struct UploadRequest: DataTableRequest, Hashable {
     /// The `method` string on the wire.
     public static let method = "upload"
@@ -12,24 +15,13 @@ public struct UploadRequest: DataTableRequest, Hashable {
     /// The next piece of the text (whole characters; pieces are joined as they are).
     public var text: String
 
-    /// Params with every member given.
-    public init(table: String, text: String) {
-        self.table = table
-        self.text = text
-    }
-
     /// The `result` of an `upload`.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The table's name, as given.
         public var table: String
         /// Bytes of text held for the table on this connection so far.
         public var bytes: Int
-
-        /// A reply with every member given.
-        public init(table: String, bytes: Int) {
-            self.table = table
-            self.bytes = bytes
-        }
     }
 }
 

@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// `watch`: the connection's view of a table (see `scroll`) made live. The reply is the window
 /// as `scroll` gives it, with the watch's id; from then on the connection receives `window`
 /// notifications (``WindowDelta``): what changed in the window since the last one, keyed by row
@@ -9,6 +11,7 @@
 /// `watch` again on the same table (or with the watch's id) moves or reshapes the window, as
 /// `scroll` does, and answers with a delta from what the client holds (`delta`), or the whole
 /// window when that is smaller.
+@MemberwiseInit
 public struct WatchRequest: DataTableRequest {
     /// The `method` string on the wire.
     public static let method = "watch"
@@ -32,14 +35,6 @@ public struct WatchRequest: DataTableRequest {
     /// rows added, removed or moved elsewhere are counted in `pending` and come in one delta
     /// when `false` again (absent keeps the watch's; a new watch is not frozen).
     public var freeze: Bool?
-
-    /// Params with every member given; the optional ones may be left out.
-    public init(scroll: ScrollRequest, watch: Int? = nil, maxRate: Int? = nil, freeze: Bool? = nil) {
-        self.scroll = scroll
-        self.watch = watch
-        self.maxRate = maxRate
-        self.freeze = freeze
-    }
 
     private enum CodingKeys: String, CodingKey {
         case watch, maxRate, freeze
@@ -75,6 +70,7 @@ public struct WatchRequest: DataTableRequest {
     /// The `result` of a `watch`: the window's members as `scroll` gives them, with `watch`
     /// (a new watch, or a reshape whose delta would be larger); or `watch` and `delta`, what
     /// changed in the window the client holds.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The watch's id on this connection.
         public var watch: Int
@@ -82,13 +78,6 @@ public struct WatchRequest: DataTableRequest {
         public var window: JSONValue?
         /// What changed in the window the client holds, when the reply carries that instead.
         public var delta: WindowDelta?
-
-        /// A reply with every member given.
-        public init(watch: Int, window: JSONValue?, delta: WindowDelta?) {
-            self.watch = watch
-            self.window = window
-            self.delta = delta
-        }
 
         private struct Key: CodingKey {
             var stringValue: String
@@ -148,16 +137,11 @@ public struct UnwatchRequest: DataTableRequest {
     }
 
     /// The `result` of an `unwatch`.
+    @MemberwiseInit
     public struct Response: Codable, Hashable, Sendable {
         /// The watch's id; absent when the connection had no such watch.
         public var watch: Int?
         /// Whether a watch ended (`false`: there was none to end, which is not an error).
         public var ended: Bool
-
-        /// A reply with every member given.
-        public init(watch: Int?, ended: Bool) {
-            self.watch = watch
-            self.ended = ended
-        }
     }
 }

@@ -1,7 +1,10 @@
+import MemberwiseInit
+
 /// A column as `create` takes it and `describe` returns it.
 ///
 /// Only `key` is required; `type` defaults to `text`, `label` to the key. Bounds (`min`, `max`)
 /// are written as a person types them: `0`, `"2024-01-01"`, `"1h"`.
+@MemberwiseInit
 public struct ColumnDefinition: Codable, Hashable, Sendable {
     /// The name rows use for the column's cells: not empty, unique in the table, not starting with `$`.
     public var key: String
@@ -48,51 +51,6 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
     public var binding: ColumnBinding?
     /// `true`: not shown unless a layout says `hidden: false` for it (absent: shown).
     public var hidden: Bool?
-
-    /// A definition with every member given; only `key` is required.
-    public init(
-        key: String,
-        label: String? = nil,
-        type: ColumnValueType? = nil,
-        editable: Bool? = nil,
-        required: Bool? = nil,
-        maxLength: Int? = nil,
-        pattern: String? = nil,
-        min: JSONValue? = nil,
-        max: JSONValue? = nil,
-        decimals: Int? = nil,
-        options: [String]? = nil,
-        format: ColumnFormat? = nil,
-        width: Double? = nil,
-        minWidth: Double? = nil,
-        maxWidth: Double? = nil,
-        align: ColumnAlignment? = nil,
-        lines: Int? = nil,
-        sticky: Bool? = nil,
-        binding: ColumnBinding? = nil,
-        hidden: Bool? = nil
-    ) {
-        self.key = key
-        self.label = label
-        self.type = type
-        self.editable = editable
-        self.required = required
-        self.maxLength = maxLength
-        self.pattern = pattern
-        self.min = min
-        self.max = max
-        self.decimals = decimals
-        self.options = options
-        self.format = format
-        self.width = width
-        self.minWidth = minWidth
-        self.maxWidth = maxWidth
-        self.align = align
-        self.lines = lines
-        self.sticky = sticky
-        self.binding = binding
-        self.hidden = hidden
-    }
 
     /// The layout hints among the members.
     public var hints: ColumnHints {
@@ -147,20 +105,16 @@ extension ColumnHints: Codable {
 }
 
 /// One key of a sort order.
+@MemberwiseInit
 public struct SortKeyParam: Codable, Hashable, Sendable {
     /// The key of the column to sort by.
     public var column: String
     /// Largest first; absent means smallest first.
     public var descending: Bool?
-
-    /// A sort key with every member given; `descending` may be left out (smallest first).
-    public init(column: String, descending: Bool? = nil) {
-        self.column = column
-        self.descending = descending
-    }
 }
 
 /// A cell as the daemon reports it after a change.
+@MemberwiseInit
 public struct CellReply: Codable, Hashable, Sendable {
     /// The row's id.
     public var id: JSONValue
@@ -173,32 +127,19 @@ public struct CellReply: Codable, Hashable, Sendable {
     public var display: String
     /// The row's position in the current order.
     public var index: Int
-
-    /// A cell with every member given.
-    public init(id: JSONValue, column: String, value: JSONValue, display: String, index: Int) {
-        self.id = id
-        self.column = column
-        self.value = value
-        self.display = display
-        self.index = index
-    }
 }
 
 /// A rejected input kept on a cell.
+@MemberwiseInit
 public struct DraftReply: Codable, Hashable, Sendable {
     /// What was typed.
     public var text: String
     /// Why it was rejected.
     public var error: String
-
-    /// A draft with every member given.
-    public init(text: String, error: String) {
-        self.text = text
-        self.error = error
-    }
 }
 
 /// A row as `get` returns it.
+@MemberwiseInit
 public struct RowReply: Codable, Hashable, Sendable {
     /// The row's id.
     public var id: JSONValue
@@ -219,27 +160,4 @@ public struct RowReply: Codable, Hashable, Sendable {
     /// The row's version: the table's version when its cells or drafts last changed (what
     /// `edit` takes as `ifRowVersion`).
     public var version: Int
-
-    /// A row with every member given; `nil` leaves `drafts`, `readOnly` and `highlight` out.
-    public init(
-        id: JSONValue,
-        index: Int,
-        values: [String: JSONValue],
-        display: [String: String],
-        drafts: [String: DraftReply]?,
-        selected: Bool,
-        readOnly: [String]?,
-        highlight: Double?,
-        version: Int
-    ) {
-        self.version = version
-        self.id = id
-        self.index = index
-        self.values = values
-        self.display = display
-        self.drafts = drafts
-        self.selected = selected
-        self.readOnly = readOnly
-        self.highlight = highlight
-    }
 }

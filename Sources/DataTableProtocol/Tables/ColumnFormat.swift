@@ -1,5 +1,8 @@
+import MemberwiseInit
+
 /// How a number, date or datetime column shows its values (a column's `format`); every member is
 /// optional. Values, exports and sorting keep the plain forms; a person may type either form.
+@MemberwiseInit
 public struct ColumnFormat: Codable, Hashable, Sendable {
     /// Number columns: separators between groups of three digits (`12,345.5`).
     public var grouping: Bool?
@@ -16,21 +19,4 @@ public struct ColumnFormat: Codable, Hashable, Sendable {
     /// in: `UTC` (the default), an offset like `+02:00`, or a name of the time zone database
     /// like `Europe/Berlin` (daylight saving time followed).
     public var zone: String?
-
-    /// A format with every member given; each may be left out.
-    public init(
-        grouping: Bool? = nil,
-        percent: Bool? = nil,
-        prefix: String? = nil,
-        suffix: String? = nil,
-        locale: String? = nil,
-        zone: String? = nil
-    ) {
-        self.zone = zone
-        self.grouping = grouping
-        self.percent = percent
-        self.prefix = prefix
-        self.suffix = suffix
-        self.locale = locale
-    }
 }

@@ -1,8 +1,11 @@
+import MemberwiseInit
+
 /// How a table is laid out, as `layout` and `scroll` take it: the members both requests share,
 /// defined once. In a request they sit at the top of `params`, beside the request's own members.
 ///
 /// Every member is optional: absent means the default (`layout`) or what the view had
 /// (`scroll`, see ``merging(_:)``).
+@MemberwiseInit
 public struct LayoutSettings: Codable, Hashable, Sendable {
     /// `regular` (default) or `compact`.
     public var sizeClass: SizeClass?
@@ -37,39 +40,6 @@ public struct LayoutSettings: Codable, Hashable, Sendable {
     /// The zone datetime cells are shown in, in place of each column's `format.zone`: `UTC`, an
     /// offset like `+02:00`, or a name like `Europe/Berlin`; absent: each column's.
     public var zone: String?
-
-    /// Settings with every member given; each may be left out (absent: the default, or the view's).
-    public init(
-        sizeClass: SizeClass? = nil,
-        horizontalScroll: Bool? = nil,
-        unit: LengthUnit? = nil,
-        font: LayoutRequest.FontParam? = nil,
-        headerFont: LayoutRequest.FontParam? = nil,
-        padding: LayoutRequest.PaddingParam? = nil,
-        minShare: Double? = nil,
-        maxShare: Double? = nil,
-        leftAccessory: RowAccessory? = nil,
-        rightAccessory: RowAccessory? = nil,
-        stickyFirstColumn: Bool? = nil,
-        columns: [String: ColumnHints]? = nil,
-        columnOrder: [String]? = nil,
-        zone: String? = nil
-    ) {
-        self.zone = zone
-        self.columnOrder = columnOrder
-        self.sizeClass = sizeClass
-        self.horizontalScroll = horizontalScroll
-        self.unit = unit
-        self.font = font
-        self.headerFont = headerFont
-        self.padding = padding
-        self.minShare = minShare
-        self.maxShare = maxShare
-        self.leftAccessory = leftAccessory
-        self.rightAccessory = rightAccessory
-        self.stickyFirstColumn = stickyFirstColumn
-        self.columns = columns
-    }
 
     private enum CodingKeys: String, CodingKey {
         case sizeClass, horizontalScroll, unit, font, headerFont, padding, minShare, maxShare, leftAccessory

@@ -132,3 +132,47 @@ public enum DataFileFormat: String, Sendable, Hashable, CaseIterable {
     /// Newline-delimited JSON: one object per row, each on a line of its own.
     case ndjson
 }
+
+/// What a view's sections and grand total sum up of a column. Empty cells are skipped by every
+/// function: `count` counts the cells that hold a value.
+public enum AggregateFunction: String, Sendable, Hashable, CaseIterable {
+    /// How many cells hold a value.
+    case count
+    /// The total (number and duration columns).
+    case sum
+    /// The mean (number and duration columns).
+    case avg
+    /// The least value, in the column's sort order.
+    case min
+    /// The greatest value, in the column's sort order.
+    case max
+    /// How many different values the cells hold.
+    case countDistinct
+    /// The middle value in sort order; of an even count, the mean of the two middle ones in a
+    /// number or duration column and the lower one otherwise.
+    case median
+    /// The value of the first row, in the view's order, that has one.
+    case first
+    /// The value of the last row, in the view's order, that has one.
+    case last
+}
+
+/// Where a section's aggregates are shown.
+public enum TotalsPlacement: String, Sendable, Hashable, CaseIterable {
+    /// In the section's header, beside its title.
+    case header
+    /// In the section's footer (which is then shown).
+    case footer
+}
+
+/// Where the grand total row (the aggregates of every row the view shows) goes.
+public enum GrandTotalPlacement: String, Sendable, Hashable, CaseIterable {
+    /// Before the first section, scrolling with the rows.
+    case top
+    /// After the last section, scrolling with the rows.
+    case bottom
+    /// Below the table's header, staying there while rows scroll under it.
+    case pinnedTop
+    /// At the bottom of the viewport, staying there while rows scroll above it.
+    case pinnedBottom
+}

@@ -13,13 +13,48 @@ public struct SectionSpec: Sendable, Equatable {
     public var index: Bool
     /// A footer after each section, saying how many rows it holds.
     public var footers: Bool
+    /// What each section sums up, in the order asked for (each column and function once).
+    public var aggregates: [SectionAggregate]
+    /// Where a section's aggregates are shown; in the footer, there is one.
+    public var totals: TotalsPlacement
+    /// Where a row of the aggregates of every shown row goes; `nil`: none.
+    public var grandTotal: GrandTotalPlacement?
 
     /// Sections by the column at `column` in `style`.
-    public init(column: Int, style: Style = .plain, index: Bool = false, footers: Bool = false) {
+    public init(
+        column: Int,
+        style: Style = .plain,
+        index: Bool = false,
+        footers: Bool = false,
+        aggregates: [SectionAggregate] = [],
+        totals: TotalsPlacement = .header,
+        grandTotal: GrandTotalPlacement? = nil
+    ) {
         self.column = column
         self.style = style
         self.index = index
-        self.footers = footers
+        self.footers = footers || totals == .footer
+        self.aggregates = aggregates
+        self.totals = totals
+        self.grandTotal = grandTotal
+    }
+
+    /// The columns the aggregates read, each once, in the order first asked for.
+    var summedColumns: [Int] {
+        var seen: Set<Int> = []
+        return aggregates.map(\.column).filter { seen.insert($0).inserted }
+    }
+}
+
+/// One aggregate a view's sections show: a function of a column.
+public struct SectionAggregate: Sendable, Hashable {
+    /// The column (its index in the table).
+    public var column: Int
+    public var function: AggregateFunction
+
+    public init(column: Int, function: AggregateFunction) {
+        self.column = column
+        self.function = function
     }
 }
 
@@ -47,6 +82,10 @@ struct SectionedRows: Sendable {
     /// Heights of the rows in section order under the rules views asked for (rows of two
     /// heights), kept current like the table's own.
     var keptOffsets: [KeptOffsets] = []
+    /// The columns the sections sum up, a group per section (``SectionSpec/summedColumns``).
+    var summaries: [ColumnSummary] = []
+    /// The same columns summed over every row in one group, for the grand total.
+    var grandSummaries: [ColumnSummary] = []
 }
 
 extension Table {
@@ -103,14 +142,18 @@ extension Table {
         let visit = { (slot: UInt32) in bySection[stores[spec.column][slot], default: []].append(slot) }
         if let shown { filters[shown].rows.forEachSlot(visit) } else { order.forEachSlot(visit) }
         let values = bySection.keys.sorted { Self.sectionOrder($0, $1, descending: descending) < 0 }
+        let groups = values.map { bySection[$0]! }
+        let all = groups.flatMap { $0 }
         return SectionedRows(
             id: id,
             spec: spec,
             filter: filter,
             descending: descending,
-            rows: RowOrder(values.flatMap { bySection[$0]! }),
+            rows: RowOrder(all),
             values: values,
-            counts: SectionCounts(values.map { bySection[$0]!.count })
+            counts: SectionCounts(groups.map(\.count)),
+            summaries: summaries(of: spec, groups: groups),
+            grandSummaries: spec.grandTotal == nil ? [] : summaries(of: spec, groups: [all])
         )
     }
 
@@ -139,8 +182,9 @@ extension Table {
         for index in sections.indices {
             // (Only a cell of a column that may wrap can change its row's height.)
             let heights = sections[index].keptOffsets.contains { kept in columns.contains(where: kept.rule.reads) }
+            let summed = sections[index].summaries.contains { columns.contains($0.column) }
             guard
-                heights || columns.contains(sections[index].spec.column)
+                heights || summed || columns.contains(sections[index].spec.column)
                     || columns.contains(where: { sectionsFilterReads($0, index) })
             else { continue }
             let shows = sectionsShow(slot, index)
@@ -154,7 +198,8 @@ extension Table {
                 removeSectioned(slot, from: index)
                 if shows { placeSectioned(slot, in: index) }
             } else {
-                // Same section: its height may have changed.
+                // Same section: its sums may have changed, and its height.
+                if summed { resummarize(slot, columns: columns, section: section, in: index) }
                 for kept in sections[index].keptOffsets.indices {
                     let height = height(of: slot, under: sections[index].keptOffsets[kept].rule)
                     if sections[index].keptOffsets[kept].index.height(at: position) != height {
@@ -234,6 +279,9 @@ extension Table {
         if section == sections[index].values.count || sections[index].values[section] != value {
             sections[index].values.insert(value, at: section)
             sections[index].counts.insertSection(at: section)
+            for summary in sections[index].summaries.indices {
+                sections[index].summaries[summary].insertGroup(at: section)
+            }
         }
         // Right after the nearest row of the section before it in the current order: looked for
         // among the few rows just before, else found by halving the section's rows. (A row is
@@ -264,6 +312,7 @@ extension Table {
         }
         sections[index].rows.insert(slot, at: first)
         sections[index].counts.add(1, to: section)
+        summarize(slot, section: section, in: index)
         for kept in sections[index].keptOffsets.indices {
             sections[index].keptOffsets[kept].index.insert(
                 height(of: slot, under: sections[index].keptOffsets[kept].rule),
@@ -276,6 +325,7 @@ extension Table {
     private mutating func removeSectioned(_ slot: UInt32, from index: Int) {
         guard let position = sections[index].rows.position(of: slot) else { return }
         let section = sections[index].counts.section(holding: position)
+        unsummarize(slot, section: section, in: index)
         sections[index].rows.remove(slot)
         sections[index].counts.add(-1, to: section)
         for kept in sections[index].keptOffsets.indices {
@@ -284,6 +334,9 @@ extension Table {
         if sections[index].counts.counts[section] == 0 {
             sections[index].values.remove(at: section)
             sections[index].counts.removeSection(at: section)
+            for summary in sections[index].summaries.indices {
+                sections[index].summaries[summary].removeGroup(at: section)
+            }
         }
     }
 }

@@ -1,0 +1,157 @@
+import DataTableVocabulary
+import TextMeasure
+
+extension AggregateFunction {
+    /// Whether the function means something for a column of `type`: totals and means of
+    /// numbers and durations; orders of anything but images; counts, first and last of anything.
+    public func fits(_ type: ColumnType) -> Bool {
+        switch self {
+        case .count, .countDistinct, .first, .last: true
+        case .sum, .avg: type == .number || type == .duration
+        case .min, .max, .median: type != .image
+        }
+    }
+}
+
+/// An aggregate as a view shows it: its column, its function, what it comes to (`nil` when the
+/// group has no value to give it, as a `min` of empty cells) and that as the column shows it.
+public struct AggregateResult: Sendable, Hashable {
+    /// The column's key.
+    public var column: String
+    public var function: AggregateFunction
+    public var value: AggregateValue?
+    /// The value in the column's display format (a count as a whole number); "" for none.
+    public var text: String
+}
+
+extension Table {
+    /// Summaries of `spec`'s columns over `groups` (each group's rows, in the groups' order).
+    func summaries(of spec: SectionSpec, groups: [[UInt32]]) -> [ColumnSummary] {
+        spec.summedColumns.map { column in
+            ColumnSummary(column: column, type: columns[column].type, groups: groups) { stores[column][$0] }
+        }
+    }
+
+    /// `slot` was placed in `section` of the sections at `index`: its sums take it in.
+    mutating func summarize(_ slot: UInt32, section: Int, in index: Int) {
+        let start = sections[index].counts.rowsBefore(section)
+        for summary in sections[index].summaries.indices {
+            let value = stores[sections[index].summaries[summary].column][slot]
+            sections[index].summaries[summary].insert(slot, value: value, group: section, start: start)
+        }
+        for summary in sections[index].grandSummaries.indices {
+            let value = stores[sections[index].grandSummaries[summary].column][slot]
+            sections[index].grandSummaries[summary].insert(slot, value: value, group: 0, start: 0)
+        }
+    }
+
+    /// `slot` is about to leave `section` of the sections at `index`: its sums let it go.
+    mutating func unsummarize(_ slot: UInt32, section: Int, in index: Int) {
+        let start = sections[index].counts.rowsBefore(section)
+        for summary in sections[index].summaries.indices {
+            sections[index].summaries[summary].remove(slot, group: section, start: start)
+        }
+        for summary in sections[index].grandSummaries.indices {
+            sections[index].grandSummaries[summary].remove(slot, group: 0, start: 0)
+        }
+    }
+
+    /// Cells of `slot` in `columns` changed while it stays in `section`: the sums of those
+    /// columns take its new values.
+    mutating func resummarize(_ slot: UInt32, columns changed: [Int], section: Int, in index: Int) {
+        let start = sections[index].counts.rowsBefore(section)
+        for summary in sections[index].summaries.indices
+        where changed.contains(sections[index].summaries[summary].column) {
+            let column = sections[index].summaries[summary].column
+            sections[index].summaries[summary].remove(slot, group: section, start: start)
+            sections[index].summaries[summary].insert(slot, value: stores[column][slot], group: section, start: start)
+        }
+        for summary in sections[index].grandSummaries.indices
+        where changed.contains(sections[index].grandSummaries[summary].column) {
+            let column = sections[index].grandSummaries[summary].column
+            sections[index].grandSummaries[summary].remove(slot, group: 0, start: 0)
+            sections[index].grandSummaries[summary].insert(slot, value: stores[column][slot], group: 0, start: 0)
+        }
+    }
+
+    // MARK: Reading them
+
+    /// The aggregates of `section` of the sections at `index`, in the order the spec asks for them.
+    func sectionAggregates(_ section: Int, in index: Int) -> [AggregateResult] {
+        let start = sections[index].counts.rowsBefore(section)
+        let count = sections[index].counts.counts[section]
+        return aggregates(in: index, summaries: sections[index].summaries, group: section, start: start, count: count)
+    }
+
+    /// The aggregates of every row the view with sections at `index` shows; `nil` without a grand total.
+    func grandAggregates(in index: Int) -> [AggregateResult]? {
+        guard sections[index].spec.grandTotal != nil else { return nil }
+        let count = sections[index].rows.count
+        return aggregates(in: index, summaries: sections[index].grandSummaries, group: 0, start: 0, count: count)
+    }
+
+    /// The aggregates of the view with `id`'s sections: each section's (in section order, with
+    /// its title) and the grand total's; `nil` when the view has no sections.
+    public func summaries(of id: UInt64) -> (
+        sections: [(title: String, aggregates: [AggregateResult])], grand: [AggregateResult]?
+    )? {
+        guard let index = sectionsIndex(id) else { return nil }
+        let perSection = sections[index].values.indices.map { section in
+            (
+                title: sectionTitle(sections[index].values[section], index),
+                aggregates: sectionAggregates(section, in: index)
+            )
+        }
+        return (perSection, grandAggregates(in: index))
+    }
+
+    /// The spec's aggregates of the rows at `start ..< start + count` of the sections' rows,
+    /// read from `summaries` (group `group`).
+    private func aggregates(
+        in index: Int,
+        summaries: [ColumnSummary],
+        group: Int,
+        start: Int,
+        count: Int
+    ) -> [AggregateResult] {
+        sections[index].spec.aggregates.map { aggregate in
+            let value: AggregateValue?
+            switch aggregate.function {
+            case .first: value = edgeValue(of: aggregate.column, in: index, start: start, count: count, fromEnd: false)
+            case .last: value = edgeValue(of: aggregate.column, in: index, start: start, count: count, fromEnd: true)
+            default:
+                let summary = summaries.first { $0.column == aggregate.column }!
+                value = summary.result(aggregate.function, group: group, start: start)
+            }
+            let text: String
+            switch value {
+            case .count(let count): text = String(count)
+            case .value(let cell): text = OneLine.text(columns[aggregate.column].rules.displayText(cell))
+            case nil: text = ""
+            }
+            return AggregateResult(
+                column: columns[aggregate.column].key,
+                function: aggregate.function,
+                value: value,
+                text: text
+            )
+        }
+    }
+
+    /// The first (or last) value of `column` among the sections' rows `start ..< start + count`,
+    /// in the view's order, skipping empty cells: read a page of rows at a time from that end.
+    private func edgeValue(of column: Int, in index: Int, start: Int, count: Int, fromEnd: Bool) -> AggregateValue? {
+        let page = 64
+        var done = 0
+        while done < count {
+            let take = min(page, count - done)
+            let from = fromEnd ? start + count - done - take : start + done
+            let slots = sections[index].rows.slots(from: from, limit: take)
+            for slot in fromEnd ? slots.reversed() : slots where !stores[column][slot].isEmpty {
+                return .value(stores[column][slot])
+            }
+            done += take
+        }
+        return nil
+    }
+}

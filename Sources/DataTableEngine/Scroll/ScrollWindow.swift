@@ -1,3 +1,5 @@
+import DataTableVocabulary
+
 /// What a renderer draws for one viewport: the visible columns at their screen x, the visible
 /// rows at their screen y with each cell's text cut to fit, the sticky parts, and the sizes.
 ///
@@ -120,6 +122,20 @@ public struct ScrollWindow: Sendable {
         /// Every section's title and the content offset that brings its header to the top
         /// (plain style with an index).
         public var index: [IndexEntry]?
+        /// Where each section's aggregates are shown: its header or its footer.
+        public var totals: TotalsPlacement = .header
+        /// The row of the aggregates of every shown row, when asked for.
+        public var grandTotal: GrandTotal? = nil
+    }
+
+    /// The grand total row on screen.
+    public struct GrandTotal: Sendable, Hashable {
+        public var placement: GrandTotalPlacement
+        /// Its top on screen, and height.
+        public var y: Int
+        public var height: Int
+        /// The aggregates of every row the view shows, in the order the view asked for them.
+        public var aggregates: [AggregateResult]
     }
 
     /// One section on screen.
@@ -135,6 +151,8 @@ public struct ScrollWindow: Sendable {
         public var footerY: Int?
         /// The header sticks below the table's header (plain style).
         public var sticky: Bool
+        /// The section's aggregates, in the order the view asked for them.
+        public var aggregates: [AggregateResult] = []
     }
 
     /// One title of a section index.

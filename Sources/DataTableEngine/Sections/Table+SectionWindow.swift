@@ -1,3 +1,4 @@
+import DataTableVocabulary
 import TextMeasure
 
 extension Table {
@@ -68,6 +69,8 @@ extension Table {
         let metrics = geometry.metrics
         let values = sections[index].values
         var shown: [ScrollWindow.Section] = []
+        // Where section headers stick: below the table's header, and below a grand total pinned there.
+        let stickAt = header + (spec.grandTotal == .pinnedTop ? metrics.totalAbove : 0)
         if let first, let last, !values.isEmpty {
             let total = geometry.counts.total
             let from = geometry.counts.section(holding: max(0, first - overscan))
@@ -80,12 +83,13 @@ extension Table {
                     y: top,
                     height: metrics.header,
                     footerY: metrics.footer > 0 ? header + geometry.footerTop(section) - y : nil,
-                    sticky: false
+                    sticky: false,
+                    aggregates: spec.aggregates.isEmpty ? [] : sectionAggregates(section, in: index)
                 )
-                if spec.style == .plain, top < header {
+                if spec.style == .plain, top < stickAt {
                     // Pinned below the table's header, pushed up by the next section's header.
                     let next = section + 1 < values.count ? header + geometry.headerTop(section + 1) - y : Int.max
-                    placed.y = min(header, next - metrics.header)
+                    placed.y = min(stickAt, next - metrics.header)
                     placed.sticky = true
                 }
                 shown.append(placed)
@@ -94,13 +98,34 @@ extension Table {
         let titles: [ScrollWindow.IndexEntry]? =
             spec.style == .plain && spec.index
             ? values.indices.map { .init(title: sectionTitle(values[$0], index), y: geometry.headerTop($0)) } : nil
+        var grandTotal: ScrollWindow.GrandTotal?
+        if let placement = spec.grandTotal, !values.isEmpty, let aggregates = grandAggregates(in: index) {
+            let totalHeight = max(metrics.totalAbove, metrics.totalBelow)
+            let scrolledTop = header - y
+            let scrolledBottom = header + geometry.totalHeight - totalHeight - y
+            let top: Int
+            switch placement {
+            case .top: top = scrolledTop
+            case .pinnedTop: top = header
+            case .bottom: top = scrolledBottom
+            case .pinnedBottom: top = min(height - totalHeight, scrolledBottom)
+            }
+            grandTotal = ScrollWindow.GrandTotal(
+                placement: placement,
+                y: top,
+                height: totalHeight,
+                aggregates: aggregates
+            )
+        }
         return ScrollWindow.Sections(
             column: columns[spec.column].key,
             style: spec.style,
             count: values.count,
             inset: metrics.inset,
             shown: shown,
-            index: titles
+            index: titles,
+            totals: spec.totals,
+            grandTotal: grandTotal
         )
     }
 }

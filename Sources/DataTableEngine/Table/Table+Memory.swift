@@ -90,6 +90,10 @@ extension Table {
             bytes +=
                 sectioned.rows.count * Self.bytesPerViewRow + sectioned.values.count * 32
                 + offsets(sectioned.keptOffsets)
+            // Each summed column: its order and the value kept per row, and a few counts a section.
+            for summary in sectioned.summaries + sectioned.grandSummaries {
+                bytes += summary.byValue.count * (Self.bytesPerViewRow + 24) + summary.distinct.count * 40
+            }
         }
         return bytes
     }

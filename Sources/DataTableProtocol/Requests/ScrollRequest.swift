@@ -120,6 +120,56 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         public var index: Bool?
         /// A footer after each section.
         public var footers: Bool?
+        /// What each section sums up, by column key: a function or a list of them (`count`,
+        /// `sum`, `avg`, `min`, `max`, `countDistinct`, `median`, `first`, `last`), as in
+        /// `{"qty": "sum", "weight": ["avg", "max"]}`. Empty cells are skipped: `count` counts the
+        /// cells that hold a value. Shown in the table's column order, each column's functions
+        /// in the order of that list.
+        public var aggregates: [String: AggregateFunctions]?
+        /// Where a section's aggregates are shown: `header` (default) or `footer` (which turns
+        /// footers on).
+        public var totals: TotalsPlacement?
+        /// A row of the aggregates of every row the view shows: `top` or `bottom` (scrolling with
+        /// the rows), `pinnedTop` (below the table's header) or `pinnedBottom` (at the bottom of
+        /// the viewport).
+        public var grandTotal: GrandTotalPlacement?
+    }
+
+    /// One function or a list of them, as `sections.aggregates` takes for a column.
+    public struct AggregateFunctions: Codable, Hashable, Sendable {
+        /// The functions, in the order given.
+        public var functions: [AggregateFunction]
+
+        /// The functions given.
+        public init(_ functions: [AggregateFunction]) { self.functions = functions }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let name = try? container.decode(String.self) {
+                guard let function = AggregateFunction(wireName: name) else {
+                    throw UnknownChoice(AggregateFunction.self, name: name, codingPath: decoder.codingPath)
+                }
+                functions = [function]
+            } else {
+                do {
+                    functions = try container.decode([AggregateFunction].self)
+                } catch DecodingError.typeMismatch(_, let context)
+                    where context.codingPath.count == decoder.codingPath.count
+                {
+                    throw DecodingError.dataCorrupted(
+                        .init(
+                            codingPath: decoder.codingPath,
+                            debugDescription: "give a function's name or a list of them."
+                        )
+                    )
+                }
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            if functions.count == 1 { try container.encode(functions[0]) } else { try container.encode(functions) }
+        }
     }
 
     /// A view's sections as a window shows them.
@@ -138,6 +188,10 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         /// Every section's title and the `viewport.y` that brings its header to the top
         /// (plain style with `index`).
         public var index: [IndexEntry]?
+        /// Where the sections' aggregates are shown, `header` or `footer`; absent without aggregates.
+        public var totals: TotalsPlacement? = nil
+        /// The grand total row, when asked for.
+        public var grandTotal: GrandTotalReply? = nil
     }
 
     /// One section on screen.
@@ -155,6 +209,35 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         public var footerY: Int?
         /// The header sticks below the table's header (plain style, the top section).
         public var sticky: Bool?
+        /// The section's aggregates (`sections.aggregates`), in the table's column order.
+        public var aggregates: [AggregateReply]? = nil
+    }
+
+    /// One aggregate of a section or of the grand total.
+    @MemberwiseInit
+    public struct AggregateReply: Codable, Hashable, Sendable {
+        /// The column's key.
+        public var column: String
+        /// The function: `count`, `sum`, `avg`, `min`, `max`, `countDistinct`, `median`, `first` or `last`.
+        public var function: AggregateFunction
+        /// What it comes to, typed as the column's values are (a count is a whole number); absent
+        /// when the rows have no value to give it (the `min` of empty cells).
+        public var value: JSONValue?
+        /// The value as the column shows it; "" when absent.
+        public var text: String
+    }
+
+    /// The grand total row on screen.
+    @MemberwiseInit
+    public struct GrandTotalReply: Codable, Hashable, Sendable {
+        /// `top`, `bottom`, `pinnedTop` or `pinnedBottom`.
+        public var placement: GrandTotalPlacement
+        /// Its top on screen.
+        public var y: Int
+        /// Its height (a section header's).
+        public var height: Int
+        /// The aggregates of every row the view shows, in the table's column order.
+        public var aggregates: [AggregateReply]
     }
 
     /// One title of a section index.

@@ -136,3 +136,18 @@ public enum FilterOp: String, WireChoice {
         "\"\(name)\" is not a filter operator (\(operators.map(\.rawValue).joined(separator: ", ")))."
     }
 }
+
+extension AggregateFunction: WireChoice {
+    /// An unknown function is `invalid_params`.
+    public static var unknownNameKind: ErrorKind { .invalidParams }
+}
+
+extension TotalsPlacement: WireChoice {
+    /// An unknown place is `invalid_params`.
+    public static var unknownNameKind: ErrorKind { .invalidParams }
+}
+
+extension GrandTotalPlacement: WireChoice {
+    /// An unknown place is `invalid_params`.
+    public static var unknownNameKind: ErrorKind { .invalidParams }
+}

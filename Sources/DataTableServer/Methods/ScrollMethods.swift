@@ -115,9 +115,11 @@ extension MethodTable {
     /// The sections `request` asks for, checked against `table`; `nil` ends them.
     static func sectionSpec(_ sections: ScrollRequest.Sections, in table: Table) throws -> SectionSpec? {
         guard let key = sections.column else {
-            guard sections.style == nil, sections.index == nil, sections.footers == nil else {
+            guard sections.style == nil, sections.index == nil, sections.footers == nil, sections.aggregates == nil,
+                sections.totals == nil, sections.grandTotal == nil
+            else {
                 throw ResponseError.invalidParams(
-                    "sections without a column ends them; give the column to set a style, index or footers.",
+                    "sections without a column ends them; give the column to set a style, index, footers or aggregates.",
                     field: "params.sections.column"
                 )
             }
@@ -133,12 +135,60 @@ extension MethodTable {
                 field: "params.sections.index"
             )
         }
+        let aggregates = try sectionAggregates(sections.aggregates ?? [:], in: table)
+        guard !aggregates.isEmpty || (sections.totals == nil && sections.grandTotal == nil) else {
+            throw ResponseError.invalidParams(
+                "totals and grandTotal place aggregates: give sections.aggregates too.",
+                field: sections.totals != nil ? "params.sections.totals" : "params.sections.grandTotal"
+            )
+        }
         return SectionSpec(
             column: column,
             style: style,
             index: sections.index ?? false,
-            footers: sections.footers ?? false
+            footers: sections.footers ?? false,
+            aggregates: aggregates,
+            totals: sections.totals ?? .header,
+            grandTotal: sections.grandTotal
         )
+    }
+
+    /// The aggregates asked for, each checked against its column's type, in the table's column
+    /// order and each column's functions in the order ``AggregateFunction`` lists them.
+    private static func sectionAggregates(
+        _ asked: [String: ScrollRequest.AggregateFunctions],
+        in table: Table
+    ) throws -> [SectionAggregate] {
+        var aggregates: [SectionAggregate] = []
+        for (key, functions) in asked {
+            let field = "params.sections.aggregates.\(key)"
+            guard let column = table.columnIndex(of: key) else {
+                throw ResponseError(TableError.noSuchColumn(key, row: nil))
+            }
+            guard !functions.functions.isEmpty else {
+                throw ResponseError.invalidParams("Give \(key) at least one function.", field: field)
+            }
+            let type = table.columns[column].type
+            for function in functions.functions {
+                guard function.fits(type) else {
+                    let takes: String
+                    switch function {
+                    case .sum, .avg: takes = "a number or duration column"
+                    default: takes = "a column that is not an image column"
+                    }
+                    throw ResponseError.invalidParams(
+                        "\(function.rawValue) needs \(takes); \(key) is \(type.rawValue).",
+                        field: field
+                    )
+                }
+                let aggregate = SectionAggregate(column: column, function: function)
+                if !aggregates.contains(aggregate) { aggregates.append(aggregate) }
+            }
+        }
+        let order = AggregateFunction.allCases
+        return aggregates.sorted {
+            ($0.column, order.firstIndex(of: $0.function)!) < ($1.column, order.firstIndex(of: $1.function)!)
+        }
     }
 
     /// The viewport height, offsets and target of a request, checked.

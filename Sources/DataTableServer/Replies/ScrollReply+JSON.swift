@@ -100,7 +100,7 @@ extension ScrollReply: DirectJSON {
             }
         }
         writer.raw("]")
-        if let sections = window.sections { writer.sections(sections) }
+        if let sections = window.sections { writer.sections(sections, reply: self) }
         writer.raw(#","selected":"#)
         writer.int(selected)
         if let shown = window.shownCount {
@@ -206,11 +206,22 @@ extension JSONWriter {
 
 extension JSONWriter {
     /// `,"sections":{…}`, members sorted.
-    fileprivate mutating func sections(_ sections: ScrollWindow.Sections) {
+    fileprivate mutating func sections(_ sections: ScrollWindow.Sections, reply: ScrollReply) {
         raw(#","sections":{"column":"#)
         string(sections.column)
         raw(#","count":"#)
         int(sections.count)
+        if let grandTotal = sections.grandTotal {
+            raw(#","grandTotal":{"aggregates":"#)
+            aggregates(grandTotal.aggregates, reply: reply)
+            raw(#","height":"#)
+            int(grandTotal.height)
+            raw(#","placement":"#)
+            string(grandTotal.placement.rawValue)
+            raw(#","y":"#)
+            int(grandTotal.y)
+            raw("}")
+        }
         if let index = sections.index {
             raw(#","index":["#)
             for (position, entry) in index.enumerated() {
@@ -228,7 +239,13 @@ extension JSONWriter {
         raw(#","shown":["#)
         for (position, section) in sections.shown.enumerated() {
             if position > 0 { comma() }
-            raw(#"{"count":"#)
+            raw("{")
+            if !section.aggregates.isEmpty {
+                raw(#""aggregates":"#)
+                aggregates(section.aggregates, reply: reply)
+                comma()
+            }
+            raw(#""count":"#)
             int(section.count)
             if let footerY = section.footerY {
                 raw(#","footerY":"#)
@@ -245,6 +262,31 @@ extension JSONWriter {
         }
         raw(#"],"style":"#)
         string(sections.style.rawValue)
+        if sections.shown.contains(where: { !$0.aggregates.isEmpty }) {
+            raw(#","totals":"#)
+            string(sections.totals.rawValue)
+        }
         raw("}")
+    }
+
+    /// `[{"column":…,"function":…,"text":…,"value":…}, …]`, members sorted, `value` absent when none.
+    private mutating func aggregates(_ results: [AggregateResult], reply: ScrollReply) {
+        raw("[")
+        for (position, result) in results.enumerated() {
+            if position > 0 { comma() }
+            let wire = reply.aggregateReply(result)
+            raw(#"{"column":"#)
+            string(wire.column)
+            raw(#","function":"#)
+            string(wire.function.rawValue)
+            raw(#","text":"#)
+            string(wire.text)
+            if let value = wire.value {
+                raw(#","value":"#)
+                self.value(value)
+            }
+            raw("}")
+        }
+        raw("]")
     }
 }

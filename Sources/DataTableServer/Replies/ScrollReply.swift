@@ -18,6 +18,8 @@ struct ScrollReply: Encodable, Sendable {
     /// Per column on screen, its rules, for the rows' typed values; empty unless the scroll
     /// asked for values.
     var valueRules: [ColumnRules] = []
+    /// The rules of each column the window's aggregates read, by key, for their typed values.
+    var aggregateRules: [String: ColumnRules] = [:]
     /// What the view lost in the table since it last heard (columns dropped under its filter
     /// or sections), and whether the table still keeps a filter for it.
     var losses: [ViewLoss] = []
@@ -48,6 +50,12 @@ struct ScrollReply: Encodable, Sendable {
             valueRules.reserveCapacity(window.columns.count)
             for column in window.columns {
                 if let rules = table.column(column.key)?.rules { valueRules.append(rules) }
+            }
+        }
+        if let sections = window.sections {
+            let results = sections.shown.flatMap(\.aggregates) + (sections.grandTotal?.aggregates ?? [])
+            for result in results where aggregateRules[result.column] == nil {
+                aggregateRules[result.column] = table.column(result.column)?.rules
             }
         }
     }
@@ -137,13 +145,38 @@ struct ScrollReply: Encodable, Sendable {
                             y: $0.y,
                             height: $0.height,
                             footerY: $0.footerY,
-                            sticky: $0.sticky ? true : nil
+                            sticky: $0.sticky ? true : nil,
+                            aggregates: $0.aggregates.isEmpty ? nil : $0.aggregates.map(aggregateReply)
                         )
                     },
-                    index: sections.index?.map { .init(title: $0.title, y: $0.y) }
+                    index: sections.index?.map { .init(title: $0.title, y: $0.y) },
+                    totals: sections.shown.contains { !$0.aggregates.isEmpty } ? sections.totals : nil,
+                    grandTotal: sections.grandTotal.map {
+                        .init(
+                            placement: $0.placement,
+                            y: $0.y,
+                            height: $0.height,
+                            aggregates: $0.aggregates.map(aggregateReply)
+                        )
+                    }
                 )
             },
             lost: lost
+        )
+    }
+
+    /// An aggregate as the wire has it: its value typed as the column's values are.
+    func aggregateReply(_ result: AggregateResult) -> ScrollRequest.AggregateReply {
+        .init(
+            column: result.column,
+            function: result.function,
+            value: result.value.map { value in
+                switch value {
+                case .count(let count): .integer(Int64(count))
+                case .value(let cell): aggregateRules[result.column].map { WireValues.json(cell, rules: $0) } ?? .null
+                }
+            },
+            text: result.text
         )
     }
 

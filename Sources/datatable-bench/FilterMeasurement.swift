@@ -59,6 +59,36 @@ extension BenchCommand {
             target: "as the whole table's"
         )
         _ = try client.timed(#"{"id":19,"method":"scroll","params":{"table":"\#(table)","sections":{}}}"#)
+
+        // Sections that sum up: grouped by grade with totals, then edits that each move a row to
+        // another grade, each followed by the scroll that shows every total as the edit left it.
+        let aggregates = #"{"qty":["count","sum","avg","max"],"weight":"sum"}"#
+        let summed = try client.timed(
+            #"{"id":20,"method":"scroll","params":{"table":"\#(table)","viewport":{"y":0},"sections":{"column":"grade","aggregates":\#(aggregates),"grandTotal":"bottom"}}}"#
+        )
+        report.add(
+            "group \(rows) rows by a column with count, sum, avg, max and a grand total",
+            BenchReport.duration(summed),
+            target: ""
+        )
+        var moves: [Double] = []
+        for sample in 0..<min(samples, 2000) {
+            let row = Int.random(in: 0..<rows, using: &generator)
+            let grade = BenchData.grades[(row + 1 + sample % 2) % 3]
+            let edit = try client.timed(
+                #"{"id":21,"method":"edit","params":{"table":"\#(table)","id":"\#(BenchData.sku(row))","column":"grade","value":"\#(grade)"}}"#
+            )
+            let shown = try client.timed(
+                #"{"id":22,"method":"scroll","params":{"table":"\#(table)","viewport":{"y":0}}}"#
+            )
+            moves.append(edit + shown)
+        }
+        report.add(
+            "edit moving a row to another group, then the scroll with every total, p50 / p99",
+            BenchReport.percentiles(moves),
+            target: "p99 < 1 ms"
+        )
+        _ = try client.timed(#"{"id":23,"method":"scroll","params":{"table":"\#(table)","sections":{}}}"#)
     }
 
     private static func shownCount(_ reply: String) throws -> Int {

@@ -34,6 +34,26 @@ import TextMeasure
         #expect(environment.output == "/run/elsewhere.sock\n")
     }
 
+    /// `group`: a line per group with its rows and aggregates, a total line; a function the
+    /// column cannot take exits 1 with the daemon's reason.
+    @Test func groupPrintsEachGroupsAggregatesAndATotal() throws {
+        let grouped = try datatable("group", "stock", "status", "--sum", "qty", "--max", "weight", "--count", "notes")
+        #expect(grouped.status == 0)
+        #expect(
+            grouped.output.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") } == [
+                "status rows sum(qty) max(weight) count(notes)", "------------ ---- -------- ----------- ------------",
+                "In Stock 6 9883 22.75 3", "Low 2 15 18.50 2", "Reorder 1 3 4.20 1", "Discontinued 1 0 1.80 1",
+                "total 10 9901 22.75 7",
+            ],
+            "\(grouped.output)"
+        )
+        let csv = try datatable("group", "stock", "status", "--count-distinct", "rack", "--csv")
+        #expect(csv.output.hasPrefix("status,rows,countDistinct(rack)\nIn Stock,6,6\n"), "\(csv.output)")
+        let refused = try datatable("group", "stock", "status", "--avg", "item")
+        #expect(refused.status == 1)
+        #expect(refused.output.contains("avg needs a number or duration column; item is text. (invalid_params)"))
+    }
+
     /// A window drawn from the daemon's own cell layout: every column starts at the same
     /// terminal column on every line, East Asian and emoji text included.
     @Test func scrollDrawsAnAlignedWindow() throws {

@@ -247,12 +247,17 @@ struct ViewerTests {
         #expect(filtered[1].hasPrefix("[ ]Servo Motor"))
     }
 
-    /// `g` groups the rows by the cursor's column: section headers between them, with counts.
+    /// `g` groups the rows by the cursor's column: section headers between them, with counts and
+    /// the sums of the number and duration columns under them, and a total line.
     @Test func gGroupsTheRowsIntoSections() throws {
         let pane = try Pane(daemon: try Self.demo(rows: 10), columns: 100, rows: 20)
         try pane.keys("Right", "Right", "Right", "Right", "Right", "g")
         let grouped = try pane.screen(until: { Self.status($0).contains("grouped by Status") })
-        #expect(grouped[1] == " In Stock · 6 rows", "\(grouped)")
+        #expect(grouped[1].hasPrefix(" In Stock · 6 rows "), "\(grouped)")
+        // Qty's sum under Qty, the weights' under Weight, the lead times' under Lead.
+        #expect(grouped[1].split(separator: " ").suffix(4) == ["9883", "24.58", "66h", "45m"], "\(grouped[1])")
+        let total = try #require(grouped.first { $0.hasPrefix(" Total · 10 rows ") }, "\(grouped)")
+        #expect(total.contains(" 9901 "), "\(total)")
         #expect(grouped[2].hasPrefix("[ ]Copper Pipe"))
         let low = try #require(grouped.firstIndex { $0.hasPrefix(" Low · 2 rows") }, "\(grouped)")
         #expect(low == 8)

@@ -280,6 +280,17 @@ final class Viewer {
             let key = columnKeys[column]
             groupedBy = groupedBy == key ? nil : key
             sectionsChange = ScrollRequest.Sections(column: groupedBy)
+            if groupedBy != nil {
+                // Each number and duration column is summed per group and over every row.
+                let described = try session.send(DescribeRequest(table: table))
+                let summed = described.columns.filter { $0.type == .number || $0.type == .duration }
+                if !summed.isEmpty {
+                    sectionsChange?.aggregates = Dictionary(
+                        uniqueKeysWithValues: summed.map { ($0.key, ScrollRequest.AggregateFunctions([.sum])) }
+                    )
+                    sectionsChange?.grandTotal = .pinnedBottom
+                }
+            }
             message = (groupedBy.map { "grouped by \(label(of: $0))" } ?? "not grouped", false)
             cursor = 0
         default: return nil
@@ -644,12 +655,39 @@ final class Viewer {
                 x: 0,
                 width: size.columns
             )
+            Self.writeAggregates(section["aggregates"]?.arrayValue ?? [], under: columns, on: &canvas)
             canvas.style(x: 0, width: size.columns, "1;4")
+            screen[y] = canvas.styledText
+        }
+        if let total = window.window["sections"]?["grandTotal"], let y = total["y"]?.intValue, y >= headers.count,
+            y < height
+        {
+            var canvas = WindowText.Canvas(width: size.columns)
+            canvas.write(" Total · \(Output.count(shownRows, "row"))", x: 0, width: size.columns)
+            Self.writeAggregates(total["aggregates"]?.arrayValue ?? [], under: columns, on: &canvas)
+            canvas.style(x: 0, width: size.columns, "1;7")
             screen[y] = canvas.styledText
         }
         lines = Array(screen.prefix(height))
         lines.append(statusLine())
         terminal.write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n"))
+    }
+
+    /// Writes each aggregate's text at the right edge of its column, where the column is on screen.
+    private static func writeAggregates(
+        _ aggregates: [JSONValue],
+        under columns: [JSONValue],
+        on canvas: inout WindowText.Canvas
+    ) {
+        for aggregate in aggregates {
+            guard let key = aggregate["column"]?.stringValue, let text = aggregate["text"]?.stringValue,
+                let column = columns.first(where: { $0["key"]?.stringValue == key }),
+                let x = column["x"]?.intValue, let width = column["width"]?.intValue
+            else { continue }
+            let shown = DisplayWidth.cells(text)
+            guard shown <= width else { continue }
+            canvas.write(text, x: x + width - shown, width: shown)
+        }
     }
 
     /// The last line: the prompt while the user types, else the window's status, the new-rows

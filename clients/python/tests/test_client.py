@@ -225,6 +225,22 @@ class ClientTests(unittest.TestCase):
             self.client.filter(table="feed-filter", where=[{"column": "n", "op": "~~", "value": 1}])
         self.assertEqual(refused.exception.field, "params.where[0].op")
 
+    def test_sections_sum_up_the_rows_they_show(self):
+        self.client.create(
+            table="feed-sums",
+            columns=[{"key": "n", "type": "number"}, {"key": "parity"}],
+            rows=[{"n": n, "parity": "even" if n % 2 == 0 else "odd"} for n in range(30)],
+        )
+        window = self.client.scroll(
+            table="feed-sums", unit="cell", viewport={"width": 40, "height": 50},
+            sections={"column": "parity", "aggregates": {"n": ["sum", "max"]}, "grandTotal": "bottom"},
+        )
+        sums = {section["title"]: section["aggregates"][0]["value"] for section in window["sections"]["shown"]}
+        self.assertEqual(sums, {"even": sum(range(0, 30, 2)), "odd": sum(range(1, 30, 2))})
+        self.assertEqual(window["sections"]["grandTotal"]["aggregates"][1], {
+            "column": "n", "function": "max", "text": "29", "value": 29,
+        })
+
     def test_a_subscription_iterates_events_in_version_order(self):
         self.client.create(numbered("feed-events", 3))
         subscription = self.client.subscribe("feed-events", timeout=5)

@@ -1,0 +1,89 @@
+import ArgumentParser
+import DataTableProtocol
+import Foundation
+
+/// `datatable group TABLE COLUMN --sum qty --avg weight`: the table's rows grouped by a column,
+/// a line per group with its rows and aggregates, and a total line.
+struct Group: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Group the rows by a column: each group's rows and aggregates, and a total line.",
+        discussion: """
+            datatable group stock status --sum qty --avg weight --max weight
+            datatable group stock rack --count item --count-distinct status --csv
+
+            Empty cells are skipped; --count counts the cells that hold a value. The aggregates
+            are kept by the daemon as rows change (see protocol.md, "Aggregates and totals").
+            """
+    )
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
+    @Argument(help: "The column whose values name the groups.") var column: String
+    @Option(help: "Count the cells of this column that hold a value (repeatable).") var count: [String] = []
+    @Option(help: "Total this number or duration column (repeatable).") var sum: [String] = []
+    @Option(help: "Mean of this number or duration column (repeatable).") var avg: [String] = []
+    @Option(help: "Least value of this column (repeatable).") var min: [String] = []
+    @Option(help: "Greatest value of this column (repeatable).") var max: [String] = []
+    @Option(help: "Different values in this column (repeatable).") var countDistinct: [String] = []
+    @Option(help: "Middle value of this column (repeatable).") var median: [String] = []
+    @Option(help: "First value of this column in the table's order (repeatable).") var first: [String] = []
+    @Option(help: "Last value of this column in the table's order (repeatable).") var last: [String] = []
+
+    /// The aggregates asked for, by column.
+    var aggregates: [String: ScrollRequest.AggregateFunctions] {
+        let asked: [(AggregateFunction, [String])] = [
+            (.count, count), (.sum, sum), (.avg, avg), (.min, min), (.max, max), (.countDistinct, countDistinct),
+            (.median, median), (.first, first), (.last, last),
+        ]
+        var byColumn: [String: [AggregateFunction]] = [:]
+        for (function, columns) in asked {
+            for column in columns { byColumn[column, default: []].append(function) }
+        }
+        return byColumn.mapValues { ScrollRequest.AggregateFunctions($0) }
+    }
+
+    func run() throws {
+        try common.withSession { session in
+            // A view in plain sections with an index: the index gives where each group's header
+            // is; a one-line viewport brought to each shows that group with its aggregates.
+            var request = ScrollRequest(table: table, viewport: .init(x: 0, y: 0, width: 80, height: 2), unit: .cell)
+            request.sections = .init(
+                column: column,
+                index: true,
+                aggregates: aggregates.isEmpty ? nil : aggregates,
+                grandTotal: aggregates.isEmpty ? nil : .bottom
+            )
+            let window = try session.send(request, quiet: true)
+            var groups: [ScrollRequest.ShownSection] = []
+            for entry in window.sections?.index ?? [] {
+                let next = ScrollRequest(table: table, viewport: .init(y: Double(entry.y), height: 2))
+                let shown = try session.send(next, quiet: true)
+                if let section = shown.sections?.shown.first(where: { $0.title == entry.title }) {
+                    groups.append(section)
+                }
+            }
+            let columns = (groups.first?.aggregates ?? window.sections?.grandTotal?.aggregates ?? []).map {
+                "\($0.function.rawValue)(\($0.column))"
+            }
+            var text = TextTable(
+                [column, "rows"] + columns,
+                alignments: [.leading] + Array(repeating: .trailing, count: columns.count + 1)
+            )
+            for group in groups {
+                text.add(
+                    [group.title.isEmpty ? "(none)" : group.title, String(group.count)]
+                        + (group.aggregates ?? []).map(\.text)
+                )
+            }
+            if let total = window.sections?.grandTotal {
+                text.add(["total", String(window.total)] + total.aggregates.map(\.text))
+            }
+            if common.json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                for group in groups { print(String(decoding: try encoder.encode(group), as: UTF8.self)) }
+            } else {
+                text.print()
+            }
+        }
+    }
+}

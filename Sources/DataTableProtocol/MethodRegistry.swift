@@ -28,6 +28,7 @@ public enum MethodRegistry {
         WatchRequest.self,
         UnwatchRequest.self,
         FilterRequest.self,
+        DistinctRequest.self,
         ColumnStateRequest.self,
         SubscribeRequest.self,
         UnsubscribeRequest.self,

@@ -127,6 +127,22 @@ extension ParamsSchema {
             "table":
                 "The table to describe; the peer needs read (`permission_denied`)."
         ],
+        "distinct": [
+            "table":
+                "The table.",
+            "column":
+                "The column whose values are listed.",
+            "view":
+                "Count only the rows this connection's view lets through by its search and its conditions "
+                + "on other columns (default `true`; `false`: every row).",
+            "prefix":
+                "Only values whose text as shown starts with this, ignoring case.",
+            "order":
+                "`value` (default: in the order a sort by the column gives, an empty cell first) or `count` "
+                + "(most rows first, then by value).",
+            "limit":
+                "The most values listed, 1 to 100000 (default 1000); `distinct` says how many there are.",
+        ],
         "drop": [
             "table":
                 "The table to drop; only its owner, root or the daemon's own user may "

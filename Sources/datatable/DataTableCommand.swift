@@ -17,7 +17,7 @@ struct DataTableCommand: AsyncParsableCommand {
             Get.self,
             Select.self,
             Selection.self, Sort.self, Undo.self, Redo.self, Layout.self, Scroll.self, Filter.self, Search.self,
-            Group.self,
+            Group.self, Distinct.self,
             Subscribe.self, Watch.self,
             View.self,
             Socket.self, Shell.self,

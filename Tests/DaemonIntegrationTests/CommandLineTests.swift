@@ -49,6 +49,13 @@ import TextMeasure
         )
         let csv = try datatable("group", "stock", "status", "--count-distinct", "rack", "--csv")
         #expect(csv.output.hasPrefix("status,rows,countDistinct(rack)\nIn Stock,6,6\n"), "\(csv.output)")
+        let values = try datatable("distinct", "stock", "status", "--by-count", "--limit", "2")
+        #expect(
+            values.output.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") } == [
+                "status rows", "-------- ----", "In Stock 6", "Low 2", "2 of 4 values",
+            ],
+            "\(values.output)"
+        )
         let refused = try datatable("group", "stock", "status", "--avg", "item")
         #expect(refused.status == 1)
         #expect(refused.output.contains("avg needs a number or duration column; item is text. (invalid_params)"))

@@ -105,6 +105,10 @@ import Testing
             #"{"filter":"qty ≥ 5 · “b”","search":"b","shown":1,"table":"bins","total":2,"version":7,"where":[{"column":"qty","op":"≥","value":5}]}"#
         ),
         (
+            "distinct",
+            #"{"column":"qty","distinct":2,"rows":2,"table":"bins","values":[{"count":1,"text":"4","value":4},{"count":1,"text":"7","value":7}],"version":7}"#
+        ),
+        (
             "columnState",
             #"{"names":["narrow"],"state":{"columnOrder":["qty"],"columns":{"bin":{"hidden":true}}},"table":"bins","version":8}"#
         ),

@@ -18,6 +18,7 @@ extension MethodTable {
         table.registerScrollMethods()
         table.registerWatchMethods()
         table.registerFilterMethod()
+        table.registerDistinctMethod()
         table.registerEventMethods()
         return table
     }

@@ -70,7 +70,7 @@ extension MethodTable {
     }
 
     /// A condition as the engine takes it: its operator, and the values it needs.
-    private static func conditionInput(_ condition: FilterConditionParam, field: String) throws
+    static func conditionInput(_ condition: FilterConditionParam, field: String) throws
         -> FilterCondition.Input
     {
         let op = FilterOperator(condition.op)

@@ -87,3 +87,41 @@ struct Group: ParsableCommand {
         }
     }
 }
+
+/// `datatable distinct TABLE COLUMN`: a column's different values and how many rows hold each.
+struct Distinct: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List a column's different values with how many rows hold each.",
+        discussion: """
+            datatable distinct stock status --by-count
+            datatable distinct stock rack --prefix a --limit 10
+            """
+    )
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
+    @Argument(help: "The column.") var column: String
+    @Option(help: "Only values starting with this, ignoring case.") var prefix: String?
+    @Flag(help: "Most rows first (default: in the column's sort order).") var byCount = false
+    @Option(help: "The most values listed (default 1000).") var limit: Int?
+
+    func run() throws {
+        try common.withSession { session in
+            let reply = try session.send(
+                DistinctRequest(
+                    table: table,
+                    column: column,
+                    prefix: prefix,
+                    order: byCount ? .count : nil,
+                    limit: limit
+                )
+            )
+            guard !common.json else { return }
+            var text = TextTable([column, "rows"], alignments: [.leading, .trailing])
+            for value in reply.values { text.add([value.text.isEmpty ? "(empty)" : value.text, String(value.count)]) }
+            text.print()
+            if reply.values.count < reply.distinct {
+                Output.summary("\(reply.values.count) of \(reply.distinct) values")
+            }
+        }
+    }
+}

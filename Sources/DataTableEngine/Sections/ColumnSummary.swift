@@ -16,6 +16,9 @@ struct ColumnSummary: Sendable {
     let adds: Bool
     /// Whether totals and means are durations (whole seconds) rather than numbers.
     let durations: Bool
+    /// Whether the rows are kept in value order: only for the functions that read it (`min`,
+    /// `max`, `median`, `countDistinct`); counts and totals need no order.
+    let ordered: Bool
     /// The rows by group, then value (empty cells last), then slot.
     private(set) var byValue = RowOrder()
     /// Each row's value when it was placed, by slot (`.empty` for rows not held): what a row is
@@ -29,35 +32,73 @@ struct ColumnSummary: Sendable {
     private(set) var sums: [CompensatedSum] = []
 
     /// A summary of `column` over `groups`: each group's rows, in the groups' order.
-    init(column: Int, type: ColumnType, groups: [[UInt32]], values: (UInt32) -> CellValue) {
+    init(column: Int, type: ColumnType, ordered: Bool, groups: [[UInt32]], values: (UInt32) -> CellValue) {
         self.column = column
         self.adds = type == .number || type == .duration
         self.durations = type == .duration
+        self.ordered = ordered
+        let largest = groups.lazy.compactMap { $0.max() }.max().map { Int($0) + 1 } ?? 0
+        kept = Array(repeating: .empty, count: largest)
         var sorted: [UInt32] = []
+        if ordered { sorted.reserveCapacity(groups.reduce(0) { $0 + $1.count }) }
         var filledCounts: [Int] = []
         for group in groups {
-            var entries = group.map { (slot: $0, value: values($0)) }
-            entries.sort { Self.precedes($0.value, $0.slot, $1.value, $1.slot) }
             var filledHere = 0
             var distinctHere = 0
             var sum = CompensatedSum()
-            for (offset, entry) in entries.enumerated() {
-                if entry.slot >= kept.count {
-                    kept.append(contentsOf: repeatElement(.empty, count: Int(entry.slot) + 1 - kept.count))
-                }
-                kept[Int(entry.slot)] = entry.value
-                sorted.append(entry.slot)
-                guard !entry.value.isEmpty else { continue }
+            for slot in group {
+                let value = values(slot)
+                kept[Int(slot)] = value
+                guard !value.isEmpty else { continue }
                 filledHere += 1
-                if offset == 0 || entries[offset - 1].value != entry.value { distinctHere += 1 }
-                if adds { sum.add(Self.amount(entry.value)) }
+                if adds { sum.add(Self.amount(value)) }
+            }
+            if ordered {
+                let start = sorted.count
+                sorted.append(contentsOf: group)
+                Self.sortByValue(&sorted[start...], kept: kept, type: type)
+                var previous: CellValue?
+                for slot in sorted[start...] {
+                    let value = kept[Int(slot)]
+                    guard !value.isEmpty else { break }
+                    if value != previous { distinctHere += 1 }
+                    previous = value
+                }
             }
             filledCounts.append(filledHere)
             distinct.append(distinctHere)
             sums.append(sum)
         }
-        byValue = RowOrder(sorted)
+        if ordered { byValue = RowOrder(sorted) }
         filled = SectionCounts(filledCounts)
+    }
+
+    /// Sorts `slots` by their values in `kept`, empty last, then by slot: values of every type
+    /// but text compared as numbers (their order), text by ``ValueOrder``.
+    static func sortByValue(_ slots: inout ArraySlice<UInt32>, kept: [CellValue], type: ColumnType) {
+        guard type != .text && type != .image else {
+            slots.sort { precedes(kept[Int($0)], $0, kept[Int($1)], $1) }
+            return
+        }
+        var keyed = slots.map { slot -> (key: Double, slot: UInt32) in
+            (Self.numericKey(kept[Int(slot)]), slot)
+        }
+        keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.slot < $1.slot }
+        for (offset, entry) in keyed.enumerated() { slots[slots.startIndex + offset] = entry.slot }
+    }
+
+    /// A value of a column that is not text as a number in its order; empty cells last.
+    static func numericKey(_ value: CellValue) -> Double {
+        switch value {
+        case .empty: .infinity
+        case .number(let number): number
+        case .date(let days): Double(days)
+        case .time(let seconds), .picker(option: let seconds): Double(seconds)
+        case .duration(let seconds): Double(seconds)
+        case .datetime(let milliseconds): Double(milliseconds)
+        case .boolean(let flag): flag ? 1 : 0
+        case .text, .image: 0
+        }
     }
 
     /// Whether `(value, slot)` comes before `(otherValue, otherSlot)`: by value, empty last, then slot.
@@ -104,6 +145,13 @@ struct ColumnSummary: Sendable {
     mutating func insert(_ slot: UInt32, value: CellValue, group: Int, start: Int) {
         if slot >= kept.count { kept.append(contentsOf: repeatElement(.empty, count: Int(slot) + 1 - kept.count)) }
         kept[Int(slot)] = value
+        guard ordered else {
+            if !value.isEmpty {
+                filled.add(1, to: group)
+                if adds { sums[group].add(Self.amount(value)) }
+            }
+            return
+        }
         let filledEnd = start + filled.counts[group]
         guard !value.isEmpty else {
             byValue.insert(slot, at: filledEnd)
@@ -126,6 +174,16 @@ struct ColumnSummary: Sendable {
 
     /// Takes `slot` out of `group`, which starts at position `start`; nothing when it is not held.
     mutating func remove(_ slot: UInt32, group: Int, start: Int) {
+        guard ordered else {
+            guard Int(slot) < kept.count else { return }
+            let value = kept[Int(slot)]
+            kept[Int(slot)] = .empty
+            if !value.isEmpty {
+                filled.add(-1, to: group)
+                if adds { sums[group].remove(Self.amount(value)) }
+            }
+            return
+        }
         guard let position = byValue.position(of: slot) else { return }
         let value = kept[Int(slot)]
         kept[Int(slot)] = .empty

@@ -27,8 +27,12 @@ public struct AggregateResult: Sendable, Hashable {
 extension Table {
     /// Summaries of `spec`'s columns over `groups` (each group's rows, in the groups' order).
     func summaries(of spec: SectionSpec, groups: [[UInt32]]) -> [ColumnSummary] {
-        spec.summedColumns.map { column in
-            ColumnSummary(column: column, type: columns[column].type, groups: groups) { stores[column][$0] }
+        let orderedFunctions: Set<AggregateFunction> = [.min, .max, .median, .countDistinct]
+        return spec.summedColumns.map { column in
+            let ordered = spec.aggregates.contains { $0.column == column && orderedFunctions.contains($0.function) }
+            return ColumnSummary(column: column, type: columns[column].type, ordered: ordered, groups: groups) {
+                stores[column][$0]
+            }
         }
     }
 

@@ -89,6 +89,16 @@ extension BenchCommand {
             target: "p99 < 1 ms"
         )
         _ = try client.timed(#"{"id":23,"method":"scroll","params":{"table":"\#(table)","sections":{}}}"#)
+
+        // A set filter's pick list: a text column's different values with their counts.
+        let distinct = try client.timed(
+            #"{"id":24,"method":"distinct","params":{"table":"\#(table)","column":"rack","order":"count","limit":100}}"#
+        )
+        report.add("distinct of a \(rows)-row text column with counts", BenchReport.duration(distinct), target: "< 50 ms")
+        let prefixed = try client.timed(
+            #"{"id":25,"method":"distinct","params":{"table":"\#(table)","column":"rack","prefix":"R1","limit":100}}"#
+        )
+        report.add("distinct with a prefix", BenchReport.duration(prefixed), target: "< 10 ms")
     }
 
     private static func shownCount(_ reply: String) throws -> Int {

@@ -94,7 +94,11 @@ extension BenchCommand {
         let distinct = try client.timed(
             #"{"id":24,"method":"distinct","params":{"table":"\#(table)","column":"rack","order":"count","limit":100}}"#
         )
-        report.add("distinct of a \(rows)-row text column with counts", BenchReport.duration(distinct), target: "< 50 ms")
+        report.add(
+            "distinct of a \(rows)-row text column with counts",
+            BenchReport.duration(distinct),
+            target: "< 50 ms"
+        )
         let prefixed = try client.timed(
             #"{"id":25,"method":"distinct","params":{"table":"\#(table)","column":"rack","prefix":"R1","limit":100}}"#
         )

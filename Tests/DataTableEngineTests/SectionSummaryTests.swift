@@ -114,7 +114,7 @@ import Testing
         if let grand = kept.grand { compare(grand, expected.flatMap(\.1), "the grand total") }
     }
 
-    @Test(arguments: [(false, false), (true, false), (true, true)])
+    @Test(.tags(.slow), arguments: [(false, false), (true, false), (true, true)])
     func aggregatesEqualAReferenceAfterEveryChange(filtered: Bool, totalsOnly: Bool) throws {
         var random = SeededRandom(seed: filtered ? (totalsOnly ? 33 : 31) : 32)
         var table = try Self.table()

@@ -275,7 +275,7 @@ import Testing
             channel.close(promise: nil)
         }
         var client = InProcessClient(server: state)
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(300)
         while try await client.reply(#"{"method":"describe","params":{"table":"big"}}"#)["result"] == nil,
             ContinuousClock.now < deadline
         {
@@ -428,8 +428,9 @@ private struct AsyncConnection {
     }
 
     /// The replies written from now on, waiting until `count` have come or `timeout` has
-    /// passed (then fewer).
-    func replies(_ count: Int, within timeout: Duration = .seconds(60)) async throws -> [JSONValue] {
+    /// passed (then fewer). The wait is long: requests answered off the loop run as tasks, which
+    /// wait for a thread of the cooperative pool while the suite's blocking tests hold them.
+    func replies(_ count: Int, within timeout: Duration = .seconds(300)) async throws -> [JSONValue] {
         let deadline = ContinuousClock.now + timeout
         var text = ""
         while true {
@@ -442,7 +443,7 @@ private struct AsyncConnection {
     }
 
     /// Whether the daemon closes the connection within `timeout`.
-    func closes(within timeout: Duration = .seconds(60)) async throws -> Bool {
+    func closes(within timeout: Duration = .seconds(300)) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while channel.isActive, ContinuousClock.now < deadline {
             await channel.testingEventLoop.run()

@@ -160,7 +160,8 @@ extension MethodTable {
         in table: Table
     ) throws -> [SectionAggregate] {
         var aggregates: [SectionAggregate] = []
-        for (key, functions) in asked {
+        // By key, so that of several keys that are wrong, the same one is named every time.
+        for (key, functions) in asked.sorted(by: { $0.key < $1.key }) {
             let field = "params.sections.aggregates.\(key)"
             guard let column = table.columnIndex(of: key) else {
                 throw ResponseError(TableError.noSuchColumn(key, row: nil))

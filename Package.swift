@@ -44,6 +44,9 @@ let package = Package(
         // openat2 (not wrapped by glibc): opening a client's path strictly beneath a directory.
         .target(name: "CFileAccess"),
 
+        // Regular expressions in time linear in the text (RE2, through a small C shim).
+        .target(name: "CRegex", linkerSettings: [.linkedLibrary("re2")]),
+
         // C bridge to fontconfig, which finds font files by family and style.
         .systemLibrary(
             name: "CFontconfig",
@@ -155,6 +158,7 @@ let package = Package(
         .target(
             name: "DataTableEngine",
             dependencies: [
+                "CRegex",
                 "DataTableVocabulary",
                 "TextMeasure",
                 .product(name: "CSV", package: "CSV.swift"),
@@ -240,6 +244,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system && !["CLibFuzzer", "CFileAccess"].contains(target.name) {
+for target in package.targets
+where target.type != .system && !["CLibFuzzer", "CFileAccess", "CRegex"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
 }

@@ -196,7 +196,8 @@ extension ParamsSchema {
             "table":
                 "The table's name.",
             "where":
-                "The conditions, every one of which a row must meet; replaces the view's.",
+                "The terms, every one of which a row must meet: conditions, or groups of them (`{\"any\": "
+                + "[...]}`, `{\"all\": [...]}`, `{\"not\": term}`, nested up to 8 deep); replaces the view's.",
             "search":
                 "Text that the display text of one of the row's cells must contain, ignoring case; replaces "
                 + "the view's.",

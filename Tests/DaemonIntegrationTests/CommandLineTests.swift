@@ -110,9 +110,18 @@ import TextMeasure
         )
         #expect(filtered.status == 0, "\(filtered.output)")
         let lines = filtered.output.split(separator: "\n").map(String.init)
-        #expect(lines.last == "Qty ≥ 10 · Status is Low, In Stock: 6 of 10 rows")
+        #expect(lines.last == "Qty ≥ 10 · Status is Low or In Stock: 6 of 10 rows")
         #expect(lines.dropLast().last == "rows 1–3 of 6 shown")
         #expect(lines[1].contains("Copper Pipe"))
+
+        // Either of two conditions, one that must not hold, a regular expression.
+        let grouped = try datatable("filter", "stock", "qty<10|status=Low", "!item~pipe", "item=~^[A-Z]", "--rows", "1")
+        #expect(grouped.status == 0, "\(grouped.output)")
+        #expect(
+            grouped.output.split(separator: "\n").last
+                == "Qty < 10 or Status is Low · not Item contains “pipe” · Item matches /^[A-Z]/: 4 of 10 rows",
+            "\(grouped.output)"
+        )
 
         let searched = try datatable("search", "stock", "VALVE", "--width", "70")
         #expect(searched.status == 0, "\(searched.output)")

@@ -56,8 +56,8 @@ import Testing
             FilterRequest(
                 table: "paint",
                 where: [
-                    FilterConditionParam(column: "n", op: .less, value: .integer(30)),
-                    FilterConditionParam(column: "color", op: .equal, value: .string("red")),
+                    .condition(column: "n", op: .less, value: .integer(30)),
+                    .condition(column: "color", op: .equal, value: .string("red")),
                 ]
             )
         )

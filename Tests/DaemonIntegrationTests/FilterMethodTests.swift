@@ -36,14 +36,14 @@ import Testing
             FilterRequest(
                 table: "parts",
                 where: [
-                    FilterConditionParam(column: "n", op: .between, values: [100, 299]),
-                    FilterConditionParam(column: "kind", op: .oneOf, values: ["Nut", "Valve"]),
+                    .condition(column: "n", op: .between, values: [100, 299]),
+                    .condition(column: "kind", op: .oneOf, values: ["Nut", "Valve"]),
                 ]
             )
         )
         #expect(set.total == 400)
         #expect(set.shown == 100)
-        #expect(set.filter == "n 100–299 · kind is Nut, Valve")
+        #expect(set.filter == "n 100–299 · kind is Nut or Valve")
 
         let searched = try first.client.send(FilterRequest(table: "parts", search: "VALVE"))
         // Of 100..<300 with kind Nut or Valve: every Valve (n % 4 == 2), and the Nuts tagged
@@ -61,7 +61,7 @@ import Testing
         )
         #expect(window.shown == expected.count)
         #expect(window.total == 400)
-        #expect(window.filter == "n 100–299 · kind is Nut, Valve · “VALVE”")
+        #expect(window.filter == "n 100–299 · kind is Nut or Valve · “VALVE”")
         #expect(window.contentHeight == 1 + expected.count)
         var layout = LayoutRequest(table: "parts", width: 40, unit: .cell)
         layout.view = true
@@ -95,11 +95,11 @@ import Testing
 
         // Bad conditions change nothing.
         for bad in [
-            FilterConditionParam(column: "n", op: .greater, value: "many"),
-            FilterConditionParam(column: "kind", op: .equal, value: "Screw"),
-            FilterConditionParam(column: "size", op: .empty),
-            FilterConditionParam(column: "n", op: .between, value: 1),
-        ] {
+            .condition(column: "n", op: .greater, value: "many"),
+            .condition(column: "kind", op: .equal, value: "Screw"),
+            .condition(column: "size", op: .empty),
+            .condition(column: "n", op: .between, value: 1),
+        ] as [FilterTermParam] {
             #expect(
                 try first.client.failure(FilterRequest(table: "parts", where: [bad])).code == .invalidParams,
                 "\(bad)"
@@ -116,7 +116,7 @@ import Testing
         #expect(still.shown == expected.count + 2)
         #expect(
             try first.client.failure(
-                FilterRequest(table: "parts", where: [FilterConditionParam(column: "n", op: .equal, values: [1])])
+                FilterRequest(table: "parts", where: [.condition(column: "n", op: .equal, values: [1])])
             ).code == .invalidParams
         )
 

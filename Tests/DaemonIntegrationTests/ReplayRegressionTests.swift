@@ -145,7 +145,7 @@ import Testing
                 SelectRequest(table: "v", action: .all),
                 FilterRequest(
                     table: "v",
-                    where: [FilterConditionParam(column: "qty", op: .greaterOrEqualASCII, value: 3)]
+                    where: [.condition(column: "qty", op: .greaterOrEqualASCII, value: 3)]
                 ),
                 DeleteRequest(table: "v", selection: true, view: true),
                 EditRequest(table: "v", column: "qty", value: 9, selection: true, view: false),

@@ -256,10 +256,10 @@ import Testing
             return select
         case 16: return SelectRequest(table: table, action: pick([.all, SelectionAction.none]), view: view)
         case 17:
-            let condition =
+            let condition: [FilterTermParam] =
                 table == "keyed"
-                ? [FilterConditionParam(column: "qty", op: .greaterOrEqualASCII, value: number(random.next() % 60))]
-                : [FilterConditionParam(column: column, op: .notEmpty)]
+                ? [.condition(column: "qty", op: .greaterOrEqualASCII, value: number(random.next() % 60))]
+                : [.condition(column: column, op: .notEmpty)]
             return random.next() % 4 == 0
                 ? FilterRequest(table: table, where: [], search: "") : FilterRequest(table: table, where: condition)
         case 18:

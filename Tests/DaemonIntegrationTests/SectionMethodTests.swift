@@ -98,7 +98,7 @@ import Testing
         let filtered = try first.client.send(
             FilterRequest(
                 table: "bins",
-                where: [FilterConditionParam(column: "n", op: .greaterOrEqualASCII, value: 15)]
+                where: [.condition(column: "n", op: .greaterOrEqualASCII, value: 15)]
             )
         )
         #expect(filtered.shown == 15)

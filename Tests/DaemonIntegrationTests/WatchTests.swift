@@ -124,7 +124,7 @@ import Testing
             "filtered",
             FilterRequest(
                 table: "t",
-                where: [FilterConditionParam(column: "qty", op: .greaterOrEqualASCII, value: 40)]
+                where: [.condition(column: "qty", op: .greaterOrEqualASCII, value: 40)]
             ),
             watch(.init(width: 50, height: 6), values: true)
         ),

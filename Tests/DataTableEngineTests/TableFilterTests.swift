@@ -142,7 +142,7 @@ import Testing
         #expect(window.contentHeight == 1 + expected.count)
         #expect(window.rows.map(\.id) == Array(expected[5..<15]))
         #expect(window.rows.map(\.index) == Array(5..<15))
-        #expect(window.filterDescription == "rack is A1, B2")
+        #expect(window.filterDescription == "rack is A1 or B2")
 
         // Rows added on top: only those the filter lets through count as new, and the anchor
         // stays put.

@@ -33,7 +33,7 @@ import Testing
         (
             FilterOp.self,
             [
-                "=", "≠", "<", "≤", ">", "≥", "between", "in", "contains", "startsWith", "empty", "notEmpty", "==",
+                "=", "≠", "<", "≤", ">", "≥", "between", "in", "contains", "startsWith", "matches", "empty", "notEmpty", "==",
                 "!=", "<>", "<=", ">=",
             ]
         ),
@@ -106,8 +106,8 @@ import Testing
         #expect(
             op
                 == .invalidValue(
-                    #""~" is not a filter operator (=, ≠, <, ≤, >, ≥, between, in, contains, startsWith, empty, "#
-                        + "notEmpty).",
+                    #""~" is not a filter operator (=, ≠, <, ≤, >, ≥, between, in, contains, startsWith, matches, "#
+                        + "empty, notEmpty).",
                     field: "params.where[0].op"
                 )
         )
@@ -151,7 +151,7 @@ import Testing
             from: Data(#"{"column":"a","op":"!=","value":1}"#.utf8)
         )
         #expect(String(decoding: try JSONEncoder().encode(condition.op), as: UTF8.self) == #""!=""#)
-        #expect(FilterOp.operators.count == 12)
+        #expect(FilterOp.operators.count == 13)
     }
 
     /// `help` describes a choice as a string and lists its names.

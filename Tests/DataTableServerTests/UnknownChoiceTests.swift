@@ -216,7 +216,7 @@ import Testing
             params: #"{"table":"t","where":[{"column":"n","op":">","value":1},{"column":"n","op":"~","value":1}]}"#,
             kind: "invalid_value",
             message:
-                #""~" is not a filter operator (=, ≠, <, ≤, >, ≥, between, in, contains, startsWith, empty, notEmpty)."#,
+                #""~" is not a filter operator (=, ≠, <, ≤, >, ≥, between, in, contains, startsWith, matches, empty, notEmpty)."#,
             field: "params.where[1].op"
         ),
         Case(

@@ -1,8 +1,8 @@
 extension RowFilter {
-    /// Whether the row in `slot` of `table` meets every condition and, with a search text, has
-    /// a cell whose display text contains it.
+    /// Whether the row in `slot` of `table` meets every term and, with a search text, has a
+    /// cell whose display text contains it.
     func admits(_ slot: UInt32, in table: Table) -> Bool {
-        for condition in conditions where !condition.admits(table.stores[condition.column][slot], table: table) {
+        for term in terms where !term.admits(slot, in: table) {
             return false
         }
         guard !search.isEmpty else { return true }
@@ -71,6 +71,19 @@ extension RowFilter {
     }
 }
 
+extension FilterTerm {
+    /// Whether the row in `slot` of `table` meets the term (groups stop at the first term that
+    /// decides them).
+    func admits(_ slot: UInt32, in table: Table) -> Bool {
+        switch self {
+        case .condition(let condition): condition.admits(table.stores[condition.column][slot], table: table)
+        case .any(let terms): terms.contains { $0.admits(slot, in: table) }
+        case .all(let terms): terms.allSatisfy { $0.admits(slot, in: table) }
+        case .not(let term): !term.admits(slot, in: table)
+        }
+    }
+}
+
 extension FilterCondition {
     /// Whether `value`, a cell of this condition's column, meets it.
     func admits(_ value: CellValue, table: Table) -> Bool {
@@ -97,6 +110,10 @@ extension FilterCondition {
             let shown = table.columns[column].rules.displayText(value)
             return self.operator == .contains
                 ? RowFilter.contains(shown, folded: needle) : RowFilter.startsWith(shown, folded: needle)
+        case .matches:
+            guard let pattern else { return false }
+            if case .text(let text) = value { return pattern.finds(in: text) }
+            return pattern.finds(in: table.columns[column].rules.displayText(value))
         case .empty, .notEmpty, .notEqual: return true
         }
     }

@@ -29,7 +29,7 @@ extension Table {
     /// view grouped by it loses its sections, each noted for the view. O(views).
     mutating func viewsLose(column index: Int) {
         let key = columns[index].key
-        for filter in filters where filter.filter.conditions.contains(where: { $0.column == index }) {
+        for filter in filters where filter.filter.conditionsRead(index) {
             for view in filter.views {
                 lostByViews[view, default: []].append(ViewLoss(column: key, part: .filter, version: version + 1))
             }

@@ -101,6 +101,8 @@ public enum FilterOp: String, WireChoice {
     case contains
     /// The display text starts with the value, ignoring case.
     case startsWith
+    /// The display text matches a regular expression (RE2 syntax, found anywhere in the text).
+    case matches
     /// The cell has no value.
     case empty
     /// The cell has a value.

@@ -12,9 +12,9 @@ struct TableView: Sendable {
     /// `layout` resolved (fonts opened); `nil` after a change, until the next scroll.
     var resolved: LayoutParams?
     var state = ViewState()
-    /// The view's filter conditions and search text, as `filter` set them (its id in the table
-    /// is `state.filter`).
-    var conditions: [FilterConditionParam] = []
+    /// The view's filter terms and search text, as `filter` set them (its id in the table is
+    /// `state.filter`).
+    var conditions: [FilterTermParam] = []
     var search = ""
     /// The view's sections as `scroll` set them (kept in the table as `state.sections`).
     var sections: ScrollRequest.Sections?
@@ -47,8 +47,8 @@ extension TableView {
             if !lost.columns.contains(loss.column) { lost.columns.append(loss.column) }
             switch loss.part {
             case .filter:
-                let gone = conditions.filter { $0.column == loss.column }
-                conditions.removeAll { $0.column == loss.column }
+                let gone = conditions.filter { $0.reads(loss.column) }
+                conditions.removeAll { $0.reads(loss.column) }
                 if !gone.isEmpty { lost.where = (lost.where ?? []) + gone }
             case .sections:
                 lost.sections = loss.column

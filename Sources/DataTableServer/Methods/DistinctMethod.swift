@@ -31,13 +31,13 @@ extension MethodTable {
         // The view's search and its conditions on the other columns that are still there (a
         // set filter's rule: a column's own conditions do not narrow its pick list).
         let view = request.view != false ? context.views[request.table] : nil
-        let others = (view?.conditions ?? []).filter {
-            $0.column != request.column && copy.columnIndex(of: $0.column) != nil
+        let others = (view?.conditions ?? []).filter { term in
+            !term.reads(request.column) && term.columnKeys.allSatisfy { copy.columnIndex(of: $0) != nil }
         }
-        let inputs = try others.enumerated().map { position, condition in
-            try Self.conditionInput(condition, field: "the view's filter, condition \(position + 1)")
+        let inputs = try others.enumerated().map { position, term in
+            try Self.termInput(term, field: "the view's filter, term \(position + 1)")
         }
-        let filter = try RowFilter(inputs, search: view?.search ?? "", in: copy)
+        let filter = try RowFilter(terms: inputs, search: view?.search ?? "", in: copy)
         let prefix = request.prefix ?? ""
         let byCount = request.order == .count
         let found = try await context.server.heavyWork.run {

@@ -25,10 +25,10 @@ extension MethodTable {
         let lost = taken.take(copy.viewLosses(of: id, after: view.lossesSeen), keepsFilter: copy.hasFilter(id))
         let conditions = request.where ?? taken.conditions
         let search = request.search ?? view.search
-        let inputs = try conditions.enumerated().map { position, condition in
-            try Self.conditionInput(condition, field: "params.where[\(position)]")
+        let inputs = try conditions.enumerated().map { position, term in
+            try Self.termInput(term, field: "params.where[\(position)]")
         }
-        let filter = try RowFilter(inputs, search: search, in: copy)
+        let filter = try RowFilter(terms: inputs, search: search, in: copy)
         // The view's sections follow the filter: worked out on the copy too.
         let offLock = copy.rowCount >= ServerState.offLockRows
         let (admitted, sections) =
@@ -67,6 +67,18 @@ extension MethodTable {
             filter: shown.words,
             lost: lost
         )
+    }
+
+    /// A term as the engine takes it: its conditions' operators and values, its groups.
+    static func termInput(_ term: FilterTermParam, field: String) throws -> FilterTerm.Input {
+        switch term {
+        case .condition(let condition): .condition(try conditionInput(condition, field: field))
+        case .any(let terms):
+            .any(try terms.enumerated().map { try termInput($1, field: "\(field).any[\($0)]") })
+        case .all(let terms):
+            .all(try terms.enumerated().map { try termInput($1, field: "\(field).all[\($0)]") })
+        case .not(let term): .not(try termInput(term, field: "\(field).not"))
+        }
     }
 
     /// A condition as the engine takes it: its operator, and the values it needs.

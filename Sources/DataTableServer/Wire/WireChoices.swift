@@ -18,6 +18,7 @@ extension FilterOperator {
         case .oneOf: self = .oneOf
         case .contains: self = .contains
         case .startsWith: self = .startsWith
+        case .matches: self = .matches
         case .empty: self = .empty
         case .notEmpty: self = .notEmpty
         }

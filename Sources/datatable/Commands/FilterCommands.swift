@@ -14,7 +14,9 @@ struct Filter: ParsableCommand {
               status=Low,Reorder    one of these
               item~valve            contains, ignoring case
               item^valve            starts with, ignoring case
+              item=~'^V[0-9]+$'     matches a regular expression (RE2 syntax)
               notes=   notes!=      empty, not empty
+            'qty<5|status=Reorder' meets either condition; '!item~valve' does not meet it.
             datatable filter stock 'qty>=100' status=Low,Reorder --search valve
             """
     )
@@ -29,13 +31,13 @@ struct Filter: ParsableCommand {
         guard !conditions.isEmpty || search != nil else {
             throw ValidationError("Give at least one condition or --search TEXT.")
         }
-        _ = try conditions.map(FilterConditionSyntax.parse)
+        _ = try conditions.map(FilterConditionSyntax.term)
     }
 
     func run() throws {
         try showFiltered(
             table: table,
-            conditions: try conditions.map(FilterConditionSyntax.parse),
+            conditions: try conditions.map(FilterConditionSyntax.term),
             search: search,
             rows: rows,
             common: common,
@@ -65,7 +67,7 @@ struct Search: ParsableCommand {
 /// shows, and the first `rows` of them as `datatable scroll` would.
 private func showFiltered(
     table: String,
-    conditions: [FilterConditionParam],
+    conditions: [FilterTermParam],
     search: String?,
     rows: Int,
     common: CommonOptions,
@@ -85,10 +87,21 @@ private func showFiltered(
 enum FilterConditionSyntax {
     /// Operators as typed, longest first so that `>=` is not read as `>`.
     private static let operators: [(typed: String, op: FilterOp)] = [
-        (">=", .greaterOrEqual), ("<=", .lessOrEqual), ("!=", .notEqual), ("≥", .greaterOrEqual),
+        (">=", .greaterOrEqual), ("<=", .lessOrEqual), ("!=", .notEqual), ("=~", .matches), ("≥", .greaterOrEqual),
         ("≤", .lessOrEqual), ("≠", .notEqual), ("=", .equal), ("<", .less), (">", .greater), ("~", .contains),
         ("^", .startsWith),
     ]
+
+    /// The term `word` states: conditions joined by `|` (any of them), each led by `!` when it
+    /// must not hold; or a usage error naming it.
+    static func term(_ word: String) throws -> FilterTermParam {
+        let parts = word.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        let terms = try parts.map { part -> FilterTermParam in
+            part.hasPrefix("!") && !part.hasPrefix("!=")
+                ? .not(.condition(try parse(String(part.dropFirst())))) : .condition(try parse(part))
+        }
+        return terms.count == 1 ? terms[0] : .any(terms)
+    }
 
     /// The condition `word` states, or a usage error naming it.
     static func parse(_ word: String) throws -> FilterConditionParam {

@@ -75,7 +75,7 @@ final class Viewer {
     private var sortKeys: [SortKeyParam] = []
     private var sortMarks: [String] = []
     /// The conditions of this viewer's filter (`f` adds one), and its search text (`/`).
-    private var conditions: [FilterConditionParam] = []
+    private var conditions: [FilterTermParam] = []
     private var search = ""
     /// The column the rows are grouped by (`g`), and a change to send with the next `watch`.
     private var groupedBy: String?
@@ -422,11 +422,11 @@ final class Viewer {
             value == .null
             ? FilterConditionParam(column: key, op: .empty)
             : FilterConditionParam(column: key, op: .equal, value: value)
-        try applyFilter(conditions: conditions + [condition], search: search)
+        try applyFilter(conditions: conditions + [.condition(condition)], search: search)
     }
 
     /// Sets this viewer's filter; the cursor goes to the first row it shows.
-    private func applyFilter(conditions: [FilterConditionParam], search: String) throws {
+    private func applyFilter(conditions: [FilterTermParam], search: String) throws {
         try act { session, table in
             let reply = try session.send(FilterRequest(table: table, where: conditions, search: search))
             self.conditions = reply.where

@@ -33,7 +33,8 @@ import Testing
         (
             FilterOp.self,
             [
-                "=", "≠", "<", "≤", ">", "≥", "between", "in", "contains", "startsWith", "matches", "empty", "notEmpty", "==",
+                "=", "≠", "<", "≤", ">", "≥", "between", "in", "contains", "startsWith", "matches", "empty", "notEmpty",
+                "==",
                 "!=", "<>", "<=", ">=",
             ]
         ),

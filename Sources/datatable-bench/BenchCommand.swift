@@ -46,6 +46,8 @@ struct BenchCommand: ParsableCommand {
         )
 
         var report = BenchReport()
+        // The column engines first, with the machine to themselves (the daemon holds nothing yet).
+        let (peers, peersNote) = only == nil ? ColumnEngineComparison.reference(csv: csvPath) : (nil, "")
         let before = try client.residentBytes()
         let load = try client.timed(
             #"{"id":1,"method":"load","params":{"table":"\#(table)","path":"\#(csvPath)","key":"sku"}}"#
@@ -97,6 +99,10 @@ struct BenchCommand: ParsableCommand {
             into: &report
         )
         try measureFilters(client: client, table: table, into: &report)
+        let ours = try ColumnEngineComparison(client: client, table: table, rows: rows)
+            .measure(load: load, memory: Double(grown) / Double(csvBytes))
+        ColumnEngineComparison.report(ours: ours, peers: peers, into: &report)
+        report.note(peersNote)
         try WatchMeasurement(socketPath: socket ?? daemon!.socketPath, table: table, rows: rows).measure(into: &report)
         _ = try client.timed(sort(table, "received", descending: true))
 

@@ -20,6 +20,25 @@ extension BenchCommand {
         )
         report.add("search \(rows) rows × 8 columns for a word", BenchReport.duration(searched), target: "< 300 ms")
 
+        // Groups and regular expressions: a plain pattern, then one that sends a backtracking
+        // engine into exponential time, over every item.
+        let either = try client.timed(
+            #"{"id":16,"method":"filter","params":{"table":"\#(table)","search":"","where":[{"any":[{"column":"qty","op":"<","value":100},{"not":{"column":"grade","op":"=","value":"Low"}}]}]}}"#
+        )
+        report.add("filter \(rows) rows by an any group with a not", BenchReport.duration(either), target: "< 150 ms")
+        let plain = try client.timed(
+            #"{"id":17,"method":"filter","params":{"table":"\#(table)","where":[{"column":"item","op":"matches","value":"widget 1[0-9]$"}]}}"#
+        )
+        report.add("filter \(rows) rows by a regular expression", BenchReport.duration(plain), target: "< 300 ms")
+        let adversarial = try client.timed(
+            #"{"id":18,"method":"filter","params":{"table":"\#(table)","where":[{"column":"item","op":"matches","value":"^(\\w+\\s?)+$x"}]}}"#
+        )
+        report.add(
+            "filter by a pattern that backtracks exponentially elsewhere",
+            BenchReport.duration(adversarial),
+            target: "as the plain pattern"
+        )
+
         _ = try client.timed(#"{"id":13,"method":"filter","params":{"table":"\#(table)","where":\#(conditions)}}"#)
         let shown = try Self.shownCount(
             client.connection.request(

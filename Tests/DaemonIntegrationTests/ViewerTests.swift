@@ -240,11 +240,52 @@ struct ViewerTests {
         let every = try pane.screen(until: { Self.status($0).hasPrefix("rows 1–") })
         #expect(every.contains { $0.hasPrefix("[ ]Servo Motor") })
 
-        // The cursor is on the first row (Servo Motor, rack B2); on the Rack column, f keeps B2.
+        // The cursor is on the first row (Servo Motor, rack B2); on the Rack column, f lists the
+        // racks with B2 highlighted, and Enter keeps B2.
         try pane.keys("Right", "f")
+        let listed = try pane.screen(until: { $0.contains { $0.hasPrefix(" Rack: 10 values") } })
+        #expect(listed.contains { $0.hasPrefix("[ ] B2") && $0.hasSuffix(" 1") }, "\(listed)")
+        try pane.keys("Enter")
         let filtered = try pane.screen(until: { Self.status($0).hasPrefix("Rack is B2 · ") })
         #expect(Self.status(filtered).contains("of 1 shown"), "\(Self.status(filtered))")
         #expect(filtered[1].hasPrefix("[ ]Servo Motor"))
+    }
+
+    /// `f` on a column lists its values with their counts, most first, over the rows the
+    /// view's other conditions let through; typing narrows the list, space marks values, and
+    /// Enter keeps the rows with any marked value in place of the column's own condition.
+    @Test func fPicksValuesFromTheColumnsDistinctValues() throws {
+        let pane = try Pane(daemon: try Self.demo(rows: 10), columns: 100, rows: 15)
+        try pane.keys("Right", "Right", "Right", "Right", "Right", "f")
+        let listed = try pane.screen(until: { $0.contains { $0.hasPrefix(" Status: 4 values") } })
+        let first = try #require(listed.firstIndex { $0.hasPrefix(" Status: 4 values") }, "\(listed)")
+        #expect(listed[first + 1].hasPrefix("[ ] In Stock") && listed[first + 1].hasSuffix(" 6"), "\(listed)")
+        #expect(listed[first + 2].hasPrefix("[ ] Low") && listed[first + 2].hasSuffix(" 2"), "\(listed)")
+        #expect(Self.status(listed).hasPrefix("pick · "), "\(Self.status(listed))")
+
+        // "lo" leaves Low; space marks it; "r" after clearing leaves Reorder, marked too.
+        try pane.keys("l", "o")
+        let narrowed = try pane.screen(until: { $0.contains { $0.hasPrefix(" Status: 1 value starting “lo”") } })
+        #expect(narrowed.contains { $0.hasPrefix("[ ] Low") }, "\(narrowed)")
+        try pane.keys("Space", "BSpace", "BSpace", "r", "Space")
+        let marked = try pane.screen(until: { $0.contains { $0.hasPrefix("[x] Reorder") } })
+        #expect(marked.contains { $0.hasPrefix(" Status: 1 value starting “r”") }, "\(marked)")
+        try pane.keys("Enter")
+        let filtered = try pane.screen(until: { Self.status($0).hasPrefix("Status is Low or Reorder · ") })
+        #expect(Self.status(filtered).contains("of 3 shown"), "\(Self.status(filtered))")
+
+        // Another column's list counts only the three rows the Status condition lets through;
+        // Status's own list still has every status (its condition does not narrow it).
+        try pane.keys("Home", "Left", "Left", "Left", "Left", "f")
+        let racks = try pane.screen(until: { $0.contains { $0.hasPrefix(" Rack: 3 values") } })
+        #expect(racks.contains { $0.hasPrefix(" Rack: 3 values") }, "\(racks)")
+        try pane.keys("Escape")
+        let left = try pane.screen(until: { !Self.status($0).hasPrefix("pick · ") })
+        #expect(Self.status(left).hasPrefix("Status is Low or Reorder · "), "\(Self.status(left))")
+        try pane.keys("Right", "Right", "Right", "Right", "f")
+        let statuses = try pane.screen(until: { $0.contains { $0.hasPrefix(" Status: 4 values") } })
+        #expect(statuses.contains { $0.hasPrefix(" Status: 4 values") }, "\(statuses)")
+        try pane.keys("Escape")
     }
 
     /// `g` groups the rows by the cursor's column: section headers between them, with counts and

@@ -69,6 +69,8 @@ final class Viewer {
     private var newAboveCounted = 0
     private var message: (text: String, isError: Bool)?
     private var prompt: Prompt?
+    /// The pick list `f` opened, while it is open.
+    private var pickList: PickList?
     private var running = true
     /// The table's sort, for the ▲ / ▼ in the header (fetched again when the sorted columns
     /// the window marks change), and those marks.
@@ -199,6 +201,7 @@ final class Viewer {
     /// Acts on a key; returns how to move the view afterwards, if at all.
     private func handle(_ key: Terminal.Key) throws -> Placement? {
         if prompt != nil { return try handlePrompt(key) }
+        if pickList != nil { return try handlePickList(key) }
         // The columns' places as they are now: the table may have changed since the last move.
         try updatePlan()
         let total = shownRows
@@ -237,7 +240,7 @@ final class Viewer {
             prompt = Prompt(label: "search", text: search) { viewer, text in
                 try viewer.applyFilter(conditions: viewer.conditions, search: text)
             }
-        case .character("f"): try filterByCursorValue()
+        case .character("f"): try openPickList()
         case .character("F"): try applyFilter(conditions: [], search: "")
         case .character("d"):
             let selected = window.window["selected"]?.intValue ?? 0
@@ -411,18 +414,55 @@ final class Viewer {
         (Dictionary(uniqueKeysWithValues: hidden.map { ($0, ColumnHints(hidden: true)) }), order)
     }
 
-    /// Narrows the view to the rows whose value in the cursor's column is the cursor row's (an
-    /// empty cell: the rows empty there), on top of the filter it has.
-    private func filterByCursorValue() throws {
-        guard let id = cursorID, column < columnKeys.count else { return }
+    /// Opens the pick list of the cursor's column, the cursor row's value highlighted: Enter
+    /// then keeps the rows with that value (an empty cell: the rows empty there).
+    private func openPickList() throws {
+        guard column < columnKeys.count else { return }
         let key = columnKeys[column]
-        let row = try session.send(GetRequest(table: table, ids: [id], columns: [key])).rows.first
-        let value = row?.values[key] ?? .null
-        let condition =
-            value == .null
-            ? FilterConditionParam(column: key, op: .empty)
-            : FilterConditionParam(column: key, op: .equal, value: value)
-        try applyFilter(conditions: conditions + [.condition(condition)], search: search)
+        var list = PickList(column: key, label: label(of: key))
+        let value = try cursorID.flatMap { id in
+            try session.send(GetRequest(table: table, ids: [id], columns: [key])).rows.first?.values[key] ?? .null
+        }
+        try act { session, table in
+            list.take(try session.send(list.request(table: table)), highlighting: value)
+            self.pickList = list
+        }
+    }
+
+    /// Lines of the pick list on screen: the rows' area below the header, less its title.
+    private var pickListHeight: Int { max(1, size.rows - 1 - window.headerCanvases().count - 1) }
+
+    private func handlePickList(_ key: Terminal.Key) throws -> Placement? {
+        guard var list = pickList else { return nil }
+        let height = pickListHeight
+        switch key {
+        case .escape, .control(3):
+            pickList = nil
+            return nil
+        case .up: list.move(by: -1, height: height)
+        case .down: list.move(by: 1, height: height)
+        case .pageUp: list.move(by: -height, height: height)
+        case .pageDown: list.move(by: height, height: height)
+        case .home: list.move(by: -list.values.count, height: height)
+        case .end: list.move(by: list.values.count, height: height)
+        case .character(" "): list.toggleHighlighted()
+        case .enter:
+            pickList = nil
+            guard let term = list.term else { return nil }
+            // The column's own terms give way to the pick; the others stay.
+            try applyFilter(conditions: conditions.filter { !$0.reads(list.column) } + [term], search: search)
+            return .cursor
+        case .backspace, .character(_):
+            if case .character(let typed) = key {
+                list.prefix.append(typed)
+            } else if !list.prefix.isEmpty {
+                list.prefix.removeLast()
+            }
+            try act { session, table in list.take(try session.send(list.request(table: table))) }
+        default: return nil
+        }
+        pickList = list
+        return nil
     }
 
     /// Sets this viewer's filter; the cursor goes to the first row it shows.
@@ -668,6 +708,14 @@ final class Viewer {
             canvas.style(x: 0, width: size.columns, "1;7")
             screen[y] = canvas.styledText
         }
+        if let pickList {
+            // The pick list in place of the rows.
+            let listed = pickList.lines(width: size.columns, height: height - headers.count)
+            for line in headers.count..<height {
+                let index = line - headers.count
+                screen[line] = index < listed.count ? listed[index] : ""
+            }
+        }
         lines = Array(screen.prefix(height))
         lines.append(statusLine())
         terminal.write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n"))
@@ -699,6 +747,12 @@ final class Viewer {
             canvas.write(label + prompt.text, x: 0, width: size.columns)
             canvas.style(x: 0, width: DisplayWidth.cells(label), "1")
             canvas.style(x: DisplayWidth.cells(label + prompt.text), width: 1, "7")
+            return canvas.styledText
+        }
+        if pickList != nil {
+            let tail = message?.text ?? "↑↓ move · space marks · type to narrow · Enter keeps these rows · Esc leaves"
+            canvas.write("pick · " + tail, x: 0, width: size.columns)
+            canvas.style(x: 0, width: 4, "1")
             return canvas.styledText
         }
         // A filter bar: the view's filter in words, first.

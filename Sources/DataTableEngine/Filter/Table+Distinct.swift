@@ -23,27 +23,104 @@ extension Table {
         byCount: Bool = false,
         limit: Int
     ) -> DistinctValues {
-        var counts: [CellValue: Int] = [:]
+        let folded = TextKey.folded(prefix)
+        let foldedBytes = Array(folded.utf8)
         var rows = 0
-        order.forEachSlot { slot in
-            if let filter, !filter.admits(slot, in: self) { return }
-            rows += 1
-            counts[stores[column][slot], default: 0] += 1
+        var found: [(value: CellValue, count: Int)] = []
+        let store = stores[column]
+        if store.type == .text || store.type == .image {
+            // A text cell's display text is the text itself: one that does not start with the
+            // prefix is passed over before it is counted, and texts are told apart by their
+            // bytes.
+            var counts = TextCounts()
+            order.forEachSlot { slot in
+                if let filter, !filter.admits(slot, in: self) { return }
+                rows += 1
+                let text = store.strings[Int(slot)]
+                if !foldedBytes.isEmpty, !Self.startsWith(text, folded: foldedBytes) { return }
+                let counted: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+                    counts.add(slot, bytes: bytes) { store.strings[Int($0)] }
+                }
+                if counted == nil {
+                    let bytes = Array(text.utf8)
+                    bytes.withUnsafeBufferPointer { counts.add(slot, bytes: $0) { store.strings[Int($0)] } }
+                }
+            }
+            found = zip(counts.slots, counts.counts).map { (store[$0], $1) }
+        } else {
+            var counts: [CellValue: Int] = [:]
+            order.forEachSlot { slot in
+                if let filter, !filter.admits(slot, in: self) { return }
+                rows += 1
+                counts[store[slot], default: 0] += 1
+            }
+            let rules = columns[column].rules
+            found = counts.filter { value, _ in
+                folded.isEmpty || TextKey.folded(OneLine.text(rules.displayText(value))).hasPrefix(folded)
+            }.map { ($0.key, $0.value) }
         }
+        let distinct = found.count
+        let kept = Self.first(limit, of: found, byCount: byCount)
         let rules = columns[column].rules
-        let folded = prefix.lowercased()
-        var entries: [(value: CellValue, text: String, count: Int)] = []
-        entries.reserveCapacity(counts.count)
-        for (value, count) in counts {
-            let text = OneLine.text(rules.displayText(value))
-            if folded.isEmpty || text.lowercased().hasPrefix(folded) { entries.append((value, text, count)) }
-        }
-        entries.sort { left, right in
+        return DistinctValues(
+            values: kept.map { ($0.value, OneLine.text(rules.displayText($0.value)), $0.count) },
+            distinct: distinct,
+            rows: rows
+        )
+    }
+
+    /// The first `limit` of `entries` in the column's order (by count first, most first, with
+    /// `byCount`), in that order: the best so far are kept in a heap whose root is the worst of
+    /// them, so most entries are passed over after one comparison.
+    static func first(
+        _ limit: Int,
+        of entries: [(value: CellValue, count: Int)],
+        byCount: Bool
+    ) -> [(value: CellValue, count: Int)] {
+        func precedes(_ left: (value: CellValue, count: Int), _ right: (value: CellValue, count: Int)) -> Bool {
             if byCount, left.count != right.count { return left.count > right.count }
             return ValueOrder.compare(left.value, right.value) < 0
         }
-        let distinct = entries.count
-        if entries.count > limit { entries.removeSubrange(limit...) }
-        return DistinctValues(values: entries, distinct: distinct, rows: rows)
+        guard entries.count > limit else { return entries.sorted(by: precedes) }
+        var heap = Array(entries.prefix(limit))
+        // A max-heap by the order: the root is the last of the kept ones.
+        func siftDown(_ start: Int) {
+            var parent = start
+            while true {
+                let left = 2 * parent + 1
+                guard left < heap.count else { return }
+                var largest = left
+                if left + 1 < heap.count, precedes(heap[left], heap[left + 1]) { largest = left + 1 }
+                guard precedes(heap[parent], heap[largest]) else { return }
+                heap.swapAt(parent, largest)
+                parent = largest
+            }
+        }
+        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+        for entry in entries[limit...] where precedes(entry, heap[0]) {
+            heap[0] = entry
+            siftDown(0)
+        }
+        return heap.sorted(by: precedes)
+    }
+
+    /// Whether `text` starts with `prefix` (folded to lower case), ignoring case.
+    static func startsWith(_ text: String, folded prefix: [UInt8]) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count >= prefix.count else { return false }
+            for (index, wanted) in prefix.enumerated() {
+                let byte = bytes[index]
+                // An ASCII letter of the prefix is not met by a character that does not fold
+                // to ASCII (only U+0130 and U+212A do, lead bytes C4 and E2).
+                if byte >= 0x80, wanted < 0x80, byte != 0xC4, byte != 0xE2 { return false }
+                // Otherwise folding changes non-ASCII text as a whole: fold it whole then.
+                if byte >= 0x80 || wanted >= 0x80 {
+                    return TextKey.folded(String(decoding: bytes, as: UTF8.self)).utf8.starts(with: prefix)
+                }
+                if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != wanted { return false }
+            }
+            return true
+        }
     }
 }

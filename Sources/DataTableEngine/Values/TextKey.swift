@@ -39,12 +39,57 @@ enum TextKey {
 
     /// Negative, zero or positive as `left` sorts before, with or after `right`.
     static func compare(_ left: String, _ right: String) -> Int {
+        // ASCII is folded byte by byte as it is compared, with nothing allocated; other text is
+        // folded whole first.
+        let lent = left.utf8.withContiguousStorageIfAvailable { leftBytes in
+            right.utf8.withContiguousStorageIfAvailable { rightBytes in compareFoldedASCII(leftBytes, rightBytes) }
+        }
+        if let lent, let result = lent, let result { return result }
         let byFold = compareBytes(folded(left), folded(right))
         return byFold != 0 ? byFold : compareBytes(left, right)
     }
 
+    /// ``compare(_:_:)`` of two texts' bytes, folding ASCII as it goes; `nil` when the order
+    /// depends on folding other characters (then the texts are folded whole).
+    @inline(__always)
+    static func compareFoldedASCII(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int? {
+        let common = min(left.count, right.count)
+        var index = 0
+        var exact = 0
+        while index < common {
+            let a = left[index]
+            let b = right[index]
+            if a >= 0x80 || b >= 0x80 {
+                // Both at the start of a character: ASCII folds below any character that does
+                // not fold to ASCII, and only U+0130 and U+212A (lead bytes C4 and E2) do.
+                if a >= 0x80 && b >= 0x80 { return nil }
+                let other = a >= 0x80 ? a : b
+                if other == 0xC4 || other == 0xE2 { return nil }
+                return a < 0x80 ? -1 : 1
+            }
+            if a != b {
+                let foldedA = a >= 0x41 && a <= 0x5A ? a | 0x20 : a
+                let foldedB = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+                if foldedA != foldedB { return foldedA < foldedB ? -1 : 1 }
+                if exact == 0 { exact = a < b ? -1 : 1 }
+            }
+            index += 1
+        }
+        // The longer one's rest decides the folded order only if it is ASCII (folding other
+        // text may change its length).
+        // A text that is a folded prefix of the other comes first, unless what follows it could
+        // fold to nothing (no character does).
+        if left.count != right.count { return left.count < right.count ? -1 : 1 }
+        return exact
+    }
+
     /// Lexicographic order of the UTF-8 bytes; a prefix sorts first.
     static func compareBytes(_ left: String, _ right: String) -> Int {
+        // Native strings (inline ones too) lend their bytes: compared where they lie.
+        let lent = left.utf8.withContiguousStorageIfAvailable { leftBytes in
+            right.utf8.withContiguousStorageIfAvailable { rightBytes in compare(leftBytes, rightBytes) }
+        }
+        if let lent, let result = lent { return result }
         var leftBytes = left.utf8.makeIterator()
         var rightBytes = right.utf8.makeIterator()
         while true {
@@ -55,5 +100,19 @@ enum TextKey {
             case (let a?, let b?): if a != b { return a < b ? -1 : 1 }
             }
         }
+    }
+
+    /// Lexicographic order of two runs of bytes; a prefix sorts first.
+    @inline(__always)
+    static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(left.count, right.count)
+        var index = 0
+        while index < common {
+            let a = left[index]
+            let b = right[index]
+            if a != b { return a < b ? -1 : 1 }
+            index += 1
+        }
+        return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
     }
 }

@@ -1,0 +1,78 @@
+import TestSupport
+import Testing
+
+@testable import DataTableEngine
+
+/// Text order and distinct values against references written plainly here: the comparison that
+/// folds ASCII as it goes orders exactly as folding both texts whole and comparing bytes does,
+/// and a column's distinct values, counts, prefix, order and limit are what counting the rows
+/// one by one gives.
+@Suite struct TextOrderTests {
+    /// Pieces texts are made of: ASCII in both cases, letters that fold to ASCII (U+0130 İ,
+    /// U+212A Kelvin sign), other non-ASCII letters, combining marks, CJK.
+    static let pieces = [
+        "a", "A", "b", "Z", "k", "K", "i", "İ", "\u{212A}", "é", "É", "ß", "ウ", "ィ", " ", "1", "e\u{301}", "",
+    ]
+
+    static func randomText(_ random: inout SeededRandom) -> String {
+        (0..<Int(random.next() % 5)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+    }
+
+    /// The order as defined: folded bytes, then the original bytes.
+    static func reference(_ left: String, _ right: String) -> Int {
+        let byFold = Array(left.lowercased().utf8).lexicographicallyPrecedes(Array(right.lowercased().utf8))
+        let foldEqual = Array(left.lowercased().utf8) == Array(right.lowercased().utf8)
+        if !foldEqual { return byFold ? -1 : 1 }
+        if Array(left.utf8) == Array(right.utf8) { return 0 }
+        return Array(left.utf8).lexicographicallyPrecedes(Array(right.utf8)) ? -1 : 1
+    }
+
+    @Test func foldingAsItGoesOrdersAsFoldingWholeDoes() {
+        var random = SeededRandom(seed: 31)
+        for _ in 0..<20_000 {
+            let left = Self.randomText(&random)
+            let right = Self.randomText(&random)
+            #expect(TextKey.compare(left, right) == Self.reference(left, right), "\(left) vs \(right)")
+        }
+    }
+
+    @Test(arguments: [(false, 5), (true, 5), (false, 1000), (true, 1000)])
+    func distinctValuesAreWhatCountingRowByRowGives(byCount: Bool, limit: Int) throws {
+        var random = SeededRandom(seed: 77)
+        var table = try Table(
+            name: "t",
+            columns: [
+                Column(key: "name", rules: try ColumnRules(type: .text)),
+                Column(key: "n", rules: try ColumnRules(type: .number)),
+            ]
+        )
+        let texts = (0..<40).map { _ in Self.randomText(&random) }
+        _ = try table.add(
+            (0..<600).map { _ in
+                RowInput(values: [
+                    "name": .text(texts[Int(random.next() % 40)]), "n": .number(Double(random.next() % 30)),
+                ])
+            },
+            now: 0
+        )
+        for prefix in ["", "a", "K", "i", "ウ", "é"] {
+            let found = table.distinctValues(of: 0, admitting: nil, prefix: prefix, byCount: byCount, limit: limit)
+            var counts: [String: Int] = [:]
+            for slot in table.orderSlots(from: 0, limit: table.rowCount) {
+                guard case .text(let text) = table.stores[0][slot] else {
+                    if prefix.isEmpty { counts["", default: 0] += 1 }
+                    continue
+                }
+                if text.lowercased().utf8.starts(with: prefix.lowercased().utf8) { counts[text, default: 0] += 1 }
+            }
+            let expected = counts.sorted { left, right in
+                if byCount, left.value != right.value { return left.value > right.value }
+                return Self.reference(left.key, right.key) < 0
+            }
+            #expect(found.distinct == expected.count, "prefix \(prefix)")
+            #expect(found.values.map(\.text) == expected.prefix(limit).map(\.key), "prefix \(prefix)")
+            #expect(found.values.map(\.count) == expected.prefix(limit).map(\.value), "prefix \(prefix)")
+            #expect(found.rows == 600)
+        }
+    }
+}

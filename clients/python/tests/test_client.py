@@ -241,6 +241,25 @@ class ClientTests(unittest.TestCase):
             "column": "n", "function": "max", "text": "29", "value": 29,
         })
 
+    def test_a_filter_with_groups_and_a_pattern_shows_what_python_picks(self):
+        self.client.create(
+            table="feed-terms",
+            columns=[{"key": "n", "type": "number"}, {"key": "name"}],
+            rows=[{"n": n, "name": f"item-{n:02d}"} for n in range(40)],
+        )
+        reply = self.client.filter(table="feed-terms", where=[
+            {"any": [{"column": "n", "op": "<", "value": 5}, {"column": "name", "op": "matches", "value": "3[0-9]$"}]},
+            {"not": {"column": "n", "op": "in", "values": [2, 33]}},
+        ])
+        expected = [n for n in range(40) if (n < 5 or 30 <= n <= 39) and n not in (2, 33)]
+        self.assertEqual(reply["shown"], len(expected))
+        self.assertEqual(reply["filter"], "n < 5 or name matches /3[0-9]$/ · not n is 2 or 33")
+        shown = self.client.get(table="feed-terms", **{"from": 0}, count=100, columns=["n"], view=True)
+        self.assertEqual([row["values"]["n"] for row in shown["rows"]], expected)
+        # name's list: the any group reads name and is left out; the not on n narrows it.
+        values = self.client.distinct(table="feed-terms", column="name")
+        self.assertEqual(values["rows"], 38)
+
     def test_a_subscription_iterates_events_in_version_order(self):
         self.client.create(numbered("feed-events", 3))
         subscription = self.client.subscribe("feed-events", timeout=5)

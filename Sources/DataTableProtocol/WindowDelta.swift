@@ -12,7 +12,9 @@ import MemberwiseInit
 ///    `null` removes it, except `cells` or `values` given as an object, which replaces only the
 ///    cells (or values) of the columns it names (by key, at that column's place in the
 ///    window's `columns`);
-/// 4. the rows in `added` join, and the rows are put in order of their `index`.
+/// 4. the rows in `added` join, and the rows are put in order of their `index`;
+/// 5. `sections` changes the window's sections as the steps above change rows: its `set`, then
+///    the section headers of `shown` by `title` (removed, changed, added), put in order of `y`.
 @MemberwiseInit
 public struct WindowDelta: Codable, Hashable, Sendable {
     /// The watch it belongs to.
@@ -33,10 +35,102 @@ public struct WindowDelta: Codable, Hashable, Sendable {
     /// While frozen: how many changes outside the window's rows (rows added, removed or moved)
     /// wait to be shown when the watch is no longer frozen.
     public var pending: Int?
+    /// What changed in the window's sections, header by header, when it had sections and still
+    /// has them (otherwise `set.sections` says it whole).
+    public var sections: SectionsDelta?
 
     /// Whether it carries no change to the window (nor a new `pending`).
     public var isEmpty: Bool {
-        self.set == nil && removed == nil && added == nil && changed == nil && pending == nil
+        self.set == nil && removed == nil && added == nil && changed == nil && pending == nil && sections == nil
+    }
+
+    /// What changed in a window's `sections`: its members other than `shown` whole, and the
+    /// section headers it shows keyed by `title` as rows are by `id` (a new total is a change of
+    /// the header's `aggregates`, not a new `sections`).
+    @MemberwiseInit
+    public struct SectionsDelta: Codable, Hashable, Sendable {
+        /// Members other than `shown` whose values changed (`count`, `grandTotal`, `index` …),
+        /// whole; `null` removes a member.
+        public var set: [String: JSONValue]?
+        /// Titles of the headers that left.
+        public var removed: [String]?
+        /// Headers that came, whole.
+        public var added: [JSONValue]?
+        /// Headers that stayed: `title` and each member that changed (`y`, `count`,
+        /// `aggregates`, `sticky` …); `null` removes a member.
+        public var changed: [JSONValue]?
+
+        /// The changes that take `old` sections to `new`; `nil` when headers cannot be told
+        /// apart by title (two share one) or either is not sections.
+        static func between(_ old: JSONValue, _ new: JSONValue) -> SectionsDelta? {
+            guard case .object(let before) = old, case .object(let after) = new,
+                let oldShown = before["shown"]?.arrayElements, let newShown = after["shown"]?.arrayElements
+            else { return nil }
+            func byTitle(_ headers: [JSONValue]) -> [String: [String: JSONValue]]? {
+                var keyed: [String: [String: JSONValue]] = [:]
+                for header in headers {
+                    guard let title = header["title"]?.stringValue, case .object(let members) = header,
+                        keyed.updateValue(members, forKey: title) == nil
+                    else { return nil }
+                }
+                return keyed
+            }
+            guard let oldHeaders = byTitle(oldShown), let newHeaders = byTitle(newShown) else { return nil }
+            var delta = SectionsDelta()
+            var set: [String: JSONValue] = [:]
+            for key in Set(before.keys).union(after.keys) where key != "shown" && before[key] != after[key] {
+                set[key] = after[key] ?? .null
+            }
+            var added: [JSONValue] = []
+            var changed: [JSONValue] = []
+            for header in newShown {
+                let title = header["title"]!.stringValue!
+                guard let was = oldHeaders[title] else {
+                    added.append(header)
+                    continue
+                }
+                let members = newHeaders[title]!
+                var change: [String: JSONValue] = [:]
+                for key in Set(was.keys).union(members.keys) where was[key] != members[key] {
+                    change[key] = members[key] ?? .null
+                }
+                if !change.isEmpty {
+                    change["title"] = .string(title)
+                    changed.append(.object(change))
+                }
+            }
+            let removed = oldShown.compactMap { $0["title"]?.stringValue }.filter { newHeaders[$0] == nil }
+            delta.set = set.isEmpty ? nil : set
+            delta.removed = removed.isEmpty ? nil : removed
+            delta.added = added.isEmpty ? nil : added
+            delta.changed = changed.isEmpty ? nil : changed
+            return delta
+        }
+
+        /// Applies the changes to `sections` (a window's `sections` object).
+        func apply(to sections: inout JSONValue) {
+            guard case .object(var members) = sections else { return }
+            for (key, value) in set ?? [:] {
+                if value == .null { members.removeValue(forKey: key) } else { members[key] = value }
+            }
+            var shown = members["shown"]?.arrayElements ?? []
+            let gone = Set(removed ?? [])
+            shown.removeAll { $0["title"]?.stringValue.map(gone.contains) ?? false }
+            for change in changed ?? [] {
+                guard case .object(let update) = change, let title = update["title"]?.stringValue,
+                    let index = shown.firstIndex(where: { $0["title"]?.stringValue == title }),
+                    case .object(var header) = shown[index]
+                else { continue }
+                for (key, value) in update where key != "title" {
+                    if value == .null { header.removeValue(forKey: key) } else { header[key] = value }
+                }
+                shown[index] = .object(header)
+            }
+            shown += added ?? []
+            shown.sort { ($0["y"]?.intValue ?? 0) < ($1["y"]?.intValue ?? 0) }
+            members["shown"] = .array(shown)
+            sections = .object(members)
+        }
     }
 
     /// `scroll`'s window as a watch keeps and sends it: without each row's `highlight` (it
@@ -70,6 +164,13 @@ public struct WindowDelta: Codable, Hashable, Sendable {
         }
         var set: [String: JSONValue] = [:]
         for key in Set(before.keys).union(after.keys) where key != "rows" && before[key] != after[key] {
+            // Sections that stay are changed header by header.
+            if key == "sections", let old = before[key], let new = after[key],
+                let sections = SectionsDelta.between(old, new)
+            {
+                delta.sections = sections
+                continue
+            }
             set[key] = after[key] ?? .null
         }
         let oldRows = (before["rows"]?.arrayElements ?? []).keyedByID()
@@ -154,6 +255,10 @@ public struct WindowDelta: Codable, Hashable, Sendable {
         rows += added ?? []
         rows.sort { ($0["index"]?.intValue ?? 0) < ($1["index"]?.intValue ?? 0) }
         members["rows"] = .array(rows)
+        if let sections, var held = members["sections"] {
+            sections.apply(to: &held)
+            members["sections"] = held
+        }
         window = .object(members)
     }
 }

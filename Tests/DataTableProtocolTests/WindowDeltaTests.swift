@@ -60,4 +60,65 @@ import Testing
             .apply(to: &held)
         #expect(held == new)
     }
+
+    /// Sections of a window: headers at increasing `y`, each with a count and a sum.
+    static func sections(_ headers: [(title: String, count: Int, sum: Int)], total: Int?) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "column": "status", "count": .integer(Int64(headers.count)),
+            "shown": .array(
+                headers.enumerated().map { place, header in
+                    [
+                        "title": .string(header.title), "count": .integer(Int64(header.count)),
+                        "y": .integer(Int64(place * 4 + 1)), "height": 1,
+                        "aggregates": [["column": "qty", "function": "sum", "value": .integer(Int64(header.sum))]],
+                    ]
+                }
+            ),
+        ]
+        if let total { members["grandTotal"] = ["y": 9, "aggregates": [["value": .integer(Int64(total))]]] }
+        return .object(members)
+    }
+
+    /// A new total is a change of one header's aggregates, not the whole sections again.
+    @Test func aNewTotalChangesOnlyItsHeader() throws {
+        let old = Self.window(
+            [("r1", 0, ["x", "y"])],
+            extra: ["sections": Self.sections([("Low", 2, 10), ("OK", 5, 7)], total: 17)]
+        )
+        let new = Self.window(
+            [("r1", 0, ["x", "y"])],
+            extra: ["sections": Self.sections([("Low", 2, 12), ("OK", 5, 7)], total: 19)]
+        )
+        let delta = WindowDelta.between(old, new)
+        #expect(delta.set == nil)
+        #expect(
+            delta.sections?.changed == [
+                ["title": "Low", "aggregates": [["column": "qty", "function": "sum", "value": 12]]]
+            ]
+        )
+        #expect(delta.sections?.set?.keys.sorted() == ["grandTotal"])
+        #expect(delta.sections?.added == nil && delta.sections?.removed == nil)
+        var held = old
+        try JSONDecoder().decode(WindowDelta.self, from: JSONEncoder().encode(delta)).apply(to: &held)
+        #expect(held == new)
+    }
+
+    @Test(arguments: 0..<200)
+    func anySectionsComeFromAnyOthers(seed: Int) throws {
+        var random = SeededRandom(seed: UInt64(1000 + seed))
+        func some() -> JSONValue {
+            let titles = ["Low", "OK", "Out", "Reorder", ""].filter { _ in random.next() % 2 == 0 }
+            let headers = titles.map { ($0, Int(random.next() % 3), Int(random.next() % 3)) }
+            let extra: [String: JSONValue] =
+                random.next() % 5 == 0
+                ? [:] : ["sections": Self.sections(headers, total: random.next() % 2 == 0 ? 3 : nil)]
+            return Self.window([("r1", 0, ["x", "y"])], extra: extra)
+        }
+        let old = some()
+        let new = some()
+        var held = old
+        try JSONDecoder().decode(WindowDelta.self, from: JSONEncoder().encode(WindowDelta.between(old, new)))
+            .apply(to: &held)
+        #expect(held == new)
+    }
 }

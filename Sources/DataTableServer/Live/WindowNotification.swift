@@ -40,6 +40,15 @@ enum WindowNotification {
             key("removed", &writer)
             writer.value(.array(removed))
         }
+        if let sections = delta.sections {
+            key("sections", &writer)
+            var members: [String: JSONValue] = [:]
+            members["added"] = sections.added.map(JSONValue.array)
+            members["changed"] = sections.changed.map(JSONValue.array)
+            members["removed"] = sections.removed.map { .array($0.map(JSONValue.string)) }
+            members["set"] = sections.set.map(JSONValue.object)
+            writer.value(.object(members))
+        }
         key("seq", &writer)
         writer.int(delta.seq)
         if let set = delta.set {

@@ -266,7 +266,8 @@ class Subscription:
 def apply_delta(window, delta):
     """Applies a ``window`` notification's params (or a ``watch`` reply's ``delta``) to
     ``window``, a window as ``scroll`` gives it, in place; returns it. The order is protocol.md's
-    ("watch"): members set, rows removed, rows changed, rows added, rows put in order of index."""
+    ("watch"): members set, rows removed, rows changed, rows added, rows put in order of index,
+    then the sections' changes header by header, put in order of y."""
     for key, value in (delta.get("set") or {}).items():
         if value is None:
             window.pop(key, None)
@@ -295,6 +296,29 @@ def apply_delta(window, delta):
     rows.extend(delta.get("added") or [])
     rows.sort(key=lambda row: row.get("index", 0))
     window["rows"] = rows
+    sections = delta.get("sections")
+    if sections and isinstance(window.get("sections"), dict):
+        held = window["sections"]
+        for key, value in (sections.get("set") or {}).items():
+            if value is None:
+                held.pop(key, None)
+            else:
+                held[key] = value
+        gone = set(sections.get("removed") or [])
+        shown = [header for header in held.get("shown", []) if header.get("title") not in gone]
+        by_title = {header.get("title"): header for header in shown}
+        for change in sections.get("changed") or []:
+            header = by_title.get(change.get("title"))
+            if header is None:
+                continue
+            for key, value in change.items():
+                if value is None:
+                    header.pop(key, None)
+                elif key != "title":
+                    header[key] = value
+        shown.extend(sections.get("added") or [])
+        shown.sort(key=lambda header: header.get("y", 0))
+        held["shown"] = shown
     return window
 
 

@@ -29,6 +29,7 @@ from datatable_client import (  # noqa: E402
     NoSuchTable,
     ReadOnly,
     UnknownMethod,
+    apply_delta,
     default_socket_path,
 )
 
@@ -306,6 +307,29 @@ class ClientTests(unittest.TestCase):
         self.assertEqual([row["index"] for row in moved["rows"]], [3, 4, 5, 6])
         live.close()
         self.assertEqual(live.ended, "closed")
+
+    def test_a_watched_total_changes_as_its_header(self):
+        self.client.create(
+            table="feed-watch-sums",
+            columns=[{"key": "n", "type": "number"}, {"key": "parity"}],
+            rows=[{"n": n, "parity": "even" if n % 2 == 0 else "odd"} for n in range(10)],
+        )
+        live = self.client.watch(
+            "feed-watch-sums", timeout=5, unit="cell", viewport={"width": 40, "height": 30}, maxRate=60,
+            sections={"column": "parity", "aggregates": {"n": "sum"}, "grandTotal": "bottom"},
+        )
+        with Client(daemon.socket) as writer:
+            writer.edit(table="feed-watch-sums", id=1, column="n", value=100)
+        delta = self.client.next_window(live.id, timeout=5)
+        # Only the even header's sum and the grand total changed: no whole sections.
+        self.assertNotIn("sections", delta.get("set") or {})
+        changed = delta["sections"]["changed"]
+        self.assertEqual([header["title"] for header in changed], ["even"])
+        self.assertEqual(changed[0]["aggregates"][0]["value"], 100 + 2 + 4 + 6 + 8)
+        apply_delta(live.window, delta)
+        fresh = self.client.scroll(table="feed-watch-sums")
+        self.assertEqual(live.window["sections"], fresh["sections"])
+        live.close()
 
     def test_events_wait_while_replies_are_read(self):
         self.client.create(numbered("feed-queue", 1))

@@ -24,6 +24,13 @@ import Testing
         return .object(members)
     }
 
+    /// `window` with `delta` applied as a client reads it off the wire (encoded, then decoded).
+    static func appliedOffTheWire(_ delta: WindowDelta, to window: JSONValue) throws -> JSONValue {
+        var held = window
+        try JSONDecoder().decode(WindowDelta.self, from: JSONEncoder().encode(delta)).apply(to: &held)
+        return held
+    }
+
     @Test func aMemberThatGoesIsRemoved() throws {
         let old = Self.window([("b33", 0, ["x", "y"])], extra: ["first": .integer(0), "last": .integer(0)])
         let new = Self.window([], extra: ["shown": .integer(0)])
@@ -33,9 +40,7 @@ import Testing
         delta.apply(to: &held)
         #expect(held == new)
         // And as a client reads it off the wire.
-        var decoded = old
-        try JSONDecoder().decode(WindowDelta.self, from: JSONEncoder().encode(delta)).apply(to: &decoded)
-        #expect(decoded == new)
+        #expect(try Self.appliedOffTheWire(delta, to: old) == new)
     }
 
     @Test(arguments: 0..<200)
@@ -55,10 +60,7 @@ import Testing
         }
         let old = some()
         let new = some()
-        var held = old
-        try JSONDecoder().decode(WindowDelta.self, from: JSONEncoder().encode(WindowDelta.between(old, new)))
-            .apply(to: &held)
-        #expect(held == new)
+        #expect(try Self.appliedOffTheWire(WindowDelta.between(old, new), to: old) == new)
     }
 
     /// Sections of a window: headers at increasing `y`, each with a count and a sum.
@@ -98,9 +100,7 @@ import Testing
         )
         #expect(delta.sections?.set?.keys.sorted() == ["grandTotal"])
         #expect(delta.sections?.added == nil && delta.sections?.removed == nil)
-        var held = old
-        try JSONDecoder().decode(WindowDelta.self, from: JSONEncoder().encode(delta)).apply(to: &held)
-        #expect(held == new)
+        #expect(try Self.appliedOffTheWire(delta, to: old) == new)
     }
 
     @Test(arguments: 0..<200)
@@ -116,9 +116,6 @@ import Testing
         }
         let old = some()
         let new = some()
-        var held = old
-        try JSONDecoder().decode(WindowDelta.self, from: JSONEncoder().encode(WindowDelta.between(old, new)))
-            .apply(to: &held)
-        #expect(held == new)
+        #expect(try Self.appliedOffTheWire(WindowDelta.between(old, new), to: old) == new)
     }
 }

@@ -34,22 +34,20 @@ public indirect enum FilterTerm: Sendable, Equatable {
             guard let column = map(condition.column) else { return nil }
             condition.column = column
             return .condition(condition)
-        case .any(let terms):
-            var moved: [FilterTerm] = []
-            for term in terms {
-                guard let term = term.renumbered(map) else { return nil }
-                moved.append(term)
-            }
-            return .any(moved)
-        case .all(let terms):
-            var moved: [FilterTerm] = []
-            for term in terms {
-                guard let term = term.renumbered(map) else { return nil }
-                moved.append(term)
-            }
-            return .all(moved)
+        case .any(let terms): return Self.renumbered(terms, map).map { .any($0) }
+        case .all(let terms): return Self.renumbered(terms, map).map { .all($0) }
         case .not(let term):
             return term.renumbered(map).map { .not($0) }
         }
+    }
+
+    /// Each of `terms` renumbered by `map`; `nil` when one of them reads a column it drops.
+    private static func renumbered(_ terms: [FilterTerm], _ map: (Int) -> Int?) -> [FilterTerm]? {
+        var moved: [FilterTerm] = []
+        for term in terms {
+            guard let term = term.renumbered(map) else { return nil }
+            moved.append(term)
+        }
+        return moved
     }
 }

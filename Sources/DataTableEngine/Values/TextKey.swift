@@ -75,8 +75,6 @@ enum TextKey {
             }
             index += 1
         }
-        // The longer one's rest decides the folded order only if it is ASCII (folding other
-        // text may change its length).
         // A text that is a folded prefix of the other comes first, unless what follows it could
         // fold to nothing (no character does).
         if left.count != right.count { return left.count < right.count ? -1 : 1 }

@@ -29,6 +29,8 @@ public enum MethodRegistry {
         UnwatchRequest.self,
         FilterRequest.self,
         DistinctRequest.self,
+        CollapseRequest.self,
+        ExpandRequest.self,
         ColumnStateRequest.self,
         SubscribeRequest.self,
         UnsubscribeRequest.self,

@@ -70,6 +70,17 @@ extension ParamsSchema {
                 + "last saw): otherwise `conflict`, with the table's version in `data.version`, and nothing "
                 + "changes.",
         ],
+        "collapse": [
+            "table":
+                "The table the caller's view (with sections) looks at.",
+            "group":
+                "One group: its values, outermost first (a group of the second level gives two), each as "
+                + "its column takes it.",
+            "level":
+                "Every group of a level: 0 for the outermost (`sections.columns[0]`), 1 for the next.",
+            "all":
+                "`true`: every group of every level.",
+        ],
         "columnState": [
             "table":
                 "The table; saving and deleting need write, restoring and listing read.",
@@ -174,6 +185,16 @@ extension ParamsSchema {
                 "With `id`: only if the row is still at this row version (its `version` in `get` or "
                 + "`scroll`): otherwise `conflict`, with the row's version in `data.rowVersion`, and nothing "
                 + "changes.",
+        ],
+        "expand": [
+            "table":
+                "The table the caller's view (with sections) looks at.",
+            "group":
+                "One group: its values, outermost first, each as its column takes it.",
+            "level":
+                "Every group of a level: 0 for the outermost.",
+            "all":
+                "`true`: every group of every level.",
         ],
         "export": [
             "table":
@@ -425,8 +446,9 @@ extension ParamsSchema {
         "follow":
             "`none` (default), `top` or `bottom`: while at that edge, stay there as rows arrive.",
         "sections":
-            "Divides the view into sections, one per distinct value of a column (Apple HIG): replaces "
-            + "the view's; `{}` (no `column`) ends them; absent keeps them.",
+            "Divides the view into sections, one per distinct value of a column (Apple HIG), or into "
+            + "groups nested by several: replaces the view's; `{}` (no `column`) ends them; absent keeps "
+            + "them.",
         "values":
             "`true`: each row also carries `values`, its cells' typed values in the order of `cells`, "
             + "as `get` gives them (absent: `false`).",

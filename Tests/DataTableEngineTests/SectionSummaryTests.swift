@@ -109,7 +109,7 @@ import Testing
             }
         }
         for (section, (_, ids)) in zip(kept.sections, expected) {
-            compare(section.aggregates, ids, "section \(section.title)")
+            compare(section.aggregates, ids, "section \(section.path.joined(separator: " › "))")
         }
         if let grand = kept.grand { compare(grand, expected.flatMap(\.1), "the grand total") }
     }

@@ -109,6 +109,14 @@ import Testing
             #"{"column":"qty","distinct":2,"rows":2,"table":"bins","values":[{"count":1,"text":"4","value":4},{"count":1,"text":"7","value":7}],"version":7}"#
         ),
         (
+            "collapse",
+            #"{"collapsed":1,"shown":12,"table":"bins"}"#
+        ),
+        (
+            "expand",
+            #"{"collapsed":0,"shown":20,"table":"bins"}"#
+        ),
+        (
             "columnState",
             #"{"names":["narrow"],"state":{"columnOrder":["qty"],"columns":{"bin":{"hidden":true}}},"table":"bins","version":8}"#
         ),

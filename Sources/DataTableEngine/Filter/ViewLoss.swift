@@ -34,12 +34,12 @@ extension Table {
                 lostByViews[view, default: []].append(ViewLoss(column: key, part: .filter, version: version + 1))
             }
         }
-        let grouped = sections.filter { $0.spec.column == index }
+        let grouped = sections.filter { $0.spec.columns.contains(index) }
         guard !grouped.isEmpty else { return }
         for sectioned in grouped {
             lostByViews[sectioned.id, default: []].append(ViewLoss(column: key, part: .sections, version: version + 1))
         }
-        sections.removeAll { $0.spec.column == index }
+        sections.removeAll { $0.spec.columns.contains(index) }
         filterGeneration += 1
     }
 

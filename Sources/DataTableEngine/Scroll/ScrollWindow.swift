@@ -110,10 +110,12 @@ public struct ScrollWindow: Sendable {
 
     /// A view's sections as a window shows them.
     public struct Sections: Sendable, Hashable {
-        /// The column whose values name the sections.
+        /// The column whose values name the sections (the outermost groups).
         public var column: String
+        /// The columns groups nest by, outermost first.
+        public var columns: [String]
         public var style: SectionSpec.Style
-        /// How many sections the view has.
+        /// How many sections (outermost groups) the view has.
         public var count: Int
         /// How far rows and columns are inset from both edges (inset grouped).
         public var inset: Int
@@ -153,6 +155,14 @@ public struct ScrollWindow: Sendable {
         public var sticky: Bool
         /// The section's aggregates, in the order the view asked for them.
         public var aggregates: [AggregateResult] = []
+        /// Its level: 0 for the outermost groups, one more for each nested one.
+        public var level: Int = 0
+        /// The titles of the groups holding it, from the outermost down to its own.
+        public var path: [String] = []
+        /// Its rows and nested groups are hidden: only the header shows.
+        public var collapsed: Bool = false
+        /// Where what follows the group starts on screen (what pushes a sticky header up).
+        var end: Int = 0
     }
 
     /// One title of a section index.

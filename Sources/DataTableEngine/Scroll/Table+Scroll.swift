@@ -259,7 +259,7 @@ extension Table {
         switch rows {
         case .all: rowCount
         case .filtered(let index): filters[index].rows.count
-        case .sectioned(let index): sections[index].rows.count
+        case .sectioned(let index): sections[index].shownCount
         }
     }
 
@@ -267,7 +267,7 @@ extension Table {
         switch rows {
         case .all: orderSlots(from: position, limit: limit)
         case .filtered(let index): filters[index].rows.slots(from: position, limit: limit)
-        case .sectioned(let index): sections[index].rows.slots(from: position, limit: limit)
+        case .sectioned(let index): sections[index].shownSlots(from: position, limit: limit)
         }
     }
 
@@ -275,7 +275,8 @@ extension Table {
         switch rows {
         case .all: orderPosition(of: slot)
         case .filtered(let index): filters[index].rows.position(of: slot)
-        case .sectioned(let index): sections[index].rows.position(of: slot)
+        case .sectioned(let index):
+            sections[index].rows.position(of: slot).flatMap(sections[index].shownPosition(ofFull:))
         }
     }
 
@@ -377,8 +378,11 @@ extension Table {
         case .row(let id, let alignment):
             guard let slot = slot(of: id) else { throw .noSuchRow(id) }
             guard let found = self.position(in: rows, of: slot) else {
+                let collapsed = rows.sectionsIndex.map { sections[$0].rows.contains(slot) } ?? false
                 throw .invalidArgument(
-                    "Row \(id) is not shown: the view's filter leaves it out.",
+                    collapsed
+                        ? "Row \(id) is not shown: it is in a collapsed group (expand it first)."
+                        : "Row \(id) is not shown: the view's filter leaves it out.",
                     field: "to.id"
                 )
             }
@@ -398,13 +402,16 @@ extension Table {
                 throw .invalidArgument("The view has no sections (give sections first).", field: "to.section")
             }
             let rules = columns[sections[index].spec.column].rules
+            let shape = sections[index].shape
             guard let value = try? rules.parseComparand(input),
-                let section = sections[index].values.firstIndex(of: value)
+                let group = (0..<shape.groupCount(0)).first(where: {
+                    sections[index].path(shape.leaves(0, group: $0).lowerBound).first == value
+                })
             else {
                 throw .invalidArgument("The view has no section \(input.draftText).", field: "to.section")
             }
             // Its header at the top, below the table's.
-            return geometry.headerTop(section)
+            return geometry.headerTop(shape.leaves(0, group: group).lowerBound, level: 0)
         }
         let top = header + offsets.offset(of: position)
         let rowHeight = offsets.height(at: position)

@@ -37,62 +37,95 @@ public struct SectionMetrics: Sendable, Equatable {
     }
 }
 
-/// A sectioned view's geometry: section `k` starts (its header's top) at
-/// `above + k × (header + footer + gap) + rows before it`, its rows follow the header, its footer
-/// the rows; so a row's top is `above + k × (header + footer + gap) + header + offset of the row`
-/// (`above`: a grand total row before the first section).
-/// Finding the section at an offset halves over the sections (O(log² s) with the counts' tree).
+/// A sectioned view's geometry, leaf by leaf (``SectionShape``): a leaf starts with its gap (if
+/// any), then its headers, its shown rows and its footers; so the top of leaf `i` is
+/// `above + header × headers before i + footer × footers before i + gap × gaps before i +` the
+/// height of the rows shown before it (`above`: a grand total row before the first group), and
+/// a shown row's top is its leaf's rows' top plus its offset among the shown rows.
+/// Finding the leaf at an offset halves over the leaves (O(log² s) with the shape's trees).
 struct SectionGeometry: ViewOffsets {
+    /// The heights of the shown rows, by shown position.
     var rows: RowOffsets
-    var counts: SectionCounts
+    var shape: SectionShape
     var metrics: SectionMetrics
 
-    private var perSection: Int { metrics.header + metrics.footer + metrics.gap }
+    var leafCount: Int { shape.leafCount }
+
+    /// Headers, footers and gaps of the leaves before `leaf`.
+    private func extras(before leaf: Int) -> Int {
+        metrics.header * shape.headers.rowsBefore(leaf) + metrics.footer * shape.footers.rowsBefore(leaf)
+            + metrics.gap * shape.gaps.rowsBefore(leaf)
+    }
 
     var totalHeight: Int {
-        let sections = counts.sectionCount
-        guard sections > 0 else { return 0 }
-        return metrics.totalAbove + sections * (metrics.header + metrics.footer) + (sections - 1) * metrics.gap
-            + rows.totalHeight + metrics.totalBelow
+        guard leafCount > 0 else { return 0 }
+        return leafTop(leafCount) + metrics.totalBelow
     }
 
-    /// The top of section `k`'s header (its gap, if any, is above it).
-    func headerTop(_ section: Int) -> Int {
-        metrics.totalAbove + section * perSection + rows.offset(of: counts.rowsBefore(section))
+    /// The top of `leaf` (its gap, then its headers); `leafCount`: the bottom of the last leaf.
+    func leafTop(_ leaf: Int) -> Int {
+        metrics.totalAbove + extras(before: leaf) + rows.offset(of: shape.shown.rowsBefore(leaf))
     }
 
-    /// The top of section `k`'s footer (or where it would be).
-    func footerTop(_ section: Int) -> Int {
-        metrics.totalAbove + section * perSection + metrics.header + rows.offset(of: counts.rowsBefore(section + 1))
+    /// The top of `leaf`'s first shown row (or where it would be).
+    func rowsTop(_ leaf: Int) -> Int {
+        leafTop(leaf) + metrics.gap * shape.gaps.counts[leaf] + metrics.header * shape.headers.counts[leaf]
+    }
+
+    /// The top of the header of `level` above `leaf` (one of ``SectionShape/headerLevels(_:)``).
+    func headerTop(_ leaf: Int, level: Int) -> Int {
+        leafTop(leaf) + metrics.gap * shape.gaps.counts[leaf]
+            + metrics.header * (level - shape.headerLevels(leaf).lowerBound)
+    }
+
+    /// The top of the footer of `level` after `leaf`'s rows (one of ``SectionShape/footerLevels(_:)``).
+    func footerTop(_ leaf: Int, level: Int) -> Int {
+        let first = shape.shown.rowsBefore(leaf)
+        let rowsHeight = rows.offset(of: first + shape.shown.counts[leaf]) - rows.offset(of: first)
+        return rowsTop(leaf) + rowsHeight + metrics.footer * (Int(shape.openDepth[leaf]) - 1 - level)
     }
 
     func offset(of position: Int) -> Int {
-        let section = counts.section(holding: min(position, max(0, counts.total - 1)))
-        return metrics.totalAbove + section * perSection + metrics.header + rows.offset(of: position)
+        let shown = shape.shown.total
+        guard shown > 0 else { return metrics.totalAbove }
+        let leaf = shape.shown.section(holding: min(position, shown - 1))
+        return rowsTop(leaf) + rows.offset(of: position) - rows.offset(of: shape.shown.rowsBefore(leaf))
     }
 
     func height(at position: Int) -> Int { rows.height(at: position) }
 
-    /// The section whose header starts at or above `offset` (the first one above it).
-    func section(atOffset offset: Int) -> Int {
+    /// The last leaf whose headers start at or above `offset` (the first leaf when none does):
+    /// the space before a leaf goes with the leaf above it.
+    func leaf(atOffset offset: Int) -> Int {
         var low = 0
-        var high = counts.sectionCount - 1
+        var high = leafCount - 1
         while low < high {
             let middle = (low + high + 1) / 2
-            if headerTop(middle) <= offset { low = middle } else { high = middle - 1 }
+            if leafTop(middle) + metrics.gap * shape.gaps.counts[middle] <= offset {
+                low = middle
+            } else {
+                high = middle - 1
+            }
         }
         return max(0, low)
     }
 
     func position(atOffset offset: Int) -> (position: Int, inside: Int) {
-        let section = self.section(atOffset: offset)
-        let first = counts.rowsBefore(section)
-        let end = first + counts.counts[section]
-        let local = offset - headerTop(section) - metrics.header
+        let total = shape.shown.total
+        guard total > 0 else { return (0, 0) }
+        let leaf = self.leaf(atOffset: offset)
+        let first = shape.shown.rowsBefore(leaf)
+        let end = first + shape.shown.counts[leaf]
+        guard end > first else {
+            // A collapsed group's header: the next row shown below it, else the last one above.
+            let near = first < total ? first : total - 1
+            return (near, offset - self.offset(of: near))
+        }
+        let local = offset - rowsTop(leaf)
         guard local >= 0 else { return (first, local) }
         let rowOffset = rows.offset(of: first) + local
         if rowOffset >= rows.offset(of: end) {
-            // In the footer or the space after it: the section's last row.
+            // In the footers or the space after them: the leaf's last row.
             return (end - 1, rowOffset - rows.offset(of: end - 1))
         }
         return rows.position(atOffset: rowOffset)

@@ -36,12 +36,22 @@ extension Table {
         }
     }
 
-    /// `slot` was placed in `section` of the sections at `index`: its sums take it in.
-    mutating func summarize(_ slot: UInt32, section: Int, in index: Int) {
-        let start = sections[index].counts.rowsBefore(section)
-        for summary in sections[index].summaries.indices {
-            let value = stores[sections[index].summaries[summary].column][slot]
-            sections[index].summaries[summary].insert(slot, value: value, group: section, start: start)
+    /// Where the group of `level` holding `leaf` starts among the sections' rows, and its index.
+    private func group(_ level: Int, of leaf: Int, in index: Int) -> (group: Int, start: Int) {
+        let group = sections[index].shape.group(level, of: leaf)
+        let first = sections[index].shape.leaves(level, group: group).lowerBound
+        return (group, sections[index].counts.rowsBefore(first))
+    }
+
+    /// `slot` was placed in `leaf` of the sections at `index`: the sums of every group holding
+    /// it take it in.
+    mutating func summarize(_ slot: UInt32, leaf: Int, in index: Int) {
+        for level in sections[index].summaries.indices {
+            let (group, start) = group(level, of: leaf, in: index)
+            for summary in sections[index].summaries[level].indices {
+                let value = stores[sections[index].summaries[level][summary].column][slot]
+                sections[index].summaries[level][summary].insert(slot, value: value, group: group, start: start)
+            }
         }
         for summary in sections[index].grandSummaries.indices {
             let value = stores[sections[index].grandSummaries[summary].column][slot]
@@ -49,26 +59,35 @@ extension Table {
         }
     }
 
-    /// `slot` is about to leave `section` of the sections at `index`: its sums let it go.
-    mutating func unsummarize(_ slot: UInt32, section: Int, in index: Int) {
-        let start = sections[index].counts.rowsBefore(section)
-        for summary in sections[index].summaries.indices {
-            sections[index].summaries[summary].remove(slot, group: section, start: start)
+    /// `slot` is about to leave `leaf` of the sections at `index`: its sums let it go.
+    mutating func unsummarize(_ slot: UInt32, leaf: Int, in index: Int) {
+        for level in sections[index].summaries.indices {
+            let (group, start) = group(level, of: leaf, in: index)
+            for summary in sections[index].summaries[level].indices {
+                sections[index].summaries[level][summary].remove(slot, group: group, start: start)
+            }
         }
         for summary in sections[index].grandSummaries.indices {
             sections[index].grandSummaries[summary].remove(slot, group: 0, start: 0)
         }
     }
 
-    /// Cells of `slot` in `columns` changed while it stays in `section`: the sums of those
+    /// Cells of `slot` in `columns` changed while it stays in `leaf`: the sums of those
     /// columns take its new values.
-    mutating func resummarize(_ slot: UInt32, columns changed: [Int], section: Int, in index: Int) {
-        let start = sections[index].counts.rowsBefore(section)
-        for summary in sections[index].summaries.indices
-        where changed.contains(sections[index].summaries[summary].column) {
-            let column = sections[index].summaries[summary].column
-            sections[index].summaries[summary].remove(slot, group: section, start: start)
-            sections[index].summaries[summary].insert(slot, value: stores[column][slot], group: section, start: start)
+    mutating func resummarize(_ slot: UInt32, columns changed: [Int], leaf: Int, in index: Int) {
+        for level in sections[index].summaries.indices {
+            let (group, start) = group(level, of: leaf, in: index)
+            for summary in sections[index].summaries[level].indices
+            where changed.contains(sections[index].summaries[level][summary].column) {
+                let column = sections[index].summaries[level][summary].column
+                sections[index].summaries[level][summary].remove(slot, group: group, start: start)
+                sections[index].summaries[level][summary].insert(
+                    slot,
+                    value: stores[column][slot],
+                    group: group,
+                    start: start
+                )
+            }
         }
         for summary in sections[index].grandSummaries.indices
         where changed.contains(sections[index].grandSummaries[summary].column) {
@@ -80,11 +99,26 @@ extension Table {
 
     // MARK: Reading them
 
-    /// The aggregates of `section` of the sections at `index`, in the order the spec asks for them.
-    func sectionAggregates(_ section: Int, in index: Int) -> [AggregateResult] {
-        let start = sections[index].counts.rowsBefore(section)
-        let count = sections[index].counts.counts[section]
-        return aggregates(in: index, summaries: sections[index].summaries, group: section, start: start, count: count)
+    /// The rows of group `group` of `level` of the sections at `index`: where they start among
+    /// the sections' rows, and how many.
+    func groupRows(_ level: Int, group: Int, in index: Int) -> (start: Int, count: Int) {
+        let leaves = sections[index].shape.leaves(level, group: group)
+        let start = sections[index].counts.rowsBefore(leaves.lowerBound)
+        return (start, sections[index].counts.rowsBefore(leaves.upperBound) - start)
+    }
+
+    /// The aggregates of group `group` of `level` of the sections at `index`, in the order the
+    /// spec asks for them.
+    func groupAggregates(_ level: Int, group: Int, in index: Int) -> [AggregateResult] {
+        guard !sections[index].spec.aggregates.isEmpty else { return [] }
+        let (start, count) = groupRows(level, group: group, in: index)
+        return aggregates(
+            in: index,
+            summaries: sections[index].summaries[level],
+            group: group,
+            start: start,
+            count: count
+        )
     }
 
     /// The aggregates of every row the view with sections at `index` shows; `nil` without a grand total.
@@ -94,19 +128,23 @@ extension Table {
         return aggregates(in: index, summaries: sections[index].grandSummaries, group: 0, start: 0, count: count)
     }
 
-    /// The aggregates of the view with `id`'s sections: each section's (in section order, with
-    /// its title) and the grand total's; `nil` when the view has no sections.
+    /// The aggregates of the view with `id`'s groups: each group's (level by level, outermost
+    /// first, each level's in order, with its titles from the outermost down) and the grand
+    /// total's; `nil` when the view has no sections.
     public func summaries(of id: UInt64) -> (
-        sections: [(title: String, aggregates: [AggregateResult])], grand: [AggregateResult]?
+        sections: [(path: [String], aggregates: [AggregateResult])], grand: [AggregateResult]?
     )? {
         guard let index = sectionsIndex(id) else { return nil }
-        let perSection = sections[index].values.indices.map { section in
-            (
-                title: sectionTitle(sections[index].values[section], index),
-                aggregates: sectionAggregates(section, in: index)
-            )
+        var groups: [(path: [String], aggregates: [AggregateResult])] = []
+        for level in 0..<sections[index].depth {
+            for group in 0..<sections[index].shape.groupCount(level) {
+                let leaf = sections[index].shape.leaves(level, group: group).lowerBound
+                groups.append(
+                    (groupTitles(leaf, through: level, in: index), groupAggregates(level, group: group, in: index))
+                )
+            }
         }
-        return (perSection, grandAggregates(in: index))
+        return (groups, grandAggregates(in: index))
     }
 
     /// The spec's aggregates of the rows at `start ..< start + count` of the sections' rows,

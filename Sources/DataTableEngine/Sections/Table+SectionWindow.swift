@@ -20,7 +20,7 @@ extension Table {
         let rule = plan.heightRule
         let rows: RowOffsets
         if rule.isUniform || !contentWidths.contains(where: { $0.measure.identity == rule.measure }) {
-            rows = .uniform(height: rule.rowHeight, count: sections[index].rows.count)
+            rows = .uniform(height: rule.rowHeight, count: sections[index].shownCount)
         } else if let kept = sections[index].keptOffsets.first(where: { $0.rule == rule }) {
             rows = .indexed(kept.index)
         } else {
@@ -28,7 +28,7 @@ extension Table {
         }
         return SectionGeometry(
             rows: rows,
-            counts: sections[index].counts,
+            shape: sections[index].shape,
             metrics: SectionMetrics(sections[index].spec, unit: options.unit)
         )
     }
@@ -40,21 +40,30 @@ extension Table {
             !sections[index].keptOffsets.contains(where: { $0.rule == rule })
         else { return }
         var heights: [Int] = []
-        heights.reserveCapacity(sections[index].rows.count)
-        sections[index].rows.forEachSlot { heights.append(height(of: $0, under: rule)) }
+        heights.reserveCapacity(sections[index].shownCount)
+        sections[index].forEachShownSlot { heights.append(height(of: $0, under: rule)) }
         if sections[index].keptOffsets.count >= Self.rowOffsetsLimit { sections[index].keptOffsets.removeFirst() }
         sections[index].keptOffsets.append(KeptOffsets(rule: rule, index: OffsetIndex(heights: heights)))
     }
 
-    /// A section's title: its value as the column shows it.
-    func sectionTitle(_ value: CellValue, _ index: Int) -> String {
-        OneLine.text(columns[sections[index].spec.column].rules.displayText(value))
+    /// A group's title: the value of `level`'s column as the column shows it.
+    func sectionTitle(_ value: CellValue, level: Int, in index: Int) -> String {
+        OneLine.text(columns[sections[index].spec.columns[level]].rules.displayText(value))
     }
 
-    /// The sections a window shows, from the one holding its first row (with overscan) to the
-    /// one holding its last; in plain style the top one's header sticks below the table's
-    /// header until the next header pushes it up. With an index, every section's title and the
-    /// offset that brings it to the top.
+    /// The titles of the groups holding `leaf`, from the outermost down to `level`.
+    func groupTitles(_ leaf: Int, through level: Int, in index: Int) -> [String] {
+        let path = sections[index].path(leaf)
+        return (0...level).map { sectionTitle(path[path.startIndex + $0], level: $0, in: index) }
+    }
+
+    /// The groups a window shows: the headers of the leaves from the one at its top (or holding
+    /// its first row, with overscan) to the one at its bottom (or holding its last), with the
+    /// groups whose rows are under the top. In plain style a header whose place has scrolled
+    /// above its place in the stack below the table's header (the outermost first, each nested
+    /// one below its parent's) sticks there until the end of its group pushes it up, along with
+    /// the nested headers that end where it ends. With an index, every outermost group's title
+    /// and the offset that brings it to the top.
     func windowSections(
         _ geometry: SectionGeometry,
         index: Int,
@@ -65,41 +74,55 @@ extension Table {
         last: Int?,
         overscan: Int
     ) -> ScrollWindow.Sections {
-        let spec = sections[index].spec
+        let sectioned = sections[index]
+        let spec = sectioned.spec
+        let shape = sectioned.shape
         let metrics = geometry.metrics
-        let values = sections[index].values
         var shown: [ScrollWindow.Section] = []
-        // Where section headers stick: below the table's header, and below a grand total pinned there.
+        // Where headers stick: below the table's header, and below a grand total pinned there.
         let stickAt = header + (spec.grandTotal == .pinnedTop ? metrics.totalAbove : 0)
-        if let first, let last, !values.isEmpty {
-            let total = geometry.counts.total
-            let from = geometry.counts.section(holding: max(0, first - overscan))
-            let to = geometry.counts.section(holding: min(total - 1, last + overscan))
-            for section in from...to {
-                let top = header + geometry.headerTop(section) - y
-                var placed = ScrollWindow.Section(
-                    title: sectionTitle(values[section], index),
-                    count: geometry.counts.counts[section],
-                    y: top,
-                    height: metrics.header,
-                    footerY: metrics.footer > 0 ? header + geometry.footerTop(section) - y : nil,
-                    sticky: false,
-                    aggregates: spec.aggregates.isEmpty ? [] : sectionAggregates(section, in: index)
-                )
-                if spec.style == .plain, top < stickAt {
-                    // Pinned below the table's header, pushed up by the next section's header.
-                    let next = section + 1 < values.count ? header + geometry.headerTop(section + 1) - y : Int.max
-                    placed.y = min(stickAt, next - metrics.header)
-                    placed.sticky = true
-                }
-                shown.append(placed)
+        if shape.leafCount > 0 {
+            var from = geometry.leaf(atOffset: y)
+            let bottom = geometry.leaf(atOffset: max(0, y + height - header - 1))
+            let total = shape.shown.total
+            if let first, total > 0 { from = min(from, shape.shown.section(holding: max(0, first - overscan))) }
+            // The leaves holding the window's rows (overscan too) show their headers; below them,
+            // a header shows if it starts above the viewport's bottom.
+            let rowsTo = last.flatMap { total > 0 ? shape.shown.section(holding: min(total - 1, $0 + overscan)) : nil }
+            let to = max(bottom, rowsTo ?? 0)
+            var groups: [(level: Int, group: Int)] = []
+            // The groups whose rows are under the place headers stick, when their headers are above the window.
+            let under = geometry.leaf(atOffset: max(0, y + stickAt - header))
+            for level in 0...min(Int(shape.openDepth[under]), spec.depth - 1) {
+                let group = shape.group(level, of: under)
+                if shape.leaves(level, group: group).lowerBound < from { groups.append((level, group)) }
             }
+            for leaf in from...to {
+                for level in shape.headerLevels(leaf)
+                where leaf <= rowsTo ?? -1 || header + geometry.headerTop(leaf, level: level) - y < height {
+                    groups.append((level, shape.group(level, of: leaf)))
+                }
+            }
+            for (level, group) in groups {
+                shown.append(placedGroup(level, group: group, index: index, geometry: geometry, header: header, y: y))
+            }
+            if spec.style == .plain {
+                stick(&shown, geometry: geometry, index: index, at: stickAt, header: header, y: y)
+            }
+            shown.sort { $0.y != $1.y ? $0.y < $1.y : $0.level < $1.level }
         }
+        let outermost = shape.leafCount > 0 ? shape.groupCount(0) : 0
         let titles: [ScrollWindow.IndexEntry]? =
             spec.style == .plain && spec.index
-            ? values.indices.map { .init(title: sectionTitle(values[$0], index), y: geometry.headerTop($0)) } : nil
+            ? (0..<outermost).map { group in
+                let leaf = shape.leaves(0, group: group).lowerBound
+                return .init(
+                    title: sectionTitle(sectioned.path(leaf).first!, level: 0, in: index),
+                    y: geometry.headerTop(leaf, level: 0)
+                )
+            } : nil
         var grandTotal: ScrollWindow.GrandTotal?
-        if let placement = spec.grandTotal, !values.isEmpty, let aggregates = grandAggregates(in: index) {
+        if let placement = spec.grandTotal, shape.leafCount > 0, let aggregates = grandAggregates(in: index) {
             let totalHeight = max(metrics.totalAbove, metrics.totalBelow)
             let scrolledTop = header - y
             let scrolledBottom = header + geometry.totalHeight - totalHeight - y
@@ -119,13 +142,65 @@ extension Table {
         }
         return ScrollWindow.Sections(
             column: columns[spec.column].key,
+            columns: spec.columns.map { columns[$0].key },
             style: spec.style,
-            count: values.count,
+            count: outermost,
             inset: metrics.inset,
             shown: shown,
             index: titles,
             totals: spec.totals,
             grandTotal: grandTotal
         )
+    }
+
+    /// The header of group `group` of `level` where it scrolls to, with its count, aggregates,
+    /// titles, whether it is collapsed and where its footer is.
+    private func placedGroup(
+        _ level: Int,
+        group: Int,
+        index: Int,
+        geometry: SectionGeometry,
+        header: Int,
+        y: Int
+    ) -> ScrollWindow.Section {
+        let shape = sections[index].shape
+        let leaves = shape.leaves(level, group: group)
+        let collapsed = Int(shape.openDepth[leaves.lowerBound]) == level
+        let titles = groupTitles(leaves.lowerBound, through: level, in: index)
+        return ScrollWindow.Section(
+            title: titles.last!,
+            count: groupRows(level, group: group, in: index).count,
+            y: header + geometry.headerTop(leaves.lowerBound, level: level) - y,
+            height: geometry.metrics.header,
+            footerY: geometry.metrics.footer > 0 && !collapsed
+                ? header + geometry.footerTop(leaves.upperBound - 1, level: level) - y : nil,
+            sticky: false,
+            aggregates: groupAggregates(level, group: group, in: index),
+            level: level,
+            path: titles,
+            collapsed: collapsed,
+            end: header + geometry.leafTop(leaves.upperBound) - y
+        )
+    }
+
+    /// Sticks the headers in `shown` that have scrolled above their place in the stack below
+    /// the table's header (at `stickAt`, each level one header lower): there, or pushed up by
+    /// the end of the group, with the nested headers stuck above the same end stacked below it.
+    private func stick(
+        _ shown: inout [ScrollWindow.Section],
+        geometry: SectionGeometry,
+        index: Int,
+        at stickAt: Int,
+        header: Int,
+        y: Int
+    ) {
+        let step = geometry.metrics.header
+        let stuck = shown.indices.filter { shown[$0].y < stickAt + shown[$0].level * step }
+        for placed in stuck {
+            let end = shown[placed].end
+            let below = stuck.filter { shown[$0].level > shown[placed].level && shown[$0].end == end }.count
+            shown[placed].y = min(stickAt + shown[placed].level * step, end - step * (1 + below))
+            shown[placed].sticky = true
+        }
     }
 }

@@ -1,13 +1,18 @@
 import DataTableVocabulary
 
 /// How a view divides its rows into sections (Apple HIG, "Tables": plain, grouped, inset
-/// grouped): one section per distinct value of a column.
+/// grouped): one section per distinct value of a column, or groups nested by up to
+/// ``maximumLevels`` columns (a group per value of the first, within it one per value of the
+/// second, and so on).
 public struct SectionSpec: Sendable, Equatable {
     /// The HIG's table styles. (The vocabulary the engine shares with the wire.)
     public typealias Style = SectionStyle
 
-    /// The column whose values name the sections (its index in the table).
-    public var column: Int
+    /// The most columns groups nest by.
+    public static let maximumLevels = 4
+
+    /// The columns whose values name the groups, outermost first (their indexes in the table).
+    public var columns: [Int]
     public var style: Style
     /// An index of section titles down the right edge (plain only).
     public var index: Bool
@@ -30,7 +35,28 @@ public struct SectionSpec: Sendable, Equatable {
         totals: TotalsPlacement = .header,
         grandTotal: GrandTotalPlacement? = nil
     ) {
-        self.column = column
+        self.init(
+            columns: [column],
+            style: style,
+            index: index,
+            footers: footers,
+            aggregates: aggregates,
+            totals: totals,
+            grandTotal: grandTotal
+        )
+    }
+
+    /// Groups nested by `columns` (outermost first) in `style`.
+    public init(
+        columns: [Int],
+        style: Style = .plain,
+        index: Bool = false,
+        footers: Bool = false,
+        aggregates: [SectionAggregate] = [],
+        totals: TotalsPlacement = .header,
+        grandTotal: GrandTotalPlacement? = nil
+    ) {
+        self.columns = columns
         self.style = style
         self.index = index
         self.footers = footers || totals == .footer
@@ -38,6 +64,12 @@ public struct SectionSpec: Sendable, Equatable {
         self.totals = totals
         self.grandTotal = grandTotal
     }
+
+    /// The column of the outermost groups.
+    public var column: Int { columns[0] }
+
+    /// How many levels the groups nest.
+    public var depth: Int { columns.count }
 
     /// The columns the aggregates read, each once, in the order first asked for.
     var summedColumns: [Int] {
@@ -66,48 +98,199 @@ public struct PreparedSections: Sendable {
 }
 
 /// One view's rows in sections, kept in the table and current with every change like a filter's
-/// rows: the rows (those the view's filter shows, or all) ordered by section, each section's
-/// rows in the table's current order, and each section's count.
+/// rows: the rows (those the view's filter shows, or all) ordered by leaf (a group of the
+/// innermost level: one path of values, outermost first), each leaf's rows in the table's
+/// current order, and each leaf's count.
+///
+/// The rows of collapsed groups stay in ``rows``; the view shows the others, whose positions
+/// (its *shown* positions) map to and from positions in ``rows`` leaf by leaf in O(log s).
 struct SectionedRows: Sendable {
     let id: UInt64
     var spec: SectionSpec
     /// The view's filter, whose rows are the ones sectioned; `nil`: every row.
     var filter: UInt64?
-    /// Sections run from the greatest value down (the table is sorted by the column, descending).
-    var descending: Bool
+    /// Per level: its groups run from the greatest value down (the table's sort key at that
+    /// place is the level's column, descending).
+    var descending: [Bool]
     var rows: RowOrder
-    /// Each section's value, in section order.
+    /// Each leaf's path, ``SectionSpec/depth`` values a leaf, leaves in order.
     var values: [CellValue]
+    /// Rows per leaf.
     var counts: SectionCounts
-    /// Heights of the rows in section order under the rules views asked for (rows of two
+    /// Which groups are collapsed.
+    var collapse: GroupCollapse
+    /// Headers, footers, gaps and shown rows around each leaf.
+    var shape: SectionShape
+    /// Heights of the shown rows in order under the rules views asked for (rows of two
     /// heights), kept current like the table's own.
     var keptOffsets: [KeptOffsets] = []
-    /// The columns the sections sum up, a group per section (``SectionSpec/summedColumns``).
-    var summaries: [ColumnSummary] = []
+    /// The columns the groups sum up (``SectionSpec/summedColumns``): per level, a group per
+    /// group of that level.
+    var summaries: [[ColumnSummary]] = []
     /// The same columns summed over every row in one group, for the grand total.
     var grandSummaries: [ColumnSummary] = []
+
+    init(
+        id: UInt64,
+        spec: SectionSpec,
+        filter: UInt64?,
+        descending: [Bool],
+        rows: RowOrder,
+        values: [CellValue],
+        counts: SectionCounts,
+        collapse: GroupCollapse
+    ) {
+        self.id = id
+        self.spec = spec
+        self.filter = filter
+        self.descending = descending
+        self.rows = rows
+        self.values = values
+        self.counts = counts
+        self.collapse = collapse
+        self.shape = SectionShape(
+            values: values,
+            depth: spec.depth,
+            counts: counts.counts,
+            collapse: collapse,
+            footers: spec.footers
+        )
+    }
+
+    var depth: Int { spec.depth }
+    var leafCount: Int { counts.sectionCount }
+
+    /// The values naming `leaf`'s groups, outermost first.
+    func path(_ leaf: Int) -> ArraySlice<CellValue> { values[leaf * depth..<(leaf + 1) * depth] }
+
+    /// The shape made again from the leaves and the collapsed groups.
+    mutating func reshape() {
+        shape = SectionShape(
+            values: values,
+            depth: depth,
+            counts: counts.counts,
+            collapse: collapse,
+            footers: spec.footers
+        )
+    }
+
+    /// How many rows the view shows.
+    var shownCount: Int { shape.shown.total }
+
+    /// The position in ``rows`` of the row shown at `position`.
+    func fullPosition(ofShown position: Int) -> Int {
+        guard !collapse.isEmpty else { return position }
+        let leaf = shape.shown.section(holding: position)
+        return counts.rowsBefore(leaf) + position - shape.shown.rowsBefore(leaf)
+    }
+
+    /// Where the row at `position` in ``rows`` is shown; `nil` under a collapsed group.
+    func shownPosition(ofFull position: Int) -> Int? {
+        guard !collapse.isEmpty else { return position }
+        let leaf = counts.section(holding: position)
+        guard shape.isShown(leaf) else { return nil }
+        return shape.shown.rowsBefore(leaf) + position - counts.rowsBefore(leaf)
+    }
+
+    /// Up to `limit` of the rows shown from `position` on, in order.
+    func shownSlots(from position: Int, limit: Int) -> [UInt32] {
+        guard !collapse.isEmpty else { return rows.slots(from: position, limit: limit) }
+        var slots: [UInt32] = []
+        var next = position
+        let end = min(shownCount, position + limit)
+        while next < end {
+            let leaf = shape.shown.section(holding: next)
+            let inside = next - shape.shown.rowsBefore(leaf)
+            let take = min(end - next, shape.shown.counts[leaf] - inside)
+            slots += rows.slots(from: counts.rowsBefore(leaf) + inside, limit: take)
+            next += take
+        }
+        return slots
+    }
+
+    /// Calls `body` with every shown row, in order.
+    func forEachShownSlot(_ body: (UInt32) -> Void) {
+        guard !collapse.isEmpty else { return rows.forEachSlot(body) }
+        let page = 4096
+        var position = 0
+        while position < shownCount {
+            let slots = shownSlots(from: position, limit: page)
+            slots.forEach(body)
+            position += slots.count
+        }
+    }
+
+    /// Whether the path of `leaf` comes before (< 0), with (0) or after (> 0) `path`.
+    func compare(leaf: Int, with path: [CellValue]) -> Int {
+        let own = self.path(leaf)
+        for level in 0..<depth {
+            let order = Table.sectionOrder(own[own.startIndex + level], path[level], descending: descending[level])
+            if order != 0 { return order }
+        }
+        return 0
+    }
+}
+
+/// A leaf's path as codes (each level's values numbered as first met): what rows are grouped by
+/// when sections are worked out.
+private struct LeafKey: Hashable {
+    var codes: (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
+
+    subscript(level: Int) -> Int32 {
+        get {
+            switch level {
+            case 0: codes.0
+            case 1: codes.1
+            case 2: codes.2
+            default: codes.3
+            }
+        }
+        set {
+            switch level {
+            case 0: codes.0 = newValue
+            case 1: codes.1 = newValue
+            case 2: codes.2 = newValue
+            default: codes.3 = newValue
+            }
+        }
+    }
+
+    static func == (left: LeafKey, right: LeafKey) -> Bool {
+        left.codes == right.codes
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(codes.0)
+        hasher.combine(codes.1)
+        hasher.combine(codes.2)
+        hasher.combine(codes.3)
+    }
 }
 
 extension Table {
     /// Divides the rows of the view with `id` into sections as `spec` says (the rows its filter
-    /// `within` shows, or every row), replacing any it had. `prepared`, worked out at this
-    /// version with the same spec and filter, is taken as it is; otherwise every row is looked at
-    /// here (O(n)). `nil` ends its sections.
+    /// `within` shows, or every row), replacing any it had; groups by the same columns stay
+    /// collapsed as they were. `prepared`, worked out at this version with the same spec and
+    /// filter, is taken as it is; otherwise every row is looked at here (O(n)). `nil` ends its
+    /// sections.
     public mutating func setSections(
         _ spec: SectionSpec?,
         id: UInt64,
         within filter: UInt64?,
         prepared: PreparedSections? = nil
     ) {
+        let collapse = sectionsIndex(id).flatMap {
+            sections[$0].spec.columns == spec?.columns ? sections[$0].collapse : nil
+        }
         sections.removeAll { $0.id == id }
         filterGeneration += 1
         guard let spec else { return }
         if let prepared, prepared.version == version, prepared.rows.spec == spec, prepared.rows.filter == filter,
             prepared.rows.id == id, prepared.filterGeneration == filterGeneration - 1
         {
-            sections.append(prepared.rows)
+            sections.append(prepared.rows.collapsing(collapse))
         } else {
-            sections.append(sectioned(spec, id: id, within: filter))
+            sections.append(sectioned(spec, id: id, within: filter, collapse: collapse))
         }
     }
 
@@ -134,27 +317,94 @@ extension Table {
 
     func sectionsIndex(_ id: UInt64) -> Int? { sections.firstIndex { $0.id == id } }
 
-    /// The rows in sections, worked out from the start.
-    private func sectioned(_ spec: SectionSpec, id: UInt64, within filter: UInt64?) -> SectionedRows {
+    /// The rows in sections, worked out from the start: each row's path coded level by level,
+    /// rows gathered by leaf, the leaves put in order by their values' ranks.
+    private func sectioned(
+        _ spec: SectionSpec,
+        id: UInt64,
+        within filter: UInt64?,
+        collapse: GroupCollapse? = nil
+    ) -> SectionedRows {
         let shown = filter.flatMap(filterIndex)
-        let descending = sortKeys.first.map { $0.descending && columnIndex[$0.column] == spec.column } ?? false
-        var bySection: [CellValue: [UInt32]] = [:]
-        let visit = { (slot: UInt32) in bySection[stores[spec.column][slot], default: []].append(slot) }
+        let depth = spec.depth
+        let descending = spec.columns.indices.map { level in
+            level < sortKeys.count && columnIndex[sortKeys[level].column] == spec.columns[level]
+                && sortKeys[level].descending
+        }
+        var codes = [[CellValue: Int32]](repeating: [:], count: depth)
+        var distinct = [[CellValue]](repeating: [], count: depth)
+        var byCode: [[UInt32]] = []
+        var byLeaf: [LeafKey: [UInt32]] = [:]
+        let visit = { (slot: UInt32) in
+            var key = LeafKey()
+            for level in 0..<depth {
+                let value = stores[spec.columns[level]][slot]
+                if let code = codes[level][value] {
+                    key[level] = code
+                } else {
+                    key[level] = Int32(distinct[level].count)
+                    codes[level][value] = key[level]
+                    distinct[level].append(value)
+                }
+            }
+            if depth == 1 {
+                let code = Int(key[0])
+                if code == byCode.count { byCode.append([]) }
+                byCode[code].append(slot)
+            } else {
+                byLeaf[key, default: []].append(slot)
+            }
+        }
         if let shown { filters[shown].rows.forEachSlot(visit) } else { order.forEachSlot(visit) }
-        let values = bySection.keys.sorted { Self.sectionOrder($0, $1, descending: descending) < 0 }
-        let groups = values.map { bySection[$0]! }
+        // Each level's values ranked in the level's order.
+        let ranks = (0..<depth).map { level -> [Int32] in
+            let values = distinct[level]
+            let sorted = values.indices.sorted {
+                Self.sectionOrder(values[$0], values[$1], descending: descending[level]) < 0
+            }
+            var rank = [Int32](repeating: 0, count: values.count)
+            for (place, code) in sorted.enumerated() { rank[code] = Int32(place) }
+            return rank
+        }
+        var keys: [LeafKey]
+        if depth == 1 {
+            keys = byCode.indices.map {
+                var key = LeafKey(); key[0] = Int32($0); return key
+            }
+        } else {
+            keys = Array(byLeaf.keys)
+        }
+        keys.sort { left, right in
+            for level in 0..<depth where left[level] != right[level] {
+                return ranks[level][Int(left[level])] < ranks[level][Int(right[level])]
+            }
+            return false
+        }
+        let groups = depth == 1 ? keys.map { byCode[Int($0[0])] } : keys.map { byLeaf[$0]! }
         let all = groups.flatMap { $0 }
-        return SectionedRows(
+        var sectioned = SectionedRows(
             id: id,
             spec: spec,
             filter: filter,
             descending: descending,
             rows: RowOrder(all),
-            values: values,
+            values: keys.flatMap { key in (0..<depth).map { distinct[$0][Int(key[$0])] } },
             counts: SectionCounts(groups.map(\.count)),
-            summaries: summaries(of: spec, groups: groups),
-            grandSummaries: spec.grandTotal == nil ? [] : summaries(of: spec, groups: [all])
+            collapse: collapse ?? GroupCollapse(depth: depth)
         )
+        if !spec.aggregates.isEmpty {
+            sectioned.summaries = (0..<depth).map { level in
+                let levelGroups =
+                    level == depth - 1
+                    ? groups
+                    : (0..<sectioned.shape.groupCount(level)).map { group in
+                        sectioned.shape.leaves(level, group: group).flatMap { groups[$0] }
+                    }
+                return summaries(of: spec, groups: levelGroups)
+            }
+            if spec.grandTotal != nil { sectioned.grandSummaries = summaries(of: spec, groups: [all]) }
+        }
+        return sectioned
     }
 
     static func sectionOrder(_ left: CellValue, _ right: CellValue, descending: Bool) -> Int {
@@ -174,47 +424,52 @@ extension Table {
         for index in sections.indices { removeSectioned(slot, from: index) }
     }
 
-    /// Cells of `slot` in `columns` changed: it may belong in another section, or be shown or
-    /// hidden. Sections whose column, filter and kept heights read none of them have nothing
+    /// Cells of `slot` in `columns` changed: it may belong in another group, or be shown or
+    /// hidden. Sections whose columns, filter and kept heights read none of them have nothing
     /// to do.
     mutating func sectionsUpdate(_ slot: UInt32, columns: [Int]) {
         guard natural.contains(slot) else { return }
         for index in sections.indices {
             // (Only a cell of a column that may wrap can change its row's height.)
             let heights = sections[index].keptOffsets.contains { kept in columns.contains(where: kept.rule.reads) }
-            let summed = sections[index].summaries.contains { columns.contains($0.column) }
-            guard
-                heights || summed || columns.contains(sections[index].spec.column)
-                    || columns.contains(where: { sectionsFilterReads($0, index) })
+            let summed = sections[index].summaries.first?.contains { columns.contains($0.column) } ?? false
+            let grouped = columns.contains(where: sections[index].spec.columns.contains)
+            guard heights || summed || grouped || columns.contains(where: { sectionsFilterReads($0, index) })
             else { continue }
             let shows = sectionsShow(slot, index)
             guard let position = sections[index].rows.position(of: slot) else {
                 if shows { placeSectioned(slot, in: index) }
                 continue
             }
-            let section = sections[index].counts.section(holding: position)
-            let value = stores[sections[index].spec.column][slot]
-            if !shows || sections[index].values[section] != value {
+            let leaf = sections[index].counts.section(holding: position)
+            let path = sections[index].spec.columns.map { stores[$0][slot] }
+            if !shows || (grouped && sections[index].compare(leaf: leaf, with: path) != 0) {
                 removeSectioned(slot, from: index)
                 if shows { placeSectioned(slot, in: index) }
             } else {
-                // Same section: its sums may have changed, and its height.
-                if summed { resummarize(slot, columns: columns, section: section, in: index) }
+                // Same leaf: its sums may have changed, and its height.
+                if summed { resummarize(slot, columns: columns, leaf: leaf, in: index) }
+                guard let shown = sections[index].shownPosition(ofFull: position) else { continue }
                 for kept in sections[index].keptOffsets.indices {
                     let height = height(of: slot, under: sections[index].keptOffsets[kept].rule)
-                    if sections[index].keptOffsets[kept].index.height(at: position) != height {
-                        sections[index].keptOffsets[kept].index.setHeight(height, at: position)
+                    if sections[index].keptOffsets[kept].index.height(at: shown) != height {
+                        sections[index].keptOffsets[kept].index.setHeight(height, at: shown)
                     }
                 }
             }
         }
     }
 
-    /// The order or the filters' rows were rebuilt: so are the sections.
+    /// The order or the filters' rows were rebuilt: so are the sections (collapsed groups stay so).
     mutating func sectionsRebuild() {
         for index in sections.indices {
             let current = sections[index]
-            sections[index] = sectioned(current.spec, id: current.id, within: current.filter)
+            sections[index] = sectioned(
+                current.spec,
+                id: current.id,
+                within: current.filter,
+                collapse: current.collapse
+            )
         }
     }
 
@@ -227,9 +482,9 @@ extension Table {
             if let prepared, prepared.version == version, prepared.filterGeneration == filterGeneration,
                 prepared.rows.id == current.id, prepared.rows.spec == current.spec, prepared.rows.filter == filter
             {
-                sections[index] = prepared.rows
+                sections[index] = prepared.rows.collapsing(current.collapse)
             } else {
-                sections[index] = sectioned(current.spec, id: current.id, within: filter)
+                sections[index] = sectioned(current.spec, id: current.id, within: filter, collapse: current.collapse)
             }
         }
     }
@@ -260,36 +515,27 @@ extension Table {
         return filters[shown].rows.contains(slot)
     }
 
-    /// Puts `slot` in its section: found by its value (a new section when none has it), then
-    /// after the section's rows that come before it in the current order.
+    /// Puts `slot` in its leaf: found by its path (a new leaf, and new groups, when none has
+    /// it), then after the leaf's rows that come before it in the current order.
     private mutating func placeSectioned(_ slot: UInt32, in index: Int) {
-        let value = stores[sections[index].spec.column][slot]
-        let descending = sections[index].descending
+        let path = sections[index].spec.columns.map { stores[$0][slot] }
         var low = 0
-        var high = sections[index].values.count
+        var high = sections[index].leafCount
         while low < high {
             let middle = (low + high) / 2
-            if Self.sectionOrder(sections[index].values[middle], value, descending: descending) < 0 {
-                low = middle + 1
-            } else {
-                high = middle
-            }
+            if sections[index].compare(leaf: middle, with: path) < 0 { low = middle + 1 } else { high = middle }
         }
-        let section = low
-        if section == sections[index].values.count || sections[index].values[section] != value {
-            sections[index].values.insert(value, at: section)
-            sections[index].counts.insertSection(at: section)
-            for summary in sections[index].summaries.indices {
-                sections[index].summaries[summary].insertGroup(at: section)
-            }
+        let leaf = low
+        if leaf == sections[index].leafCount || sections[index].compare(leaf: leaf, with: path) != 0 {
+            insertLeaf(path, at: leaf, in: index)
         }
-        // Right after the nearest row of the section before it in the current order: looked for
-        // among the few rows just before, else found by halving the section's rows. (A row is
-        // of the section by where it lies among the section's rows, not by its value: a row
+        // Right after the nearest row of the leaf before it in the current order: looked for
+        // among the few rows just before, else found by halving the leaf's rows. (A row is
+        // of the leaf by where it lies among the leaf's rows, not by its values: a row
         // whose value just changed may not have moved yet.)
         let position = orderPosition(of: slot)!
-        var first = sections[index].counts.rowsBefore(section)
-        var last = first + sections[index].counts.counts[section]
+        var first = sections[index].counts.rowsBefore(leaf)
+        var last = first + sections[index].counts.counts[leaf]
         let near = min(position, Self.placingLook)
         var found = false
         if near > 0 {
@@ -311,32 +557,71 @@ extension Table {
             }
         }
         sections[index].rows.insert(slot, at: first)
-        sections[index].counts.add(1, to: section)
-        summarize(slot, section: section, in: index)
+        sections[index].counts.add(1, to: leaf)
+        sections[index].shape.add(1, to: leaf)
+        summarize(slot, leaf: leaf, in: index)
+        guard let shown = sections[index].shownPosition(ofFull: first) else { return }
         for kept in sections[index].keptOffsets.indices {
             sections[index].keptOffsets[kept].index.insert(
                 height(of: slot, under: sections[index].keptOffsets[kept].rule),
-                at: first
+                at: shown
             )
         }
     }
 
-    /// Takes `slot` out of the sections at `index`, dropping its section when it empties.
-    private mutating func removeSectioned(_ slot: UInt32, from index: Int) {
-        guard let position = sections[index].rows.position(of: slot) else { return }
-        let section = sections[index].counts.section(holding: position)
-        unsummarize(slot, section: section, in: index)
-        sections[index].rows.remove(slot)
-        sections[index].counts.add(-1, to: section)
-        for kept in sections[index].keptOffsets.indices {
-            sections[index].keptOffsets[kept].index.remove(at: position)
-        }
-        if sections[index].counts.counts[section] == 0 {
-            sections[index].values.remove(at: section)
-            sections[index].counts.removeSection(at: section)
-            for summary in sections[index].summaries.indices {
-                sections[index].summaries[summary].removeGroup(at: section)
+    /// A new, empty leaf at `leaf` with `path`, and the groups that start with it.
+    private mutating func insertLeaf(_ path: [CellValue], at leaf: Int, in index: Int) {
+        let depth = sections[index].depth
+        sections[index].values.insert(contentsOf: path, at: leaf * depth)
+        sections[index].counts.insertSection(at: leaf)
+        sections[index].reshape()
+        for level in sections[index].summaries.indices {
+            let group = sections[index].shape.group(level, of: leaf)
+            guard sections[index].shape.leaves(level, group: group).count == 1 else { continue }
+            for summary in sections[index].summaries[level].indices {
+                sections[index].summaries[level][summary].insertGroup(at: group)
             }
         }
+    }
+
+    /// Takes `slot` out of the sections at `index`, dropping its leaf (and the groups that
+    /// hold no other) when it empties.
+    private mutating func removeSectioned(_ slot: UInt32, from index: Int) {
+        guard let position = sections[index].rows.position(of: slot) else { return }
+        let leaf = sections[index].counts.section(holding: position)
+        unsummarize(slot, leaf: leaf, in: index)
+        let shown = sections[index].shownPosition(ofFull: position)
+        sections[index].rows.remove(slot)
+        sections[index].counts.add(-1, to: leaf)
+        sections[index].shape.add(-1, to: leaf)
+        if let shown {
+            for kept in sections[index].keptOffsets.indices {
+                sections[index].keptOffsets[kept].index.remove(at: shown)
+            }
+        }
+        guard sections[index].counts.counts[leaf] == 0 else { return }
+        for level in sections[index].summaries.indices {
+            let group = sections[index].shape.group(level, of: leaf)
+            guard sections[index].shape.leaves(level, group: group).count == 1 else { continue }
+            for summary in sections[index].summaries[level].indices {
+                sections[index].summaries[level][summary].removeGroup(at: group)
+            }
+        }
+        let depth = sections[index].depth
+        sections[index].values.removeSubrange(leaf * depth..<(leaf + 1) * depth)
+        sections[index].counts.removeSection(at: leaf)
+        sections[index].reshape()
+    }
+}
+
+extension SectionedRows {
+    /// These sections with the groups of `collapse` collapsed (none: as they are).
+    func collapsing(_ collapse: GroupCollapse?) -> SectionedRows {
+        guard let collapse, collapse != self.collapse else { return self }
+        var collapsed = self
+        collapsed.collapse = collapse
+        collapsed.keptOffsets = []
+        collapsed.reshape()
+        return collapsed
     }
 }

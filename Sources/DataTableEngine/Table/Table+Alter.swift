@@ -425,7 +425,7 @@ extension Table {
         }
         for index in filters.indices { filters[index].filter.renumberColumns(map) }
         for index in sections.indices {
-            if let column = map(sections[index].spec.column) { sections[index].spec.column = column }
+            sections[index].spec.columns = sections[index].spec.columns.map { map($0) ?? $0 }
         }
     }
 }

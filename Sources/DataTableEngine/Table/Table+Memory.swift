@@ -90,8 +90,8 @@ extension Table {
             bytes +=
                 sectioned.rows.count * Self.bytesPerViewRow + sectioned.values.count * 32
                 + offsets(sectioned.keptOffsets)
-            // Each summed column: its order and the value kept per row, and a few counts a section.
-            for summary in sectioned.summaries + sectioned.grandSummaries {
+            // Each summed column at each level: its order and the value kept per row, and a few counts a group.
+            for summary in sectioned.summaries.joined() + sectioned.grandSummaries {
                 bytes += summary.byValue.count * (Self.bytesPerViewRow + 24) + summary.distinct.count * 40
             }
         }

@@ -32,8 +32,9 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     public var overscan: Int?
     /// `none` (default), `top` or `bottom`: while at that edge, stay there as rows arrive.
     public var follow: FollowEdge?
-    /// Divides the view into sections, one per distinct value of a column (Apple HIG): replaces
-    /// the view's; `{}` (no `column`) ends them; absent keeps them.
+    /// Divides the view into sections, one per distinct value of a column (Apple HIG), or into
+    /// groups nested by several: replaces the view's; `{}` (no `column`) ends them; absent
+    /// keeps them.
     public var sections: Sections?
     /// `true`: each row also carries `values`, its cells' typed values in the order of
     /// `cells`, as `get` gives them (absent: `false`).
@@ -111,8 +112,13 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     /// How a view is divided into sections.
     @MemberwiseInit
     public struct Sections: Codable, Hashable, Sendable {
-        /// The column whose values name the sections; absent ends the view's sections.
+        /// The column whose values name the sections; absent (and no `columns`) ends the
+        /// view's sections.
         public var column: String?
+        /// Groups nested by up to 4 columns, outermost first, in place of `column`: a group per
+        /// value of the first, within it one per value of the second, and so on; each group has
+        /// a header (indented by its `level`), and groups can be collapsed (`collapse`).
+        public var columns: [String]? = nil
         /// `plain` (default: headers stick to the top), `grouped` (sections set apart) or
         /// `insetGrouped` (grouped, rows inset from both edges).
         public var style: SectionStyle?
@@ -175,11 +181,13 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
     /// A view's sections as a window shows them.
     @MemberwiseInit
     public struct SectionsReply: Codable, Hashable, Sendable {
-        /// The column whose values name the sections.
+        /// The column whose values name the sections (the outermost groups).
         public var column: String
+        /// With nested groups, the columns they nest by, outermost first.
+        public var columns: [String]? = nil
         /// `plain`, `grouped` or `insetGrouped`.
         public var style: SectionStyle
-        /// How many sections the view has.
+        /// How many sections (outermost groups) the view has.
         public var count: Int
         /// How far rows and columns stand in from both edges (inset grouped; 0 otherwise).
         public var inset: Int
@@ -211,6 +219,15 @@ public struct ScrollRequest: DataTableRequest, HasLayoutSettings {
         public var sticky: Bool?
         /// The section's aggregates (`sections.aggregates`), in the table's column order.
         public var aggregates: [AggregateReply]? = nil
+        /// With nested groups, the group's level: 0 for the outermost, one more for each
+        /// nested one (a renderer indents by it).
+        public var level: Int? = nil
+        /// With nested groups, the titles of the groups holding it, outermost first, its own
+        /// last: what tells apart two groups of one title.
+        public var path: [String]? = nil
+        /// `true` when the group is collapsed: its header (and its count and aggregates) shows,
+        /// its rows and nested groups do not, nor its footer.
+        public var collapsed: Bool? = nil
     }
 
     /// One aggregate of a section or of the grand total.

@@ -19,6 +19,7 @@ extension MethodTable {
         table.registerWatchMethods()
         table.registerFilterMethod()
         table.registerDistinctMethod()
+        table.registerCollapseMethods()
         table.registerEventMethods()
         return table
     }

@@ -78,7 +78,9 @@ extension MethodTable {
                 }
                 return ScrollReply(try table.scroll(options, input, view: &state), table: table, losses: view)
             }
-            if reply != nil, let sections { view.sections = sections.column == nil ? nil : sections }
+            if reply != nil, let sections {
+                view.sections = sections.column == nil && sections.columns == nil ? nil : sections
+            }
         }
         guard var reply else { return nil }
         view.state = state
@@ -114,7 +116,16 @@ extension MethodTable {
 
     /// The sections `request` asks for, checked against `table`; `nil` ends them.
     static func sectionSpec(_ sections: ScrollRequest.Sections, in table: Table) throws -> SectionSpec? {
-        guard let key = sections.column else {
+        let keys: [String]
+        switch (sections.column, sections.columns) {
+        case (let column?, nil): keys = [column]
+        case (nil, let columns?): keys = columns
+        case (_?, _?):
+            throw ResponseError.invalidParams(
+                "Give column (one level) or columns (nested groups), not both.",
+                field: "params.sections.columns"
+            )
+        case (nil, nil):
             guard sections.style == nil, sections.index == nil, sections.footers == nil, sections.aggregates == nil,
                 sections.totals == nil, sections.grandTotal == nil
             else {
@@ -125,8 +136,24 @@ extension MethodTable {
             }
             return nil
         }
-        guard let column = table.columnIndex(of: key) else {
-            throw ResponseError(TableError.noSuchColumn(key, row: nil))
+        guard (1...SectionSpec.maximumLevels).contains(keys.count) else {
+            throw ResponseError.invalidParams(
+                "columns nests groups by 1 to \(SectionSpec.maximumLevels) columns.",
+                field: "params.sections.columns"
+            )
+        }
+        var columns: [Int] = []
+        for (position, key) in keys.enumerated() {
+            guard let column = table.columnIndex(of: key) else {
+                throw ResponseError(TableError.noSuchColumn(key, row: nil))
+            }
+            guard !columns.contains(column) else {
+                throw ResponseError.invalidParams(
+                    "\(key) is given twice: each level groups by another column.",
+                    field: "params.sections.columns[\(position)]"
+                )
+            }
+            columns.append(column)
         }
         let style = sections.style ?? .plain
         guard sections.index != true || style == .plain else {
@@ -143,7 +170,7 @@ extension MethodTable {
             )
         }
         return SectionSpec(
-            column: column,
+            columns: columns,
             style: style,
             index: sections.index ?? false,
             footers: sections.footers ?? false,

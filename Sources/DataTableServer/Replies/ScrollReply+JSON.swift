@@ -209,6 +209,14 @@ extension JSONWriter {
     fileprivate mutating func sections(_ sections: ScrollWindow.Sections, reply: ScrollReply) {
         raw(#","sections":{"column":"#)
         string(sections.column)
+        if sections.columns.count > 1 {
+            raw(#","columns":["#)
+            for (position, column) in sections.columns.enumerated() {
+                if position > 0 { comma() }
+                string(column)
+            }
+            raw("]")
+        }
         raw(#","count":"#)
         int(sections.count)
         if let grandTotal = sections.grandTotal {
@@ -245,6 +253,7 @@ extension JSONWriter {
                 aggregates(section.aggregates, reply: reply)
                 comma()
             }
+            if section.collapsed { raw(#""collapsed":true,"#) }
             raw(#""count":"#)
             int(section.count)
             if let footerY = section.footerY {
@@ -253,6 +262,17 @@ extension JSONWriter {
             }
             raw(#","height":"#)
             int(section.height)
+            let nested = sections.columns.count > 1
+            if nested {
+                raw(#","level":"#)
+                int(section.level)
+                raw(#","path":["#)
+                for (position, title) in section.path.enumerated() {
+                    if position > 0 { comma() }
+                    string(title)
+                }
+                raw("]")
+            }
             if section.sticky { raw(#","sticky":true"#) }
             raw(#","title":"#)
             string(section.title)

@@ -135,6 +135,7 @@ struct ScrollReply: Encodable, Sendable {
             sections: window.sections.map { sections in
                 ScrollRequest.SectionsReply(
                     column: sections.column,
+                    columns: sections.columns.count > 1 ? sections.columns : nil,
                     style: sections.style,
                     count: sections.count,
                     inset: sections.inset,
@@ -146,7 +147,10 @@ struct ScrollReply: Encodable, Sendable {
                             height: $0.height,
                             footerY: $0.footerY,
                             sticky: $0.sticky ? true : nil,
-                            aggregates: $0.aggregates.isEmpty ? nil : $0.aggregates.map(aggregateReply)
+                            aggregates: $0.aggregates.isEmpty ? nil : $0.aggregates.map(aggregateReply),
+                            level: sections.columns.count > 1 ? $0.level : nil,
+                            path: sections.columns.count > 1 ? $0.path : nil,
+                            collapsed: $0.collapsed ? true : nil
                         )
                     },
                     index: sections.index?.map { .init(title: $0.title, y: $0.y) },

@@ -18,7 +18,8 @@ import Testing
     /// collapsed) and count, and the rows as "rack/shelf n", in the order they are drawn.
     static func lines(_ window: ScrollRequest.Response) -> [String] {
         var placed: [(Int, String)] = (window.sections?.shown ?? []).map {
-            ($0.y, ($0.path ?? [$0.title]).joined(separator: "/") + ($0.collapsed == true ? " ▸" : "") + " \($0.count)")
+            let mark = $0.collapsed == true ? " ▸" : ""
+            return ($0.y, ($0.path ?? [$0.title]).joined(separator: "/") + mark + " \($0.count)")
         }
         placed += window.rows.map { ($0.y, "\($0.cells[1])/\($0.cells[2]) \($0.cells[0])") }
         return placed.sorted { $0.0 < $1.0 }.map(\.1)

@@ -42,7 +42,9 @@ import Testing
             guard !collapsed.contains([rack]) else { continue }
             for shelf in Set(inRack.map(\.shelf)).sorted() {
                 let onShelf = inRack.filter { $0.shelf == shelf }.map(\.n).sorted(by: nDescending ? (>) : (<))
-                lines.append("\(rack)/\(shelf)" + (collapsed.contains([rack, shelf]) ? " ▸" : "") + " \(onShelf.count)")
+                lines.append(
+                    "\(rack)/\(shelf)" + (collapsed.contains([rack, shelf]) ? " ▸" : "") + " \(onShelf.count)"
+                )
                 guard !collapsed.contains([rack, shelf]) else { continue }
                 lines += onShelf.map { "\(rack)/\(shelf) \($0)" }
             }

@@ -47,6 +47,18 @@ import TextMeasure
             ],
             "\(grouped.output)"
         )
+        // Nested: each status, its racks indented under it.
+        let nested = try datatable("group", "stock", "status", "rack", "--sum", "qty")
+        #expect(nested.status == 0)
+        let nestedLines = nested.output.split(separator: "\n").map(String.init)
+        #expect(nestedLines.first?.split(separator: " ").joined(separator: " ") == "status › rack rows sum(qty)")
+        #expect(
+            nestedLines.dropFirst(2).prefix(3).map { $0.split(separator: " ").joined(separator: " ") } == [
+                "In Stock 6 9883", "A1 1 1250", "A2 1 8400",
+            ]
+        )
+        #expect(nestedLines.contains { $0.hasPrefix("  B4 ") } && nestedLines.contains { $0.hasPrefix("Low ") })
+        #expect(nestedLines.last?.split(separator: " ").joined(separator: " ") == "total 10 9901")
         let csv = try datatable("group", "stock", "status", "--count-distinct", "rack", "--csv")
         #expect(csv.output.hasPrefix("status,rows,countDistinct(rack)\nIn Stock,6,6\n"), "\(csv.output)")
         let values = try datatable("distinct", "stock", "status", "--by-count", "--limit", "2")

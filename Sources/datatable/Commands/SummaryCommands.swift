@@ -2,14 +2,17 @@ import ArgumentParser
 import DataTableProtocol
 import Foundation
 
-/// `datatable group TABLE COLUMN --sum qty --avg weight`: the table's rows grouped by a column,
-/// a line per group with its rows and aggregates, and a total line.
+/// `datatable group TABLE COLUMN… --sum qty --avg weight`: the table's rows grouped by a column
+/// (or nested by several), a line per group with its rows and aggregates, nested groups
+/// indented under theirs, and a total line.
 struct Group: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Group the rows by a column: each group's rows and aggregates, and a total line.",
+        abstract:
+            "Group the rows by a column (or nest groups by several): each group's rows and aggregates, and a total line.",
         discussion: """
             datatable group stock status --sum qty --avg weight --max weight
             datatable group stock rack --count item --count-distinct status --csv
+            datatable group stock status rack --sum qty
 
             Empty cells are skipped; --count counts the cells that hold a value. The aggregates
             are kept by the daemon as rows change (see protocol.md, "Aggregates and totals").
@@ -17,7 +20,8 @@ struct Group: ParsableCommand {
     )
     @OptionGroup var common: CommonOptions
     @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
-    @Argument(help: "The column whose values name the groups.") var column: String
+    @Argument(help: "The column whose values name the groups; more nest groups within them (up to 4).")
+    var columns: [String]
     @Option(help: "Count the cells of this column that hold a value (repeatable).") var count: [String] = []
     @Option(help: "Total this number or duration column (repeatable).") var sum: [String] = []
     @Option(help: "Mean of this number or duration column (repeatable).") var avg: [String] = []
@@ -43,34 +47,37 @@ struct Group: ParsableCommand {
 
     func run() throws {
         try common.withSession { session in
-            // A view in plain sections with an index: the index gives where each group's header
-            // is; a one-line viewport brought to each shows that group with its aggregates.
+            // A view in plain sections with its innermost groups collapsed shows every group's
+            // header and no row: one window as tall as that holds them all.
             var request = ScrollRequest(table: table, viewport: .init(x: 0, y: 0, width: 80, height: 2), unit: .cell)
             request.sections = .init(
-                column: column,
-                index: true,
+                column: columns.count == 1 ? columns[0] : nil,
+                columns: columns.count == 1 ? nil : columns,
                 aggregates: aggregates.isEmpty ? nil : aggregates,
                 grandTotal: aggregates.isEmpty ? nil : .bottom
             )
             let window = try session.send(request, quiet: true)
-            var groups: [ScrollRequest.ShownSection] = []
-            for entry in window.sections?.index ?? [] {
-                let next = ScrollRequest(table: table, viewport: .init(y: Double(entry.y), height: 2))
-                let shown = try session.send(next, quiet: true)
-                if let section = shown.sections?.shown.first(where: { $0.title == entry.title }) {
-                    groups.append(section)
-                }
-            }
+            _ = try session.send(CollapseRequest(table: table, level: columns.count - 1), quiet: true)
+            let headers = try session.send(ScrollRequest(table: table, viewport: .init(y: 0, height: 2)), quiet: true)
+            let all = ScrollRequest(
+                table: table,
+                viewport: .init(
+                    y: 0,
+                    height: Double(Swift.max(2, Swift.min(headers.contentHeight, ScrollRequest.maximumHeight)))
+                )
+            )
+            let groups = (try session.send(all, quiet: true).sections?.shown ?? []).sorted { $0.y < $1.y }
             let columns = (groups.first?.aggregates ?? window.sections?.grandTotal?.aggregates ?? []).map {
                 "\($0.function.rawValue)(\($0.column))"
             }
             var text = TextTable(
-                [column, "rows"] + columns,
+                [self.columns.joined(separator: " › "), "rows"] + columns,
                 alignments: [.leading] + Array(repeating: .trailing, count: columns.count + 1)
             )
             for group in groups {
+                let indent = String(repeating: "  ", count: group.level ?? 0)
                 text.add(
-                    [group.title.isEmpty ? "(none)" : group.title, String(group.count)]
+                    [indent + (group.title.isEmpty ? "(none)" : group.title), String(group.count)]
                         + (group.aggregates ?? []).map(\.text)
                 )
             }

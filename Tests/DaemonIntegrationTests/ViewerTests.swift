@@ -308,6 +308,31 @@ struct ViewerTests {
         #expect(!flat.contains { $0.hasPrefix(" In Stock ·") })
     }
 
+    /// `g` on a second column nests groups by it, indented under the first; `c` collapses the
+    /// cursor row's innermost group (its header stays, marked), `C` expands every group.
+    @Test func gNestsGroupsAndCCollapsesTheCursorRowsGroup() throws {
+        let pane = try Pane(daemon: try Self.demo(rows: 10), columns: 100, rows: 24)
+        try pane.keys("Right", "Right", "Right", "Right", "Right", "g")
+        _ = try pane.screen(until: { Self.status($0).contains("grouped by Status") })
+        try pane.keys("Left", "Left", "Left", "Left", "g")
+        let nested = try pane.screen(until: { Self.status($0).contains("grouped by Status › Rack") })
+        #expect(nested[1].hasPrefix(" ▾ In Stock · 6 rows "), "\(nested)")
+        #expect(nested[2].hasPrefix("   ▾ A1 · 1 row "), "\(nested)")
+        #expect(nested[3].hasPrefix("[ ]Ball Bearing"), "\(nested)")
+        #expect(nested[4].hasPrefix("   ▾ A2 · 1 row "), "\(nested)")
+        try pane.keys("c")
+        let collapsed = try pane.screen(until: {
+            Self.status($0).contains("collapsed In Stock › A1") && $0.count > 2 && $0[2].contains("▸")
+        })
+        #expect(collapsed[2].hasPrefix("   ▸ A1 · 1 row "), "\(collapsed)")
+        #expect(collapsed[3].hasPrefix("   ▾ A2 · 1 row "), "\(collapsed)")
+        try pane.keys("C")
+        _ = try pane.screen(until: { Self.status($0).contains("every group expanded") })
+        try pane.keys("Home")
+        let expanded = try pane.screen(until: { $0.count > 3 && $0[3].hasPrefix("[ ]Ball") })
+        #expect(expanded[3].hasPrefix("[ ]Ball Bearing"), "\(expanded)")
+    }
+
     @Test func rowsAddedAboveByAnotherClientAreCounted() throws {
         let daemon = try Self.demo(rows: 200)
         let pane = try Pane(daemon: daemon, rows: 15)

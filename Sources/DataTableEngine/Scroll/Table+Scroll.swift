@@ -413,16 +413,25 @@ extension Table {
             // Its header at the top, below the table's.
             return geometry.headerTop(shape.leaves(0, group: group).lowerBound, level: 0)
         }
+        // Plain sections' headers stick over the rows below the table's header, one a level:
+        // a row is in view below them.
+        var covered = header
+        if let geometry = offsets as? SectionGeometry, let index = rows.sectionsIndex,
+            sections[index].spec.style == .plain
+        {
+            covered += geometry.metrics.header * sections[index].depth
+            if sections[index].spec.grandTotal == .pinnedTop { covered += geometry.metrics.totalAbove }
+        }
         let top = header + offsets.offset(of: position)
         let rowHeight = offsets.height(at: position)
         let bottom = top + rowHeight
         switch align {
-        case .top: return top - header
+        case .top: return top - covered
         case .bottom: return bottom - height
-        case .center: return top + rowHeight / 2 - (header + (height - header) / 2)
+        case .center: return top + rowHeight / 2 - (covered + (height - covered) / 2)
         case .nearest:
-            if top >= currentY + header && bottom <= currentY + height { return currentY }
-            return top < currentY + header ? top - header : bottom - height
+            if top >= currentY + covered && bottom <= currentY + height { return currentY }
+            return top < currentY + covered ? top - covered : bottom - height
         }
     }
 

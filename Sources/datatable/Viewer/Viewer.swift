@@ -18,7 +18,9 @@ import TextMeasure
 /// to keep it in sight); space selects the cursor row, `a` selects all (or none), `e` edits the
 /// cell under the cursor, `+` adds a row, `s` cycles the sort on the cursor's column, `/` searches
 /// every column, `f` keeps only the rows whose cursor-column value is the cursor row's, `F` shows
-/// every row again, `g` groups the rows into sections by the cursor's column (again: ungroups),
+/// every row again, `g` groups the rows into sections by the cursor's column (on another column
+/// while grouped, nests groups by it too, up to four; on a grouped column, stops grouping by it),
+/// `c` collapses the innermost group of the cursor row and `C` expands every group,
 /// `d` deletes the selected rows, `u` undoes the table's last change and `U` makes it again,
 /// `h` hides the cursor's column in this view (`H` shows every column again), `<` and `>` move
 /// it left and right in this view, `q` quits. The filter (this viewer's own view of the table)
@@ -80,7 +82,8 @@ final class Viewer {
     private var conditions: [FilterTermParam] = []
     private var search = ""
     /// The column the rows are grouped by (`g`), and a change to send with the next `watch`.
-    private var groupedBy: String?
+    /// The columns the rows are grouped by, outermost first.
+    private var groupedBy: [String] = []
     private var sectionsChange: ScrollRequest.Sections?
     /// This view's own column state: columns hidden (`h`), and the order columns are shown in
     /// (`<`, `>`), sent with every layout and `watch`.
@@ -281,9 +284,20 @@ final class Viewer {
         case .character("g"):
             guard column < columnKeys.count else { return nil }
             let key = columnKeys[column]
-            groupedBy = groupedBy == key ? nil : key
-            sectionsChange = ScrollRequest.Sections(column: groupedBy)
-            if groupedBy != nil {
+            if let level = groupedBy.firstIndex(of: key) {
+                groupedBy.remove(at: level)
+            } else {
+                guard groupedBy.count < 4 else {
+                    message = ("groups nest by at most 4 columns · g on a grouped column ungroups it", true)
+                    return nil
+                }
+                groupedBy.append(key)
+            }
+            sectionsChange = ScrollRequest.Sections(
+                column: groupedBy.count == 1 ? groupedBy[0] : nil,
+                columns: groupedBy.count > 1 ? groupedBy : nil
+            )
+            if !groupedBy.isEmpty {
                 // Each number and duration column is summed per group and over every row.
                 let described = try session.send(DescribeRequest(table: table))
                 let summed = described.columns.filter { $0.type == .number || $0.type == .duration }
@@ -294,8 +308,30 @@ final class Viewer {
                     sectionsChange?.grandTotal = .pinnedBottom
                 }
             }
-            message = (groupedBy.map { "grouped by \(label(of: $0))" } ?? "not grouped", false)
+            message = (
+                groupedBy.isEmpty
+                    ? "not grouped" : "grouped by " + groupedBy.map(label(of:)).joined(separator: " › ")
+                        + " · c collapses a group, C expands all",
+                false
+            )
             cursor = 0
+        case .character("c"):
+            guard let path = cursorGroup() else {
+                message = ("group the rows first (g)", false)
+                return nil
+            }
+            try act { session, table in
+                _ = try session.send(CollapseRequest(table: table, group: path.map(JSONValue.string)))
+                self.message = ("collapsed \(path.joined(separator: " › ")) · C expands all", false)
+            }
+            return .cursor
+        case .character("C"):
+            guard !groupedBy.isEmpty else { return nil }
+            try act { session, table in
+                _ = try session.send(ExpandRequest(table: table, all: true))
+                self.message = ("every group expanded", false)
+            }
+            return .anchored
         default: return nil
         }
         cursor = max(0, min(cursor, total - 1))
@@ -329,6 +365,19 @@ final class Viewer {
 
     /// Sends the request `send` makes (given the session and the table); the status message is
     /// what `send` sets, if anything, and an error reply's message.
+    /// The titles of the innermost group holding the cursor row, outermost first: of the last
+    /// header drawn above it.
+    private func cursorGroup() -> [String]? {
+        guard !groupedBy.isEmpty, let id = cursorID, let row = window.rows.first(where: { $0["id"] == id }),
+            let y = row["y"]?.intValue
+        else { return nil }
+        let above = (window.window["sections"]?["shown"]?.arrayValue ?? []).filter {
+            ($0["y"]?.intValue ?? .max) < y && ($0["level"]?.intValue ?? 0) == groupedBy.count - 1
+        }
+        guard let header = above.max(by: { ($0["y"]?.intValue ?? 0) < ($1["y"]?.intValue ?? 0) }) else { return nil }
+        return header["path"]?.arrayValue?.compactMap(\.stringValue) ?? header["title"]?.stringValue.map { [$0] }
+    }
+
     private func act(_ send: (DaemonSession, String) throws -> Void) throws {
         do {
             message = nil
@@ -685,13 +734,19 @@ final class Viewer {
                 if y + line < height { screen[y + line] = canvas.styledText }
             }
         }
-        for section in window.window["sections"]?["shown"]?.arrayValue ?? [] {
+        // Nested headers first, so that one pushed up under its parent's is drawn over by it.
+        let sections = (window.window["sections"]?["shown"]?.arrayValue ?? []).sorted {
+            ($0["level"]?.intValue ?? 0) > ($1["level"]?.intValue ?? 0)
+        }
+        for section in sections {
             guard let y = section["y"]?.intValue, y >= headers.count, y < height else { continue }
             let title = section["title"]?.stringValue ?? ""
             let count = section["count"]?.intValue ?? 0
+            let indent = String(repeating: "  ", count: section["level"]?.intValue ?? 0)
+            let mark = section["collapsed"]?.boolValue == true ? "▸ " : (groupedBy.count > 1 ? "▾ " : "")
             var canvas = WindowText.Canvas(width: size.columns)
             canvas.write(
-                " \(title.isEmpty ? "(none)" : title) · \(Output.count(count, "row"))",
+                " \(indent)\(mark)\(title.isEmpty ? "(none)" : title) · \(Output.count(count, "row"))",
                 x: 0,
                 width: size.columns
             )

@@ -308,11 +308,9 @@ final class Viewer {
                     sectionsChange?.grandTotal = .pinnedBottom
                 }
             }
+            let levels = groupedBy.map(label(of:)).joined(separator: " › ")
             message = (
-                groupedBy.isEmpty
-                    ? "not grouped" : "grouped by " + groupedBy.map(label(of:)).joined(separator: " › ")
-                        + " · c collapses a group, C expands all",
-                false
+                groupedBy.isEmpty ? "not grouped" : "grouped by \(levels) · c collapses a group, C expands all", false
             )
             cursor = 0
         case .character("c"):

@@ -14,7 +14,8 @@ import MemberwiseInit
 ///    window's `columns`);
 /// 4. the rows in `added` join, and the rows are put in order of their `index`;
 /// 5. `sections` changes the window's sections as the steps above change rows: its `set`, then
-///    the section headers of `shown` by `title` (removed, changed, added), put in order of `y`.
+///    the section headers of `shown` by `title`, or by `path` with nested groups (removed,
+///    changed, added), put in order of `y` (then `level`).
 @MemberwiseInit
 public struct WindowDelta: Codable, Hashable, Sendable {
     /// The watch it belongs to.
@@ -45,37 +46,43 @@ public struct WindowDelta: Codable, Hashable, Sendable {
     }
 
     /// What changed in a window's `sections`: its members other than `shown` whole, and the
-    /// section headers it shows keyed by `title` as rows are by `id` (a new total is a change of
-    /// the header's `aggregates`, not a new `sections`).
+    /// section headers it shows keyed as rows are by `id` (a new total is a change of the
+    /// header's `aggregates`, not a new `sections`): by `title`, or by `path` with nested groups
+    /// (two groups may share a title, never a path).
     @MemberwiseInit
     public struct SectionsDelta: Codable, Hashable, Sendable {
         /// Members other than `shown` whose values changed (`count`, `grandTotal`, `index` …),
         /// whole; `null` removes a member.
         public var set: [String: JSONValue]?
-        /// Titles of the headers that left.
-        public var removed: [String]?
+        /// Keys of the headers that left: each its `title`, or its `path` with nested groups.
+        public var removed: [JSONValue]?
         /// Headers that came, whole.
         public var added: [JSONValue]?
-        /// Headers that stayed: `title` and each member that changed (`y`, `count`,
-        /// `aggregates`, `sticky` …); `null` removes a member.
+        /// Headers that stayed: `title` (and `path`, with nested groups) and each member that
+        /// changed (`y`, `count`, `aggregates`, `sticky`, `collapsed` …); `null` removes a member.
         public var changed: [JSONValue]?
 
+        /// What a header is known by: its `path` (nested groups), else its `title`.
+        static func key(_ header: JSONValue) -> JSONValue? {
+            header["path"] ?? header["title"]
+        }
+
         /// The changes that take `old` sections to `new`; `nil` when headers cannot be told
-        /// apart by title (two share one) or either is not sections.
+        /// apart (two share a key) or either is not sections.
         static func between(_ old: JSONValue, _ new: JSONValue) -> SectionsDelta? {
             guard case .object(let before) = old, case .object(let after) = new,
                 let oldShown = before["shown"]?.arrayElements, let newShown = after["shown"]?.arrayElements
             else { return nil }
-            func byTitle(_ headers: [JSONValue]) -> [String: [String: JSONValue]]? {
-                var keyed: [String: [String: JSONValue]] = [:]
+            func byKey(_ headers: [JSONValue]) -> [JSONValue: [String: JSONValue]]? {
+                var keyed: [JSONValue: [String: JSONValue]] = [:]
                 for header in headers {
-                    guard let title = header["title"]?.stringValue, case .object(let members) = header,
-                        keyed.updateValue(members, forKey: title) == nil
+                    guard let key = key(header), case .object(let members) = header,
+                        keyed.updateValue(members, forKey: key) == nil
                     else { return nil }
                 }
                 return keyed
             }
-            guard let oldHeaders = byTitle(oldShown), let newHeaders = byTitle(newShown) else { return nil }
+            guard let oldHeaders = byKey(oldShown), let newHeaders = byKey(newShown) else { return nil }
             var delta = SectionsDelta()
             var set: [String: JSONValue] = [:]
             for key in Set(before.keys).union(after.keys) where key != "shown" && before[key] != after[key] {
@@ -84,22 +91,23 @@ public struct WindowDelta: Codable, Hashable, Sendable {
             var added: [JSONValue] = []
             var changed: [JSONValue] = []
             for header in newShown {
-                let title = header["title"]!.stringValue!
-                guard let was = oldHeaders[title] else {
+                let key = key(header)!
+                guard let was = oldHeaders[key] else {
                     added.append(header)
                     continue
                 }
-                let members = newHeaders[title]!
+                let members = newHeaders[key]!
                 var change: [String: JSONValue] = [:]
-                for key in Set(was.keys).union(members.keys) where was[key] != members[key] {
-                    change[key] = members[key] ?? .null
+                for member in Set(was.keys).union(members.keys) where was[member] != members[member] {
+                    change[member] = members[member] ?? .null
                 }
                 if !change.isEmpty {
-                    change["title"] = .string(title)
+                    change["title"] = members["title"]
+                    if let path = members["path"] { change["path"] = path }
                     changed.append(.object(change))
                 }
             }
-            let removed = oldShown.compactMap { $0["title"]?.stringValue }.filter { newHeaders[$0] == nil }
+            let removed = oldShown.compactMap(key).filter { newHeaders[$0] == nil }
             delta.set = set.isEmpty ? nil : set
             delta.removed = removed.isEmpty ? nil : removed
             delta.added = added.isEmpty ? nil : added
@@ -115,19 +123,24 @@ public struct WindowDelta: Codable, Hashable, Sendable {
             }
             var shown = members["shown"]?.arrayElements ?? []
             let gone = Set(removed ?? [])
-            shown.removeAll { $0["title"]?.stringValue.map(gone.contains) ?? false }
+            shown.removeAll { Self.key($0).map(gone.contains) ?? false }
             for change in changed ?? [] {
-                guard case .object(let update) = change, let title = update["title"]?.stringValue,
-                    let index = shown.firstIndex(where: { $0["title"]?.stringValue == title }),
+                guard case .object(let update) = change, let key = Self.key(change),
+                    let index = shown.firstIndex(where: { Self.key($0) == key }),
                     case .object(var header) = shown[index]
                 else { continue }
-                for (key, value) in update where key != "title" {
-                    if value == .null { header.removeValue(forKey: key) } else { header[key] = value }
+                for (member, value) in update where member != "title" && member != "path" {
+                    if value == .null { header.removeValue(forKey: member) } else { header[member] = value }
                 }
                 shown[index] = .object(header)
             }
             shown += added ?? []
-            shown.sort { ($0["y"]?.intValue ?? 0) < ($1["y"]?.intValue ?? 0) }
+            // By place, then level (a nested header pushed up under its parent's shares its y).
+            shown.sort {
+                ($0["y"]?.intValue ?? 0, $0["level"]?.intValue ?? 0) < (
+                    $1["y"]?.intValue ?? 0, $1["level"]?.intValue ?? 0
+                )
+            }
             members["shown"] = .array(shown)
             sections = .object(members)
         }

@@ -118,4 +118,43 @@ import Testing
         let new = some()
         #expect(try Self.appliedOffTheWire(WindowDelta.between(old, new), to: old) == new)
     }
+
+    /// Nested groups share titles ("A" under both Low and OK): headers are kept by path, so a
+    /// delta still changes them header by header.
+    @Test(arguments: 0..<200)
+    func nestedHeadersAreKeptByPath(seed: Int) throws {
+        var random = SeededRandom(seed: UInt64(2000 + seed))
+        func some() -> JSONValue {
+            var shown: [JSONValue] = []
+            for outer in ["Low", "OK"] where random.next() % 4 != 0 {
+                shown.append(["title": .string(outer), "path": [.string(outer)], "level": 0, "count": 3])
+                for inner in ["A", "B"] where random.next() % 3 != 0 {
+                    let collapsed: JSONValue? = random.next() % 3 == 0 ? true : nil
+                    var header: [String: JSONValue] = [
+                        "title": .string(inner), "path": [.string(outer), .string(inner)], "level": 1,
+                        "count": .integer(Int64(random.next() % 3)),
+                    ]
+                    header["collapsed"] = collapsed
+                    shown.append(.object(header))
+                }
+            }
+            // Each at its own place, except where a nested header is pushed up under its parent's.
+            for place in shown.indices {
+                guard case .object(var header) = shown[place] else { continue }
+                let shared =
+                    place > 0 && header["level"] == 1 && shown[place - 1]["level"] == 0 && random.next() % 4 == 0
+                header["y"] = .integer(Int64(shared ? place : place + 1))
+                shown[place] = .object(header)
+            }
+            return Self.window(
+                [("r1", 0, ["x", "y"])],
+                extra: ["sections": ["column": "status", "columns": ["status", "rack"], "shown": .array(shown)]]
+            )
+        }
+        let old = some()
+        let new = some()
+        let delta = WindowDelta.between(old, new)
+        #expect(delta.set?["sections"] == nil)
+        #expect(try Self.appliedOffTheWire(delta, to: old) == new)
+    }
 }

@@ -45,7 +45,7 @@ enum WindowNotification {
             var members: [String: JSONValue] = [:]
             members["added"] = sections.added.map(JSONValue.array)
             members["changed"] = sections.changed.map(JSONValue.array)
-            members["removed"] = sections.removed.map { .array($0.map(JSONValue.string)) }
+            members["removed"] = sections.removed.map(JSONValue.array)
             members["set"] = sections.set.map(JSONValue.object)
             writer.value(.object(members))
         }

@@ -267,7 +267,8 @@ def apply_delta(window, delta):
     """Applies a ``window`` notification's params (or a ``watch`` reply's ``delta``) to
     ``window``, a window as ``scroll`` gives it, in place; returns it. The order is protocol.md's
     ("watch"): members set, rows removed, rows changed, rows added, rows put in order of index,
-    then the sections' changes header by header, put in order of y."""
+    then the sections' changes header by header (by title, or by path with nested groups), put
+    in order of y, then level."""
     for key, value in (delta.get("set") or {}).items():
         if value is None:
             window.pop(key, None)
@@ -304,20 +305,24 @@ def apply_delta(window, delta):
                 held.pop(key, None)
             else:
                 held[key] = value
-        gone = set(sections.get("removed") or [])
-        shown = [header for header in held.get("shown", []) if header.get("title") not in gone]
-        by_title = {header.get("title"): header for header in shown}
+        # A header is known by its path (nested groups), else by its title.
+        def header_key(header):
+            return json.dumps(header.get("path", header.get("title")))
+
+        gone = set(json.dumps(key) for key in sections.get("removed") or [])
+        shown = [header for header in held.get("shown", []) if header_key(header) not in gone]
+        by_key = {header_key(header): header for header in shown}
         for change in sections.get("changed") or []:
-            header = by_title.get(change.get("title"))
+            header = by_key.get(header_key(change))
             if header is None:
                 continue
             for key, value in change.items():
                 if value is None:
                     header.pop(key, None)
-                elif key != "title":
+                elif key not in ("title", "path"):
                     header[key] = value
         shown.extend(sections.get("added") or [])
-        shown.sort(key=lambda header: header.get("y", 0))
+        shown.sort(key=lambda header: (header.get("y", 0), header.get("level", 0)))
         held["shown"] = shown
     return window
 

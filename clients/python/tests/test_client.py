@@ -331,6 +331,38 @@ class ClientTests(unittest.TestCase):
         self.assertEqual(live.window["sections"], fresh["sections"])
         live.close()
 
+    def test_nested_groups_collapse_and_their_headers_are_kept_by_path(self):
+        self.client.create(
+            table="feed-nested",
+            columns=[{"key": "n", "type": "number"}, {"key": "side"}, {"key": "parity"}],
+            rows=[
+                {"n": n, "side": "left" if n < 6 else "right", "parity": "even" if n % 2 == 0 else "odd"}
+                for n in range(12)
+            ],
+        )
+        live = self.client.watch(
+            "feed-nested", timeout=5, unit="cell", viewport={"width": 40, "height": 40}, maxRate=60,
+            sections={"columns": ["side", "parity"], "aggregates": {"n": "sum"}},
+        )
+        # "even" is the title of a group on each side: headers are told apart by their paths.
+        titles = [header["title"] for header in live.window["sections"]["shown"]]
+        self.assertEqual(titles.count("even"), 2)
+        reply = self.client.collapse(table="feed-nested", group=["left", "odd"])
+        self.assertEqual((reply["collapsed"], reply["shown"]), (1, 9))
+        apply_delta(live.window, self.client.next_window(live.id, timeout=5))
+        with Client(daemon.socket) as writer:
+            writer.edit(table="feed-nested", id=1, column="side", value="right")
+        delta = self.client.next_window(live.id, timeout=5)
+        self.assertNotIn("sections", delta.get("set") or {})
+        changed = [header["path"] for header in delta["sections"]["changed"]]
+        self.assertIn(["left"], changed)
+        apply_delta(live.window, delta)
+        fresh = self.client.scroll(table="feed-nested")
+        self.assertEqual(live.window["sections"], fresh["sections"])
+        self.assertEqual([row["id"] for row in live.window["rows"]], [row["id"] for row in fresh["rows"]])
+        self.assertEqual(self.client.expand(table="feed-nested", all=True)["shown"], 12)
+        live.close()
+
     def test_events_wait_while_replies_are_read(self):
         self.client.create(numbered("feed-queue", 1))
         self.client.subscribe("feed-queue")

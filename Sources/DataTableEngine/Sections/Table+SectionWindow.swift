@@ -97,11 +97,17 @@ extension Table {
                 let group = shape.group(level, of: under)
                 if shape.leaves(level, group: group).lowerBound < from { groups.append((level, group)) }
             }
-            for leaf in from...to {
+            var leaf = from
+            while leaf <= to {
                 for level in shape.headerLevels(leaf)
                 where leaf <= rowsTo ?? -1 || header + geometry.headerTop(leaf, level: level) - y < height {
                     groups.append((level, shape.group(level, of: leaf)))
                 }
+                // The other leaves of a collapsed group show nothing: past them at once.
+                let open = Int(shape.openDepth[leaf])
+                leaf =
+                    open < spec.depth
+                    ? max(leaf + 1, shape.leaves(open, group: shape.group(open, of: leaf)).upperBound) : leaf + 1
             }
             for (level, group) in groups {
                 shown.append(placedGroup(level, group: group, index: index, geometry: geometry, header: header, y: y))

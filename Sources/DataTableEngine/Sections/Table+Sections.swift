@@ -148,7 +148,18 @@ struct SectionedRows: Sendable {
         self.values = values
         self.counts = counts
         self.collapse = collapse
-        self.shape = SectionShape(
+        self.shape = Self.shape(spec, values: values, counts: counts, collapse: collapse)
+    }
+
+    /// The shape of leaves with paths `values` holding `counts` rows under `spec`, with
+    /// `collapse`'s groups collapsed.
+    private static func shape(
+        _ spec: SectionSpec,
+        values: [CellValue],
+        counts: SectionCounts,
+        collapse: GroupCollapse
+    ) -> SectionShape {
+        SectionShape(
             values: values,
             depth: spec.depth,
             counts: counts.counts,
@@ -165,13 +176,7 @@ struct SectionedRows: Sendable {
 
     /// The shape made again from the leaves and the collapsed groups.
     mutating func reshape() {
-        shape = SectionShape(
-            values: values,
-            depth: depth,
-            counts: counts.counts,
-            collapse: collapse,
-            footers: spec.footers
-        )
+        shape = Self.shape(spec, values: values, counts: counts, collapse: collapse)
     }
 
     /// How many rows the view shows.

@@ -3,25 +3,15 @@ import DataTableProtocol
 
 extension MethodTable {
     /// `collapse` and `expand` (protocol.md, "collapse"): groups of this connection's view of a
-    /// table hidden or shown again. O(groups): on the loop.
+    /// table hidden or shown again. O(groups) under the table's lock: off the loop.
     mutating func registerCollapseMethods() {
-        registerImmediate(CollapseRequest.self) { request, context in
+        register(CollapseRequest.self) { request, context in
             try request.validate()
-            return try Self.setCollapsed(
-                true,
-                table: request.table,
-                target: Self.groupTarget(request.group, level: request.level),
-                &context
-            )
+            return try Self.setCollapsed(true, table: request.table, request.group, request.level, &context)
         }
-        registerImmediate(ExpandRequest.self) { request, context in
+        register(ExpandRequest.self) { request, context in
             try request.validate()
-            return try Self.setCollapsed(
-                false,
-                table: request.table,
-                target: Self.groupTarget(request.group, level: request.level),
-                &context
-            )
+            return try Self.setCollapsed(false, table: request.table, request.group, request.level, &context)
         }
     }
 
@@ -36,12 +26,16 @@ extension MethodTable {
         return .all
     }
 
+    /// Collapses or expands the groups named by `group` or `level` (every group without
+    /// either) in this connection's view of the table called `name`.
     private static func setCollapsed(
         _ collapsed: Bool,
         table name: String,
-        target: GroupTarget,
+        _ group: [JSONValue]?,
+        _ level: Int?,
         _ context: inout RequestContext
     ) throws -> CollapseRequest.Response {
+        let target = try groupTarget(group, level: level)
         guard let view = context.views[name], view.state.sections != nil else {
             // Checked for the table's existence and the right to read it first.
             _ = try context.server.snapshot(name, by: context.requester)

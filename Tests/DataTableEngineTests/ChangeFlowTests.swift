@@ -140,8 +140,8 @@ import Testing
         let search = try RowFilter([], search: "valve", in: table)
         table.setFilter(qty, id: 7)
         table.setFilter(search, id: 8)
-        table.setSections(SectionSpec(column: 3, style: .plain), id: 7, within: 7)
-        table.setSections(SectionSpec(column: 3, style: .grouped), id: 9, within: nil)
+        table.setSections(SectionSpec(columns: [3], style: .plain), id: 7, within: 7)
+        table.setSections(SectionSpec(columns: [3], style: .grouped), id: 9, within: nil)
         var views = [plain, ViewState(), ViewState(), ViewState()]
         views[1].filter = 7
         views[1].sections = 7

@@ -123,7 +123,11 @@ import Testing
         let filter = try RowFilter([.init(column: "qty", operator: .less, values: [.number(60)])], in: table)
         if filtered { table.setFilter(filter, id: 5) }
         table.setSections(
-            SectionSpec(column: rack, aggregates: Self.aggregates(table, totalsOnly: totalsOnly), grandTotal: .bottom),
+            SectionSpec(
+                columns: [rack],
+                aggregates: Self.aggregates(table, totalsOnly: totalsOnly),
+                grandTotal: .bottom
+            ),
             id: 5,
             within: filtered ? 5 : nil
         )

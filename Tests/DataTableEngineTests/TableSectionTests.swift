@@ -51,7 +51,7 @@ import Testing
         let rack = table.columnIndex["rack"]!
         let filter = try RowFilter([.init(column: "qty", operator: .less, values: [.number(200)])], in: table)
         if filtered { table.setFilter(filter, id: 5) }
-        table.setSections(SectionSpec(column: rack, style: .grouped), id: 5, within: filtered ? 5 : nil)
+        table.setSections(SectionSpec(columns: [rack], style: .grouped), id: 5, within: filtered ? 5 : nil)
         for step in 0..<400 {
             switch random.next() % 7 {
             case 0, 1:
@@ -109,7 +109,7 @@ import Testing
 
     @Test func plainSectionsPlaceHeadersBetweenRowsAndStickTheTopOne() throws {
         var table = try Self.racked()
-        table.setSections(SectionSpec(column: table.columnIndex["rack"]!, index: true), id: 1, within: nil)
+        table.setSections(SectionSpec(columns: [table.columnIndex["rack"]!], index: true), id: 1, within: nil)
         var view = ViewState()
         view.sections = 1
         let options = TableScrollTests.cells(60)
@@ -162,7 +162,7 @@ import Testing
     @Test func groupedSectionsAreSetApartAndInsetGroupedOnesInset() throws {
         var table = try Self.racked()
         let rack = table.columnIndex["rack"]!
-        table.setSections(SectionSpec(column: rack, style: .grouped, footers: true), id: 1, within: nil)
+        table.setSections(SectionSpec(columns: [rack], style: .grouped, footers: true), id: 1, within: nil)
         var view = ViewState()
         view.sections = 1
         let grouped = try table.scroll(TableScrollTests.cells(60), ScrollInput(height: 30, y: 0, now: 0), view: &view)
@@ -175,7 +175,7 @@ import Testing
 
         var plain = ViewState()
         let whole = try table.scroll(TableScrollTests.cells(60), ScrollInput(height: 30, y: 0, now: 0), view: &plain)
-        table.setSections(SectionSpec(column: rack, style: .insetGrouped), id: 2, within: nil)
+        table.setSections(SectionSpec(columns: [rack], style: .insetGrouped), id: 2, within: nil)
         var inset = ViewState()
         inset.sections = 2
         let insetWindow = try table.scroll(
@@ -193,7 +193,7 @@ import Testing
     /// since, and worked out again when it has.
     @Test func preparedSectionsAreTakenOnlyAtTheirVersion() throws {
         var table = try Self.racked()
-        let spec = SectionSpec(column: table.columnIndex["rack"]!)
+        let spec = SectionSpec(columns: [table.columnIndex["rack"]!])
         let prepared = table.preparedSections(spec, id: 4, within: nil)
         var unchanged = table
         unchanged.setSections(spec, id: 4, within: nil, prepared: prepared)
@@ -216,7 +216,7 @@ import Testing
         for changedMeanwhile in [false, true] {
             var table = try Self.racked()
             let rack = table.columnIndex["rack"]!
-            table.setSections(SectionSpec(column: rack), id: 6, within: nil)
+            table.setSections(SectionSpec(columns: [rack]), id: 6, within: nil)
             let filter = try RowFilter(
                 [.init(column: "qty", operator: .greaterOrEqual, values: [.number(4)])],
                 in: table
@@ -243,7 +243,7 @@ import Testing
         let long = String(repeating: "long words ", count: 6)
         var table = try TableScrollTests.numbered(200, notes: { $0 % 7 == 0 ? long : "ok \($0 % 3)" })
         let notes = try #require(table.columnIndex(of: "notes"))
-        table.setSections(SectionSpec(column: notes), id: 9, within: nil)
+        table.setSections(SectionSpec(columns: [notes]), id: 9, within: nil)
         let options = TableScrollTests.cells(40)
         var view = ViewState()
         view.sections = 9

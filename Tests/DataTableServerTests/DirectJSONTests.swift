@@ -125,7 +125,7 @@ import Testing
         let column = try #require(table.columnIndex(of: "item"))
         table.setFilter(try RowFilter([], search: "e", in: table), id: 3)
         table.setSections(
-            SectionSpec(column: column, style: style, index: style == .plain, footers: true),
+            SectionSpec(columns: [column], style: style, index: style == .plain, footers: true),
             id: 3,
             within: 3
         )

@@ -45,7 +45,8 @@ struct SectionShape: Sendable {
                 firstLevel[leaf] = UInt8(shared)
             }
             openDepth[leaf] = UInt8(collapse.firstCollapsedLevel(path))
-            for level in Int(firstLevel[leaf])..<max(Int(firstLevel[leaf]), depth - 1) { starts[level][leaf] = 1 }
+            // A leaf starts a group at each level from the first it does not share with the one before.
+            for level in Int(firstLevel[leaf])..<(depth - 1) { starts[level][leaf] = 1 }
         }
         var shownCounts = counts
         var headerCounts = [Int](repeating: 0, count: leaves)

@@ -90,24 +90,7 @@ extension Table {
 
     /// Whether some leaf's path starts with `path`.
     private func groupExists(_ path: [CellValue], in index: Int) -> Bool {
-        let sectioned = sections[index]
-        var low = 0
-        var high = sectioned.leafCount
-        // The first leaf not before `path` (compared on its first levels).
-        while low < high {
-            let middle = (low + high) / 2
-            let own = sectioned.path(middle)
-            var order = 0
-            for level in path.indices {
-                order = Self.sectionOrder(
-                    own[own.startIndex + level],
-                    path[level],
-                    descending: sectioned.descending[level]
-                )
-                if order != 0 { break }
-            }
-            if order < 0 { low = middle + 1 } else { high = middle }
-        }
-        return low < sectioned.leafCount && Array(sectioned.path(low).prefix(path.count)) == path
+        let leaf = sections[index].firstLeaf(notBefore: path)
+        return leaf < sections[index].leafCount && sections[index].compare(leaf: leaf, with: path) == 0
     }
 }

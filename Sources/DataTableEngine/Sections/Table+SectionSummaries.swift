@@ -39,8 +39,7 @@ extension Table {
     /// Where the group of `level` holding `leaf` starts among the sections' rows, and its index.
     private func group(_ level: Int, of leaf: Int, in index: Int) -> (group: Int, start: Int) {
         let group = sections[index].shape.group(level, of: leaf)
-        let first = sections[index].shape.leaves(level, group: group).lowerBound
-        return (group, sections[index].counts.rowsBefore(first))
+        return (group, groupRows(level, group: group, in: index).start)
     }
 
     /// `slot` was placed in `leaf` of the sections at `index`: the sums of every group holding

@@ -113,7 +113,7 @@ extension Table {
                 shown.append(placedGroup(level, group: group, index: index, geometry: geometry, header: header, y: y))
             }
             if spec.style == .plain {
-                stick(&shown, geometry: geometry, index: index, at: stickAt, header: header, y: y)
+                stick(&shown, at: stickAt, step: metrics.header)
             }
             shown.sort { $0.y != $1.y ? $0.y < $1.y : $0.level < $1.level }
         }
@@ -192,15 +192,7 @@ extension Table {
     /// Sticks the headers in `shown` that have scrolled above their place in the stack below
     /// the table's header (at `stickAt`, each level one header lower): there, or pushed up by
     /// the end of the group, with the nested headers stuck above the same end stacked below it.
-    private func stick(
-        _ shown: inout [ScrollWindow.Section],
-        geometry: SectionGeometry,
-        index: Int,
-        at stickAt: Int,
-        header: Int,
-        y: Int
-    ) {
-        let step = geometry.metrics.header
+    private func stick(_ shown: inout [ScrollWindow.Section], at stickAt: Int, step: Int) {
         let stuck = shown.indices.filter { shown[$0].y < stickAt + shown[$0].level * step }
         for placed in stuck {
             let end = shown[placed].end

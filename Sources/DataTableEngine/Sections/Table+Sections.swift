@@ -25,28 +25,7 @@ public struct SectionSpec: Sendable, Equatable {
     /// Where a row of the aggregates of every shown row goes; `nil`: none.
     public var grandTotal: GrandTotalPlacement?
 
-    /// Sections by the column at `column` in `style`.
-    public init(
-        column: Int,
-        style: Style = .plain,
-        index: Bool = false,
-        footers: Bool = false,
-        aggregates: [SectionAggregate] = [],
-        totals: TotalsPlacement = .header,
-        grandTotal: GrandTotalPlacement? = nil
-    ) {
-        self.init(
-            columns: [column],
-            style: style,
-            index: index,
-            footers: footers,
-            aggregates: aggregates,
-            totals: totals,
-            grandTotal: grandTotal
-        )
-    }
-
-    /// Groups nested by `columns` (outermost first) in `style`.
+    /// Sections by one column, or groups nested by several (`columns`, outermost first), in `style`.
     public init(
         columns: [Int],
         style: Style = .plain,
@@ -225,14 +204,26 @@ struct SectionedRows: Sendable {
         }
     }
 
-    /// Whether the path of `leaf` comes before (< 0), with (0) or after (> 0) `path`.
+    /// Whether the path of `leaf` comes before (< 0), with (0) or after (> 0) `path`, compared
+    /// on `path`'s levels (a shorter path names a group holding leaves).
     func compare(leaf: Int, with path: [CellValue]) -> Int {
         let own = self.path(leaf)
-        for level in 0..<depth {
+        for level in path.indices {
             let order = Table.sectionOrder(own[own.startIndex + level], path[level], descending: descending[level])
             if order != 0 { return order }
         }
         return 0
+    }
+
+    /// The first leaf that does not come before `path` (``leafCount`` when every leaf does).
+    func firstLeaf(notBefore path: [CellValue]) -> Int {
+        var low = 0
+        var high = leafCount
+        while low < high {
+            let middle = (low + high) / 2
+            if compare(leaf: middle, with: path) < 0 { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
 
@@ -524,13 +515,7 @@ extension Table {
     /// it), then after the leaf's rows that come before it in the current order.
     private mutating func placeSectioned(_ slot: UInt32, in index: Int) {
         let path = sections[index].spec.columns.map { stores[$0][slot] }
-        var low = 0
-        var high = sections[index].leafCount
-        while low < high {
-            let middle = (low + high) / 2
-            if sections[index].compare(leaf: middle, with: path) < 0 { low = middle + 1 } else { high = middle }
-        }
-        let leaf = low
+        let leaf = sections[index].firstLeaf(notBefore: path)
         if leaf == sections[index].leafCount || sections[index].compare(leaf: leaf, with: path) != 0 {
             insertLeaf(path, at: leaf, in: index)
         }

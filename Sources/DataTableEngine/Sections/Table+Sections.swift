@@ -227,41 +227,9 @@ struct SectionedRows: Sendable {
     }
 }
 
-/// A leaf's path as codes (each level's values numbered as first met): what rows are grouped by
-/// when sections are worked out.
-private struct LeafKey: Hashable {
-    var codes: (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
-
-    subscript(level: Int) -> Int32 {
-        get {
-            switch level {
-            case 0: codes.0
-            case 1: codes.1
-            case 2: codes.2
-            default: codes.3
-            }
-        }
-        set {
-            switch level {
-            case 0: codes.0 = newValue
-            case 1: codes.1 = newValue
-            case 2: codes.2 = newValue
-            default: codes.3 = newValue
-            }
-        }
-    }
-
-    static func == (left: LeafKey, right: LeafKey) -> Bool {
-        left.codes == right.codes
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(codes.0)
-        hasher.combine(codes.1)
-        hasher.combine(codes.2)
-        hasher.combine(codes.3)
-    }
-}
+/// A leaf's path as codes (each level's values numbered as first met, unused levels 0): what
+/// rows are grouped by when sections are worked out.
+private typealias LeafKey = SIMD4<Int32>
 
 extension Table {
     /// Divides the rows of the view with `id` into sections as `spec` says (the rows its filter

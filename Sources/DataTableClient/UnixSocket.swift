@@ -10,18 +10,22 @@ public enum UnixSocket {
     public struct Failure: Error, CustomStringConvertible {
         /// What failed, for a person, like `connect PATH: No such file or directory`.
         public var description: String
+        /// The system's error number.
+        public var errno: Int32
     }
 
     /// A blocking descriptor connected to the socket at `path`; the caller closes it.
     public static func connect(_ path: String) throws(Failure) -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            throw Failure(description: "socket: \(String(cString: strerror(errno)))", errno: errno)
+        }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
             close(descriptor)
-            throw Failure(description: "the socket path is too long: \(path)")
+            throw Failure(description: "the socket path is too long: \(path)", errno: ENAMETOOLONG)
         }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let result = withUnsafePointer(to: &address) {
@@ -30,9 +34,9 @@ public enum UnixSocket {
             }
         }
         guard result == 0 else {
-            let message = String(cString: strerror(errno))
+            let code = errno
             close(descriptor)
-            throw Failure(description: "connect \(path): \(message)")
+            throw Failure(description: "connect \(path): \(String(cString: strerror(code)))", errno: code)
         }
         return descriptor
     }
@@ -46,7 +50,9 @@ public enum UnixSocket {
                 Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
             }
             if written < 0, errno == EINTR { continue }
-            guard written > 0 else { throw Failure(description: "write: \(String(cString: strerror(errno)))") }
+            guard written > 0 else {
+                throw Failure(description: "write: \(String(cString: strerror(errno)))", errno: errno)
+            }
             offset += written
         }
     }
@@ -58,7 +64,7 @@ public enum UnixSocket {
             let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
             if count >= 0 { return count }
             if errno == EINTR { continue }
-            throw Failure(description: "read: \(String(cString: strerror(errno)))")
+            throw Failure(description: "read: \(String(cString: strerror(errno)))", errno: errno)
         }
     }
 }

@@ -22,17 +22,18 @@ struct CommonOptions: ParsableArguments {
         }
     }
 
-    var socketPath: String { connection.socketPath }
+    var socketPath: String { get throws { try connection.socketPath } }
 
     /// Runs `body` with a session on the daemon. An error reply is printed as one line on stderr
     /// (exit 1); a daemon that cannot be reached exits 2.
     func withSession(_ body: (DaemonSession) throws -> Void) throws {
         Output.listFormat = csv ? .csv : tsv ? .tsv : .aligned
+        let path = try socketPath
         let session: DaemonSession
         do {
-            session = try DaemonSession(path: socketPath, printReplies: json)
+            session = try DaemonSession(path: path, printReplies: json)
         } catch {
-            Output.error("Cannot reach datatabled at \(socketPath): \(error).")
+            Output.error("Cannot reach datatabled at \(path): \(error).")
             throw ExitCode(2)
         }
         do {

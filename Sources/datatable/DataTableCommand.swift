@@ -27,11 +27,31 @@ struct DataTableCommand: AsyncParsableCommand {
 
 /// Options every subcommand shares.
 struct ConnectionOptions: ParsableArguments {
-    @Option(help: "The daemon's socket (default: $DATATABLED_SOCKET, then the daemon's default path).")
+    @Option(
+        help: """
+            The daemon's socket (default: $DATATABLED_SOCKET; else the first that answers of the user's own \
+            default path and the system service's, /run/datatabled/datatabled.sock).
+            """
+    )
     var socket: String?
 
+    /// The socket to talk to: `--socket`, else the first of the default places that accepts a
+    /// connection. When none does, says on stderr which paths were tried and exits 2.
     var socketPath: String {
-        socket ?? SocketLocation.defaultPath(environment: ProcessInfo.processInfo.environment, uid: getuid())
+        get throws {
+            if let socket { return socket }
+            do {
+                return try SocketSearch.firstReachable(defaultPaths)
+            } catch {
+                Output.error(error.description)
+                throw ExitCode(2)
+            }
+        }
+    }
+
+    /// The places tried, in order, when `--socket` is not given.
+    var defaultPaths: [String] {
+        SocketLocation.clientPaths(environment: ProcessInfo.processInfo.environment, uid: getuid())
     }
 }
 
@@ -75,12 +95,13 @@ struct Call: AsyncParsableCommand {
             line = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\(method)\(paramsPart)}"
         }
 
+        let path = try connection.socketPath
         let replies: [String]
         do {
-            replies = try LineConnection(path: connection.socketPath).exchange([line])
+            replies = try LineConnection(path: path).exchange([line])
         } catch {
             FileHandle.standardError.write(
-                Data("datatable: Cannot reach datatabled at \(connection.socketPath): \(error).\n".utf8)
+                Data("datatable: Cannot reach datatabled at \(path): \(error).\n".utf8)
             )
             throw ExitCode(2)
         }

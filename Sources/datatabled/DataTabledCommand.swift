@@ -8,7 +8,6 @@ import Logging
 import ServiceLifecycle
 
 /// `datatabled`: the daemon's command line.
-@main
 struct DataTabledCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "datatabled",
@@ -18,6 +17,11 @@ struct DataTabledCommand: AsyncParsableCommand {
             --socket. Stand-alone it binds --socket, or by default $DATATABLED_SOCKET, \
             $XDG_RUNTIME_DIR/datatabled.sock, /run/datatabled/datatabled.sock (root) or \
             /tmp/datatabled-UID/datatabled.sock.
+
+            Without systemd, --system runs it the way the installed units do: on \
+            /run/datatabled/datatabled.sock (mode 0660, the service user's group), as the user \
+            datatabled, keeping tables in /var/lib/datatabled, logging to journald when it runs. \
+            Started as root, it makes those directories and then drops to the user.
             """,
         version: ServerInfo.version
     )
@@ -25,8 +29,19 @@ struct DataTabledCommand: AsyncParsableCommand {
     @Option(help: "The socket path to bind when not socket-activated.")
     var socket: String?
 
-    @Option(help: "Permissions of the socket file, in octal.")
-    var socketMode: String = "0600"
+    @Option(help: "Permissions of the socket file, in octal (default: 0600; 0660 with --system).")
+    var socketMode: String?
+
+    @Flag(
+        help: """
+            Run as the installed service does, without systemd: the system socket (0660, the user's group), \
+            --user, --state-dir /var/lib/datatabled, and journald when it runs. Options given still apply.
+            """
+    )
+    var system = false
+
+    @Option(help: "With --system: the user to run as (its group owns the socket).")
+    var user: String = SystemService.defaultUser
 
     @Option(help: "Group (name or number) that owns the socket file.")
     var socketGroup: String?
@@ -158,8 +173,11 @@ struct DataTabledCommand: AsyncParsableCommand {
     var demoRows = 10
 
     func validate() throws {
-        guard Self.parseMode(socketMode) != nil else {
+        guard socketMode.map(Self.parseMode) != .some(nil) else {
             throw ValidationError("--socket-mode must be an octal permission like 0600 or 0660.")
+        }
+        if !system, user != SystemService.defaultUser {
+            throw ValidationError("--user applies only with --system.")
         }
         for (name, value) in [
             ("--max-connections-per-uid", maxConnectionsPerUid), ("--max-memory-per-uid", maxMemoryPerUid),
@@ -202,7 +220,11 @@ struct DataTabledCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let destination = logTarget.destination ?? LogDestination.detect(environment: environment)
+        let destination =
+            logTarget.destination
+            ?? (system
+                ? SystemService.logDestination(environment: environment)
+                : LogDestination.detect(environment: environment))
         let level = logLevel.level
         LoggingSystem.bootstrap { label in destination.makeHandler(label: label, logLevel: level) }
         let logger = Logger(label: "datatabled")
@@ -212,6 +234,9 @@ struct DataTabledCommand: AsyncParsableCommand {
         let listeners: [ListenerSource]
         do {
             listeners = try resolveListeners(environment: environment, logger: logger)
+            if system {
+                logger.info("running as \(user) (uid \(getuid()), gid \(getgid()))")
+            }
         } catch {
             logger.critical("cannot start: \(error)")
             throw ExitCode.failure
@@ -300,7 +325,7 @@ struct DataTabledCommand: AsyncParsableCommand {
     private func restoreTables(notifier: SystemdNotifier, logger: Logger) async throws -> (TableCatalog, StateStore?) {
         var catalog = TableCatalog()
         var store: StateStore?
-        if let stateDir {
+        if let stateDir = resolvedStateDir {
             notifier.starting("Restoring tables from \(stateDir)")
             let started = ContinuousClock.now
             do {
@@ -358,10 +383,10 @@ struct DataTabledCommand: AsyncParsableCommand {
             var sources: [ListenerSource] = []
             for descriptor in inherited {
                 if descriptor.isListeningUnixStream {
-                    sources.append(.inherited(descriptor: descriptor.fd, name: descriptor.name))
+                    sources.append(.inherited(descriptor: descriptor.fd, name: descriptor.label))
                 } else {
                     logger.error(
-                        "ignoring inherited fd \(descriptor.fd) (\(descriptor.name)): not a listening Unix stream socket"
+                        "ignoring inherited fd \(descriptor.fd) (\(descriptor.label)): not a listening Unix stream socket"
                     )
                 }
             }
@@ -371,7 +396,13 @@ struct DataTabledCommand: AsyncParsableCommand {
             return sources
         }
 
-        let mode = Self.parseMode(socketMode)!
+        if system {
+            let service = try SystemService(user: user)
+            let mode = socketMode.flatMap(Self.parseMode) ?? SystemService.socketMode
+            let group = try socketGroup.map(Self.groupID) ?? service.gid
+            return [.path(socket ?? SocketLocation.systemPath, mode: mode, group: group)]
+        }
+        let mode = socketMode.flatMap(Self.parseMode) ?? 0o600
         let group = try socketGroup.map(Self.groupID)
         if let socket {
             return [.path(socket, mode: mode, group: group)]
@@ -382,6 +413,23 @@ struct DataTabledCommand: AsyncParsableCommand {
             try SocketPath.ensureDirectory(for: path, mode: path == SocketLocation.systemPath ? 0o755 : 0o700)
         }
         return [.path(path, mode: mode, group: group)]
+    }
+
+    /// With `--system`: makes the service's directories and takes its user's identity. Runs
+    /// before any other thread starts (see ``DataTabledMain``).
+    func takeServiceIdentity(environment: [String: String]) throws {
+        guard system else { return }
+        // Socket-activated, the socket is the activator's.
+        let activated = environment["LISTEN_PID"] == String(getpid())
+        try SystemService(user: user).prepare(
+            socketPath: activated ? nil : socket ?? SocketLocation.systemPath,
+            stateDirectory: resolvedStateDir!
+        )
+    }
+
+    /// `--state-dir`, else with `--system` the service's.
+    private var resolvedStateDir: String? {
+        stateDir ?? (system ? SystemService.stateDirectory : nil)
     }
 
     /// Raises the soft limit on open files to the hard limit: every connection is a descriptor.

@@ -62,6 +62,46 @@ struct FileAccessTests {
         #expect(try errorKind(try daemon.request(Self.load("mine", path: own))) == nil)
     }
 
+    /// An ordinary user's own file, which a root daemon would open for it only beneath an import
+    /// directory: the command-line and Python clients ask which paths they may name and send the
+    /// rows, so the daemon logs no refusal for a load that works.
+    @Test func anOrdinaryUsersLoadLogsNoRefusal() throws {
+        let daemon = try Self.rootDaemon()
+        let user = try ThrowawayUser("ld")
+        // The clients, where the user may run them.
+        let client = daemon.scratch.file("datatable")
+        try FileManager.default.copyItem(atPath: BuiltProducts.client, toPath: client)
+        chmod(client, 0o755)
+        let python = daemon.scratch.file("python")
+        try FileManager.default.createDirectory(atPath: python, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(
+            atPath: Self.pythonClientDirectory + "/datatable_client",
+            toPath: python + "/datatable_client"
+        )
+        _ = try run("/bin/chmod", ["-R", "a+rX", python])
+        let file = daemon.scratch.file("parts.csv")
+        try "sku,qty\nA1,4\nB2,7\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chown(file, user.uid, user.gid)
+        chmod(file, 0o600)
+
+        let cli = try run(
+            which("runuser")!,
+            ["-u", user.name, "--", client, "load", "--socket", daemon.socketPath, file, "--table", "parts"]
+        )
+        #expect(cli.status == 0 && cli.output.contains("loaded 2 rows"), "\(cli.output)")
+        let loaded = try run(
+            which("runuser")!,
+            [
+                "-u", user.name, "--", "/usr/bin/env", "PYTHONPATH=\(python)", "python3", "-c",
+                "import datatable_client as d, sys; print(d.Client(sys.argv[1]).load_file('again', sys.argv[2])['rows'])",
+                daemon.socketPath, file,
+            ]
+        )
+        #expect(loaded.output.trimmingCharacters(in: .whitespacesAndNewlines) == "2", "\(loaded.output)")
+        _ = try daemon.request(#"{"id":1,"method":"ping"}"#)
+        #expect(!daemon.process.output.contains("refused"), "\(daemon.process.output)")
+    }
+
     @Test func anImportDirectoryServesWhatIsBeneathItAndNothingElse() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

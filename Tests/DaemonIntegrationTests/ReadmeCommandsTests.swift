@@ -27,6 +27,7 @@ struct ReadmeCommandsTests {
         ("install ", "installs onto the machine (the manual form of scripts/install-service)"),
         ("systemd-sysusers", "installs onto the machine"),
         ("systemctl", "installs onto the machine"),
+        ("datatabled --system", "the system service on the system path: SystemServiceTests runs it"),
         ("datatable view", "full screen: ViewerTests drives it in tmux"),
         ("datatable shell ", "interactive: ShellTests drives it in tmux (and it runs piped below)"),
     ]

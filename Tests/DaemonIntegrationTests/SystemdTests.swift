@@ -46,7 +46,7 @@ struct SystemdTests {
             try decoded(HelloRequest.Response.self, from: #require(helloed.result, "\(helloed)")).server
                 == ServerInfo.name
         )
-        #expect(activator.waitForOutput(containing: "inherited socket fd 3 (datatabled)"))
+        #expect(activator.waitForOutput(containing: "inherited socket fd 3 (datatabled, \(path))"))
 
         #expect(activator.stop() == 0, "\(activator.output)")
         var info = stat()
@@ -70,6 +70,8 @@ struct SystemdTests {
         }
         #expect(!FileManager.default.fileExists(atPath: scratch.file("ignored.sock")))
         #expect(activator.output.contains("ignoring --socket"))
+        // Unnamed by the activator: named by its path, not as "unknown".
+        #expect(activator.output.contains("inherited socket fd 3 (\(path))"), "\(activator.output)")
     }
 
     /// The daemon stand-alone with `NOTIFY_SOCKET` pointing at a socket the test reads.

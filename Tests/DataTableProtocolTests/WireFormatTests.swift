@@ -87,12 +87,13 @@ import Testing
                 maxReplyBytes: 12,
                 maxEventBytes: 13
             ),
-            features: ["batch"]
+            features: ["batch"],
+            files: .init(anyPath: false, importDir: "/srv/in")
         )
         try checkCoding(
             reply,
             json:
-                #"{"features":["batch"],"limits":{"maxBatchSize":3,"maxConnections":2,"maxConnectionsPerUid":10,"maxEventBytes":13,"maxLineBytes":100,"maxMemoryBytes":9,"maxMemoryPerUid":11,"maxOutputBytes":4,"maxReplyBytes":12,"maxRows":6,"maxTables":5,"softOutputBytes":7,"softOutputSeconds":8},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
+                #"{"features":["batch"],"files":{"anyPath":false,"importDir":"/srv/in"},"limits":{"maxBatchSize":3,"maxConnections":2,"maxConnectionsPerUid":10,"maxEventBytes":13,"maxLineBytes":100,"maxMemoryBytes":9,"maxMemoryPerUid":11,"maxOutputBytes":4,"maxReplyBytes":12,"maxRows":6,"maxTables":5,"softOutputBytes":7,"softOutputSeconds":8},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
         )
     }
 

@@ -34,5 +34,37 @@ public struct HelloRequest: DataTableRequest {
         public var limits: ServerLimits
         /// Named capabilities, e.g. `"batch"`, `"pipelining"`, `"shell-mode"`.
         public var features: [String]
+        /// Which paths this connection may name to `load` and `export`.
+        public var files: FilePaths
+    }
+
+    /// Which paths a connection may name to `load` from and `export` to, by its peer's
+    /// credentials and the daemon's directories. A client sends the rows (or streams an export)
+    /// instead when the path is not among them.
+    @MemberwiseInit
+    public struct FilePaths: Codable, Hashable, Sendable {
+        /// The peer is root or the daemon's own user: any path the daemon can reach.
+        public var anyPath: Bool
+        /// Otherwise, paths beneath this directory may be loaded from (`--import-dir`).
+        public var importDir: String?
+        /// Otherwise, paths beneath this directory may be exported to (`--export-dir`).
+        public var exportDir: String?
+
+        /// Whether a `load` may name `path` (absolute): any path, or one beneath `importDir`.
+        public func mayLoad(from path: String) -> Bool {
+            anyPath || importDir.map { Self.path(path, isBeneath: $0) } == true
+        }
+
+        /// Whether an `export` may name `path` (absolute): any path, or one beneath `exportDir`.
+        public func mayExport(to path: String) -> Bool {
+            anyPath || exportDir.map { Self.path(path, isBeneath: $0) } == true
+        }
+
+        /// Whether `path` lies strictly beneath `directory`, by its text (the daemon still checks
+        /// each step when it opens it).
+        static func path(_ path: String, isBeneath directory: String) -> Bool {
+            let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+            return path.hasPrefix(prefix) && path.count > prefix.count && !path.contains("/../")
+        }
     }
 }

@@ -52,7 +52,8 @@ extension MethodTable {
             server: ServerInfo.name,
             version: ServerInfo.version,
             limits: context.server.limits,
-            features: features
+            features: features,
+            files: context.server.files.paths(for: context.connection.peer)
         )
     }
 

@@ -37,6 +37,13 @@ public struct FilePolicy: Sendable, Hashable {
         return path
     }
 
+    /// The paths `peer` may name, as `hello` reports them.
+    func paths(for peer: PeerCredentials?) -> HelloRequest.FilePaths {
+        Self.isPrivileged(peer)
+            ? HelloRequest.FilePaths(anyPath: true)
+            : HelloRequest.FilePaths(anyPath: false, importDir: importDirectory, exportDir: exportDirectory)
+    }
+
     /// Whether `peer`'s own rights reach every file the daemon's do.
     static func isPrivileged(_ peer: PeerCredentials?) -> Bool {
         guard let peer else { return false }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DataTableClient
 import DataTableProtocol
 import Foundation
 
@@ -96,12 +97,17 @@ struct Stats: ParsableCommand {
 /// `datatable socket`: where the daemon's socket is, found the way the daemon finds it.
 struct Socket: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print the path of the daemon's socket (--socket, else $DATATABLED_SOCKET, else the default).",
+        abstract: """
+            Print the path of the daemon's socket (--socket, else $DATATABLED_SOCKET, else the first default \
+            place that answers, else where a daemon started now would listen).
+            """,
         discussion: "SOCK=$(datatable socket)"
     )
     @OptionGroup var connection: ConnectionOptions
 
     func run() {
-        print(connection.socketPath)
+        // With no daemon answering, the place a daemon started now would listen.
+        let paths = connection.socket.map { [$0] } ?? connection.defaultPaths
+        print((try? SocketSearch.firstReachable(paths)) ?? paths[0])
     }
 }

@@ -213,10 +213,15 @@ struct Load: ParsableCommand {
             let reply: LoadRequest.Response
             let bar = ProgressBar(counting: "row", enabled: !common.json)
             defer { bar.finish() }
+            // A path the daemon may not open for us is read as ourselves and sent. Which paths it
+            // may open for us is asked first, so that a load that works logs no refusal; a
+            // refusal still comes when the daemon itself cannot read the file.
             do {
+                guard try session.send(HelloRequest(), quiet: true).files.mayLoad(from: request.path!) else {
+                    throw DaemonSession.Refused(message: "", kind: "not_permitted")
+                }
                 reply = try session.send(request, quiet: true, notified: bar.loadProgress)
             } catch let refused as DaemonSession.Refused where refused.kind == "not_permitted" {
-                // The daemon may not open it for us: read it as ourselves and send it.
                 reply = try Self.upload(url, request: request, session: session, bar: bar)
             }
             bar.finish()

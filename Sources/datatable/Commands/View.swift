@@ -27,7 +27,7 @@ struct View: ParsableCommand {
         }
         defer { terminal.close() }
         try common.withSession { _ in
-            try Viewer(table: table, socketPath: common.socketPath, terminal: terminal).run()
+            try Viewer(table: table, socketPath: try common.socketPath, terminal: terminal).run()
         }
     }
 }

@@ -41,8 +41,10 @@ enum Completions {
     /// A connection to the socket `--socket` names in `words`, else the default one.
     private static func connection(_ words: [String]) -> LineConnection? {
         let given = words.firstIndex(of: "--socket").flatMap { $0 + 1 < words.count ? words[$0 + 1] : nil }
-        let path =
-            given ?? SocketLocation.defaultPath(environment: ProcessInfo.processInfo.environment, uid: getuid())
+        let paths =
+            given.map { [$0] }
+            ?? SocketLocation.clientPaths(environment: ProcessInfo.processInfo.environment, uid: getuid())
+        guard let path = try? SocketSearch.firstReachable(paths) else { return nil }
         return try? LineConnection(path: path)
     }
 }

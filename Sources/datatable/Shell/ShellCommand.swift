@@ -26,7 +26,7 @@ struct Shell: ParsableCommand {
     var history: String?
 
     func run() throws {
-        let path = connection.socketPath
+        let path = try connection.socketPath
         let link: LineConnection
         do {
             link = try LineConnection(path: path)

@@ -14,7 +14,7 @@ final class ThrowawayUser {
     /// Makes a user called `dt` + `role` + a number unique to this process.
     init(_ role: String) throws {
         name = "dt\(role)\(getpid() % 100_000)"
-        _ = try? run(which("userdel")!, [name])
+        Self.remove(name)
         let made = try run(
             which("useradd")!,
             ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", name]
@@ -26,7 +26,13 @@ final class ThrowawayUser {
         gid = entry.pointee.pw_gid
     }
 
-    deinit { _ = try? run(which("userdel")!, [name]) }
+    deinit { Self.remove(name) }
+
+    /// Removes the user and its group (which `userdel` keeps while another user is in it).
+    private static func remove(_ name: String) {
+        _ = try? run(which("userdel")!, [name])
+        _ = try? run(which("groupdel")!, [name])
+    }
 }
 
 /// One connection to the daemon made by another user: `socat` run as that user through

@@ -55,8 +55,22 @@ def default_socket_path(environ=None, uid=None):
     if runtime.startswith("/"):
         return runtime.rstrip("/") + "/datatabled.sock"
     if uid == 0:
-        return "/run/datatabled/datatabled.sock"
+        return SYSTEM_SOCKET
     return "/tmp/datatabled-%d/datatabled.sock" % uid
+
+
+SYSTEM_SOCKET = "/run/datatabled/datatabled.sock"
+"""The socket of the installed system service."""
+
+
+def candidate_socket_paths(environ=None, uid=None):
+    """The sockets a client tries, in order, when none is named: ``$DATATABLED_SOCKET`` alone
+    when it is set; else the user's own default path, then the system service's."""
+    environ = os.environ if environ is None else environ
+    own = default_socket_path(environ, uid)
+    if environ.get("DATATABLED_SOCKET"):
+        return [own]
+    return [own] if own == SYSTEM_SOCKET else [own, SYSTEM_SOCKET]
 
 
 class ConnectionClosed(Exception):
@@ -403,20 +417,32 @@ class Client:
     """
 
     def __init__(self, path=None, timeout=30.0):
-        self.path = path or default_socket_path()
         self.timeout = timeout
         self._ids = itertools.count(1)
         self._events = collections.deque()
         self._windows = collections.deque()
         self.progress = collections.deque(maxlen=1000)
         """Recent ``progress`` notification params (large loads), newest last."""
-        self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._socket.settimeout(timeout)
-        try:
-            self._socket.connect(self.path)
-        except OSError as error:
-            self._socket.close()
-            raise ConnectionClosed("cannot reach datatabled at %s: %s" % (self.path, error)) from None
+        tried = []
+        for candidate in [path] if path else candidate_socket_paths():
+            connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            connection.settimeout(timeout)
+            try:
+                connection.connect(candidate)
+            except OSError as error:
+                connection.close()
+                tried.append("%s (%s)" % (candidate, error.strerror or error))
+                continue
+            self.path = candidate
+            """The socket this client is connected to."""
+            self._socket = connection
+            break
+        else:
+            if len(tried) == 1:
+                raise ConnectionClosed("cannot reach datatabled at %s" % tried[0])
+            raise ConnectionClosed(
+                "cannot reach datatabled: tried %s; start one with `datatabled`, or name its socket "
+                "(Client(path) or $DATATABLED_SOCKET)" % ", ".join(tried))
         self._buffer = bytearray()
 
     # Connection
@@ -482,10 +508,13 @@ class Client:
         path = os.path.abspath(path)
         if "format" not in params and path.endswith((".ndjson", ".jsonl")):
             params["format"] = "ndjson"
-        try:
-            return self.call("load", dict(params, table=table, path=path))
-        except NotPermitted:
-            pass
+        # Which paths the daemon may open for this connection is asked first, so that a load
+        # that works logs no refusal; a refusal still comes when the daemon cannot read the file.
+        if self._may_load(path):
+            try:
+                return self.call("load", dict(params, table=table, path=path))
+            except NotPermitted:
+                pass
         with open(path, encoding="utf-8", newline="") as source:
             text = source.read()
         if not text:
@@ -493,6 +522,17 @@ class Client:
         for start in range(0, len(text), self.UPLOAD_PIECE):
             self.call("upload", table=table, text=text[start:start + self.UPLOAD_PIECE])
         return self.call("load", dict(params, table=table, upload=True))
+
+    def _may_load(self, path):
+        """Whether the daemon may open ``path`` for this connection (``hello``'s ``files``)."""
+        files = self.call("hello").get("files", {})
+        if files.get("anyPath"):
+            return True
+        directory = files.get("importDir")
+        if not directory:
+            return False
+        prefix = directory.rstrip("/") + "/"
+        return path.startswith(prefix) and len(path) > len(prefix) and "/../" not in path
 
     def __getattr__(self, method):
         if method.startswith("_"):

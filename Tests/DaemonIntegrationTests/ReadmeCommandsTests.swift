@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
-/// Every command README.md and clients/README.md show, run in order as written by bash, against
+/// Every command README.md and clients/README.md show, run in order as written by bash (and then
+/// clients/README.md's Python examples, by python3), against
 /// the daemon `scripts/start` starts (the demo table, the default socket): each exits as its
 /// comment says (0 unless it says "exit status N"), and prints no error reply unless its comment
 /// (or the comment before it) says one comes. The few commands not run here are listed with the
@@ -139,6 +140,33 @@ struct ReadmeCommandsTests {
             }
         }
         print("README commands: \(runHere.count) run as written, \(commands.count - runHere.count) run elsewhere")
+
+        // Then each Python example, from the same directory, against the same daemon.
+        let examples = try Self.blocks(of: "clients/README.md", language: "python")
+        #expect(!examples.isEmpty)
+        for (index, example) in examples.enumerated() {
+            let file = scratch.file("example\(index).py")
+            try ("import os; os.chdir(\"\(tree)\")\n" + example).write(toFile: file, atomically: true, encoding: .utf8)
+            let result = try run("/usr/bin/env", ["python3", file], environment: environment)
+            #expect(result.status == 0, "clients/README.md, Python example \(index + 1):\n\(result.output)")
+            #expect(result.output.contains("'pong': True") || index > 0, "\(result.output)")
+        }
+    }
+
+    /// The text of each ```LANGUAGE block of `document`, in order.
+    static func blocks(of document: String, language: String) throws -> [String] {
+        let text = try String(contentsOfFile: repository + "/" + document, encoding: .utf8)
+        var blocks: [String] = []
+        var current: String?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") {
+                if let finished = current { blocks.append(finished) }
+                current = line == "```\(language)" ? "" : nil
+            } else if current != nil {
+                current! += line + "\n"
+            }
+        }
+        return blocks
     }
 
     /// The meanings `help` gives for params are the doc comments' as they are now:

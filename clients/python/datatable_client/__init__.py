@@ -5,7 +5,7 @@ Standard library only. One ``Client`` is one connection; the daemon keeps per-co
 
     from datatable_client import Client, NoSuchTable
 
-    with Client() as dt:                      # $DATATABLED_SOCKET or the daemon's default path
+    with Client() as dt:                      # $DATATABLED_SOCKET, else your own daemon, else the system's
         dt.call("ping")                       # {'pong': True}
         dt.add(table="stock", row={"item": "Bolt", "qty": 4})   # any method, params as keywords
         window = dt.scroll(table="stock", unit="cell", viewport={"width": 80, "height": 24})

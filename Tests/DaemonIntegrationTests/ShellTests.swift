@@ -34,6 +34,60 @@ struct ShellTests {
         #expect(help.contains { $0.hasPrefix("table") && $0.contains("required") }, "\(help)")
     }
 
+    /// At 120 columns: `help` fits the terminal and names quit and clear, a `scroll` is drawn as
+    /// `datatable scroll` draws it, and `clear` alone clears the screen.
+    @Test func helpFitsScrollIsDrawnAndClearClearsTheScreen() throws {
+        let daemon = try TestDaemon(arguments: ["--demo"])
+        let pane = try ViewerTests.Pane(daemon: daemon, columns: 120, rows: 60, command: Self.shell(daemon))
+        _ = try pane.screen(until: { $0.contains { $0.hasPrefix("datatable>") } })
+        try pane.keys("help", "Enter")
+        _ = try pane.screen(until: { $0.contains { $0.contains("Ctrl-D leaves") } })
+        let help = try pane.screen(joined: true)
+        #expect(help.contains { $0.contains("clear clears the screen; quit, exit or Ctrl-D leaves") }, "\(help)")
+        let tooWide = help.filter { $0.count > 120 }
+        #expect(tooWide.isEmpty, "lines the terminal had to wrap: \(tooWide)")
+        // A summary too long for the line goes on under itself.
+        #expect(help.contains { $0.hasPrefix("            ") && !$0.trimmingCharacters(in: .whitespaces).isEmpty })
+
+        try pane.keys("clear", "Enter")
+        let cleared = try pane.screen(until: { !$0.contains { $0.contains("Ctrl-D leaves") } })
+        #expect(cleared.first?.hasPrefix("datatable>") == true, "\(cleared)")
+
+        try pane.keys("scroll table=stock viewport.height=5", "Enter")
+        let drawn = try pane.screen(until: { $0.contains { $0.contains("Item") && $0.contains("Rack") } })
+        let header = try #require(drawn.firstIndex { $0.contains("Item") && $0.contains("Rack") }, "\(drawn)")
+        #expect(drawn[header + 1].hasPrefix("[ ]"), "\(drawn)")
+        #expect(!drawn.contains { $0.contains(#""rows""#) }, "\(drawn)")
+    }
+
+    /// Whatever signals it was started with blocked, the shell ends when its terminal goes.
+    @Test(.enabled(if: canRun(with: "python3"), "python3 is not installed"))
+    func theShellEndsWhenItsTerminalCloses() throws {
+        let daemon = try TestDaemon(arguments: ["--demo"])
+        let pidFile = daemon.scratch.file("shell.pid")
+        let blocked =
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP, signal.SIGTERM}); "
+            + "os.execv(sys.argv[1], sys.argv[1:])"
+        let command =
+            "echo $$ > \(pidFile); exec python3 -c '\(blocked)' \(BuiltProducts.client) shell --socket "
+            + "\(daemon.socketPath) --history ''"
+        let pane = try ViewerTests.Pane(daemon: daemon, columns: 100, rows: 20, command: command)
+        _ = try pane.screen(until: { $0.contains { $0.hasPrefix("datatable>") } })
+        let pid = try #require(
+            Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+        )
+        _ = ViewerTests.Pane.spawn(pane.tmux, ["-L", pane.server, "kill-server"])
+        let deadline = ContinuousClock.now + .seconds(10)
+        while Self.isRunning(pid), ContinuousClock.now < deadline { usleep(50_000) }
+        #expect(!Self.isRunning(pid), "the shell (pid \(pid)) outlived its terminal")
+    }
+
+    /// Whether `pid` is a process that has not ended (a zombie has).
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
+        return !status.contains("State:\tZ")
+    }
+
     @Test func pipedLinesAreRequestsInOrder() throws {
         let daemon = try TestDaemon(arguments: ["--demo"])
         let input = [

@@ -116,6 +116,10 @@ struct SystemServiceTests {
         try second.waitForSocket(SocketLocation.systemPath)
         let rows = try setting.client(as: setting.member, ["get", "parts", "--csv"])
         #expect(rows.status == 0 && rows.output.contains("A1,4"), "\(rows.output)")
+        // Kept with its owner: the member who made it, named.
+        let listed = try setting.client(as: setting.member, ["tables"])
+        let line = listed.output.split(separator: "\n").first { $0.hasPrefix("parts ") }
+        #expect(line?.contains(" \(setting.member.name) ") == true, "\(listed.output)")
 
         // With a journald running, that is where the logs went.
         if journaldAnswers() {

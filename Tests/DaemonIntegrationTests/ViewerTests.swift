@@ -110,14 +110,16 @@ struct ViewerTests {
             }
         }
 
-        /// The screen's lines, once `ready` holds for them (or after `timeout`).
+        /// The screen's lines, once `ready` holds for them (or after `timeout`); `joined`: a line
+        /// the terminal wrapped is one line, as it was written.
         func screen(
             until ready: ([String]) -> Bool = { _ in true },
-            timeout: Duration = .seconds(10)
+            timeout: Duration = .seconds(10),
+            joined: Bool = false
         ) throws -> [String] {
             let deadline = ContinuousClock.now + timeout
             while true {
-                let captured = try run(tmux, ["-L", server, "capture-pane", "-p", "-t", "0"])
+                let captured = try run(tmux, ["-L", server, "capture-pane", "-p", "-t", "0"] + (joined ? ["-J"] : []))
                 let lines = captured.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 if ready(lines) || ContinuousClock.now > deadline { return lines }
                 usleep(50_000)

@@ -4,7 +4,9 @@ import Foundation
 
 /// `datatable tables`.
 struct Tables: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the tables with their row counts.")
+    static let configuration = CommandConfiguration(
+        abstract: "List the tables you may read with their row counts, owner, group and mode."
+    )
     @OptionGroup var common: CommonOptions
 
     func run() throws {
@@ -12,17 +14,32 @@ struct Tables: ParsableCommand {
             let reply = try session.send(TablesRequest())
             guard !common.json else { return }
             var table = TextTable(
-                ["table", "rows", "columns", "selected", "errors", "version"],
-                alignments: [.leading, .trailing, .trailing, .trailing, .trailing, .trailing]
+                ["table", "rows", "columns", "selected", "errors", "version", "owner", "group", "mode"],
+                alignments: [
+                    .leading, .trailing, .trailing, .trailing, .trailing, .trailing, .leading, .leading, .leading,
+                ]
             )
             for entry in reply.tables {
                 table.add(
                     [entry.name]
                         + [entry.rows, entry.columns, entry.selected, entry.errors, entry.version].map(String.init)
+                        + [Self.userName(entry.owner), Self.groupName(entry.group), entry.mode ?? ""]
                 )
             }
             table.print()
         }
+    }
+
+    /// A user id as its name here, else the number.
+    static func userName(_ uid: Int?) -> String {
+        guard let uid else { return "" }
+        return getpwuid(uid_t(truncatingIfNeeded: uid)).map { String(cString: $0.pointee.pw_name) } ?? String(uid)
+    }
+
+    /// A group id as its name here, else the number.
+    static func groupName(_ gid: Int?) -> String {
+        guard let gid else { return "" }
+        return getgrgid(gid_t(truncatingIfNeeded: gid)).map { String(cString: $0.pointee.gr_name) } ?? String(gid)
     }
 }
 

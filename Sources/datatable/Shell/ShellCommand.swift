@@ -12,16 +12,19 @@ struct Shell: ParsableCommand {
             viewport.height=20; a value that reads as JSON is that JSON, anything else text), a \
             method and one JSON object, or a whole JSON request. Tab completes methods, params, \
             table names, column keys and fixed values. `help` lists the methods, `help METHOD` \
-            its params; `quit` or Ctrl-D leaves. Replies are shown indented (--raw: as they came); \
-            events and progress of the connection are shown as they come.
+            its params; `clear` clears the screen; `quit`, `exit` or Ctrl-D leaves. Replies are \
+            shown as indented JSON, and a `scroll` as `datatable scroll` draws it (in terminal \
+            cells, the terminal's width unless viewport.width says); --json shows every reply as \
+            JSON, --raw as it came. Events and progress of the connection are shown as they come.
 
-              stock> get table=stock count=2 columns=["item","qty"]
-              stock> scroll table=stock viewport.height=10 unit=cell
+              datatable> get table=stock count=2 columns=["item","qty"]
+              datatable> scroll table=stock viewport.height=10
             """
     )
 
     @OptionGroup var connection: ConnectionOptions
     @Flag(help: "Print each reply and notification line as it came.") var raw = false
+    @Flag(help: "Show every reply as indented JSON (a scroll too, not drawn).") var json = false
     @Option(help: "Keep the line history in this file (default: ~/.datatable_history; \"\" for none).")
     var history: String?
 
@@ -38,7 +41,14 @@ struct Shell: ParsableCommand {
         let editor = LineEditor(historyPath: historyPath) { before, word in
             completer.candidates(before: before, word: word)
         }
-        let session = ShellSession(connection: link, raw: raw)
+        // Whatever the process was started with, the end of its terminal ends it.
+        var endings = sigset_t()
+        sigemptyset(&endings)
+        for signal in [SIGHUP, SIGTERM, SIGINT] { sigaddset(&endings, signal) }
+        sigprocmask(SIG_UNBLOCK, &endings, nil)
+        Glibc.signal(SIGHUP, SIG_DFL)
+        Glibc.signal(SIGTERM, SIG_DFL)
+        let session = ShellSession(connection: link, display: raw ? .raw : json ? .json : .drawn)
         let prompt = "datatable> "
         while true {
             try session.showNotificationsWaiting()
@@ -53,6 +63,7 @@ struct Shell: ParsableCommand {
             switch input {
             case .nothing: continue
             case .quit: return
+            case .clearScreen: print("\u{1B}[H\u{1B}[2J", terminator: "")
             case .help(let method): try session.help(method)
             case .request(let method, let params): try session.request(method: method, params: params)
             case .line(let line): try session.send(line: line)
@@ -69,13 +80,23 @@ struct Shell: ParsableCommand {
 
 /// The connection of a shell: sends what was typed, shows replies and notifications.
 final class ShellSession {
+    /// How replies are shown.
+    enum Display {
+        /// Indented JSON; a window in cells drawn as `datatable scroll` draws it.
+        case drawn
+        /// Indented JSON, always.
+        case json
+        /// Each line as it came.
+        case raw
+    }
+
     private let connection: LineConnection
-    private let raw: Bool
+    private let display: Display
     private var nextID = 0
 
-    init(connection: LineConnection, raw: Bool) {
+    init(connection: LineConnection, display: Display) {
         self.connection = connection
-        self.raw = raw
+        self.display = display
     }
 
     /// A request of `method` with `params`.
@@ -83,7 +104,23 @@ final class ShellSession {
         nextID += 1
         var members: [String: JSONValue] = ["jsonrpc": "2.0", "id": .integer(Int64(nextID)), "method": .string(method)]
         if let params { members["params"] = params }
+        if method == "scroll", display == .drawn { members["params"] = Self.drawable(params) }
         try send(line: Self.compact(.object(members)))
+    }
+
+    /// A scroll's params made drawable in this terminal: in cells unless a unit is given, and
+    /// as wide as the terminal (20 rows high) unless the viewport says.
+    static func drawable(_ params: JSONValue?) -> JSONValue? {
+        guard var members = params?.objectValue ?? (params == nil ? [:] : nil), members["unit"] == nil else {
+            return params
+        }
+        members["unit"] = "cell"
+        var viewport = members["viewport"]?.objectValue ?? [:]
+        let size = Output.terminalSize()
+        viewport["width"] = viewport["width"] ?? .integer(Int64(size?.columns ?? 100))
+        viewport["height"] = viewport["height"] ?? .integer(Int64(min(21, max(3, (size?.rows ?? 24) - 3))))
+        members["viewport"] = .object(viewport)
+        return .object(members)
     }
 
     /// A line as typed (a whole request or batch); shows every line that comes back for it.
@@ -110,7 +147,15 @@ final class ShellSession {
             Methods.print(try connection.send(HelpRequest(method: method), id: nextID))
         } catch let error as ResponseError {
             print("(error) \(error.message) [\(error.kind.rawValue)]")
+            return
         }
+        guard method == nil else { return }
+        print(
+            """
+
+            help METHOD describes one; clear clears the screen; quit, exit or Ctrl-D leaves.
+            """
+        )
     }
 
     /// Shows the notifications (events, progress) that came while nothing was asked.
@@ -121,13 +166,17 @@ final class ShellSession {
     }
 
     private func show(_ line: String) {
-        guard !raw, let value = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)) else {
+        guard display != .raw, let value = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)) else {
             print(line)
             return
         }
         if let error = value["error"], let message = error["message"]?.stringValue {
             let kind = error["data"]?["kind"]?.stringValue ?? "error"
             print("(error) \(message) [\(kind)]")
+        } else if let result = value["result"], display == .drawn, result["unit"]?.stringValue == "cell",
+            result["rows"] != nil, result["columns"] != nil
+        {
+            for line in WindowText(window: result).lines { print(line) }
         } else if let result = value["result"] {
             print(Self.pretty(result))
         } else if let method = value["method"]?.stringValue {

@@ -9,6 +9,8 @@ enum ShellInput: Equatable {
     case quit
     /// `help`, or `help METHOD`.
     case help(String?)
+    /// `clear` alone: the screen (with params, `clear` is the method).
+    case clearScreen
     /// A request: the method and its params (`nil` for none), or a whole JSON request line.
     case request(method: String, params: JSONValue?)
     case line(String)
@@ -24,6 +26,7 @@ enum ShellInput: Equatable {
         let method = words[0]
         switch method.lowercased() {
         case "quit", "exit": return .quit
+        case "clear" where words.count == 1: return .clearScreen
         case "help", "?":
             guard words.count <= 2 else { throw ShellInputError("help takes one method name at most.") }
             return .help(words.count == 2 ? words[1] : nil)

@@ -440,4 +440,37 @@ struct ViewerTests {
         let added = try pane.screen(until: { Self.status($0).contains("added a row") })
         #expect(added.contains { $0.contains("A1") && $0.contains("7") }, "\(added)")
     }
+
+    /// At 120 columns the key hints end with "? keys · q quit"; `?` lists every key in place of
+    /// the rows and any key closes the list; Esc cancels and never quits.
+    @Test func questionMarkListsEveryKeyAndEscapeDoesNotQuit() throws {
+        let pane = try Pane(daemon: try Self.demo(rows: 10), columns: 120, rows: 40)
+        let first = try pane.screen()
+        #expect(Self.status(first).hasSuffix("? keys · q quit"), "\(Self.status(first))")
+        #expect(Self.status(first).count <= 120)
+
+        try pane.keys("Escape")
+        let escaped = try pane.screen(until: { Self.status($0).contains("q quits · ? lists the keys") })
+        #expect(Self.status(escaped).contains("q quits · ? lists the keys"), "\(escaped)")
+        #expect(escaped.contains { $0.hasPrefix("[ ]Servo Motor") }, "the viewer must still run: \(escaped)")
+
+        try pane.keys("?")
+        let listed = try pane.screen(until: { $0.contains { $0.hasPrefix("Esc") } })
+        for (key, does) in [
+            ("PgUp PgDn", "a page up or down"), ("space", "select the cursor row"), ("/", "search every column"),
+            ("c  C", "collapse the cursor row's group"), ("?", "list these keys"), ("Esc", "cancel"),
+            ("q  Ctrl-C", "quit"),
+        ] {
+            #expect(listed.contains { $0.hasPrefix(key + " ") && $0.contains(does) }, "\(key): \(listed)")
+        }
+        #expect(!listed.contains { $0.hasPrefix("[ ]Servo Motor") })
+        try pane.keys("Escape")
+        let closed = try pane.screen(until: { $0.contains { $0.hasPrefix("[ ]Servo Motor") } })
+        #expect(closed.contains { $0.hasPrefix("[ ]Servo Motor") }, "\(closed)")
+
+        // Narrower, the hints that do not fit give way; "? keys · q quit" stays.
+        let narrow = try Pane(daemon: try Self.demo(rows: 10), columns: 70, rows: 20)
+        let status = Self.status(try narrow.screen())
+        #expect(status.hasSuffix("? keys · q quit"), "\(status)")
+    }
 }

@@ -7,10 +7,11 @@ struct View: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Browse a table full-screen: scroll, select, edit, add, sort; live as others change it.",
         discussion: """
-            Arrows, PgUp/PgDn, Home/End move; space selects the row, a selects all (or none);
-            e edits the cell under the cursor, + adds a row, s sorts by the column (again: the
-            other way, then not at all); q quits. Narrower than 60 columns it shows the list report.
+            Narrower than 60 columns it shows the list report. The keys (? lists them in the viewer):
+
             """
+                + Viewer.keys.map { "  \($0.key.padding(toLength: 11, withPad: " ", startingAt: 0))\($0.does)" }
+                .joined(separator: "\n")
     )
     @OptionGroup var common: CommonOptions
     @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String

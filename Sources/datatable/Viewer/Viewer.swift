@@ -23,9 +23,34 @@ import TextMeasure
 /// `c` collapses the innermost group of the cursor row and `C` expands every group,
 /// `d` deletes the selected rows, `u` undoes the table's last change and `U` makes it again,
 /// `h` hides the cursor's column in this view (`H` shows every column again), `<` and `>` move
-/// it left and right in this view, `q` quits. The filter (this viewer's own view of the table)
-/// is on the status line in words.
+/// it left and right in this view, `?` lists every key, `q` (or Ctrl-C) quits; Esc cancels what
+/// is under way (a prompt, the pick list, the key list, a message) and never quits. The filter
+/// (this viewer's own view of the table) is on the status line in words.
 final class Viewer {
+    /// Every key, with what it does: the `?` list.
+    static let keys: [(key: String, does: String)] = [
+        ("↑ ↓ ← →", "move the cursor row and column"),
+        ("PgUp PgDn", "a page up or down"),
+        ("Home End", "the first or the last row"),
+        ("space", "select the cursor row (or take it out of the selection)"),
+        ("a", "select every row shown, or none"),
+        ("e", "edit the cell under the cursor (Enter keeps, Esc cancels)"),
+        ("+", "add a row"),
+        ("d", "delete the selected rows"),
+        ("u  U", "undo the table's last change; make it again"),
+        ("s", "sort by the cursor's column: ascending, descending, unsorted"),
+        ("/", "search every column"),
+        ("f", "filter by the cursor's column: pick values from a list"),
+        ("F", "show every row again"),
+        ("g", "group by the cursor's column; nest by another (4 at most); ungroup a grouped one"),
+        ("c  C", "collapse the cursor row's group; expand every group"),
+        ("h  H", "hide the cursor's column in this view; show every column"),
+        ("<  >", "move the cursor's column left or right in this view"),
+        ("?", "list these keys"),
+        ("Esc", "cancel: a prompt, the pick list, this list, a message"),
+        ("q  Ctrl-C", "quit"),
+    ]
+
     /// What the status line asks for while the user types.
     private struct Prompt {
         var label: String
@@ -73,6 +98,8 @@ final class Viewer {
     private var prompt: Prompt?
     /// The pick list `f` opened, while it is open.
     private var pickList: PickList?
+    /// Whether the key list (`?`) is shown in place of the rows.
+    private var showingKeys = false
     private var running = true
     /// The table's sort, for the ▲ / ▼ in the header (fetched again when the sorted columns
     /// the window marks change), and those marks.
@@ -205,13 +232,26 @@ final class Viewer {
     private func handle(_ key: Terminal.Key) throws -> Placement? {
         if prompt != nil { return try handlePrompt(key) }
         if pickList != nil { return try handlePickList(key) }
+        if showingKeys {
+            // Any key closes the list; q and Ctrl-C still quit.
+            showingKeys = false
+            if key == .character("q") || key == .control(3) { running = false }
+            return nil
+        }
         // The columns' places as they are now: the table may have changed since the last move.
         try updatePlan()
         let total = shownRows
         let page = max(1, window.rows.count - 1)
         switch key {
-        case .character("q"), .control(3), .escape:
+        case .character("q"), .control(3):
             running = false
+            return nil
+        case .escape:
+            message = message == nil ? ("q quits · ? lists the keys", false) : nil
+            return nil
+        case .character("?"):
+            showingKeys = true
+            message = nil
             return nil
         case .up: cursor -= 1
         case .down: cursor += 1
@@ -761,6 +801,14 @@ final class Viewer {
             canvas.style(x: 0, width: size.columns, "1;7")
             screen[y] = canvas.styledText
         }
+        if showingKeys {
+            // The key list in place of the rows.
+            let listed = keyListLines(width: size.columns)
+            for line in headers.count..<height {
+                let index = line - headers.count
+                screen[line] = index < listed.count ? listed[index] : ""
+            }
+        }
         if let pickList {
             // The pick list in place of the rows.
             let listed = pickList.lines(width: size.columns, height: height - headers.count)
@@ -802,6 +850,11 @@ final class Viewer {
             canvas.style(x: DisplayWidth.cells(label + prompt.text), width: 1, "7")
             return canvas.styledText
         }
+        if showingKeys {
+            canvas.write("keys · any key closes this list · q quits", x: 0, width: size.columns)
+            canvas.style(x: 0, width: 4, "1")
+            return canvas.styledText
+        }
         if pickList != nil {
             let tail = message?.text ?? "↑↓ move · space marks · type to narrow · Enter keeps these rows · Esc leaves"
             canvas.write("pick · " + tail, x: 0, width: size.columns)
@@ -811,13 +864,36 @@ final class Viewer {
         // A filter bar: the view's filter in words, first.
         let filter = window.window["filter"]?.stringValue.map { "\($0) · " } ?? ""
         let status = filter + window.status(newAbove: newAbove) + " · "
+        let hints =
+            filter.isEmpty
+            ? [
+                "space select", "e edit", "+ add", "d delete", "u undo", "s sort", "/ search", "f filter", "g group",
+                "h hide", "< > move",
+            ]
+            : ["F every row", "/ search", "f filter"]
         let tail =
             message?.text
-            ?? (filter.isEmpty
-                ? "space select · e edit · + add · d delete · u undo · s sort · / search · f filter · g group · h hide · < > move · q quit"
-                : "F every row · / search · f filter · q quit")
+            ?? Self.fitted(hints, ending: ["? keys", "q quit"], within: size.columns - DisplayWidth.cells(status))
         canvas.write(status + tail, x: 0, width: size.columns)
         if message?.isError == true { canvas.style(x: DisplayWidth.cells(status), width: size.columns, "1;31") }
         return canvas.styledText
+    }
+
+    /// As many of `hints` as fit in `room` cells, in order, then always `ending`: joined by " · ".
+    static func fitted(_ hints: [String], ending: [String], within room: Int) -> String {
+        var kept: [String] = []
+        for hint in hints {
+            let trial = (kept + [hint] + ending).joined(separator: " · ")
+            guard DisplayWidth.cells(trial) <= room else { break }
+            kept.append(hint)
+        }
+        return (kept + ending).joined(separator: " · ")
+    }
+
+    /// The key list, a key and what it does a line, the second column wrapped to `width`.
+    private func keyListLines(width: Int) -> [String] {
+        var list = TextTable(["key", "what it does"])
+        for entry in Self.keys { list.add([entry.key, entry.does]) }
+        return list.lines(fitting: width)
     }
 }

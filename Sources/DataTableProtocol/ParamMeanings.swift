@@ -200,7 +200,7 @@ extension ParamsSchema {
             "table":
                 "The table to export; the peer needs read (`permission_denied`).",
             "format":
-                "`csv` (the default) or `ndjson`.",
+                "`csv` (the default), `ndjson`, or `json` (one array of objects).",
             "selection":
                 "Only the selected rows.",
             "path":
@@ -266,11 +266,12 @@ extension ParamsSchema {
                 "The table to add the rows to; created when there is none (then 1–128 characters, no "
                 + "control characters).",
             "format":
-                "`csv` or `ndjson`; absent takes the path's extension, else `csv`.",
+                "`csv`, `ndjson` or `json`; absent takes the path's extension, else the text's first "
+                + "character.",
             "path":
                 "A file the peer may name (see protocol.md, \"Files\").",
             "text":
-                "The CSV or NDJSON text itself, in the request.",
+                "The CSV, NDJSON or JSON text itself, in the request.",
             "upload":
                 "Load the text sent for this table with `upload` on this connection.",
             "columns":

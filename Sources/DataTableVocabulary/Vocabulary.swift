@@ -131,6 +131,8 @@ public enum DataFileFormat: String, Sendable, Hashable, CaseIterable {
     case csv
     /// Newline-delimited JSON: one object per row, each on a line of its own.
     case ndjson
+    /// JSON: one array of objects, one per row.
+    case json
 }
 
 /// What a view's sections and grand total sum up of a column. Empty cells are skipped by every

@@ -196,6 +196,32 @@ import TextMeasure
         #expect(layout.output.contains("omitted"))
     }
 
+    /// A JSON file of one array of objects, as most programs export, loads with the columns in
+    /// the order the first object writes them; it exports as such an array again.
+    @Test func aJSONArrayLoadsInTheFirstObjectsOrder() throws {
+        let file = daemon.scratch.file("cars.json")
+        try """
+        [
+          {"Name": "chevrolet chevelle malibu", "Miles_per_Gallon": 18, "Cylinders": 8, "Year": "1970-01-01"},
+          {"Name": "citroen ds-21 pallas", "Miles_per_Gallon": null, "Cylinders": 4, "Year": "1970-01-01",
+           "Origin": "Europe", "Id": 3992579991854942347}
+        ]
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let loaded = try datatable("load", file)
+        #expect(loaded == (0, "created cars; loaded 2 rows into cars (2 now)\n"), "\(loaded.output)")
+        let header = try datatable("get", "cars", "--csv").output.split(separator: "\n").first { $0.hasPrefix("id,") }
+        #expect(header == "id,#,Name,Miles_per_Gallon,Cylinders,Year,Origin,Id", "\(String(describing: header))")
+        // The id longer than a double holds is kept as written, as text.
+        let exported = try datatable("export", "cars", "--format", "json").output
+        #expect(exported.hasPrefix("[\n{") && exported.hasSuffix("}\n]\n"), "\(exported)")
+        #expect(exported.contains(#""Id":"3992579991854942347""#), "\(exported)")
+        let bad = daemon.scratch.file("bad.json")
+        try "[{\"a\": 1},\n 5]".write(toFile: bad, atomically: true, encoding: .utf8)
+        let refused = try datatable("load", bad)
+        #expect(refused.status == 1 && refused.output.contains("Line 2"), "\(refused.output)")
+        #expect(refused.output.contains("not a JSON object"), "\(refused.output)")
+    }
+
     /// A table changed from the command line: columns added and renamed, undone, refreshed from
     /// a file, kept to a limit, and a column arrangement saved by name.
     @Test func tablesChangeFromTheCommandLine() throws {

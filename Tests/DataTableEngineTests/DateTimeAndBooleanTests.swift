@@ -104,9 +104,12 @@ import Testing
         var again = try Table(name: "again", columns: table.columns)
         _ = try again.append(loaded)
         #expect(again.rows(from: 0, count: 3).map(\.values) == table.rows(from: 0, count: 3).map(\.values))
-        // Without columns, a load infers both types.
-        let inferred = try TableLoader.parse("at,ok\n2024-03-15T14:30:00+01:00,yes\n", format: .csv, columns: nil)
+        // Without columns, a load infers both types; yes and no stay text, which an export
+        // would write back as true and false.
+        let inferred = try TableLoader.parse("at,ok\n2024-03-15T14:30:00+01:00,true\n", format: .csv, columns: nil)
         #expect(inferred.columns.map(\.type) == [.datetime, .boolean])
+        let words = try TableLoader.parse("ok\nyes\nno\n", format: .csv, columns: nil)
+        #expect(words.columns.map(\.type) == [.text])
         let ndjson = try TableLoader.parse(#"{"ok":true}"# + "\n", format: .ndjson, columns: table.columns)
         var fromJSON = try Table(name: "json", columns: table.columns)
         _ = try fromJSON.append(ndjson)

@@ -23,7 +23,7 @@ import Testing
             (0.07, nil, DisplayStyle(percent: true), "7%"),
             (0.1234, 1, DisplayStyle(percent: true, locale: .deDE), "12,3%"),
             (12.5, nil, DisplayStyle(suffix: " kg"), "12.5 kg"),
-            (1e20, nil, DisplayStyle(grouping: true), "1e+20"),
+            (1e20, nil, DisplayStyle(grouping: true), "100,000,000,000,000,000,000"),
         ] as [(Double, Int?, DisplayStyle, String)]
     )
     func numbersShowInTheirStyle(value: Double, decimals: Int?, style: DisplayStyle, shown: String) throws {

@@ -22,6 +22,46 @@ import Testing
         }
     }
 
+    /// A JSON array of objects, as most programs export: columns in the first object's order
+    /// then the keys later ones add, escapes decoded, numbers kept as written, and each bad
+    /// element named by the line it starts on.
+    @Test func aJSONArrayOfObjectsLoadsInTheOrderWritten() throws {
+        let text = """
+            [
+              {"name": "Bolt \\u00e9\\ud83d\\ude00 \\"x\\"", "qty": 4, "id": 3992579991854942347},
+              {"qty": 1.50, "name": "Nut", "id": 12, "note": "added"},
+              {"name": null, "qty": -0.5e1, "id": 7}
+            ]
+            """
+        let table = try load(text, .json)
+        #expect(table.columns.map(\.key) == ["name", "qty", "id", "note"])
+        #expect(table.column("name") == ["Bolt é😀 \"x\"", "Nut", ""])
+        // 1.50 and -0.5e1 are not written as a number column would write them back.
+        #expect(table.columns.map(\.type) == [.text, .text, .text, .text])
+        #expect(table.column("id") == ["3992579991854942347", "12", "7"])
+        // An empty array names no columns for a new table, and adds no rows to one that has them.
+        #expect(throws: TableError.self) { try TableLoader.parse("[]\n", format: .json, columns: nil) }
+        #expect(try load("[ ]", .json, columns: table.columns).rowCount == 0)
+
+        let bad = problems("[\n{\"a\": 1},\n{\"a\": [1, 2]},\n5,\n{\"a\": tru},\n{\"a\": \"\\ud800\"}\n]", .json)
+        #expect(bad.map(\.line) == [3, 4, 5, 6], "\(bad)")
+        #expect(
+            bad.map(\.message) == [
+                "a is an array; give a string, a number or null.", "This element of the array is not a JSON object.",
+                "This element of the array is not valid JSON.", "This element of the array is not valid JSON.",
+            ]
+        )
+        #expect(
+            problems("[{\"a\": 1}", .json).first?.message == "The array that starts the file is never closed with ]."
+        )
+        #expect(problems("[{\"a\": 1}] [", .json).first?.message.hasPrefix("Only one array") == true)
+        #expect(problems("{\"a\": 1}", .json).first?.message.hasPrefix("A JSON file of rows is one array") == true)
+        // Deeply nested values are refused, not followed.
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        let nested = problems("[{\"a\": 1}, {\"a\": " + deep + "}]", .json)
+        #expect(nested.first?.message == "This element of the array is not valid JSON.")
+    }
+
     @Test func quotedFieldsKeepCommasQuotesAndNewlines() throws {
         let table = try load("name,note\n\"Smith, J\",\"said \"\"hi\"\"\"\nplain,\"two\nlines\"\n")
         #expect(table.column("name") == ["Smith, J", "plain"])
@@ -46,9 +86,17 @@ import Testing
     }
 
     @Test func typesAreInferredAndFallBackToText() throws {
-        let table = try load("n,d,t,span,mixed\n1,2024-01-01,09:30,1h 30m,5\n2,2024-01-02,10:00,PT2H,x\n")
+        let table = try load("n,d,t,span,mixed\n1,2024-01-01,09:30,1h 30m,5\n2,2024-01-02,10:00,2h,x\n")
         #expect(table.columns.map(\.type) == [.number, .date, .time, .duration, .text])
         #expect(table.column("span") == ["1h 30m", "2h"])
+        // A value a column of the type would write back otherwise keeps the column text: the
+        // ISO duration, the one-digit hour, the zip code, the id longer than a double holds.
+        let written = try load(
+            "span,t,zip,id,n\nPT2H,9:30,09929,3992579991854942347,+5\n1h,10:00,10001,1,5\n"
+        )
+        #expect(written.columns.map(\.type) == [.text, .text, .text, .text, .text])
+        #expect(written.column("zip") == ["09929", "10001"])
+        #expect(written.column("id") == ["3992579991854942347", "1"])
     }
 
     @Test func aLateValueThatBreaksAnInferredTypeMakesTheColumnText() throws {
@@ -86,7 +134,8 @@ import Testing
 
     @Test func ndjsonLoadsObjectsAndReportsBadLines() throws {
         let table = try load(#"{"qty": 2, "item": "a"}"# + "\n\n" + #"{"item": "b", "qty": null}"# + "\n", .ndjson)
-        #expect(table.columns.map(\.key) == ["item", "qty"])
+        // In the order the first object writes them.
+        #expect(table.columns.map(\.key) == ["qty", "item"])
         #expect(table.column("qty") == ["2", ""])
         let found = problems(#"{"item": "a"}"# + "\n" + "not json\n" + #"{"item": true}"# + "\n", .ndjson)
         #expect(found.map(\.line) == [2, 3])

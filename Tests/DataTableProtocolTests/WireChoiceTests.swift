@@ -29,7 +29,7 @@ import Testing
         (SectionStyle.self, ["plain", "grouped", "insetGrouped"]),
         (RowSelectionMode.self, ["none", "single", "multiple"]),
         (SelectionAction.self, ["set", "add", "remove", "toggle", "all", "none"]),
-        (DataFileFormat.self, ["csv", "ndjson"]),
+        (DataFileFormat.self, ["csv", "ndjson", "json"]),
         (
             FilterOp.self,
             [

@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Reads CSV or NDJSON text into ``LoadedRows``: for the columns given, or for columns whose
+/// Reads CSV, NDJSON or JSON text into ``LoadedRows``: for the columns given, or for columns whose
 /// types are inferred from the first rows. Bad rows are reported by line and nothing is loaded.
 ///
 /// Large inputs are split at record boundaries and parsed on every core.
@@ -26,11 +26,13 @@ public enum TableLoader {
         let input: any LoadInput
         switch format {
         case .csv: input = try CSVInput(bytes)
-        case .ndjson: input = NDJSONInput(bytes)
+        case .ndjson: input = try JSONInput(bytes, layout: .lines)
+        case .json: input = try JSONInput(bytes, layout: .array)
         }
         var plan = try input.plan(given: columns)
         while true {
-            let outcome = parseChunks(input, plan: plan, progress: progress)
+            var outcome = parseChunks(input, plan: plan, progress: progress)
+            outcome.demoted.formUnion(plan.unreadable(outcome))
             if outcome.demoted.isEmpty || plan.inferred.isEmpty {
                 if !outcome.problems.isEmpty {
                     throw .invalidValues(Array(outcome.problems.prefix(Table.problemLimit)))
@@ -50,6 +52,8 @@ public enum TableLoader {
         var demoted: Set<Int> = []
         /// The fewest and most decimal places written, by inferred number column.
         var fractionDigits: [Int: ClosedRange<Int>] = [:]
+        /// Inferred number columns with a value whose fraction ends in 0 (`1.50`).
+        var trailingZeros: Set<Int> = []
     }
 
     private static func parseChunks(
@@ -77,6 +81,7 @@ public enum TableLoader {
             outcome.lines += result.lines
             outcome.problems += result.problems
             outcome.demoted.formUnion(result.demoted)
+            outcome.trailingZeros.formUnion(result.trailingZeros)
             for case (let column, let places?) in result.fractionDigits.enumerated() {
                 let seen = outcome.fractionDigits[column]
                 outcome.fractionDigits[column] =
@@ -112,6 +117,16 @@ struct LoadPlan: Sendable {
         inferred.remove(column)
     }
 
+    /// The inferred number columns whose values could not all be written back as they came:
+    /// one ends in a 0 after the point (`1.50`) and they do not all have the same decimal
+    /// places (1 to 12), which ``inferDecimals(_:)`` would make the column's.
+    func unreadable(_ outcome: TableLoader.Outcome) -> Set<Int> {
+        outcome.trailingZeros.filter { column in
+            guard inferred.contains(column), let places = outcome.fractionDigits[column] else { return false }
+            return places.lowerBound != places.upperBound || !(1...12).contains(places.lowerBound)
+        }
+    }
+
     /// Gives each inferred number column whose values all have the same decimal places (1 to
     /// 12: `57.00`, `45.30`) that many `decimals`, so they show as written.
     mutating func inferDecimals(_ fractionDigits: [Int: ClosedRange<Int>]) {
@@ -141,21 +156,47 @@ struct LoadPlan: Sendable {
                 throw .invalidArgument("The header names the column \(key) twice.", field: "text")
             }
             fieldColumns[key] = index
-            let values = samples.compactMap { $0[key] }.filter { !$0.allSatisfy(\.isWhitespace) }
-            columns.append(Column(key: key, rules: try! ColumnRules(type: inferType(values))))
+            let values = samples.compactMap { $0[key] }.filter { !$0.isEmpty }
+            // Spaces alone are text a person wrote, which only a text column keeps.
+            let type = values.contains { $0.allSatisfy(\.isWhitespace) } ? ColumnType.text : inferType(values)
+            columns.append(Column(key: key, rules: try! ColumnRules(type: type)))
         }
         return LoadPlan(columns: columns, fieldColumns: fieldColumns, inferred: Set(columns.indices))
     }
 
-    /// The narrowest type every value parses as: number, date, datetime (ISO 8601), time,
-    /// duration (`1h 30m`, `PT1H30M`), boolean (`true`/`false`, `yes`/`no`), else text.
+    /// The narrowest type every value parses as and is written back as, unchanged: number
+    /// (no leading zeros, sign, spaces or exponent, at most 15 significant digits), date
+    /// (`2024-03-15`), datetime (ISO 8601), time (`09:30`), duration (`1h 30m`), boolean
+    /// (`true`, `false`), else text. So `09929` stays text, not the number 9929 or a duration.
     static func inferType(_ values: [String]) -> ColumnType {
         guard !values.isEmpty else { return .text }
         for type in [ColumnType.number, .date, .datetime, .time, .duration, .boolean] {
+            if type == .number, !values.allSatisfy(NumberText.isWrittenExactly) { continue }
             let rules = try! ColumnRules(type: type)
-            if values.allSatisfy({ (try? rules.parse(.text($0))) != nil }) { return type }
+            if values.allSatisfy({ value in
+                guard let parsed = try? rules.parse(.text(value)) else { return false }
+                return !writesBack(type) || exportText(parsed, rules) == value
+            }) {
+                return type
+            }
         }
         return .text
+    }
+
+    /// The text an export writes for a date, time, duration or boolean value.
+    static func exportText(_ value: CellValue, _ rules: ColumnRules) -> String {
+        if case .boolean(let truth) = value { return truth ? "true" : "false" }
+        return rules.displayText(value)
+    }
+
+    /// Whether an inferred column of `type` is kept only when each value is written back as it
+    /// came (``exportText(_:_:)``). A datetime is written back in one form of the many ISO 8601
+    /// has, and a number is checked by its text alone.
+    static func writesBack(_ type: ColumnType) -> Bool {
+        switch type {
+        case .date, .time, .duration, .boolean: true
+        default: false
+        }
     }
 
     /// The plan for loading into existing `columns`: every input field must name one.
@@ -183,6 +224,8 @@ struct ChunkResult: Sendable {
     var demoted: Set<Int> = []
     /// The fewest and most decimal places written, by column (inferred number columns only).
     var fractionDigits: [ClosedRange<Int>?] = []
+    /// Inferred number columns with a value whose fraction ends in 0.
+    var trailingZeros: Set<Int> = []
 
     init(plan: LoadPlan, capacity: Int) {
         fractionDigits = Array(repeating: nil, count: plan.columns.count)
@@ -218,13 +261,29 @@ struct ChunkResult: Sendable {
 
     mutating func store(_ input: CellInput, column: Int, slot: UInt32, line: Int, plan: LoadPlan) {
         if column < filled.count { filled[column] = true }
+        // An inferred column keeps its type only while every value comes back as written.
+        if plan.inferred.contains(column), case .text(let text) = input, !text.isEmpty,
+            plan.columns[column].type != .text,
+            text.allSatisfy(\.isWhitespace) || plan.countsDecimals[column] && !NumberText.isWrittenExactly(text)
+        {
+            demoted.insert(column)
+            return
+        }
         do throws(ValidationFailure) {
             let value = try plan.columns[column].rules.parse(input)
+            if plan.inferred.contains(column), LoadPlan.writesBack(plan.columns[column].type),
+                case .text(let text) = input, !text.isEmpty,
+                LoadPlan.exportText(value, plan.columns[column].rules) != text
+            {
+                demoted.insert(column)
+                return
+            }
             stores[column][slot] = value
             if plan.countsDecimals[column], case .text(let text) = input, !value.isEmpty {
                 let places = Self.decimalPlaces(text)
                 let seen = fractionDigits[column].map { min($0.lowerBound, places)...max($0.upperBound, places) }
                 fractionDigits[column] = seen ?? places...places
+                if places > 0, text.utf8.last == UInt8(ascii: "0") { trailingZeros.insert(column) }
             }
         } catch {
             if plan.inferred.contains(column) {

@@ -2,13 +2,15 @@ import Foundation
 
 extension Table {
     /// The rows (or only the selected ones) in the current order, as CSV with a header of
-    /// column keys, or as NDJSON objects; values are written as a person would type them, so
-    /// the text loads back unchanged. Returns the text and how many rows it holds.
+    /// column keys, as NDJSON objects, or as one JSON array of those objects; values are written
+    /// as a person would type them, so the text loads back unchanged. Returns the text and how
+    /// many rows it holds.
     ///
     /// CSV: one line per row after the header, each ended by `\n`; a field is quoted when it
     /// holds `"`, `,`, CR or LF, with quotes doubled. NDJSON: one object per row and line, keys
     /// sorted, empty cells `null`, numbers and durations (in seconds) as JSON numbers, other
-    /// values as their display text.
+    /// values as their display text. JSON: `[`, the NDJSON objects each on a line of its own and
+    /// ended by a comma but the last, then `]` on a line (`[]` when there are no rows).
     public func export(_ format: DataFormat, selectedOnly: Bool = false, within filter: UInt64? = nil) -> (
         text: String, rows: Int
     ) {
@@ -31,7 +33,8 @@ extension Table {
     /// written, for streaming a reply or writing a file without holding the whole text.
     ///
     /// A chunk is handed on once it holds `chunkBytes` bytes or more, always at the end of a
-    /// line (so it may exceed `chunkBytes` by up to a line), and once at the end with what is
+    /// row (so it may exceed `chunkBytes` by up to a row; in JSON a row's comma starts the next
+    /// chunk), and once at the end with what is
     /// left; chunks are never empty. `rowsSoFar` counts the rows written up to the end of the
     /// chunk. Chunks are written into one buffer that is emptied and reused after each `emit`;
     /// keeping a chunk is safe (it is a value) but makes the next one start in a new buffer.
@@ -46,11 +49,12 @@ extension Table {
         let cells = columns.indices.map { ExportCells(column: columns[$0], store: stores[$0]) }
         // The cells in the order a row lists them: NDJSON's in key order, each after its key.
         var rowCells = cells
-        if format == .ndjson {
+        if format != .csv {
             rowCells = jsonKeyOrder().map { cells[$0] }
             for (position, cell) in rowCells.enumerated() { cell.makeJSONPrefix(first: position == 0) }
         }
         var writer = ExportWriter(capacity: max(0, min(chunkBytes, 1 << 20)) + 4096)
+        if format == .json { writer.append(UInt8(ascii: "[")) }
         if format == .csv {
             writeCSVHeader(to: &writer)
             if writer.count >= chunkBytes {
@@ -74,6 +78,10 @@ extension Table {
                 switch format {
                 case .csv: Self.writeCSVRow(row, of: rowCells, to: &writer)
                 case .ndjson: Self.writeJSONRow(row, of: rowCells, to: &writer)
+                case .json:
+                    writer.append(rows == 0 ? UInt8(ascii: "\n") : UInt8(ascii: ","))
+                    if rows > 0 { writer.append(UInt8(ascii: "\n")) }
+                    Self.writeJSONRow(row, of: rowCells, to: &writer, ending: false)
                 }
                 rows += 1
                 if writer.count >= chunkBytes {
@@ -81,6 +89,11 @@ extension Table {
                     writer.removeAll()
                 }
             }
+        }
+        if format == .json {
+            if rows > 0 { writer.append(UInt8(ascii: "\n")) }
+            writer.append(UInt8(ascii: "]"))
+            writer.append(UInt8(ascii: "\n"))
         }
         if writer.count > 0 { try emit(writer.bytes, rows) }
         return rows
@@ -104,12 +117,18 @@ extension Table {
         writer.append(UInt8(ascii: "\n"))
     }
 
-    /// An NDJSON line: the batch's `row` of each column after its key, in braces, then `\n`.
-    private static func writeJSONRow(_ row: Int, of cells: [ExportCells], to writer: inout ExportWriter) {
+    /// An NDJSON line: the batch's `row` of each column after its key, in braces, then `\n`
+    /// unless `ending` is false (an element of a JSON array).
+    private static func writeJSONRow(
+        _ row: Int,
+        of cells: [ExportCells],
+        to writer: inout ExportWriter,
+        ending: Bool = true
+    ) {
         writer.append(UInt8(ascii: "{"))
         for cell in cells { cell.writeJSON(row: row, to: &writer) }
         writer.append(UInt8(ascii: "}"))
-        writer.append(UInt8(ascii: "\n"))
+        if ending { writer.append(UInt8(ascii: "\n")) }
     }
 
     /// The column indices in the order NDJSON lists keys.

@@ -51,6 +51,11 @@ public enum CellInput: Sendable, Hashable {
         case .boolean(let value): value ? "true" : "false"
         }
     }
+
+    /// Whether this is text with at least one character (spaces count).
+    var isNonEmptyText: Bool {
+        if case .text(let text) = self { !text.isEmpty } else { false }
+    }
 }
 
 /// Why an input is not an acceptable value for a column, in words for the person who typed it.

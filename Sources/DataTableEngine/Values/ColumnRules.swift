@@ -106,7 +106,8 @@ public struct ColumnRules: Sendable {
 
     /// The stored value for `input`, or why it is not acceptable.
     public func parse(_ input: CellInput) throws(ValidationFailure) -> CellValue {
-        if Self.isBlank(input) {
+        // Spaces alone are kept as written in a text column that may be empty.
+        if Self.isBlank(input), !(type == .text && !required && input.isNonEmptyText) {
             if required { throw ValidationFailure("A value is required.") }
             return .empty
         }

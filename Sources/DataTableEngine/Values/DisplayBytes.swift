@@ -37,7 +37,7 @@ extension DisplayBytes {
         if number == number.rounded(), abs(number) < 1e15 {
             appendInteger(Int64(number))
         } else {
-            var text = number.description
+            var text = NumberText.positional(number.description)
             text.withUTF8 { append(contentsOf: $0) }
         }
     }

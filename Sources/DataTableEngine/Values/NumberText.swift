@@ -52,14 +52,86 @@ public enum NumberText {
         return max(0, digits - exponent)
     }
 
-    /// The shortest text for a number: whole numbers without a fraction (`12`, not `12.0`).
+    /// The shortest text that reads back as the number, never in exponent form: whole numbers
+    /// without a fraction (`12`, not `12.0`), very large and very small ones with all their
+    /// zeros (`3992579991854942000`, `0.0000001`).
     public static func plain(_ number: Double) -> String {
         if number == number.rounded(), abs(number) < 1e15 {
             var text = SmallText()
             text.appendInteger(Int64(number))
             return text.string
         }
-        return number.description
+        return positional(number.description)
+    }
+
+    /// A number's text (`1.5e-07`, `3.99e+18`, `12.5`) with its exponent written out as zeros.
+    static func positional(_ text: String) -> String {
+        guard let marker = text.firstIndex(where: { $0 == "e" || $0 == "E" }),
+            let exponent = Int(text[text.index(after: marker)...])
+        else { return text }
+        var mantissa = text[..<marker]
+        let negative = mantissa.hasPrefix("-")
+        if negative { mantissa = mantissa.dropFirst() }
+        let dot = mantissa.firstIndex(of: ".")
+        let whole = dot.map { mantissa[..<$0] } ?? mantissa
+        var digits = String(whole) + (dot.map { String(mantissa[mantissa.index(after: $0)...]) } ?? "")
+        var point = whole.count + exponent
+        // Leading zeros of the mantissa move the point, not the value.
+        while digits.count > 1, digits.hasPrefix("0") {
+            digits.removeFirst()
+            point -= 1
+        }
+        while digits.count > 1, digits.hasSuffix("0"), digits.count > max(point, 1) { digits.removeLast() }
+        let body: String
+        if point <= 0 {
+            body = "0." + String(repeating: "0", count: -point) + digits
+        } else if point >= digits.count {
+            body = digits + String(repeating: "0", count: point - digits.count)
+        } else {
+            body = String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
+        }
+        return (negative ? "-" : "") + body
+    }
+
+    /// Whether `text` is a number written the one way ``plain(_:)`` or fixed decimals write it
+    /// back: `-?(0|[1-9][0-9]*)(\.[0-9]+)?`, with no more than 15 significant digits (what a
+    /// double holds exactly), and not a negative zero. `007`, `+5`, ` 5`, `1e3` and
+    /// `3992579991854942347` are not: read as numbers, they would not come back as written.
+    public static func isWrittenExactly(_ text: String) -> Bool {
+        var significant = 0
+        var leadingZeros = true
+        var sawDot = false
+        var digitsBeforeDot = 0
+        var nonZero = false
+        let bytes = text.utf8
+        guard let first = bytes.first else { return false }
+        var index = bytes.startIndex
+        if first == UInt8(ascii: "-") { index = bytes.index(after: index) }
+        let start = index
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                guard !sawDot, digitsBeforeDot > 0 else { return false }
+                sawDot = true
+            } else if isDigit(byte) {
+                if !sawDot {
+                    // A whole part of more than one digit starts with 1-9.
+                    if digitsBeforeDot == 1, bytes[start] == UInt8(ascii: "0") { return false }
+                    digitsBeforeDot += 1
+                }
+                if byte != UInt8(ascii: "0") { nonZero = true }
+                if byte != UInt8(ascii: "0") || !leadingZeros {
+                    leadingZeros = false
+                    significant += 1
+                }
+            } else {
+                return false
+            }
+            index = bytes.index(after: index)
+        }
+        guard digitsBeforeDot > 0, bytes.last != UInt8(ascii: ".") else { return false }
+        if first == UInt8(ascii: "-"), !nonZero { return false }
+        return significant <= 15
     }
 
     /// The number with exactly `decimals` digits after the point, as C's `printf("%.Nf")`

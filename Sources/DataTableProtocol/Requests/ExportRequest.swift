@@ -1,6 +1,6 @@
 import MemberwiseInit
 
-/// `export`: the rows (or only the selected ones) as CSV or NDJSON, in the current order; in the
+/// `export`: the rows (or only the selected ones) as CSV, NDJSON or a JSON array, in the current order; in the
 /// reply, to a file, or streamed in `chunk` notifications.
 @MemberwiseInit
 public struct ExportRequest: DataTableRequest {
@@ -8,11 +8,11 @@ public struct ExportRequest: DataTableRequest {
     public static let method = "export"
     /// The line `help` shows for `export`.
     public static let summary =
-        "Export all or the selected rows as CSV or NDJSON, in the current order: in the reply, to a file, or streamed."
+        "Export all or the selected rows as CSV, NDJSON or JSON, in the current order: in the reply, to a file, or streamed."
 
     /// The table to export; the peer needs read (`permission_denied`).
     public var table: String
-    /// `csv` (the default) or `ndjson`.
+    /// `csv` (the default), `ndjson`, or `json` (one array of objects).
     public var format: DataFileFormat?
     /// Only the selected rows.
     public var selection: Bool?
@@ -34,7 +34,7 @@ public struct ExportRequest: DataTableRequest {
         public var table: String
         /// The table version the export shows: it is written from a copy taken at that version.
         public var version: Int
-        /// The format written: `csv` or `ndjson`.
+        /// The format written: `csv`, `ndjson` or `json`.
         public var format: DataFileFormat
         /// Rows exported (a CSV header line not counted).
         public var rows: Int

@@ -1,6 +1,6 @@
 import MemberwiseInit
 
-/// `load`: add rows from CSV or NDJSON, read from `path`, given as `text`, or sent before with
+/// `load`: add rows from CSV, NDJSON or a JSON array, read from `path`, given as `text`, or sent before with
 /// `upload` (`upload: true`). All or nothing.
 ///
 /// A missing table is created: from `columns` when given, else with column types inferred from
@@ -11,15 +11,15 @@ public struct LoadRequest: DataTableRequest {
     /// The `method` string on the wire.
     public static let method = "load"
     /// The line `help` shows for the method.
-    public static let summary = "Load CSV or NDJSON from a file or inline text, with a schema or inferred types."
+    public static let summary = "Load CSV, NDJSON or JSON from a file or inline text, with a schema or inferred types."
 
     /// The table to add the rows to; created when there is none (then 1–128 characters, no control characters).
     public var table: String
-    /// `csv` or `ndjson`; absent takes the path's extension, else `csv`.
+    /// `csv`, `ndjson` or `json`; absent takes the path's extension, else the text's first character.
     public var format: DataFileFormat?
     /// A file the peer may name (see protocol.md, "Files").
     public var path: String?
-    /// The CSV or NDJSON text itself, in the request.
+    /// The CSV, NDJSON or JSON text itself, in the request.
     public var text: String?
     /// Load the text sent for this table with `upload` on this connection.
     public var upload: Bool?

@@ -35,7 +35,6 @@ extension MethodTable {
     private static func loadRows(_ request: LoadRequest, uploaded: [UInt8]?, _ context: RequestContext) async throws
         -> LoadRequest.Response
     {
-        let format = dataFormat(request.format, path: request.path)
         let server = context.server
         let writer = context.writer
         let requester = context.requester
@@ -76,6 +75,7 @@ extension MethodTable {
             try server.checkRoomToLoad(bytes: text.utf8.count)
             try checkOwnersRoom(forText: text.utf8.count)
         }
+        let format = dataFormat(request.format, path: request.path, text: text)
         // Created meanwhile, maybe.
         existing = try Self.tableToLoadInto(request.table, server, by: requester)
         if existing != nil { try Self.refuseCreationParams(request) }
@@ -255,11 +255,21 @@ extension MethodTable {
         }
     }
 
-    /// The format given, else the one `path` says (NDJSON for `.ndjson` and `.jsonl`), else CSV.
-    static func dataFormat(_ given: DataFileFormat?, path: String?) -> DataFormat {
+    /// The format given, else the one `path` says (NDJSON for `.ndjson` and `.jsonl`, JSON for
+    /// `.json`, CSV for `.csv`), else the one `text` starts as (`[`: a JSON array; `{`: NDJSON),
+    /// else CSV.
+    static func dataFormat(_ given: DataFileFormat?, path: String?, text: String? = nil) -> DataFormat {
         if let given { return given }
-        if let path, path.hasSuffix(".ndjson") || path.hasSuffix(".jsonl") { return .ndjson }
-        return .csv
+        let lowered = path?.lowercased() ?? ""
+        if lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl") { return .ndjson }
+        if lowered.hasSuffix(".json") { return .json }
+        if lowered.hasSuffix(".csv") { return .csv }
+        let first = text?.utf8.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        switch first {
+        case UInt8(ascii: "["): return .json
+        case UInt8(ascii: "{"): return .ndjson
+        default: return .csv
+        }
     }
 
     /// Sends `progress` notifications on the request's connection, at most one per 100,000 rows.

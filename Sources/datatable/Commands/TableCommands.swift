@@ -190,16 +190,17 @@ struct Chmod: ParsableCommand {
 /// `datatable load FILE`.
 struct Load: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Load rows from a CSV or NDJSON file; creates the table if needed.",
+        abstract: "Load rows from a CSV, NDJSON or JSON file; creates the table if needed.",
         discussion: """
             The daemon reads the file when it may (you are root or its user, or the file is under its \
             --import-dir); otherwise this command reads it with your rights and sends it.
             """
     )
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The file: .csv, or .ndjson / .jsonl.") var file: String
+    @Argument(help: "The file: .csv, .ndjson / .jsonl, or .json (one array of objects).") var file: String
     @Option(help: "The table (default: the file's name without its extension).") var table: String?
-    @Option(help: "csv or ndjson (default: from the extension).") var format: DataFileFormat?
+    @Option(help: "csv, ndjson or json (default: from the extension, else from the first character).")
+    var format: DataFileFormat?
     @Option(help: "When the table is created: the column whose values are the row ids.") var key: String?
     @Option(help: "When the table is created: sort by COLUMN or COLUMN:desc.") var sort: [String] = []
     @Flag(
@@ -300,11 +301,11 @@ extension Load {
 /// `datatable export TABLE`.
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write a table's rows (or its selection) as CSV or NDJSON."
+        abstract: "Write a table's rows (or its selection) as CSV, NDJSON or JSON."
     )
     @OptionGroup var common: CommonOptions
     @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
-    @Option(help: "csv (default) or ndjson.") var format: DataFileFormat?
+    @Option(help: "csv (default), ndjson or json (one array of objects).") var format: DataFileFormat?
     @Flag(help: "Only the selected rows.") var selection = false
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.") var output: String?
 

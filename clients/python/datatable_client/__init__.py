@@ -500,7 +500,7 @@ class Client:
     UPLOAD_PIECE = 128 * 1024
 
     def load_file(self, table, path, **params):
-        """Loads the CSV or NDJSON file at ``path`` into ``table``. The daemon reads the file when
+        """Loads the CSV, NDJSON or JSON (an array of objects) file at ``path`` into ``table``. The daemon reads the file when
         it may (the caller is root or the daemon's user, or the file is under its
         ``--import-dir``); otherwise this reads it with the caller's rights and sends it in
         ``upload`` pieces. Other params (``columns``, ``key``, ``sort``, ``format``) as for

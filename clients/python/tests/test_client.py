@@ -376,6 +376,94 @@ class ClientTests(unittest.TestCase):
             Client(os.path.join(daemon.directory, "nobody.sock"))
 
 
+class FilePeopleHaveTests(unittest.TestCase):
+    """Files as people have them, loaded and exported again: nothing they wrote changes."""
+
+    HOSTILE = [
+        "", " ", "\t", "  padded  ", "a,b", 'say "hi"', "line\nbreak", "cr\r\nlf", "lone\rcr", "ünïcødé ✓",
+        "🙂 emoji", "NULL", "null", "-0", "1e5", "+5", " 5", "5 ", "0", "007", "TRUE", "yes", "2024-01-02",
+        "=1+2", "\\", "'quoted'", '"', ",", "\u00a0", "x\ty", "\u202e right-to-left", "PT2H", "9:30",
+    ]
+
+    def setUp(self):
+        self.client = Client(daemon.socket, timeout=30)
+
+    def tearDown(self):
+        self.client.close()
+
+    def round_trip(self, name, rows):
+        """Writes ``rows`` (the first is the header) with Python's csv, loads them into a new
+        table, exports it as CSV, and reads that back with Python's csv."""
+        import csv
+        import io
+        written = io.StringIO()
+        csv.writer(written).writerows(rows)
+        self.client.load(table=name, text=written.getvalue())
+        exported = self.client.export(table=name, format="csv")["text"]
+        return list(csv.reader(io.StringIO(exported, newline="")))
+
+    def test_ids_zip_codes_and_hostile_text_come_back_field_for_field(self):
+        import random
+        chooser = random.Random(11)
+        rows = [["id", "zip", "text", "qty", "price", "code", "when"]]
+        for n in range(400):
+            rows.append([
+                str(3992579991854942347 + n * 7919),
+                "%05d" % chooser.randrange(0, 100000) if n % 3 else "0%04d" % n,
+                self.HOSTILE[n % len(self.HOSTILE)] if n % 5 else "".join(
+                    chooser.choice('ab ,"\n\r\t;é€😀') for _ in range(chooser.randrange(0, 12))),
+                str(chooser.randrange(0, 500)),
+                "%.2f" % (chooser.random() * 100),
+                chooser.choice(["1.5", "2.25", "3"]),
+                "2024-%02d-%02d" % (chooser.randrange(1, 13), chooser.randrange(1, 29)),
+            ])
+        back = self.round_trip("people-hostile", rows)
+        self.assertEqual(len(back), len(rows))
+        for number, (before, after) in enumerate(zip(rows, back)):
+            self.assertEqual(before, after, "row %d" % number)
+        columns = {c["key"]: c["type"] for c in self.client.describe(table="people-hostile")["columns"]}
+        self.assertEqual(columns["id"], "text")
+        self.assertEqual(columns["zip"], "text")
+        self.assertEqual(columns["qty"], "number")
+        self.assertEqual(columns["price"], "number")
+        self.assertEqual(columns["when"], "date")
+
+    def test_numbers_written_in_another_form_keep_their_column_text(self):
+        for value in ["1.50", "1e5", "+5", "007", "-0", "12345678901234567", " 5"]:
+            rows = [["n"], ["2.5"], [value], ["7"]]
+            name = "people-n-%d" % abs(hash(value))
+            self.assertEqual(self.round_trip(name, rows), rows, value)
+            self.assertEqual(self.client.describe(table=name)["columns"][0]["type"], "text", value)
+        # The same decimal places throughout: a number, shown with them.
+        rows = [["price"], ["1.50"], ["2.25"], ["10.00"]]
+        self.assertEqual(self.round_trip("people-prices", rows), rows)
+        self.assertEqual(self.client.describe(table="people-prices")["columns"][0]["type"], "number")
+
+    def test_a_json_array_of_objects_loads_in_the_first_objects_column_order(self):
+        cars = [
+            {"Name": "chevrolet chevelle malibu", "Miles_per_Gallon": 18, "Cylinders": 8, "Year": "1970-01-01"},
+            {"Name": "citroen ds-21 pallas", "Miles_per_Gallon": None, "Cylinders": 4, "Year": "1970-01-01",
+             "Origin": "Europe"},
+        ]
+        directory = tempfile.mkdtemp(prefix="dt-py-json-")
+        try:
+            path = os.path.join(directory, "cars.json")
+            with open(path, "w") as f:
+                json.dump(cars, f, indent=2)
+            loaded = self.client.load_file("people-cars", path)
+            self.assertEqual(loaded["rows"], 2)
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+        columns = self.client.describe(table="people-cars")["columns"]
+        self.assertEqual([c["key"] for c in columns], ["Name", "Miles_per_Gallon", "Cylinders", "Year", "Origin"])
+        self.assertEqual([c["type"] for c in columns], ["text", "number", "number", "date", "text"])
+        exported = json.loads(self.client.export(table="people-cars", format="json")["text"])
+        self.assertEqual([row["Name"] for row in exported], [car["Name"] for car in cars])
+        # Rows from NDJSON keep the first line's order too.
+        self.client.load(table="people-lines", format="ndjson", text='{"b":1,"a":"x"}\n{"c":"z","a":"y"}\n')
+        self.assertEqual([c["key"] for c in self.client.describe(table="people-lines")["columns"]], ["b", "a", "c"])
+
+
 class SocketPathTests(unittest.TestCase):
     def test_the_daemons_rule(self):
         self.assertEqual(default_socket_path({"DATATABLED_SOCKET": "/x.sock"}, 1000), "/x.sock")

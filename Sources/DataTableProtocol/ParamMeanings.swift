@@ -282,6 +282,9 @@ extension ParamsSchema {
                 "The sort of a new table.",
             "mode":
                 "The mode of a new table, as `chmod` writes it (\"0640\"); absent means `--table-mode`.",
+            "locale":
+                "For a new table: the locale (`en-US`, `en-GB`, `de`, …) whose order of day and month reads "
+                + "dates like 01/02/2024, which the values alone leave open; without it they stay text.",
             "replace":
                 "`true`: the rows become exactly the loaded ones, as one change (a refresh); rows whose key "
                 + "was there keep their ids, selection and drafts.",

@@ -62,6 +62,45 @@ import Testing
         #expect(nested.first?.message == "This element of the array is not valid JSON.")
     }
 
+    /// Dates in the common forms other than ISO's become date columns shown in their form, when
+    /// every value has the same one; day first and month first are told apart by a day past 12,
+    /// else by the load's locale, else the column stays text.
+    @Test func commonDateFormsAreReadWhenEveryValueHasOne() throws {
+        let text =
+            "ymd,dots,dm,md,open,mixed,short\n"
+            + "2012/01/31,31.01.2012,13/01/2024,01/13/2024,01/02/2024,2012/01/31,1/2/2024\n"
+            + "2012/02/01,01.02.2012,02/03/2024,02/03/2024,03/04/2024,31.01.2012,3/4/2024\n"
+        let loaded = try TableLoader.parse(text, format: .csv, columns: nil)
+        #expect(loaded.columns.map(\.type) == [.date, .date, .date, .date, .text, .text, .text])
+        #expect(
+            loaded.dateForms == [
+                "ymd": .yearMonthDaySlashes, "dots": .dayMonthYearDots, "dm": .dayMonthYearSlashes,
+                "md": .monthDayYearSlashes,
+            ]
+        )
+        var table = try Table(name: "t", columns: loaded.columns)
+        _ = try table.append(loaded)
+        #expect(table.column("ymd") == ["2012/01/31", "2012/02/01"])
+        #expect(table.column("dm") == ["13/01/2024", "02/03/2024"])
+        #expect(
+            table.rows(from: 0, count: 1)[0].values[2] == .date(days: CivilDate.days(year: 2024, month: 1, day: 13)!)
+        )
+        #expect(
+            table.rows(from: 0, count: 1)[0].values[3] == .date(days: CivilDate.days(year: 2024, month: 1, day: 13)!)
+        )
+
+        // 01/02/2024 either way: the locale says which.
+        let british = try TableLoader.parse("open\n01/02/2024\n", format: .csv, columns: nil, locale: .enGB)
+        #expect(british.dateForms == ["open": .dayMonthYearSlashes])
+        let american = try TableLoader.parse("open\n01/02/2024\n", format: .csv, columns: nil, locale: .enUS)
+        #expect(american.dateForms == ["open": .monthDayYearSlashes])
+
+        // A value past the rows looked at in another form makes the column text again.
+        let late = "d\n" + String(repeating: "2012/01/31\n", count: TableLoader.sampleSize + 5) + "2012-01-31\n"
+        let demoted = try TableLoader.parse(late, format: .csv, columns: nil)
+        #expect(demoted.columns.map(\.type) == [.text] && demoted.dateForms.isEmpty)
+    }
+
     @Test func quotedFieldsKeepCommasQuotesAndNewlines() throws {
         let table = try load("name,note\n\"Smith, J\",\"said \"\"hi\"\"\"\nplain,\"two\nlines\"\n")
         #expect(table.column("name") == ["Smith, J", "plain"])

@@ -30,13 +30,13 @@ struct CSVInput: LoadInput {
 
     var recordCount: Int { ranges.count }
 
-    func plan(given columns: [Column]?) throws(TableError) -> LoadPlan {
+    func plan(given columns: [Column]?, locale: DisplayLocale?) throws(TableError) -> LoadPlan {
         let keys = header.map { $0.trimmingWhitespace }
         if let columns { return try LoadPlan.matching(keys: keys, columns: columns) }
         let sample = Self.fields(bytes, Array(ranges.prefix(TableLoader.sampleSize))).map { fields in
             Dictionary(zip(keys, fields), uniquingKeysWith: { first, _ in first })
         }
-        return try LoadPlan.inferring(keys: keys, samples: sample)
+        return try LoadPlan.inferring(keys: keys, samples: sample, locale: locale)
     }
 
     func parse(records: Range<Int>, plan: LoadPlan, progress: (Int) -> Void) -> ChunkResult {

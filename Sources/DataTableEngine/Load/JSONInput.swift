@@ -133,7 +133,7 @@ struct JSONInput: LoadInput {
     /// What one record is called in messages.
     private var recordName: String { layout == .lines ? "line" : "element of the array" }
 
-    func plan(given columns: [Column]?) throws(TableError) -> LoadPlan {
+    func plan(given columns: [Column]?, locale: DisplayLocale?) throws(TableError) -> LoadPlan {
         var keys: [String] = []
         var seen: Set<String> = []
         var samples: [[String: String]] = []
@@ -159,7 +159,7 @@ struct JSONInput: LoadInput {
                 field: "text"
             )
         }
-        return try LoadPlan.inferring(keys: keys, samples: samples)
+        return try LoadPlan.inferring(keys: keys, samples: samples, locale: locale)
     }
 
     func parse(records: Range<Int>, plan: LoadPlan, progress: (Int) -> Void) -> ChunkResult {

@@ -8,6 +8,8 @@ public struct LoadedRows: Sendable {
     var chunks: [[ColumnStore]]
     /// The line (1-based) each row started on, for problems found when the rows join a table.
     var lines: [Int]
+    /// Inferred date columns whose values are written in a form other than ISO's, by key.
+    public var dateForms: [String: DateForm] = [:]
 
     /// How many rows were read.
     public var count: Int { lines.count }

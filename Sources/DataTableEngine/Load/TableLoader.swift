@@ -13,12 +13,14 @@ public enum TableLoader {
     /// Rows per progress report.
     static let progressStep = 100_000
 
-    /// Parses `text`. `columns` are the table's columns when loading into one; `nil` infers them.
-    /// `progress` is called now and then with rows parsed so far and rows in all.
+    /// Parses `text`. `columns` are the table's columns when loading into one; `nil` infers them,
+    /// with `locale` telling day-first from month-first dates (`01/02/2024`) that the values
+    /// alone do not. `progress` is called now and then with rows parsed so far and rows in all.
     public static func parse(
         _ text: String,
         format: DataFormat,
         columns: [Column]?,
+        locale: DisplayLocale? = nil,
         progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) throws(TableError) -> LoadedRows {
         var bytes = Array(text.utf8)
@@ -29,7 +31,7 @@ public enum TableLoader {
         case .ndjson: input = try JSONInput(bytes, layout: .lines)
         case .json: input = try JSONInput(bytes, layout: .array)
         }
-        var plan = try input.plan(given: columns)
+        var plan = try input.plan(given: columns, locale: locale)
         while true {
             var outcome = parseChunks(input, plan: plan, progress: progress)
             outcome.demoted.formUnion(plan.unreadable(outcome))
@@ -38,7 +40,12 @@ public enum TableLoader {
                     throw .invalidValues(Array(outcome.problems.prefix(Table.problemLimit)))
                 }
                 plan.inferDecimals(outcome.fractionDigits)
-                return LoadedRows(columns: plan.columns, chunks: outcome.chunks, lines: outcome.lines)
+                return LoadedRows(
+                    columns: plan.columns,
+                    chunks: outcome.chunks,
+                    lines: outcome.lines,
+                    dateForms: Dictionary(uniqueKeysWithValues: plan.dateForms.map { (plan.columns[$0].key, $1) })
+                )
             }
             // A later row did not fit an inferred type: read that column as text.
             for column in outcome.demoted { plan.demote(column) }
@@ -103,6 +110,8 @@ struct LoadPlan: Sendable {
     }
     /// By column: an inferred number column, whose values' decimal places are counted.
     private(set) var countsDecimals: [Bool] = []
+    /// Inferred date columns written in a form other than ISO's, by column.
+    var dateForms: [Int: DateForm] = [:]
 
     init(columns: [Column], fieldColumns: [String: Int], inferred: Set<Int>) {
         self.columns = columns
@@ -115,6 +124,7 @@ struct LoadPlan: Sendable {
         let old = columns[column]
         columns[column] = Column(key: old.key, label: old.label, rules: try! ColumnRules(type: .text))
         inferred.remove(column)
+        dateForms[column] = nil
     }
 
     /// The inferred number columns whose values could not all be written back as they came:
@@ -141,10 +151,16 @@ struct LoadPlan: Sendable {
         }
     }
 
-    /// Columns for `keys` with types that fit every sampled value.
-    static func inferring(keys: [String], samples: [[String: String]]) throws(TableError) -> LoadPlan {
+    /// Columns for `keys` with types that fit every sampled value; dates in one of the forms of
+    /// ``DateForm`` (day or month first told apart by `locale` when the values cannot).
+    static func inferring(
+        keys: [String],
+        samples: [[String: String]],
+        locale: DisplayLocale?
+    ) throws(TableError) -> LoadPlan {
         var columns: [Column] = []
         var fieldColumns: [String: Int] = [:]
+        var dateForms: [Int: DateForm] = [:]
         for (index, key) in keys.enumerated() {
             guard !key.isEmpty, !key.hasPrefix("$") else {
                 throw .invalidArgument(
@@ -159,9 +175,17 @@ struct LoadPlan: Sendable {
             let values = samples.compactMap { $0[key] }.filter { !$0.isEmpty }
             // Spaces alone are text a person wrote, which only a text column keeps.
             let type = values.contains { $0.allSatisfy(\.isWhitespace) } ? ColumnType.text : inferType(values)
+            if type == .text, let form = DateForm.common(to: values, locale: locale) {
+                dateForms[index] = form
+                let style = DisplayStyle(locale: form.locale)
+                columns.append(Column(key: key, rules: try! ColumnRules(type: .date, style: style)))
+                continue
+            }
             columns.append(Column(key: key, rules: try! ColumnRules(type: type)))
         }
-        return LoadPlan(columns: columns, fieldColumns: fieldColumns, inferred: Set(columns.indices))
+        var plan = LoadPlan(columns: columns, fieldColumns: fieldColumns, inferred: Set(columns.indices))
+        plan.dateForms = dateForms
+        return plan
     }
 
     /// The narrowest type every value parses as and is written back as, unchanged: number
@@ -342,6 +366,6 @@ struct ProgressTally {
 /// A parsed input that can be read in chunks of records.
 protocol LoadInput: Sendable {
     var recordCount: Int { get }
-    func plan(given columns: [Column]?) throws(TableError) -> LoadPlan
+    func plan(given columns: [Column]?, locale: DisplayLocale?) throws(TableError) -> LoadPlan
     func parse(records: Range<Int>, plan: LoadPlan, progress: (Int) -> Void) -> ChunkResult
 }

@@ -31,6 +31,9 @@ public struct LoadRequest: DataTableRequest {
     public var sort: [SortKeyParam]?
     /// The mode of a new table, as `chmod` writes it ("0640"); absent means `--table-mode`.
     public var mode: String?
+    /// For a new table: the locale (`en-US`, `en-GB`, `de`, …) whose order of day and month reads
+    /// dates like 01/02/2024, which the values alone leave open; without it they stay text.
+    public var locale: String?
     /// `true`: the rows become exactly the loaded ones, as one change (a refresh); rows whose key
     /// was there keep their ids, selection and drafts. Only for a table that exists.
     public var replace: Bool?
@@ -59,6 +62,10 @@ public struct LoadRequest: DataTableRequest {
         public var kept: Int?
         /// With `replace`: rows whose key is not among the loaded rows, now gone.
         public var removed: Int?
+        /// When the load created the table: its date columns whose values are written in a form
+        /// other than `YYYY-MM-DD` (`"YYYY/MM/DD"`, `"DD.MM.YYYY"`, `"DD/MM/YYYY"`,
+        /// `"MM/DD/YYYY"`), by key; they show their dates in that form.
+        public var dateForms: [String: String]?
     }
 }
 

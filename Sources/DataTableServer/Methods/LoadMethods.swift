@@ -53,6 +53,16 @@ extension MethodTable {
             // Nothing to replace, or to be at a version: said before any text is read.
             throw ResponseError(CatalogError.noSuchTable(request.table))
         }
+        let locale = try request.locale.map { name throws(ResponseError) in
+            guard let locale = DisplayLocale(named: name) else {
+                throw ResponseError.invalidValue(
+                    "There is no locale \(name); give one of "
+                        + DisplayLocale.allCases.filter { $0 != .plain }.map(\.rawValue).joined(separator: ", ") + ".",
+                    field: "params.locale"
+                )
+            }
+            return locale
+        }
         let text: String
         if let uploaded {
             try checkOwnersRoom(forText: uploaded.count)
@@ -90,7 +100,7 @@ extension MethodTable {
         // Off the event loop and every lock: the reply, written back on the loop, queues behind
         // the progress notifications sent meanwhile.
         let loaded = try await server.heavyWork.run {
-            try TableLoader.parse(text, format: format, columns: given, progress: progress)
+            try TableLoader.parse(text, format: format, columns: given, locale: locale, progress: progress)
         }
         let logsWhole = writer.isRecording
         if request.replace == true && existing == nil {
@@ -187,7 +197,7 @@ extension MethodTable {
     private static func refuseCreationParams(_ request: LoadRequest) throws(ResponseError) {
         let given: [(String, Bool)] = [
             ("columns", request.columns != nil), ("key", request.key != nil), ("sort", request.sort != nil),
-            ("mode", request.mode != nil),
+            ("mode", request.mode != nil), ("locale", request.locale != nil),
         ]
         guard let (name, _) = given.first(where: { $0.1 }) else { return }
         let instead = name == "mode" ? " (see chmod)" : name == "sort" ? " (see sort)" : ""
@@ -236,7 +246,8 @@ extension MethodTable {
             created: true,
             added: added.count,
             rows: table.rowCount,
-            columns: table.columns.map(WireSchema.definition)
+            columns: table.columns.map(WireSchema.definition),
+            dateForms: loaded.dateForms.isEmpty ? nil : loaded.dateForms.mapValues(\.rawValue)
         )
     }
 

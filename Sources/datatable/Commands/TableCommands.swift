@@ -203,6 +203,8 @@ struct Load: ParsableCommand {
     var format: DataFileFormat?
     @Option(help: "When the table is created: the column whose values are the row ids.") var key: String?
     @Option(help: "When the table is created: sort by COLUMN or COLUMN:desc.") var sort: [String] = []
+    @Option(help: "When the table is created: the locale (en-US, en-GB, de, …) that reads dates like 01/02/2024.")
+    var locale: String?
     @Flag(
         help:
             "Replace the table's rows with the file's (a refresh): rows with a key that was there keep their ids and selection."
@@ -211,8 +213,8 @@ struct Load: ParsableCommand {
 
     func validate() throws {
         _ = try SortKeys.parse(sort)
-        if replace && (key != nil || !sort.isEmpty) {
-            throw ValidationError("--replace loads into a table that exists: --key and --sort do not apply.")
+        if replace && (key != nil || !sort.isEmpty || locale != nil) {
+            throw ValidationError("--replace loads into a table that exists: --key, --sort and --locale do not apply.")
         }
     }
 
@@ -225,6 +227,7 @@ struct Load: ParsableCommand {
             path: url.standardizedFileURL.path,
             key: key,
             sort: sort.isEmpty ? nil : try SortKeys.parse(sort),
+            locale: locale,
             replace: replace ? true : nil
         )
         try common.withSession { session in
@@ -253,6 +256,9 @@ struct Load: ParsableCommand {
             }
             let created = reply.created ? "created \(name); " : ""
             print("\(created)loaded \(Output.count(reply.added, "row")) into \(name) (\(reply.rows) now)")
+            for (column, form) in (reply.dateForms ?? [:]).sorted(by: { $0.key < $1.key }) {
+                print("\(column): dates read as \(form)")
+            }
         }
     }
 }

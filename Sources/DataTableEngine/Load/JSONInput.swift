@@ -142,7 +142,11 @@ struct JSONInput: LoadInput {
             var sample: [String: String] = [:]
             for (key, value) in members {
                 if seen.insert(key).inserted { keys.append(key) }
-                if case .value(let input) = value { sample[key] = input.draftText }
+                switch value {
+                case .value(let input): sample[key] = input.draftText
+                case .number(let literal): sample[key] = literal
+                case .unsupported: break
+                }
             }
             samples.append(sample)
         }
@@ -160,6 +164,14 @@ struct JSONInput: LoadInput {
             )
         }
         return try LoadPlan.inferring(keys: keys, samples: samples, locale: locale)
+    }
+
+    /// A JSON number for `column`: its text as written for a text column and for an inferred
+    /// number column (whose values are checked as written), else the number (a duration's
+    /// seconds, a datetime's instant, a number column's value).
+    static func input(_ literal: String, for column: Int, _ plan: LoadPlan) -> CellInput {
+        if plan.columns[column].type == .text || plan.countsDecimals[column] { return .text(literal) }
+        return .number(Double(literal) ?? .infinity)
     }
 
     func parse(records: Range<Int>, plan: LoadPlan, progress: (Int) -> Void) -> ChunkResult {
@@ -187,6 +199,14 @@ struct JSONInput: LoadInput {
                 let column = plan.fieldColumns[key]!
                 switch value {
                 case .value(let input): result.store(input, column: column, slot: slot, line: line, plan: plan)
+                case .number(let literal):
+                    result.store(
+                        Self.input(literal, for: column, plan),
+                        column: column,
+                        slot: slot,
+                        line: line,
+                        plan: plan
+                    )
                 case .unsupported(let kind):
                     result.problem(line: line, "\(key) is \(kind); give a string, a number or null.")
                 }

@@ -6,6 +6,8 @@ struct JSONObjectReader {
     /// One member's value.
     enum Member: Equatable {
         case value(CellInput)
+        /// A number, as the text it is written in.
+        case number(String)
         case unsupported(String)
     }
 
@@ -110,9 +112,7 @@ struct JSONObjectReader {
         default:
             let start = position
             try skipNumber()
-            return .value(
-                .text(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
-            )
+            return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
         }
     }
 

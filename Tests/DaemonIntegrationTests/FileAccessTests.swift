@@ -70,8 +70,7 @@ struct FileAccessTests {
         let user = try ThrowawayUser("ld")
         // The clients, where the user may run them.
         let client = daemon.scratch.file("datatable")
-        try FileManager.default.copyItem(atPath: BuiltProducts.client, toPath: client)
-        chmod(client, 0o755)
+        try copyExecutable(BuiltProducts.client, to: client)
         let python = daemon.scratch.file("python")
         try FileManager.default.createDirectory(atPath: python, withIntermediateDirectories: false)
         try FileManager.default.copyItem(

@@ -39,16 +39,23 @@ struct SystemServiceTests {
             scratch = try Scratch()
             chmod(scratch.path, 0o755)
             client = scratch.file("datatable")
-            try FileManager.default.copyItem(atPath: BuiltProducts.client, toPath: client)
-            chmod(client, 0o755)
+            try copyExecutable(BuiltProducts.client, to: client)
         }
 
-        /// `datatable ARGUMENTS` run as `user` with an empty environment (but PATH).
+        /// `datatable ARGUMENTS` run as `user` with an empty environment (but PATH). A copy still
+        /// open for writing in a process another test forked is tried again a moment later.
         func client(as user: ThrowawayUser, _ arguments: [String]) throws -> (status: Int32, output: String) {
-            try run(
-                which("runuser")!,
-                ["-u", user.name, "--", "/usr/bin/env", "-i", "PATH=/usr/bin:/bin", client] + arguments
-            )
+            var result: (status: Int32, output: String)
+            var tries = 0
+            repeat {
+                if tries > 0 { usleep(50_000) }
+                tries += 1
+                result = try run(
+                    which("runuser")!,
+                    ["-u", user.name, "--", "/usr/bin/env", "-i", "PATH=/usr/bin:/bin", client] + arguments
+                )
+            } while result.status == 126 && result.output.contains("Text file busy") && tries < 40
+            return result
         }
 
         func remove() {

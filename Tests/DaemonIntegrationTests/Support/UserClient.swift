@@ -94,3 +94,27 @@ final class UserClient {
         return nil
     }
 }
+
+/// Copies the executable at `source` to `destination` (mode 0755), for other users to run. The
+/// copy is written through a descriptor closed on exec: one inherited by a process another test
+/// forks meanwhile would keep the file open for writing, and running it would then fail with
+/// "Text file busy".
+func copyExecutable(_ source: String, to destination: String) throws {
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+    let descriptor = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    guard descriptor >= 0 else {
+        throw ThrowawayUser.Failure(description: "open \(destination): \(String(cString: strerror(errno)))")
+    }
+    defer { close(descriptor) }
+    try bytes.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            guard written > 0 else {
+                throw ThrowawayUser.Failure(description: "write \(destination): \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+    }
+    fchmod(descriptor, 0o755)
+}

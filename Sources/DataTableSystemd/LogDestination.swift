@@ -19,6 +19,22 @@ public enum LogDestination: String, Sendable, CaseIterable {
         return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode ? .journal : .stderr
     }
 
+    /// Whether a journald takes native messages on `/run/systemd/journal/socket` (a socket
+    /// file left behind by one that has gone does not count).
+    public static func journaldAnswers() -> Bool {
+        let probe = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: "/run/systemd/journal/socket".utf8) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+
     /// A handler that writes to this destination.
     public func makeHandler(label: String, logLevel: Logger.Level) -> any LogHandler {
         switch self {

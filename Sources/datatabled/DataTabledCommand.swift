@@ -397,9 +397,9 @@ struct DataTabledCommand: AsyncParsableCommand {
         }
 
         if system {
-            let service = try SystemService(user: user)
+            // Already the service's user (``takeServiceIdentity(environment:)``): its group.
             let mode = socketMode.flatMap(Self.parseMode) ?? SystemService.socketMode
-            let group = try socketGroup.map(Self.groupID) ?? service.gid
+            let group = try socketGroup.map(Self.groupID) ?? getgid()
             return [.path(socket ?? SocketLocation.systemPath, mode: mode, group: group)]
         }
         let mode = socketMode.flatMap(Self.parseMode) ?? 0o600

@@ -20,8 +20,6 @@ struct SystemService {
     static let stateDirectoryMode: mode_t = 0o750
     /// The socket unit's `DirectoryMode=`.
     static let socketDirectoryMode: mode_t = 0o755
-    /// journald's socket for native messages: logs go there when it exists.
-    static let journalSocket = "/run/systemd/journal/socket"
 
     let user: String
     let uid: uid_t
@@ -45,23 +43,7 @@ struct SystemService {
     /// Where logs go under `--system` when no target is named: journald when it runs here, else
     /// standard error.
     static func logDestination(environment: [String: String]) -> LogDestination {
-        journaldAnswers() ? .journal : LogDestination.detect(environment: environment)
-    }
-
-    /// Whether a journald takes messages on its socket (a socket file left behind by one that
-    /// has gone does not count).
-    private static func journaldAnswers() -> Bool {
-        let probe = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { return false }
-        defer { close(probe) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: journalSocket.utf8) }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
-            }
-        }
+        LogDestination.journaldAnswers() ? .journal : LogDestination.detect(environment: environment)
     }
 
     /// Makes the socket's directory and the state directory when they are missing (as root, for

@@ -72,21 +72,15 @@ public enum DateForm: String, Sendable, CaseIterable {
 
     /// Whether values cut into `parts` are days of the calendar written in this form.
     private func fits(_ parts: (first: Int, second: Int, third: Int, widths: [Int], separator: UInt8)) -> Bool {
-        let (year, month, day): (Int, Int, Int)
-        switch self {
-        case .yearMonthDaySlashes:
-            guard parts.widths[0] == 4, parts.separator == UInt8(ascii: "/") else { return false }
-            (year, month, day) = (parts.first, parts.second, parts.third)
-        case .dayMonthYearDots:
-            guard parts.widths[0] == 2, parts.separator == UInt8(ascii: ".") else { return false }
-            (year, month, day) = (parts.third, parts.second, parts.first)
-        case .dayMonthYearSlashes:
-            guard parts.widths[0] == 2, parts.separator == UInt8(ascii: "/") else { return false }
-            (year, month, day) = (parts.third, parts.second, parts.first)
-        case .monthDayYearSlashes:
-            guard parts.widths[0] == 2, parts.separator == UInt8(ascii: "/") else { return false }
-            (year, month, day) = (parts.third, parts.first, parts.second)
-        }
+        let yearFirst = self == .yearMonthDaySlashes
+        let separator = self == .dayMonthYearDots ? UInt8(ascii: ".") : UInt8(ascii: "/")
+        guard parts.widths[0] == (yearFirst ? 4 : 2), parts.separator == separator else { return false }
+        let (year, month, day) =
+            switch self {
+            case .yearMonthDaySlashes: (parts.first, parts.second, parts.third)
+            case .dayMonthYearDots, .dayMonthYearSlashes: (parts.third, parts.second, parts.first)
+            case .monthDayYearSlashes: (parts.third, parts.first, parts.second)
+            }
         return CivilDate.days(year: year, month: month, day: day) != nil
     }
 }

@@ -106,10 +106,15 @@ struct LoadPlan: Sendable {
     /// For each input field (CSV header position or NDJSON member), the column it fills.
     var fieldColumns: [String: Int]
     var inferred: Set<Int> {
-        didSet { countsDecimals = columns.indices.map { inferred.contains($0) && columns[$0].type == .number } }
+        didSet { setChecks() }
     }
     /// By column: an inferred number column, whose values' decimal places are counted.
     private(set) var countsDecimals: [Bool] = []
+    /// By column: an inferred column of a type other than text, whose values must each be
+    /// written as the type writes them back.
+    private(set) var checksWrittenForm: [Bool] = []
+    /// By column: an inferred date, time, duration or boolean column (``writesBack(_:)``).
+    private(set) var comparesExportText: [Bool] = []
     /// Inferred date columns written in a form other than ISO's, by column.
     var dateForms: [Int: DateForm] = [:]
 
@@ -117,7 +122,15 @@ struct LoadPlan: Sendable {
         self.columns = columns
         self.fieldColumns = fieldColumns
         self.inferred = inferred
-        countsDecimals = columns.indices.map { inferred.contains($0) && columns[$0].type == .number }
+        setChecks()
+    }
+
+    /// The per-column flags the row loop reads, from which columns are inferred and their types.
+    private mutating func setChecks() {
+        let types = columns.indices.map { inferred.contains($0) ? columns[$0].type : nil }
+        countsDecimals = types.map { $0 == .number }
+        checksWrittenForm = types.map { $0 != nil && $0 != .text }
+        comparesExportText = types.map { $0.map(Self.writesBack) ?? false }
     }
 
     mutating func demote(_ column: Int) {
@@ -286,8 +299,7 @@ struct ChunkResult: Sendable {
     mutating func store(_ input: CellInput, column: Int, slot: UInt32, line: Int, plan: LoadPlan) {
         if column < filled.count { filled[column] = true }
         // An inferred column keeps its type only while every value comes back as written.
-        if plan.inferred.contains(column), case .text(let text) = input, !text.isEmpty,
-            plan.columns[column].type != .text,
+        if plan.checksWrittenForm[column], case .text(let text) = input, !text.isEmpty,
             text.allSatisfy(\.isWhitespace) || plan.countsDecimals[column] && !NumberText.isWrittenExactly(text)
         {
             demoted.insert(column)
@@ -295,8 +307,7 @@ struct ChunkResult: Sendable {
         }
         do throws(ValidationFailure) {
             let value = try plan.columns[column].rules.parse(input)
-            if plan.inferred.contains(column), LoadPlan.writesBack(plan.columns[column].type),
-                case .text(let text) = input, !text.isEmpty,
+            if plan.comparesExportText[column], case .text(let text) = input, !text.isEmpty,
                 LoadPlan.exportText(value, plan.columns[column].rules) != text
             {
                 demoted.insert(column)

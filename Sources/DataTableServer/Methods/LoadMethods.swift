@@ -54,14 +54,7 @@ extension MethodTable {
             throw ResponseError(CatalogError.noSuchTable(request.table))
         }
         let locale = try request.locale.map { name throws(ResponseError) in
-            guard let locale = DisplayLocale(named: name) else {
-                throw ResponseError.invalidValue(
-                    "There is no locale \(name); give one of "
-                        + DisplayLocale.allCases.filter { $0 != .plain }.map(\.rawValue).joined(separator: ", ") + ".",
-                    field: "params.locale"
-                )
-            }
-            return locale
+            try WireSchema.locale(name, field: "params.locale")
         }
         let text: String
         if let uploaded {

@@ -37,20 +37,22 @@ enum WireSchema {
         )
     }
 
+    /// The locale `name` names (a tag like `en-GB`, or its language alone); another name is
+    /// `invalid_value` at `field`.
+    static func locale(_ name: String, field: String) throws(ResponseError) -> DisplayLocale {
+        guard let named = DisplayLocale(named: name), named != .plain else {
+            let names = DisplayLocale.allCases.filter { $0 != .plain }.map(\.rawValue).joined(separator: ", ")
+            throw .invalidValue("\(field) must be one of \(names) (or the language alone).", field: field)
+        }
+        return named
+    }
+
     /// A column's display style from its `format`; an unknown locale is `invalid_value`.
     static func style(_ format: ColumnFormat?, field: String) throws(ResponseError) -> DisplayStyle? {
         guard let format else { return nil }
-        var locale = DisplayLocale.plain
-        if let name = format.locale {
-            guard let named = DisplayLocale(named: name), named != .plain else {
-                let names = DisplayLocale.allCases.filter { $0 != .plain }.map(\.rawValue).joined(separator: ", ")
-                throw .invalidValue(
-                    "\(field).locale must be one of \(names) (or the language alone).",
-                    field: field + ".locale"
-                )
-            }
-            locale = named
-        }
+        let locale =
+            try format.locale.map { name throws(ResponseError) in try Self.locale(name, field: field + ".locale") }
+            ?? .plain
         var zone: DisplayZone?
         if let name = format.zone {
             guard let named = DisplayZone(named: name) else {

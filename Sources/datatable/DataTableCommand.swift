@@ -40,8 +40,11 @@ struct ConnectionOptions: ParsableArguments {
     var socketPath: String {
         get throws {
             if let socket { return socket }
+            let paths = defaultPaths
+            // One place to look: the connection made to it says why it fails, if it does.
+            if paths.count == 1 { return paths[0] }
             do {
-                return try SocketSearch.firstReachable(defaultPaths)
+                return try SocketSearch.firstReachable(paths)
             } catch {
                 Output.error(error.description)
                 throw ExitCode(2)

@@ -190,13 +190,15 @@ struct JSONInput: LoadInput {
                 result.problem(line: line, "This \(recordName) is not valid JSON.")
                 continue
             }
-            if let unknown = members.first(where: { plan.fieldColumns[$0.key] == nil }) {
+            if let unknown = members.first(where: {
+                plan.fieldColumns[$0.key] == nil && !plan.computedFields.contains($0.key)
+            }) {
                 result.problem(line: line, "There is no column \(unknown.key).")
                 continue
             }
             let slot = result.beginRow(line: line)
             for (key, value) in members {
-                let column = plan.fieldColumns[key]!
+                guard let column = plan.fieldColumns[key] else { continue }
                 switch value {
                 case .value(let input): result.store(input, column: column, slot: slot, line: line, plan: plan)
                 case .number(let literal):

@@ -105,6 +105,9 @@ struct LoadPlan: Sendable {
     var columns: [Column]
     /// For each input field (CSV header position or NDJSON member), the column it fills.
     var fieldColumns: [String: Int]
+    /// Input fields naming computed columns: passed over (their values come from the
+    /// expression), so that a table's export loads back into it.
+    var computedFields: Set<String> = []
     var inferred: Set<Int> {
         didSet { setChecks() }
     }
@@ -239,7 +242,12 @@ struct LoadPlan: Sendable {
     /// The plan for loading into existing `columns`: every input field must name one.
     static func matching(keys: [String], columns: [Column]) throws(TableError) -> LoadPlan {
         var fieldColumns: [String: Int] = [:]
+        var computedFields: Set<String> = []
         for key in keys {
+            if let index = columns.firstIndex(where: { $0.key == key || $0.label == key }), columns[index].isComputed {
+                computedFields.insert(key)
+                continue
+            }
             guard let index = columns.firstIndex(where: { $0.key == key || $0.label == key }) else {
                 throw .invalidArgument(
                     "The data has a column \(key), which the table does not have (its columns: "
@@ -249,7 +257,9 @@ struct LoadPlan: Sendable {
             }
             fieldColumns[key] = index
         }
-        return LoadPlan(columns: columns, fieldColumns: fieldColumns, inferred: [])
+        var plan = LoadPlan(columns: columns, fieldColumns: fieldColumns, inferred: [])
+        plan.computedFields = computedFields
+        return plan
     }
 }
 

@@ -37,7 +37,8 @@ extension Table {
         slots.reserveCapacity(prepared.count)
         for (offset, row) in prepared.enumerated() {
             let slot = allocateSlot()
-            for (column, value) in row.values.enumerated() { setCell(value, slot: slot, column: column) }
+            for (column, value) in row.values.enumerated() { setCell(value, slot: slot, column: column, derive: false) }
+            if !computed.isEmpty { deriveRow(slot) }
             flags[Int(slot)].readOnly = row.readOnly
             flags[Int(slot)].drillDown = row.drillDown
             if !row.readOnlyCells.isEmpty { cellReadOnly[slot] = row.readOnlyCells }
@@ -133,6 +134,20 @@ extension Table {
         values.reserveCapacity(columns.count)
         for (index, column) in columns.enumerated() {
             let input = row.values[column.key] ?? .null
+            if column.isComputed {
+                if input != .null, problems.count < Self.problemLimit {
+                    problems.append(
+                        CellProblem(
+                            row: position,
+                            column: column.key,
+                            input: input.draftText,
+                            message: "\(column.key) is computed from its expression; leave it out."
+                        )
+                    )
+                }
+                values.append(.empty)
+                continue
+            }
             do throws(ValidationFailure) {
                 let value = try column.rules.parse(input)
                 if index == keyColumn { try Self.checkKey(value) }

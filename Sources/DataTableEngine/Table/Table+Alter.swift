@@ -166,6 +166,12 @@ extension Table {
         for (offset, column) in alteration.change.enumerated() {
             let index = try position(column.key)
             let current = working.column(atBase: index)
+            if column.isComputed || current.isComputed {
+                edits.append(.replace(index: index, column: try redefinition(current, as: column, at: offset)))
+                working.replace(atBase: index, with: edits.last!.column!)
+                changedAt[index] = offset
+                continue
+            }
             guard column.type == current.type else {
                 throw .invalidSchema(
                     "A column's type cannot change (\(column.key) is \(current.type.rawValue)); add a new "
@@ -209,6 +215,13 @@ extension Table {
             edits.append(.replace(index: index, column: renamed))
             working.replace(atBase: index, with: renamed)
         }
+        // Expressions that named a renamed or relabelled column name it by its key again.
+        if !alteration.rename.isEmpty || !changedAt.isEmpty {
+            for (index, column) in renamedReferences(in: working, except: Set(changedAt.keys)) {
+                edits.append(.replace(index: index, column: column))
+                working.replace(atBase: index, with: column)
+            }
+        }
         for key in alteration.drop {
             // The column as the table has it now, found by its key before any rename above.
             let current = try position(key)
@@ -232,6 +245,12 @@ extension Table {
                 throw .invalidSchema("Two columns have the key \(new.column.key).", field: "add[\(offset)].key")
             }
             try TableSchema.checkLayout([new.column.layout], types: [new.column.type]) { _ in "add[\(offset)]" }
+            if new.column.isComputed && new.value != .null {
+                throw .invalidArgument(
+                    "A computed column's values come from its expression; leave value out.",
+                    field: "add[\(offset)].value"
+                )
+            }
             let fill: CellValue
             do throws(ValidationFailure) {
                 fill = try new.column.rules.parse(new.value)
@@ -251,6 +270,11 @@ extension Table {
             edits.append(.rowLimit(newLimit == 0 ? nil : newLimit))
         }
         try checkTogether(working, changedAt: changedAt)
+        if columns.contains(where: \.isComputed) || working.added.contains(where: { $0.column.isComputed })
+            || changedAt.keys.contains(where: { working.column(atBase: $0).isComputed })
+        {
+            edits = try checkComputed(working, edits: edits, drop: alteration.drop, changedAt: changedAt)
+        }
         return (edits, broken.map { ($0.slot, working.column(atBase: $0.column).key, $0.draft) })
     }
 
@@ -305,9 +329,16 @@ extension Table {
     mutating func applySchema(_ change: SchemaChange) -> (inverse: SchemaChange, summary: SchemaSummary) {
         var inverse: [SchemaChange.Edit] = []
         var summary = SchemaSummary()
+        var deriving: Set<String> = []
         for edit in change.edits {
             inverse.insert(apply(edit, summary: &summary), at: 0)
+            switch edit {
+            case .insert(_, let column, nil, _) where column.isComputed: deriving.insert(column.key)
+            case .replace(_, let column) where column.isComputed: deriving.insert(column.key)
+            default: break
+            }
         }
+        rebuildComputed(deriving: deriving)
         // (The columns' indexes by key are kept in step by each edit, at the cost of what it
         // changes.) When the change settles, widths are measured again when a layout asks, and
         // filters look at every row again (a search reads every column).
@@ -427,5 +458,166 @@ extension Table {
         for index in sections.indices {
             sections[index].spec.columns = sections[index].spec.columns.map { map($0) ?? $0 }
         }
+    }
+}
+
+extension SchemaChange.Edit {
+    /// The column an insert or a replace puts in.
+    var column: Column? {
+        switch self {
+        case .insert(_, let column, _, _), .replace(_, let column): column
+        default: nil
+        }
+    }
+}
+
+extension Table {
+    // MARK: Computed columns in an alteration
+
+    /// The new definition of `current` that `new` gives (`change[offset]`), when either is
+    /// computed: a computed column stays computed and keeps its type; its display settings
+    /// are taken for that type.
+    fileprivate func redefinition(_ current: Column, as new: Column, at offset: Int) throws(TableError) -> Column {
+        guard let expression = new.expression, current.isComputed else {
+            throw .invalidSchema(
+                current.isComputed
+                    ? "\(current.key) is computed; give its expression, or drop it and add a stored column."
+                    : "\(current.key) holds stored values; drop it and add a computed column instead.",
+                field: "change[\(offset)].expression"
+            )
+        }
+        if let declared = expression.declaredType, declared != current.type {
+            throw .invalidSchema(
+                "A column's type cannot change (\(current.key) is \(current.type.rawValue)); add a new column instead.",
+                field: "change[\(offset)].type"
+            )
+        }
+        var column = new
+        do throws(ValidationFailure) {
+            column.rules = try ColumnRules(type: current.type, decimals: expression.decimals, style: expression.style)
+        } catch {
+            throw .invalidSchema(
+                "change[\(offset)] (\(new.key)): \(error.message)",
+                field:
+                    "change[\(offset)].\(expression.decimals != nil && current.type != .number ? "decimals" : "format")"
+            )
+        }
+        column.expression!.declaredType = current.type
+        try TableSchema.checkLayout([column.layout], types: [column.type]) { _ in "change[\(offset)]" }
+        return column
+    }
+
+    /// Computed columns (by base index) whose expressions name a column that the renames and
+    /// new labels of `working` would make them miss or mistake, each with its expression
+    /// written to name that column by its key. Columns in `except` got new expressions.
+    fileprivate func renamedReferences(in working: PlannedColumns, except: Set<Int>) -> [(Int, Column)] {
+        let before = ExpressionScope(columns: columns, types: columns.map { _ in .number })
+        let now = columns.indices.map { working.column(atBase: $0) }
+        let after = ExpressionScope(columns: now, types: now.map { _ in .number })
+        var rewritten: [(Int, Column)] = []
+        for index in columns.indices where columns[index].isComputed && !except.contains(index) {
+            let source = columns[index].expression!.source
+            guard let references = try? ExpressionParser.parse(source).references else { continue }
+            var scalars = Array(source.unicodeScalars)
+            var changed = false
+            // From the last, so that earlier offsets still hold.
+            for reference in references.reversed() {
+                guard case .success(let target) = before.resolve(reference.name) else { continue }
+                if case .success(let found) = after.resolve(reference.name), found == target { continue }
+                let key = now[target].key
+                let written =
+                    ExpressionLexer.isBareName(key) ? key : "`" + key.replacingOccurrences(of: "`", with: "``") + "`"
+                scalars.replaceSubrange(
+                    reference.offset..<reference.offset + reference.length,
+                    with: Array(written.unicodeScalars)
+                )
+                changed = true
+            }
+            guard changed else { continue }
+            var column = now[index]
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: scalars)
+            column.expression!.source = String(text)
+            rewritten.append((index, column))
+        }
+        return rewritten
+    }
+
+    /// Checks the computed columns the alteration leaves: none names a dropped column (unless
+    /// it goes too), every expression checks against the columns as they will be, and a
+    /// redefined column keeps its type. Returns `edits` with each added computed column's
+    /// type and display rules worked out.
+    fileprivate func checkComputed(
+        _ working: PlannedColumns,
+        edits: [SchemaChange.Edit],
+        drop: [String],
+        changedAt: [Int: Int]
+    ) throws(TableError) -> [SchemaChange.Edit] {
+        let all = working.materialized()
+        let finals = all.map(\.column)
+        let scope = ExpressionScope(columns: finals, types: finals.map { _ in .number })
+        let dropped = ExpressionScope(
+            columns: drop.compactMap { columnIndex[$0].map { columns[$0] } },
+            types: drop.map { _ in .number }
+        )
+        for column in finals where column.isComputed {
+            guard let references = try? ExpressionParser.parse(column.expression!.source).references else { continue }
+            for reference in references {
+                guard case .failure = scope.resolve(reference.name),
+                    case .success(let gone) = dropped.resolve(reference.name)
+                else { continue }
+                let name = dropped.columns[gone].key
+                throw .invalidExpression(
+                    "\(name) is used by the expression of \(column.key); drop \(column.key) too, or change its "
+                        + "expression in the same alter.",
+                    field: "drop",
+                    offset: reference.offset
+                )
+            }
+        }
+        let (resolved, _) = try Self.resolveComputed(finals) { position in
+            if let added = all[position].added { return "add[\(added)]" }
+            if let base = all[position].base, let offset = changedAt[base] { return "change[\(offset)]" }
+            return "columns[\(position)]"
+        }
+        for (position, entry) in all.enumerated() {
+            guard let base = entry.base, let offset = changedAt[base], entry.column.isComputed,
+                resolved[position].type != columns[base].type
+            else { continue }
+            throw .invalidExpression(
+                "\(entry.column.key): the expression gives \(resolved[position].type.rawValue), but the column is "
+                    + "\(columns[base].type.rawValue) and a column's type cannot change; add a new column instead.",
+                field: "change[\(offset)].expression",
+                offset: 0
+            )
+        }
+        let byKey = Dictionary(uniqueKeysWithValues: resolved.map { ($0.key, $0) })
+        return edits.map { edit in
+            guard case .insert(let index, let column, let values, let fill) = edit, column.isComputed, values == nil,
+                let typed = byKey[column.key]
+            else { return edit }
+            return .insert(index: index, column: typed, values: nil, fill: fill)
+        }
+    }
+
+    /// After a schema change: the computed columns compiled against the columns as they are,
+    /// and the values of those named in `deriving` (by key) and of what follows from them
+    /// worked out for every row; a sort by any of them sorts again.
+    mutating func rebuildComputed(deriving keys: Set<String>) {
+        guard columns.contains(where: \.isComputed) || !computed.isEmpty else { return }
+        guard let (resolved, compiled) = try? ComputedColumns.resolve(columns) else {
+            // (An alteration is checked before it is made, and the history only takes the
+            // table back to columns it had: this does not happen. The values then stay.)
+            computed = ComputedColumns()
+            return
+        }
+        for index in columns.indices where columns[index].isComputed { columns[index].rules = resolved[index].rules }
+        computed = compiled
+        let wanted = Set(keys.compactMap { columnIndex[$0] }.filter { columns[$0].isComputed })
+        guard !wanted.isEmpty else { return }
+        deriveColumns(wanted)
+        var derived = wanted
+        for column in wanted { derived.formUnion(computed.dependents(of: column)) }
+        if resolvedSortKeys.contains(where: { derived.contains($0.column) }) { try? sort(by: sortKeys) }
     }
 }

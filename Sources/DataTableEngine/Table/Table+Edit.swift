@@ -162,7 +162,12 @@ extension Table {
         let sortColumns = Set(resolvedSortKeys.map(\.column))
         guard !sortColumns.isEmpty else { return }
         var moved: Set<UInt32> = []
-        for target in targets where sortColumns.contains(target.column) { moved.insert(target.slot) }
+        for target in targets
+        where sortColumns.contains(target.column)
+            || computed.dependents(of: target.column).contains(where: sortColumns.contains)
+        {
+            moved.insert(target.slot)
+        }
         resort(moved)
     }
 

@@ -67,6 +67,7 @@ extension Table {
             let reader = keyReader()
             for (slot, id) in zip(newSlots, keys) { keyIndex.insert(slot, id: id, idOf: reader) }
         }
+        if !computed.isEmpty { deriveSlots(first..<UInt32(slotCount)) }
         steps.append(first..<UInt32(slotCount))
         noteRebuilt(.rows)
         natural = RowOrder(natural.allSlots + newSlots)

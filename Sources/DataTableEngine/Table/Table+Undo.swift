@@ -253,8 +253,9 @@ extension Table {
         for (row, id) in saved.ids.enumerated() where slot(of: id) == nil {
             let slot = allocateSlot()
             for column in stores.indices {
-                setCell(saved.stores[column][UInt32(row)], slot: slot, column: column)
+                setCell(saved.stores[column][UInt32(row)], slot: slot, column: column, derive: false)
             }
+            if !computed.isEmpty { deriveRow(slot) }
             var rowFlags = saved.flags[row]
             if rowFlags.selected {
                 if selectedBack < selectable {

@@ -72,7 +72,7 @@ extension Table {
         var targets: [(slot: UInt32, column: Int)] = []
         for (slot, values, row) in replacements {
             let id = id(of: slot)
-            for (column, value) in values.enumerated() where column != keyColumn {
+            for (column, value) in values.enumerated() where column != keyColumn && !columns[column].isComputed {
                 setDraft(nil, slot: slot, column: column)
                 let old = stores[column][slot]
                 guard old != value else { continue }

@@ -37,6 +37,8 @@ public struct Table: Sendable {
     /// them.
     public internal(set) var columnsInKeyOrder: [Int]
     var stores: [ColumnStore]
+    /// The computed columns, compiled against the others (``ComputedColumns``).
+    var computed = ComputedColumns()
     var natural = RowOrder()
     var sorted: RowOrder?
     /// Slots no row uses, for reuse.
@@ -127,6 +129,8 @@ public struct Table: Sendable {
         limit: Int? = nil
     ) throws(TableError) {
         try TableSchema.check(columns: columns, key: key)
+        let (columns, computed) = try Self.resolveComputed(columns) { "columns[\($0)]" }
+        self.computed = computed
         if let limit, limit < 1 {
             throw .invalidSchema("limit must be at least 1 (leave it out for no limit).", field: "limit")
         }
@@ -218,7 +222,7 @@ public struct Table: Sendable {
     /// Whether the column's cells are read-only unless a row or cell says otherwise: the key
     /// column always, else its `editable`, else the table's `readOnly`.
     public func columnIsReadOnly(_ column: Int) -> Bool {
-        if column == keyColumn { return true }
+        if column == keyColumn || columns[column].isComputed { return true }
         return columns[column].editable.map { !$0 } ?? readOnly
     }
 
@@ -236,7 +240,7 @@ public struct Table: Sendable {
     /// Whether the cell may not be edited: the cell's own setting, else the row's, else the
     /// column's, else the table's. A key column never changes (ids are stable).
     func isReadOnly(slot: UInt32, column: Int) -> Bool {
-        if column == keyColumn { return true }
+        if column == keyColumn || columns[column].isComputed { return true }
         if !cellReadOnly.isEmpty, let cell = cellReadOnly[slot]?[column] { return cell }
         if let row = flags[Int(slot)].readOnly { return row }
         if let editable = columns[column].editable { return !editable }
@@ -316,14 +320,21 @@ public struct Table: Sendable {
         cellReadOnly[slot] = nil
         addedAt[slot] = nil
         flags[Int(slot)] = RowFlags()
-        for column in stores.indices { setCell(.empty, slot: slot, column: column) }
+        for column in stores.indices { setCell(.empty, slot: slot, column: column, derive: false) }
         freeSlots.append(slot)
+    }
+
+    /// Stores a cell's value (see ``storeCell(_:slot:column:)``), then, unless told not to,
+    /// works out again the row's computed cells that follow from it.
+    mutating func setCell(_ value: CellValue, slot: UInt32, column: Int, derive: Bool = true) {
+        storeCell(value, slot: slot, column: column)
+        if derive && !computed.isEmpty { deriveCells(of: slot, after: column) }
     }
 
     /// Stores a cell's value, noting it among the change's steps (what derived from it follows
     /// when the change ends). The row's version becomes the version the change brings the
     /// table to.
-    mutating func setCell(_ value: CellValue, slot: UInt32, column: Int) {
+    mutating func storeCell(_ value: CellValue, slot: UInt32, column: Int) {
         assert(changeDepth > 0, "a cell set outside beginChange() and endChange()")
         rowVersions.set(slot, to: version + 1, slotCount: slotCount)
         if steps.cells.count < ChangeSteps.cellLimit {

@@ -24,6 +24,10 @@ public enum TableError: Error, Sendable, Equatable {
     /// The requester's last change is not the newest: another user's change (by `author`) came
     /// after it, and undo takes back only changes that nothing later depends on.
     case undoBehindOthers(redo: Bool, author: UInt32)
+    /// A computed column's definition is not usable: `field` names the member at fault
+    /// (`columns[2].expression`, say) and `offset` the place in the expression (Unicode scalars
+    /// from its start).
+    case invalidExpression(String, field: String, offset: Int)
     /// The row changed since the row version the request gave (someone edited it first).
     case rowChanged(RowID, expected: UInt64, current: UInt64)
 }

@@ -15,6 +15,9 @@ enum TableSchema {
             guard let column = columns.first(where: { $0.key == key }) else {
                 throw .invalidSchema("The key column \(key) is not among the columns.", field: "key")
             }
+            guard !column.isComputed else {
+                throw .invalidSchema("A key column holds the rows' ids; it cannot be computed.", field: "key")
+            }
             guard column.type == .text || column.type == .number else {
                 throw .invalidSchema("A key column must be text or number.", field: "key")
             }

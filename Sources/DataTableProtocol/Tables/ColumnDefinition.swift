@@ -10,8 +10,13 @@ public struct ColumnDefinition: Codable, Hashable, Sendable {
     public var key: String
     /// Header text; absent means the key (`describe` always gives it).
     public var label: String?
-    /// `text`, `number`, `date`, `time`, `duration`, `picker` or `image`.
+    /// `text`, `number`, `date`, `time`, `duration`, `picker` or `image`. A computed column's
+    /// type is its expression's; given, it must be that type.
     public var type: ColumnValueType?
+    /// Makes the column computed: its values are worked out from each row's other cells by this
+    /// expression (protocol.md, "Computed columns"), kept current by every change, read-only.
+    /// Such a column takes `label`, `type`, `decimals`, `format` and layout hints only.
+    public var expression: String?
     /// Absent follows the table (images are not editable unless this says so).
     public var editable: Bool?
     /// `true`: an empty value (`null` or blank text) is refused; absent means `false`.

@@ -87,6 +87,9 @@ extension ResponseError {
             self = .invalidValue(message, field: "params." + field)
         case .invalidSchema(let message, let field):
             self = .invalidValue(message, field: "params." + field)
+        case .invalidExpression(let message, let field, let offset):
+            self = .invalidValue(message, field: "params." + field)
+            details["offset"] = .integer(Int64(offset))
         case .invalidLayout(let message, let field):
             self = .invalidParams(message, field: "params." + field)
         case .rowChanged(let id, let expected, let current):

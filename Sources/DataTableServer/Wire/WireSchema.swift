@@ -4,6 +4,7 @@ import DataTableProtocol
 /// Column definitions and sort keys between the wire and the engine.
 enum WireSchema {
     static func column(_ definition: ColumnDefinition, field: String) throws(ResponseError) -> Column {
+        if let expression = definition.expression { return try computed(definition, expression, field: field) }
         let type = definition.type ?? .text
         func bound(_ value: JSONValue?, _ name: String) throws(ResponseError) -> CellInput? {
             guard let value else { return nil }
@@ -33,6 +34,35 @@ enum WireSchema {
             label: definition.label,
             rules: rules,
             editable: definition.editable,
+            layout: definition.hints
+        )
+    }
+
+    /// A computed column from its definition: only the members a computed column takes.
+    private static func computed(_ definition: ColumnDefinition, _ expression: String, field: String)
+        throws(ResponseError) -> Column
+    {
+        let refused: [(String, Bool)] = [
+            ("required", definition.required != nil), ("maxLength", definition.maxLength != nil),
+            ("pattern", definition.pattern != nil), ("min", definition.min != nil), ("max", definition.max != nil),
+            ("options", definition.options != nil), ("editable", definition.editable == true),
+        ]
+        if let (name, _) = refused.first(where: \.1) {
+            throw .invalidValue(
+                "\(field) (\(definition.key)): \(name) does not apply to a computed column; its values come "
+                    + "from its expression.",
+                field: "\(field).\(name)"
+            )
+        }
+        return Column(
+            key: definition.key,
+            label: definition.label,
+            expression: ColumnExpression(
+                source: expression,
+                declaredType: definition.type,
+                decimals: definition.decimals,
+                style: try style(definition.format, field: field + ".format")
+            ),
             layout: definition.hints
         )
     }
@@ -100,6 +130,25 @@ enum WireSchema {
         let rules = column.rules
         func bound(_ value: CellValue?) -> JSONValue? { value.map { WireValues.json($0, rules: rules) } }
         let layout = column.layout
+        if let expression = column.expression {
+            // (Until a table has checked it, the type is what the definition said, if anything.)
+            return ColumnDefinition(
+                key: column.key,
+                label: column.label,
+                type: expression.declaredType,
+                expression: expression.source,
+                decimals: expression.decimals,
+                format: format(expression.style),
+                width: layout.width,
+                minWidth: layout.minWidth,
+                maxWidth: layout.maxWidth,
+                align: layout.align,
+                lines: layout.lineCount == 1 ? nil : layout.lineCount,
+                sticky: layout.isSticky ? true : nil,
+                binding: layout.binding,
+                hidden: layout.hidden == true ? true : nil
+            )
+        }
         return ColumnDefinition(
             key: column.key,
             label: column.label,

@@ -123,6 +123,7 @@ struct BenchCommand: ParsableCommand {
             edits.append(try client.timed(line))
         }
         report.add("edit one cell, p50 / p99", BenchReport.percentiles(edits), target: "")
+        try measureComputedColumns(client: client, table: table, restoreSort: "received", into: &report)
 
         let layout = #"{"id":7,"method":"layout","params":{"table":"\#(table)","width":1440,"unit":"pt"}}"#
         let coldLayout = try client.timed(layout)
@@ -247,7 +248,7 @@ struct BenchCommand: ParsableCommand {
         _ = try client.timed(#"{"id":5,"method":"drop","params":{"table":"\#(stall.smallTable)"}}"#)
     }
 
-    private func sort(_ table: String, _ column: String, descending: Bool = false) -> String {
+    func sort(_ table: String, _ column: String, descending: Bool = false) -> String {
         #"{"id":6,"method":"sort","params":{"table":"\#(table)","keys":[{"column":"\#(column)","descending":\#(descending)}]}}"#
     }
 }

@@ -41,8 +41,9 @@ final class RequestFuzzer: Sendable {
         #"{"method":"load","params":{"table":"inventory","text":"item,qty,received\nBolt,40,2024-05-06\n"}}"#,
     ]
 
-    /// Runs one input.
+    /// Runs one input: as the bytes of a connection, and as an expression (``ExpressionFuzzer``).
     func run(_ bytes: [UInt8]) {
+        ExpressionFuzzer.run(bytes)
         let channel = EmbeddedChannel(
             handler: ByteToMessageHandler(JSONLineDecoder(maximumLineBytes: limits.maxLineBytes))
         )

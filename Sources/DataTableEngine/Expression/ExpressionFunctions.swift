@@ -352,8 +352,17 @@ enum ExpressionMath {
 
     /// `text` with every `old` (not empty) replaced by `new`; empty past the text limit.
     static func replacing(_ old: String, with new: String, in text: String) -> ExpressionValue {
-        let replaced = text.replacing(old, with: new)
-        guard replaced.utf8.count <= ExpressionLimits.maximumTextBytes else { return .empty }
-        return replaced.isEmpty ? .empty : .text(replaced)
+        var result = ""
+        var rest = text[...]
+        // Built a piece at a time, so that a long result stops at the limit, not after it.
+        while let found = rest.firstRange(of: old) {
+            result += rest[..<found.lowerBound]
+            result += new
+            guard result.utf8.count <= ExpressionLimits.maximumTextBytes else { return .empty }
+            rest = rest[found.upperBound...]
+        }
+        result += rest
+        guard result.utf8.count <= ExpressionLimits.maximumTextBytes else { return .empty }
+        return result.isEmpty ? .empty : .text(result)
     }
 }

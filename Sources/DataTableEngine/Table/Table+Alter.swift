@@ -502,7 +502,6 @@ extension Table {
                     "change[\(offset)].\(expression.decimals != nil && current.type != .number ? "decimals" : "format")"
             )
         }
-        column.expression!.declaredType = current.type
         try TableSchema.checkLayout([column.layout], types: [column.type]) { _ in "change[\(offset)]" }
         return column
     }
@@ -611,7 +610,10 @@ extension Table {
             computed = ComputedColumns()
             return
         }
-        for index in columns.indices where columns[index].isComputed { columns[index].rules = resolved[index].rules }
+        for index in columns.indices where columns[index].isComputed {
+            columns[index].rules = resolved[index].rules
+            columns[index].expression = resolved[index].expression
+        }
         computed = compiled
         let wanted = Set(keys.compactMap { columnIndex[$0] }.filter { columns[$0].isComputed })
         guard !wanted.isEmpty else { return }

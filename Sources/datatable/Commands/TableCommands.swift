@@ -69,7 +69,7 @@ struct Describe: ParsableCommand {
                     .map { "\($0.key)=\($0.value.text)" }.joined(separator: " ")
                 columns.add([
                     column["key"]?.text ?? "", column["label"]?.text ?? "", column["type"]?.text ?? "text",
-                    column["editable"]?.boolValue == false ? "no" : "yes", rules,
+                    column["editable"]?.boolValue == false || column["expression"] != nil ? "no" : "yes", rules,
                 ])
             }
             columns.print()
@@ -380,12 +380,18 @@ enum SortKeys {
 /// `datatable alter TABLE`: add, drop, rename and relabel columns, or change read-only.
 struct Alter: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add, drop, rename or relabel columns, or make the table read-only, as one change undo takes back."
+        abstract:
+            "Add, drop, rename or relabel columns, add or redefine computed ones, or make the table read-only, as one "
+            + "change undo takes back."
     )
     @OptionGroup var common: CommonOptions
     @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
     @Option(help: "Add a column KEY or KEY:TYPE (repeat); it goes after the last.") var add: [String] = []
     @Option(help: "KEY=VALUE: the value every row gets in the added column KEY (repeat).") var value: [String] = []
+    @Option(help: "KEY=EXPRESSION: add a computed column, such as 'value=qty * weight' (repeat).")
+    var addExpression: [String] = []
+    @Option(help: "KEY=EXPRESSION: give the computed column KEY a new expression (repeat).")
+    var redefine: [String] = []
     @Option(help: "Drop the column KEY (repeat).", completion: .custom(Completions.columns)) var drop: [String] = []
     @Option(help: "OLD=NEW: rename a column (repeat).") var rename: [String] = []
     @Option(help: "KEY=LABEL: give a column a new header label (repeat).") var label: [String] = []
@@ -400,18 +406,28 @@ struct Alter: ParsableCommand {
     }
 
     func validate() throws {
-        guard !(add.isEmpty && drop.isEmpty && rename.isEmpty && label.isEmpty && readOnly == nil && limit == nil)
+        guard
+            !(add.isEmpty && addExpression.isEmpty && redefine.isEmpty && drop.isEmpty && rename.isEmpty
+                && label.isEmpty && readOnly == nil && limit == nil)
         else {
-            throw ValidationError("Say what to change: --add, --drop, --rename, --label, --read-only or --limit.")
+            throw ValidationError(
+                "Say what to change: --add, --add-expression, --redefine, --drop, --rename, --label, --read-only or "
+                    + "--limit."
+            )
         }
         for text in value + rename + label { _ = try Self.pair(text, "value, --rename or --label") }
+        for text in addExpression + redefine { _ = try Self.pair(text, "add-expression or --redefine") }
     }
 
     func run() throws {
-        let added = try add.map { text -> ColumnDefinition in
+        var added = try add.map { text -> ColumnDefinition in
             let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
             let type = try parts.count > 1 ? ColumnValueType.named(parts[1], in: text) : nil
             return ColumnDefinition(key: parts.first ?? text, type: type)
+        }
+        for text in addExpression {
+            let (key, expression) = try Self.pair(text, "add-expression")
+            added.append(ColumnDefinition(key: key, expression: expression))
         }
         var values: [String: JSONValue] = [:]
         for text in value {
@@ -425,16 +441,27 @@ struct Alter: ParsableCommand {
         }
         try common.withSession { session in
             var changed: [ColumnDefinition] = []
-            if !label.isEmpty {
-                // A new label is a new definition: the column's own, with the label replaced.
+            if !label.isEmpty || !redefine.isEmpty {
+                // A new label or expression is a new definition: the column's own, with that replaced.
                 let described = try session.send(DescribeRequest(table: table), quiet: true)
-                for text in label {
-                    let (key, newLabel) = try Self.pair(text, "label")
-                    guard var definition = described.columns.first(where: { $0.key == key }) else {
+                func definition(_ key: String) throws -> ColumnDefinition {
+                    if let index = changed.firstIndex(where: { $0.key == key }) { return changed.remove(at: index) }
+                    guard let found = described.columns.first(where: { $0.key == key }) else {
                         throw ValidationError("\(table) has no column \(key).")
                     }
-                    definition.label = newLabel
-                    changed.append(definition)
+                    return found
+                }
+                for text in label {
+                    let (key, newLabel) = try Self.pair(text, "label")
+                    var column = try definition(key)
+                    column.label = newLabel
+                    changed.append(column)
+                }
+                for text in redefine {
+                    let (key, expression) = try Self.pair(text, "redefine")
+                    var column = try definition(key)
+                    column.expression = expression
+                    changed.append(column)
                 }
             }
             let reply = try session.send(

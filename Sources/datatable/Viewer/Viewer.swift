@@ -277,7 +277,7 @@ final class Viewer {
                 )
             }
         case .character("s"): try cycleSort()
-        case .character("e"): startEdit()
+        case .character("e"): try startEdit()
         case .character("+"): try startAdd()
         case .character("/"):
             prompt = Prompt(label: "search", text: search) { viewer, text in
@@ -425,9 +425,15 @@ final class Viewer {
         }
     }
 
-    private func startEdit() {
+    private func startEdit() throws {
         guard let id = cursorID, column < columnKeys.count else { return }
         let key = columnKeys[column]
+        let described = try session.send(DescribeRequest(table: table), quiet: true)
+        if let expression = described.columns.first(where: { $0.key == key })?.expression {
+            // A computed column is read-only: say what it is computed from instead.
+            message = ("\(label(of: key)) is computed: \(expression) (read-only)", false)
+            return
+        }
         let shown = window.rows.first { $0["id"] == id }
         let position = window.window["columns"]?.arrayValue?.firstIndex { $0["key"]?.stringValue == key }
         let current =
@@ -443,8 +449,11 @@ final class Viewer {
     /// required), then adds it; the cursor goes to it.
     private func startAdd() throws {
         let described = try session.send(DescribeRequest(table: table))
-        var asked = described.columns.filter { $0.required == true && $0.editable != false }.map(\.key)
-        if asked.isEmpty, let first = columnKeys.first { asked = [first] }
+        let typed = described.columns.filter { $0.expression == nil && $0.editable != false }
+        var asked = typed.filter { $0.required == true }.map(\.key)
+        if asked.isEmpty, let first = columnKeys.first(where: { key in typed.contains { $0.key == key } }) {
+            asked = [first]
+        }
         guard !asked.isEmpty else { return }
         askForCell(of: asked, given: [:])
     }

@@ -1,0 +1,65 @@
+import Foundation
+
+extension BenchCommand {
+    /// Computed columns on the large table: adding `qty * weight` (every row worked out, off the
+    /// table's lock), a sort by it beside a sort by the stored `qty` in the same run, and edits
+    /// of `qty` with two computed columns following it beside the same edits without. The table
+    /// is left as it was (columns dropped, sorted by `restoreSort`).
+    func measureComputedColumns(
+        client: BenchClient,
+        table: String,
+        restoreSort: String,
+        into report: inout BenchReport
+    ) throws {
+        let added = try client.timed(
+            #"{"id":40,"method":"alter","params":{"table":"\#(table)","add":[{"key":"value","expression":"qty * weight"}]}}"#
+        )
+        report.add(
+            "add a computed column qty × weight to \(rows) rows",
+            BenchReport.duration(added),
+            target: "< 100 ms"
+        )
+        let byStored = try client.timed(sort(table, "qty"))
+        let byComputed = try client.timed(sort(table, "value"))
+        report.add(
+            "sort by the computed column, vs by a stored number",
+            String(
+                format: "%@ vs %@ = %.2f×",
+                BenchReport.duration(byComputed),
+                BenchReport.duration(byStored),
+                byComputed / byStored
+            ),
+            target: "≤ 1×"
+        )
+        _ = try client.timed(sort(table, restoreSort, descending: true))
+
+        func edits(_ id: Int) throws -> [Double] {
+            var generator = SystemRandomNumberGenerator()
+            var times: [Double] = []
+            for sample in 0..<samples {
+                let sku = Int.random(in: 0..<rows, using: &generator)
+                let line =
+                    #"{"id":\#(id),"method":"edit","params":{"table":"\#(table)","id":"\#(BenchData.sku(sku))","column":"qty","value":\#(sample % 1000)}}"#
+                times.append(try client.timed(line))
+            }
+            return times
+        }
+        _ = try client.timed(#"{"id":41,"method":"alter","params":{"table":"\#(table)","drop":["value"]}}"#)
+        let without = try edits(42)
+        _ = try client.timed(
+            #"{"id":43,"method":"alter","params":{"table":"\#(table)","add":[{"key":"value","expression":"qty * weight"},{"key":"heavy","expression":"value > 1000 and qty > 10"}]}}"#
+        )
+        let with = try edits(44)
+        let p99 = { (samples: [Double]) -> Double in
+            let sorted = samples.sorted()
+            return sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
+        }
+        report.add(
+            "edit qty with two computed columns following it, p50 / p99, vs without",
+            BenchReport.percentiles(with)
+                + String(format: " vs %@ = %.2f×", BenchReport.percentiles(without), p99(with) / p99(without)),
+            target: "p99 ≤ 1.2×"
+        )
+        _ = try client.timed(#"{"id":45,"method":"alter","params":{"table":"\#(table)","drop":["value","heavy"]}}"#)
+    }
+}

@@ -216,7 +216,9 @@ extension Table {
             working.replace(atBase: index, with: renamed)
         }
         // Expressions that named a renamed or relabelled column name it by its key again.
-        if !alteration.rename.isEmpty || !changedAt.isEmpty {
+        // (Looked at only when the table has computed columns: an alter of a table without is
+        // still checked at the cost of what it changes.)
+        if !computed.isEmpty && (!alteration.rename.isEmpty || !changedAt.isEmpty) {
             for (index, column) in renamedReferences(in: working, except: Set(changedAt.keys)) {
                 edits.append(.replace(index: index, column: column))
                 working.replace(atBase: index, with: column)
@@ -270,7 +272,7 @@ extension Table {
             edits.append(.rowLimit(newLimit == 0 ? nil : newLimit))
         }
         try checkTogether(working, changedAt: changedAt)
-        if columns.contains(where: \.isComputed) || working.added.contains(where: { $0.column.isComputed })
+        if !computed.isEmpty || working.added.contains(where: { $0.column.isComputed })
             || changedAt.keys.contains(where: { working.column(atBase: $0).isComputed })
         {
             edits = try checkComputed(working, edits: edits, drop: alteration.drop, changedAt: changedAt)
@@ -330,15 +332,18 @@ extension Table {
         var inverse: [SchemaChange.Edit] = []
         var summary = SchemaSummary()
         var deriving: Set<String> = []
+        var computedIn = false
         for edit in change.edits {
             inverse.insert(apply(edit, summary: &summary), at: 0)
             switch edit {
-            case .insert(_, let column, nil, _) where column.isComputed: deriving.insert(column.key)
+            case .insert(_, let column, let values, _) where column.isComputed:
+                computedIn = true
+                if values == nil { deriving.insert(column.key) }
             case .replace(_, let column) where column.isComputed: deriving.insert(column.key)
             default: break
             }
         }
-        rebuildComputed(deriving: deriving)
+        if !computed.isEmpty || computedIn { rebuildComputed(deriving: deriving) }
         // (The columns' indexes by key are kept in step by each edit, at the cost of what it
         // changes.) When the change settles, widths are measured again when a layout asks, and
         // filters look at every row again (a search reads every column).
@@ -603,7 +608,6 @@ extension Table {
     /// and the values of those named in `deriving` (by key) and of what follows from them
     /// worked out for every row; a sort by any of them sorts again.
     mutating func rebuildComputed(deriving keys: Set<String>) {
-        guard columns.contains(where: \.isComputed) || !computed.isEmpty else { return }
         guard let (resolved, compiled) = try? ComputedColumns.resolve(columns) else {
             // (An alteration is checked before it is made, and the history only takes the
             // table back to columns it had: this does not happen. The values then stay.)

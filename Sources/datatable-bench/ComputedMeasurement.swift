@@ -2,7 +2,7 @@ import Foundation
 
 extension BenchCommand {
     /// Computed columns on the large table: adding `qty * weight` (every row worked out, off the
-    /// table's lock), a sort by it beside a sort by the stored `qty` in the same run, and edits
+    /// table's lock), a sort by it beside a sort by the stored `weight` in the same run, and edits
     /// of `qty` with two computed columns following it beside the same edits without. The table
     /// is left as it was (columns dropped, sorted by `restoreSort`).
     func measureComputedColumns(
@@ -19,10 +19,16 @@ extension BenchCommand {
             BenchReport.duration(added),
             target: "< 100 ms"
         )
-        let byStored = try client.timed(sort(table, "qty"))
-        let byComputed = try client.timed(sort(table, "value"))
+        // Beside a stored number column of as many distinct values (weight), each sort twice
+        // in turn, the faster of each kept: the order of the runs does not favour either.
+        var byStored = Double.infinity
+        var byComputed = Double.infinity
+        for _ in 0..<2 {
+            byStored = min(byStored, try client.timed(sort(table, "weight")))
+            byComputed = min(byComputed, try client.timed(sort(table, "value")))
+        }
         report.add(
-            "sort by the computed column, vs by a stored number",
+            "sort by the computed column, vs by a stored number (weight)",
             String(
                 format: "%@ vs %@ = %.2f×",
                 BenchReport.duration(byComputed),

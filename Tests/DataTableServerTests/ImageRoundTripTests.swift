@@ -53,6 +53,12 @@ import Testing
             Column(key: "at", rules: try ColumnRules(type: .datetime)),
             Column(key: "ok", rules: try ColumnRules(type: .boolean)),
             Column(key: "grade", rules: try ColumnRules(type: .picker, options: ["Low", "Mid", "High"])),
+            Column(
+                key: "worth",
+                label: "Worth",
+                expression: ColumnExpression(source: "qty * 2 + if(ok, 1, 0)", decimals: 1)
+            ),
+            Column(key: "tag", expression: ColumnExpression(source: "upper(item) & ':' & [Worth] & ' ' & grade")),
         ]
         switch setup.key {
         case .none: break
@@ -91,7 +97,7 @@ import Testing
 
     static func row(_ table: Table, _ setup: Setup, _ random: inout SeededRandom, serial: Int) -> RowInput {
         var values: [String: CellInput] = [:]
-        for column in table.columns where column.key != "bin" && random.next() % 4 != 0 {
+        for column in table.columns where column.key != "bin" && !column.isComputed && random.next() % 4 != 0 {
             values[column.key] = value(of: column, &random, serial: serial)
         }
         if table.keyColumn != nil { values["bin"] = key(setup, &random) }
@@ -108,7 +114,7 @@ import Testing
         let ids = table.rows(from: 0, count: table.rowCount).map(\.id)
         func someID() -> RowID { ids.isEmpty ? .number(1) : ids[Int(random.next() % UInt64(ids.count))] }
         let author: UInt32 = [0, 1000, 1001][Int(random.next() % 3)]
-        let editable = table.columns.filter { $0.key != "bin" }
+        let editable = table.columns.filter { $0.key != "bin" && !$0.isComputed }
         let kind: TableChange.Kind
         switch random.next() % 24 {
         case 0, 1, 2:
@@ -160,11 +166,17 @@ import Testing
             var alteration = TableAlteration()
             switch random.next() % 6 {
             case 0:
+                let computed = random.next() % 3 == 0
                 alteration.add = [
                     NewColumn(
-                        column: Column(key: "extra\(serial)", rules: try! ColumnRules(type: .text)),
+                        column: computed
+                            ? Column(
+                                key: "extra\(serial)",
+                                expression: ColumnExpression(source: "coalesce(qty, 0) + 1")
+                            )
+                            : Column(key: "extra\(serial)", rules: try! ColumnRules(type: .text)),
                         index: random.next() % 2 == 0 ? nil : Int(random.next() % UInt64(table.columns.count + 1)),
-                        value: random.next() % 2 == 0 ? .null : .text("x\(serial)")
+                        value: random.next() % 2 == 0 || computed ? .null : .text("x\(serial)")
                     )
                 ]
             case 1:
@@ -187,7 +199,19 @@ import Testing
                 )
                 alteration.change = [qty]
                 alteration.keepBrokenAsDrafts = random.next() % 2 == 0
-            case 4: alteration.readOnly = random.next() % 3 == 0
+            case 4:
+                if random.next() % 2 == 0 {
+                    alteration.readOnly = random.next() % 3 == 0
+                } else {
+                    let factor = 1 + random.next() % 4
+                    alteration.change = [
+                        Column(
+                            key: "worth",
+                            label: "Worth",
+                            expression: ColumnExpression(source: "qty * \(factor) + if(ok, 1, 0)", decimals: 1)
+                        )
+                    ]
+                }
             default: alteration.limit = random.next() % 2 == 0 ? 0 : 5 + Int(random.next() % 20)
             }
             kind = .alter(alteration)

@@ -26,8 +26,17 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "A daemon's socket to measure; without it a daemon is started for the run.")
     var socket: String?
 
-    @Option(help: "Measure only this after the load: watch (live windows under a write load).")
+    @Option(
+        help:
+            "Measure only this after the load: watch (live windows under a write load) or computed (computed columns)."
+    )
     var only: String?
+
+    func validate() throws {
+        if let only, !["watch", "computed"].contains(only) {
+            throw ValidationError("--only takes watch or computed, not \(only).")
+        }
+    }
 
     mutating func run() throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("datatable-bench-\(getpid())")
@@ -65,6 +74,11 @@ struct BenchCommand: ParsableCommand {
             ),
             target: "< 2×"
         )
+        if only == "computed" {
+            try measureComputedColumns(client: client, table: table, restoreSort: "received", into: &report)
+            report.print()
+            return
+        }
         if only == "watch" {
             try WatchMeasurement(socketPath: socket ?? daemon!.socketPath, table: table, rows: rows)
                 .measure(into: &report)

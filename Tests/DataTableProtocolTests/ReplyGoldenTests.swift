@@ -14,7 +14,7 @@ import Testing
         ),
         (
             "hello",
-            #"{"features":["batch","pipelining","shell-mode","notifications","views","events","strict-params"],"files":{"anyPath":true},"limits":{"maxBatchSize":10000,"maxConnections":1024,"maxConnectionsPerUid":256,"maxEventBytes":134217728,"maxLineBytes":1048576,"maxMemoryBytes":0,"maxMemoryPerUid":0,"maxOutputBytes":33554432,"maxReplyBytes":67108864,"maxRows":50000000,"maxTables":1000,"softOutputBytes":8388608,"softOutputSeconds":60},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
+            #"{"features":["batch","pipelining","shell-mode","notifications","views","events","strict-params","computed-columns"],"files":{"anyPath":true},"limits":{"maxBatchSize":10000,"maxConnections":1024,"maxConnectionsPerUid":256,"maxEventBytes":134217728,"maxLineBytes":1048576,"maxMemoryBytes":0,"maxMemoryPerUid":0,"maxOutputBytes":33554432,"maxReplyBytes":67108864,"maxRows":50000000,"maxTables":1000,"softOutputBytes":8388608,"softOutputSeconds":60},"protocol":1,"protocols":[1],"server":"datatabled","version":"0.1.0"}"#
         ),
         (
             "help",

@@ -26,7 +26,7 @@ extension MethodTable {
 
     /// Features `hello` reports.
     static let features = [
-        "batch", "pipelining", "shell-mode", "notifications", "views", "events", "strict-params",
+        "batch", "pipelining", "shell-mode", "notifications", "views", "events", "strict-params", "computed-columns",
     ]
 
     private static func hello(_ request: HelloRequest, _ context: inout RequestContext) throws

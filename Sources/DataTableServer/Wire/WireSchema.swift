@@ -130,26 +130,7 @@ enum WireSchema {
         let rules = column.rules
         func bound(_ value: CellValue?) -> JSONValue? { value.map { WireValues.json($0, rules: rules) } }
         let layout = column.layout
-        if let expression = column.expression {
-            // (Until a table has checked it, the type is what the definition said, if anything.)
-            return ColumnDefinition(
-                key: column.key,
-                label: column.label,
-                type: expression.declaredType,
-                expression: expression.source,
-                decimals: expression.decimals,
-                format: format(expression.style),
-                width: layout.width,
-                minWidth: layout.minWidth,
-                maxWidth: layout.maxWidth,
-                align: layout.align,
-                lines: layout.lineCount == 1 ? nil : layout.lineCount,
-                sticky: layout.isSticky ? true : nil,
-                binding: layout.binding,
-                hidden: layout.hidden == true ? true : nil
-            )
-        }
-        return ColumnDefinition(
+        var definition = ColumnDefinition(
             key: column.key,
             label: column.label,
             type: column.type,
@@ -171,6 +152,16 @@ enum WireSchema {
             binding: layout.binding,
             hidden: layout.hidden == true ? true : nil
         )
+        if let expression = column.expression {
+            // A computed column says its expression, and how it shows its values; until a table
+            // has checked it, its type is what the definition said, if anything.
+            definition.type = expression.declaredType
+            definition.expression = expression.source
+            definition.editable = nil
+            definition.decimals = expression.decimals
+            definition.format = format(expression.style)
+        }
+        return definition
     }
 
     static func sortKeys(_ keys: [SortKeyParam]) -> [SortKey] {

@@ -203,6 +203,23 @@ import Testing
         #expect(Self.values(table, "value") == [.number(6), .empty])
     }
 
+    /// A result the column cannot hold, and could not be typed back, is empty.
+    @Test func aValueOutsideItsTypesRangeIsEmpty() throws {
+        var table = try Table(
+            name: "t",
+            columns: [
+                try Self.number("n"),
+                Self.computed("far", "date(n, 1, 1)"),
+                Self.computed("ratio", "1 / (n - n)"),
+                Self.computed("long", "days(n * 1000000000000)"),
+            ]
+        )
+        _ = try table.add([RowInput(values: ["n": .number(20000)]), RowInput(values: ["n": .number(2024)])], now: 0)
+        #expect(Self.values(table, "far") == [.empty, .date(days: CivilDate.days(year: 2024, month: 1, day: 1)!)])
+        #expect(Self.values(table, "ratio") == [.empty, .empty])
+        #expect(Self.values(table, "long") == [.empty, .empty])
+    }
+
     @Test(arguments: [
         (2.675, 2, 2.68), (1.005, 2, 1.01), (-2.5, 0, -3), (1234.5, -2, 1200), (0.05, 1, 0.1), (9.99, 1, 10),
         (45, -2, 0), (55, -2, 100), (1e-7, 3, 0), (123.456, 5, 123.456),

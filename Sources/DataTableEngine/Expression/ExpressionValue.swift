@@ -53,16 +53,22 @@ enum ExpressionValue: Sendable, Equatable {
 
     var isEmpty: Bool { self == .empty }
 
+    /// The days a date cell holds: 0000-01-01 to 9999-12-31, the days whose ISO form can be
+    /// typed back.
+    static let days = CivilDate.days(year: 0, month: 1, day: 1)!...CivilDate.days(year: 9999, month: 12, day: 31)!
+
     /// The value as a cell of `type` stores it: empty when it does not fit (a number that is
-    /// not finite, a duration below 0 or past the longest, text past the limit).
+    /// not finite, a duration below 0 or past the longest, a date or datetime outside years
+    /// 0000 to 9999, text past the limit).
     func cellValue(of type: ColumnType) -> CellValue {
         switch (self, type) {
         case (.number(let number), .number): number.isFinite ? .number(number) : .empty
         case (.text(let text), .text): text.isEmpty ? .empty : .text(text)
         case (.boolean(let value), .boolean): .boolean(value)
-        case (.date(let days), .date): .date(days: days)
+        case (.date(let days), .date): Self.days.contains(days) ? .date(days: days) : .empty
         case (.time(let seconds), .time): (0..<86_400).contains(seconds) ? .time(seconds: seconds) : .empty
-        case (.datetime(let milliseconds), .datetime): .datetime(milliseconds: milliseconds)
+        case (.datetime(let milliseconds), .datetime):
+            DateTimeSyntax.range.contains(milliseconds) ? .datetime(milliseconds: milliseconds) : .empty
         case (.duration(let seconds), .duration):
             (0...ValueSyntax.longestDuration).contains(seconds) ? .duration(seconds: seconds) : .empty
         default: .empty

@@ -54,7 +54,13 @@ struct ShellTests {
         #expect(cleared.first?.hasPrefix("datatable>") == true, "\(cleared)")
 
         try pane.keys("scroll table=stock viewport.height=5", "Enter")
-        let drawn = try pane.screen(until: { $0.contains { $0.contains("Item") && $0.contains("Rack") } })
+        // The table is drawn line by line: wait for the first row under the header, not the header alone.
+        let drawn = try pane.screen(until: { lines in
+            guard let header = lines.firstIndex(where: { $0.contains("Item") && $0.contains("Rack") }) else {
+                return false
+            }
+            return header + 1 < lines.count && !lines[header + 1].isEmpty
+        })
         let header = try #require(drawn.firstIndex { $0.contains("Item") && $0.contains("Rack") }, "\(drawn)")
         #expect(drawn[header + 1].hasPrefix("[ ]"), "\(drawn)")
         #expect(!drawn.contains { $0.contains(#""rows""#) }, "\(drawn)")

@@ -30,6 +30,7 @@ extension Table {
         guard !steps.isEmpty else { return }
         takeInRecent(steps)
         takeInWidths(steps)
+        takeInViewOrderMagnitudes(steps)
         takeInOffsets(steps)
         takeInViews(steps)
     }
@@ -110,29 +111,39 @@ extension Table {
         }
     }
 
-    /// Row offsets of the current order: the order's steps are replayed on each kept index in
-    /// sequence, with the rows' heights as they are now; then rows whose cells were set get
-    /// their height again.
+    /// Row offsets and sums of the current order: the order's steps are replayed on each kept
+    /// index in sequence, with the rows' heights and numbers as they are now; then rows whose
+    /// cells were set get their height and numbers again.
     private mutating func takeInOffsets(_ steps: ChangeSteps) {
         if steps.rebuilt != .none || steps.schema {
             forgetRowOffsets()
             return
         }
-        guard !keptOffsets.isEmpty else { return }
+        guard !keptOffsets.isEmpty || !keptSums.isEmpty else { return }
         for step in steps.order {
             switch step {
             case .inserted(let slot, let position):
                 for kept in keptOffsets.indices {
                     keptOffsets[kept].index.insert(height(of: slot, under: keptOffsets[kept].rule), at: position)
                 }
+                for kept in keptSums.indices {
+                    keptSums[kept].tree.insert(summedWeight(slot, keptSums[kept].column), at: position)
+                }
             case .removed(_, let position):
                 for kept in keptOffsets.indices { keptOffsets[kept].index.remove(at: position) }
+                for kept in keptSums.indices { keptSums[kept].tree.remove(at: position) }
             }
         }
-        // Only a cell of a column that may wrap can change its row's height.
-        for (slot, columns) in steps.cellColumns(except: [])
-        where keptOffsets.contains(where: { kept in columns.contains(where: kept.rule.reads) }) {
-            rowOffsetsUpdate(slot)
+        for (slot, columns) in steps.cellColumns(except: []) {
+            // Only a cell of a column that may wrap can change its row's height.
+            if keptOffsets.contains(where: { kept in columns.contains(where: kept.rule.reads) }) {
+                rowOffsetsUpdate(slot)
+            }
+            if keptSums.contains(where: { columns.contains($0.column) }), let position = orderPosition(of: slot) {
+                for kept in keptSums.indices where columns.contains(keptSums[kept].column) {
+                    keptSums[kept].tree.set(summedWeight(slot, keptSums[kept].column), at: position)
+                }
+            }
         }
     }
 

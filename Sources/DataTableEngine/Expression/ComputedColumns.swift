@@ -19,6 +19,9 @@ struct ComputedColumns: Sendable {
     private(set) var dependents: [[Int]] = []
     /// By column index: the columns a computed column's expression names.
     private(set) var reads: [[Int]] = []
+    /// The computed columns whose values follow from a view's rows and order, by column index:
+    /// they store nothing (their program gives empty) and are worked out as a read shows them.
+    private(set) var viewOrder: [Int: ViewOrderFunction] = [:]
 
     /// Whether the table has no computed column.
     var isEmpty: Bool { order.isEmpty }
@@ -109,7 +112,25 @@ struct ComputedColumns: Sendable {
             let expression = columns[index].expression!
             let program: CompiledExpression
             do throws(ExpressionError) {
-                program = try ExpressionCompiler.compile(expression.source, in: scope)
+                let tree = try ExpressionParser.parse(expression.source).tree
+                if let function = try ViewOrderFunction.recognize(
+                    tree,
+                    in: scope,
+                    viewOrder: { computed.viewOrder[$0] != nil }
+                ) {
+                    computed.viewOrder[index] = function
+                    program = CompiledExpression(type: .number, reads: function.summed.map { [$0] } ?? []) { _ in .empty
+                    }
+                } else {
+                    program = try ExpressionCompiler.compile(expression.source, in: scope)
+                    if let read = named[index]!.first(where: { computed.viewOrder[$0.column] != nil }) {
+                        throw ExpressionError(
+                            "\(columns[read.column].key) follows the order of the rows a view shows: "
+                                + "only a read of that view has its values, so no other column may use them.",
+                            at: read.offset
+                        )
+                    }
+                }
             } catch {
                 throw ComputedColumnError(column: index, member: "expression", error: error)
             }

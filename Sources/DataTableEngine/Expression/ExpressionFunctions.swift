@@ -17,6 +17,7 @@ extension ExpressionCompiler {
 
     mutating func call(_ name: String, _ arguments: [Typed], at offset: Int) throws(ExpressionError) -> Typed {
         let lowered = name.lowercased()
+        if let refusal = ViewOrderFunction.notWhole(name, at: offset) { throw refusal }
         guard let known = Self.functions.first(where: { $0.name.lowercased() == lowered }) else {
             throw ExpressionError("There is no function \(name).", at: offset)
         }

@@ -99,6 +99,7 @@ private struct FilterCompiler {
             throw .invalidArgument("A filter holds at most \(RowFilter.maximumConditions) conditions.", field: field)
         }
         guard let column = table.columnIndex[input.column] else { throw .noSuchColumn(input.column, row: nil) }
+        try table.checkNotViewOrder(column, "filtered on", field: "\(field).column")
         let rules = table.columns[column].rules
         let needed = input.operator.operandCount
         if let needed, input.values.count != needed {

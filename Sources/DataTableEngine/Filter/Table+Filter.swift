@@ -11,6 +11,8 @@ struct FilteredRows: Sendable {
     var rows: RowOrder
     /// Heights of the admitted rows under the rules of views that asked for them.
     var keptOffsets: [KeptOffsets] = []
+    /// Sums of the admitted rows' numbers for the view-order columns, in their order.
+    var keptSums: [KeptSums] = []
 }
 
 /// The rows a filter admits at one version of a table (``Table/admittedRows(_:)``).
@@ -143,7 +145,8 @@ extension Table {
         for index in filters.indices {
             // (Only a cell of a column that may wrap can change its row's height.)
             let heights = filters[index].keptOffsets.contains { kept in columns.contains(where: kept.rule.reads) }
-            guard heights || columns.contains(where: filters[index].filter.reads) else { continue }
+            let sums = filters[index].keptSums.contains { columns.contains($0.column) }
+            guard heights || sums || columns.contains(where: filters[index].filter.reads) else { continue }
             let admits = filters[index].filter.admits(slot, in: self)
             let shown = filters[index].rows.contains(slot)
             switch (admits, shown) {
@@ -151,8 +154,14 @@ extension Table {
                 if place == nil { place = orderPlace(at: orderPosition(of: slot)!) }
                 placeFiltered(slot, at: place!, in: index)
             case (false, true): removeFiltered(slot, from: index)
-            case (true, true) where heights:
+            case (true, true) where heights || sums:
                 let shownAt = filters[index].rows.position(of: slot)!
+                for kept in filters[index].keptSums.indices {
+                    filters[index].keptSums[kept].tree.set(
+                        summedWeight(slot, filters[index].keptSums[kept].column),
+                        at: shownAt
+                    )
+                }
                 for kept in filters[index].keptOffsets.indices {
                     let height = height(of: slot, under: filters[index].keptOffsets[kept].rule)
                     if filters[index].keptOffsets[kept].index.height(at: shownAt) != height {
@@ -172,6 +181,7 @@ extension Table {
             let old = filters[index].rows
             filters[index].rows = RowOrder(slotsInOrder { old.contains($0) })
             filters[index].keptOffsets = []
+            filters[index].keptSums = []
         }
     }
 
@@ -181,6 +191,7 @@ extension Table {
         for index in filters.indices {
             filters[index].rows = admittedRows(filters[index].filter).rows
             filters[index].keptOffsets = []
+            filters[index].keptSums = []
         }
     }
 
@@ -213,6 +224,7 @@ extension Table {
     /// Takes `slot` out of the rows of filter `index`, if it is among them.
     private mutating func removeFiltered(_ slot: UInt32, from index: Int) {
         guard let position = filters[index].rows.remove(slot) else { return }
+        for kept in filters[index].keptSums.indices { filters[index].keptSums[kept].tree.remove(at: position) }
         for kept in filters[index].keptOffsets.indices {
             filters[index].keptOffsets[kept].index.remove(at: position)
         }
@@ -241,6 +253,9 @@ extension Table {
             }
         }
         filters[index].rows.insert(slot, at: low)
+        for kept in filters[index].keptSums.indices {
+            filters[index].keptSums[kept].tree.insert(summedWeight(slot, filters[index].keptSums[kept].column), at: low)
+        }
         for kept in filters[index].keptOffsets.indices {
             filters[index].keptOffsets[kept].index.insert(
                 height(of: slot, under: filters[index].keptOffsets[kept].rule),

@@ -24,6 +24,10 @@ extension Table {
         }
         let wrapping = shown.filter { hints[$0].lineCount > 1 && columns[$0].type != .image }
         let widths = keptWidths(in: options.data.measure, wrapping: wrapping)
+        if !viewOrderColumns.isEmpty {
+            if viewOrderMagnitudes == nil { viewOrderMagnitudes = measuredMagnitudes() }
+            viewOrderRowPower = Self.ceilingPowerOfTen(Double(rowCount))
+        }
         return tablePlan(
             options,
             hints: hints,
@@ -98,7 +102,10 @@ extension Table {
         let solverColumns = shown.map { index in
             let column = columns[index]
             let label = options.header.wholeWidth(units: options.header.measure.units(column.label))
-            let cells = options.data.wholeWidth(units: widths.columns[index].widest)
+            let cells = options.data.wholeWidth(
+                units: viewOrderColumns[index] == nil
+                    ? widths.columns[index].widest : options.data.measure.units(viewOrderWidest(index))
+            )
             let word = column.label.split(separator: " ").map { options.header.measure.units(String($0)) }.max() ?? 0
             return ColumnSolver.Column(
                 natural: max(label, cells) + padding,

@@ -63,12 +63,19 @@ extension Table {
         }
     }
 
-    /// The whole order changed (a sort, a load, a large delete): the indexes are rebuilt when
-    /// next asked for.
+    /// The whole order changed (a sort, a load, a large delete): the indexes and sums are
+    /// rebuilt when next asked for.
     mutating func forgetRowOffsets() {
         keptOffsets.removeAll()
-        for index in filters.indices { filters[index].keptOffsets.removeAll() }
-        for index in sections.indices { sections[index].keptOffsets.removeAll() }
+        keptSums.removeAll()
+        for index in filters.indices {
+            filters[index].keptOffsets.removeAll()
+            filters[index].keptSums.removeAll()
+        }
+        for index in sections.indices {
+            sections[index].keptOffsets.removeAll()
+            sections[index].keptSums.removeAll()
+        }
     }
 
     /// The widths of `measure` are gone or replaced: so are the indexes built from them.

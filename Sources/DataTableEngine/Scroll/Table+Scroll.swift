@@ -14,6 +14,7 @@ extension Table {
         let options = insetOptions(options, view: view)
         let plan = try plan(options, view: &view)
         let rows = viewRows(view)
+        if !viewOrderColumns.isEmpty { keepViewOrderSums(rows) }
         if case .sectioned(let index) = rows {
             keepSectionOffsets(index, for: plan.heightRule)
             return try window(plan, sectionGeometry(index, plan: plan, options: options)!, options, input, view: &view)
@@ -24,8 +25,8 @@ extension Table {
     }
 
     /// ``scroll(_:_:view:)`` when it needs no change to the table: the view's plan is current
-    /// and the row offsets its heights need are kept (as after any scroll of the view, until the
-    /// table or the options change). Otherwise `nil`, having changed nothing: scroll with
+    /// and the row offsets its heights need, and the sums its view-order columns need, are kept
+    /// (as after any scroll of the view, until the table or the options change). Otherwise `nil`, having changed nothing: scroll with
     /// ``scroll(_:_:view:)``. Many readers may scroll this way at once.
     public func scrollAsIs(
         _ options: LayoutOptions,
@@ -34,7 +35,9 @@ extension Table {
     ) throws(TableError) -> ScrollWindow? {
         try Self.check(input)
         let options = insetOptions(options, view: view)
-        guard let plan = currentPlan(options, view: view) else { return nil }
+        guard let plan = currentPlan(options, view: view),
+            viewOrderColumns.isEmpty || viewOrderSumsKept(viewRows(view))
+        else { return nil }
         switch viewRows(view) {
         case .sectioned(let index):
             guard let geometry = sectionGeometry(index, plan: plan, options: options) else { return nil }
@@ -121,7 +124,12 @@ extension Table {
             let widths = contentWidths.first { $0.measure.identity == plan.heightRule.measure }
             text = WindowText(capacity: (to - from + 1) * columns.count)
             let slots = slots(of: shown, from: from, limit: to - from + 1)
-            let values = gather(slots, cellPlans)
+            var values = gather(slots, cellPlans)
+            if !viewOrderColumns.isEmpty {
+                for (position, cell) in cellPlans.enumerated() where followsViewOrder(cell.store) {
+                    values[position] = viewOrderValues(cell.store, rows: shown, from: from, slots: slots)
+                }
+            }
             for (offset, slot) in slots.enumerated() {
                 // Sections put headers (and footers, and space) between some rows.
                 if shown.sectionsIndex != nil { top = header + offsets.offset(of: from + offset) - y }

@@ -103,6 +103,8 @@ struct SectionedRows: Sendable {
     /// Heights of the shown rows in order under the rules views asked for (rows of two
     /// heights), kept current like the table's own.
     var keptOffsets: [KeptOffsets] = []
+    /// Sums of the shown rows' numbers for the view-order columns, in their order.
+    var keptSums: [KeptSums] = []
     /// The columns the groups sum up (``SectionSpec/summedColumns``): per level, a group per
     /// group of that level.
     var summaries: [[ColumnSummary]] = []
@@ -398,7 +400,8 @@ extension Table {
             let heights = sections[index].keptOffsets.contains { kept in columns.contains(where: kept.rule.reads) }
             let summed = sections[index].summaries.first?.contains { columns.contains($0.column) } ?? false
             let grouped = columns.contains(where: sections[index].spec.columns.contains)
-            guard heights || summed || grouped || columns.contains(where: { sectionsFilterReads($0, index) })
+            let sums = sections[index].keptSums.contains { columns.contains($0.column) }
+            guard heights || summed || sums || grouped || columns.contains(where: { sectionsFilterReads($0, index) })
             else { continue }
             let shows = sectionsShow(slot, index)
             guard let position = sections[index].rows.position(of: slot) else {
@@ -414,6 +417,12 @@ extension Table {
                 // Same leaf: its sums may have changed, and its height.
                 if summed { resummarize(slot, columns: columns, leaf: leaf, in: index) }
                 guard let shown = sections[index].shownPosition(ofFull: position) else { continue }
+                for kept in sections[index].keptSums.indices {
+                    sections[index].keptSums[kept].tree.set(
+                        summedWeight(slot, sections[index].keptSums[kept].column),
+                        at: shown
+                    )
+                }
                 for kept in sections[index].keptOffsets.indices {
                     let height = height(of: slot, under: sections[index].keptOffsets[kept].rule)
                     if sections[index].keptOffsets[kept].index.height(at: shown) != height {
@@ -519,6 +528,12 @@ extension Table {
         sections[index].shape.add(1, to: leaf)
         summarize(slot, leaf: leaf, in: index)
         guard let shown = sections[index].shownPosition(ofFull: first) else { return }
+        for kept in sections[index].keptSums.indices {
+            sections[index].keptSums[kept].tree.insert(
+                summedWeight(slot, sections[index].keptSums[kept].column),
+                at: shown
+            )
+        }
         for kept in sections[index].keptOffsets.indices {
             sections[index].keptOffsets[kept].index.insert(
                 height(of: slot, under: sections[index].keptOffsets[kept].rule),
@@ -556,6 +571,7 @@ extension Table {
             for kept in sections[index].keptOffsets.indices {
                 sections[index].keptOffsets[kept].index.remove(at: shown)
             }
+            for kept in sections[index].keptSums.indices { sections[index].keptSums[kept].tree.remove(at: shown) }
         }
         guard sections[index].counts.counts[leaf] == 0 else { return }
         for level in sections[index].summaries.indices {
@@ -579,6 +595,7 @@ extension SectionedRows {
         var collapsed = self
         collapsed.collapse = collapse
         collapsed.keptOffsets = []
+        collapsed.keptSums = []
         collapsed.reshape()
         return collapsed
     }

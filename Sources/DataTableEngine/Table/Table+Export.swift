@@ -67,13 +67,35 @@ extension Table {
         let shown = filter.flatMap(filterIndex)
         let count = shownCount(shown)
         var position = 0
+        let sums = viewOrderColumns.isEmpty ? [:] : viewOrderSums(ViewRows(filter: shown))
         while position < count {
             // A batch of rows at a time: `emit` can be called (and throw) between rows, and
             // each column's values are gathered before the rows are written.
             var slots = shownSlots(shown, from: position, limit: 4096)
+            // The view-order columns' values as the view's rows give them, selected or not.
+            var viewOrder: [Int: [CellValue]] = [:]
+            for column in viewOrderColumns.keys {
+                viewOrder[column] = viewOrderValues(
+                    column,
+                    rows: ViewRows(filter: shown),
+                    from: position,
+                    slots: slots,
+                    sums: sums
+                )
+            }
             position += slots.count
-            if selectedOnly { slots.removeAll { !flags[Int($0)].selected } }
-            for cell in cells { cell.gather(slots) }
+            if selectedOnly {
+                let kept = slots.indices.filter { flags[Int(slots[$0])].selected }
+                slots = kept.map { slots[$0] }
+                viewOrder = viewOrder.mapValues { values in kept.map { values[$0] } }
+            }
+            for (column, cell) in cells.enumerated() {
+                if let values = viewOrder[column] {
+                    cell.take(values)
+                } else {
+                    cell.gather(slots)
+                }
+            }
             for row in slots.indices {
                 switch format {
                 case .csv: Self.writeCSVRow(row, of: rowCells, to: &writer)
@@ -198,6 +220,12 @@ private final class ExportCells {
             let source = store.largeIntegers
             largeIntegers = slots.map { source[Int($0)] }
         }
+    }
+
+    /// Takes `values` (numbers or empty) for the next rows in place of the store's: a column
+    /// worked out from the view's order.
+    func take(_ values: [CellValue]) {
+        numbers = values.map { if case .number(let number) = $0 { number } else { .nan } }
     }
 
     /// The cell as ``ColumnRules/displayText(_:)`` shows it without the column's style (a

@@ -76,20 +76,25 @@ extension Table {
     /// leaf), and what a kept index of row heights keeps per row, roughly.
     static let bytesPerViewRow = 12
     static let bytesPerOffset = 8
+    /// What kept sums of a column in a view's order keep per row, roughly.
+    static let bytesPerSum = 12
 
     /// The views' filtered rows and sections and every kept index of row heights: O(views).
     private var viewBytes: Int {
         func offsets(_ kept: [KeptOffsets]) -> Int {
             kept.reduce(0) { $0 + $1.index.count * Self.bytesPerOffset }
         }
-        var bytes = offsets(keptOffsets)
+        func sums(_ kept: [KeptSums]) -> Int {
+            kept.reduce(0) { $0 + $1.tree.count * Self.bytesPerSum }
+        }
+        var bytes = offsets(keptOffsets) + sums(keptSums)
         for filter in filters {
-            bytes += filter.rows.count * Self.bytesPerViewRow + offsets(filter.keptOffsets)
+            bytes += filter.rows.count * Self.bytesPerViewRow + offsets(filter.keptOffsets) + sums(filter.keptSums)
         }
         for sectioned in sections {
             bytes +=
                 sectioned.rows.count * Self.bytesPerViewRow + sectioned.values.count * 32
-                + offsets(sectioned.keptOffsets)
+                + offsets(sectioned.keptOffsets) + sums(sectioned.keptSums)
             // Each summed column at each level: its order and the value kept per row, and a few counts a group.
             for summary in sectioned.summaries.joined() + sectioned.grandSummaries {
                 bytes += summary.byValue.count * (Self.bytesPerViewRow + 24) + summary.distinct.count * 40

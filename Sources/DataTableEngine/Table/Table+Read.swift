@@ -32,6 +32,7 @@ extension Table {
         result.reserveCapacity(ids.count)
         let mask = columnMask(columns)
         let shown = filter.flatMap(filterIndex)
+        let sums = viewOrderColumns.isEmpty ? [:] : viewOrderSums(ViewRows(filter: shown))
         for (position, id) in ids.enumerated() {
             let slot = try requireSlot(id)
             guard let index = shownPosition(shown, of: slot) else {
@@ -40,7 +41,12 @@ extension Table {
                     field: "ids[\(position)]"
                 )
             }
-            result.append(snapshot(slot: slot, index: index, now: now, mask: mask))
+            var row = snapshot(slot: slot, index: index, now: now, mask: mask)
+            for column in viewOrderColumns.keys where mask[column] {
+                row.values[column] =
+                    viewOrderValues(column, rows: ViewRows(filter: shown), from: index, slots: [slot], sums: sums)[0]
+            }
+            result.append(row)
         }
         return result
     }
@@ -53,9 +59,15 @@ extension Table {
         let shown = filter.flatMap(filterIndex)
         guard from >= 0, from < shownCount(shown), count > 0 else { return [] }
         let mask = columnMask(columns)
-        return shownSlots(shown, from: from, limit: count).enumerated().map { offset, slot in
+        let slots = shownSlots(shown, from: from, limit: count)
+        var rows = slots.enumerated().map { offset, slot in
             snapshot(slot: slot, index: from + offset, now: now, mask: mask)
         }
+        for column in viewOrderColumns.keys where mask[column] {
+            let values = viewOrderValues(column, rows: ViewRows(filter: shown), from: from, slots: slots)
+            for offset in rows.indices { rows[offset].values[column] = values[offset] }
+        }
+        return rows
     }
 
     /// Calls `body` with every row's values, in the current order or only the selected rows.

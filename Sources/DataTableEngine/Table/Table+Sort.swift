@@ -16,6 +16,7 @@ extension Table {
                     field: "\(field)[\(position)].column"
                 )
             }
+            try checkNotViewOrder(column, "sorted by", field: "\(field)[\(position)].column")
             resolved.append((column, key.descending))
         }
         sortKeys = keys

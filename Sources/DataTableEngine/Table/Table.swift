@@ -72,6 +72,15 @@ public struct Table: Sendable {
     /// Row heights of the current order per height rule asked for by ``rowOffsets(for:)``, kept
     /// current by every change.
     var keptOffsets: [KeptOffsets] = []
+    /// Sums of the current order's numbers in the columns view-order columns sum, kept current
+    /// by every change once a read asked for them.
+    var keptSums: [KeptSums] = []
+    /// Per column a view-order column sums: the sum of its numbers' magnitudes, which no
+    /// running sum passes (what the column's width allows for); `nil` until a layout needs it.
+    var viewOrderMagnitudes: [Int: Double]?
+    /// The power of ten above the row count when the last plan was made, which no count or
+    /// rank passes.
+    var viewOrderRowPower = 10.0
     /// Rows added lately, oldest first, for views that count new rows above them.
     var recentAdditions = RecentAdditions()
     /// Changes whenever a row added lately may have moved, left or changed (a ``Stamp``): what

@@ -28,6 +28,7 @@ extension MethodTable {
         guard let column = copy.columnIndex(of: request.column) else {
             throw ResponseError(TableError.noSuchColumn(request.column, row: nil))
         }
+        try copy.checkNotViewOrder(column, "counted by distinct value", field: "column")
         // The view's search and its conditions on the other columns that are still there (a
         // set filter's rule: a column's own conditions do not narrow its pick list).
         let view = request.view != false ? context.views[request.table] : nil

@@ -147,6 +147,7 @@ extension MethodTable {
             guard let column = table.columnIndex(of: key) else {
                 throw ResponseError(TableError.noSuchColumn(key, row: nil))
             }
+            try table.checkNotViewOrder(column, "grouped by", field: "sections.columns[\(position)]")
             guard !columns.contains(column) else {
                 throw ResponseError.invalidParams(
                     "\(key) is given twice: each level groups by another column.",
@@ -196,6 +197,7 @@ extension MethodTable {
             guard !functions.functions.isEmpty else {
                 throw ResponseError.invalidParams("Give \(key) at least one function.", field: field)
             }
+            try table.checkNotViewOrder(column, "summed up by section", field: "sections.aggregates.\(key)")
             let type = table.columns[column].type
             for function in functions.functions {
                 guard function.fits(type) else {

@@ -3,8 +3,9 @@ import Foundation
 extension BenchCommand {
     /// Computed columns on the large table: adding `qty * weight` (every row worked out, off the
     /// table's lock), a sort by a computed column beside the stored one of the same values, and edits
-    /// of `qty` with two computed columns following it beside the same edits without. The table
-    /// is left as it was (columns dropped, sorted by `restoreSort`).
+    /// of `qty` with two computed columns following it beside the same edits without, and scrolls
+    /// of a window with a running sum beside the same window without. The table is left as it
+    /// was (columns dropped, sorted by `restoreSort`).
     func measureComputedColumns(
         client: BenchClient,
         table: String,
@@ -72,5 +73,45 @@ extension BenchCommand {
             target: "p99 ≤ 1.2×"
         )
         _ = try client.timed(#"{"id":45,"method":"alter","params":{"table":"\#(table)","drop":["value","heavy"]}}"#)
+        try measureRunningSumScrolls(client: client, table: table, into: &report)
+    }
+
+    /// Scrolls of a window with a running sum of qty shown first, beside the same scrolls with a
+    /// column of qty × 1 in its place (a computed column of stored values, as wide): the same
+    /// random offsets in turn, the table sorted as it is, every window's values worked out.
+    private func measureRunningSumScrolls(client: BenchClient, table: String, into report: inout BenchReport) throws {
+        func scrolls(_ expression: String, _ id: Int, offsets: [Int]) throws -> [Double] {
+            _ = try client.timed(
+                #"{"id":\#(id),"method":"alter","params":{"table":"\#(table)","add":[{"key":"running","expression":"\#(expression)","decimals":0}]}}"#
+            )
+            // The first scroll lays the table out again and keeps the sums: not counted.
+            _ = try client.timed(scroll(table, y: 0, id: id + 1))
+            let times = try offsets.map { try client.timed(scroll(table, y: $0, id: id + 1)) }
+            _ = try client.timed(#"{"id":\#(id + 2),"method":"alter","params":{"table":"\#(table)","drop":["running"]}}"#)
+            return times
+        }
+        var generator = SystemRandomNumberGenerator()
+        let offsets = (0..<samples).map { _ in Int.random(in: 0..<max(1, rows - 41), using: &generator) }
+        let without = try scrolls("qty * 1", 48, offsets: offsets)
+        let with = try scrolls("runningSum(qty)", 51, offsets: offsets)
+        // The view's column order back as it was.
+        _ = try client.timed(
+            #"{"id":54,"method":"scroll","params":{"table":"\#(table)","unit":"cell","columnOrder":[],"viewport":{"y":0,"width":200,"height":41}}}"#
+        )
+        let p99 = { (samples: [Double]) -> Double in
+            let sorted = samples.sorted()
+            return sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
+        }
+        report.add(
+            "scroll a window with runningSum(qty), p50 / p99, vs with qty × 1 in its place",
+            BenchReport.percentiles(with)
+                + String(format: " vs %@ = %.2f×", BenchReport.percentiles(without), p99(with) / p99(without)),
+            target: "p99 ≤ 1.5×"
+        )
+    }
+
+    /// A scroll of 41 rows of 200 cells from row offset `y`, the running column first.
+    private func scroll(_ table: String, y: Int, id: Int) -> String {
+        #"{"id":\#(id),"method":"scroll","params":{"table":"\#(table)","unit":"cell","columnOrder":["running"],"viewport":{"y":\#(y),"width":200,"height":41}}}"#
     }
 }

@@ -6,7 +6,8 @@ import Testing
 
 /// `watch`: a client that applies each `window` notification to its copy of the window holds
 /// what a fresh `scroll` of the same view returns. Five views of one table (filtered, in
-/// sections, scrolled down with overscan, following the bottom, frozen now and then) watch
+/// sections, scrolled down with overscan, following the bottom, frozen now and then; with a
+/// running sum and a rank, which follow each view's order) watch
 /// while another connection makes random changes of every kind; after every change each
 /// copy, built from the watch's reply and its deltas alone, must come to equal a fresh scroll.
 @Suite(.tags(.slow)) struct WatchTests {
@@ -154,6 +155,10 @@ import Testing
                 columns: [
                     ColumnDefinition(key: "bin"), ColumnDefinition(key: "item"),
                     ColumnDefinition(key: "qty", type: .number),
+                    // Values that follow each view's order: an edit anywhere above a window
+                    // changes them in it.
+                    ColumnDefinition(key: "running", expression: "runningSum(qty)"),
+                    ColumnDefinition(key: "place", expression: "rank()"),
                     ColumnDefinition(key: "grade", type: .picker, options: grades),
                 ],
                 key: "bin",

@@ -87,7 +87,9 @@ extension BenchCommand {
             // The first scroll lays the table out again and keeps the sums: not counted.
             _ = try client.timed(scroll(table, y: 0, id: id + 1))
             let times = try offsets.map { try client.timed(scroll(table, y: $0, id: id + 1)) }
-            _ = try client.timed(#"{"id":\#(id + 2),"method":"alter","params":{"table":"\#(table)","drop":["running"]}}"#)
+            _ = try client.timed(
+                #"{"id":\#(id + 2),"method":"alter","params":{"table":"\#(table)","drop":["running"]}}"#
+            )
             return times
         }
         var generator = SystemRandomNumberGenerator()

@@ -83,7 +83,10 @@ import Testing
         #expect(try client.failure(DescribeRequest(table: "other")).kind == .noSuchTable)
     }
 
-    @Test func computedColumnsComeBackAfterARestartWithTheirValues() throws {
+    /// Stopped at once (SIGKILL: the log is replayed) or asked to stop (SIGTERM: the state is
+    /// written out), the daemon comes back with every computed column, a running sum too.
+    @Test(arguments: [SIGKILL, SIGTERM])
+    func computedColumnsComeBackAfterARestartWithTheirValues(signal: Int32) throws {
         let state = try Scratch()
         defer { state.remove() }
         let arguments = ["--state-dir", state.path]
@@ -106,7 +109,10 @@ import Testing
             try client.send(
                 AlterRequest(
                     table: "goods",
-                    add: [ColumnDefinition(key: "label", expression: "upper(item) & ': ' & value")]
+                    add: [
+                        ColumnDefinition(key: "label", expression: "upper(item) & ': ' & value"),
+                        ColumnDefinition(key: "running", expression: "runningSum(value)"),
+                    ]
                 )
             )
             try client.send(AlterRequest(table: "goods", rename: ["qty": "count"]))
@@ -115,7 +121,12 @@ import Testing
             before = try client.send(GetRequest(table: "goods", count: 20))
             #expect(before.rows[0].values["label"] == "I20: 100")
             #expect(before.rows.first { $0.id == 3 }?.values["label"] == "I3: 75")
-            _ = daemon.process.stop(signal: SIGKILL)
+            // The running sum of every row's value is the sum of them all at the last row.
+            let values = before.rows.compactMap { $0.values["value"]?.doubleValue }
+            #expect(values.count == 20)
+            #expect(before.rows.last?.values["running"]?.doubleValue == values.reduce(0, +))
+            #expect(before.rows[1].values["running"]?.doubleValue == values[0] + values[1])
+            _ = daemon.process.stop(signal: signal)
         }
         let restarted = try TestDaemon(arguments: arguments)
         let client = try restarted.connect()
@@ -128,5 +139,6 @@ import Testing
         try client.send(EditRequest(table: "goods", id: 1, column: "count", value: 1000))
         let first = try client.send(GetRequest(table: "goods", count: 1)).rows[0]
         #expect(first.values["label"] == "I1: 250")
+        #expect(first.values["running"] == 250)
     }
 }

@@ -148,4 +148,33 @@ import Testing
         #expect(refusal("percentOfTotal(qty * 2)")?.contains("one column, named alone") == true)
         #expect(refusal("percentOfTotal(qty)") == nil)
     }
+
+    @Test func aSortKeyCannotBeRedefinedToFollowTheViewsOrderAndUndoTakesARedefinitionBack() throws {
+        var table = try Self.table()
+        _ = try table.add(
+            [RowInput(values: ["qty": .number(2)]), RowInput(values: ["qty": .number(5)])],
+            now: 0
+        )
+        var add = TableAlteration()
+        add.add = [NewColumn(column: Column(key: "twice", expression: ColumnExpression(source: "qty * 2")))]
+        _ = try table.alter(add)
+        try table.sort(by: [SortKey(column: "twice", descending: true)])
+        var redefine = TableAlteration()
+        redefine.change = [Column(key: "twice", expression: ColumnExpression(source: "runningSum(qty)"))]
+        let version = table.version
+        #expect(
+            throws: TableError.invalidExpression(
+                "twice is a sort key and cannot follow the view's order; sort by other columns first.",
+                field: "change[0].expression",
+                offset: 0
+            )
+        ) { try table.alter(redefine) }
+        #expect(table.version == version)
+        try table.sort(by: [SortKey(column: "qty", descending: true)])
+        _ = try table.alter(redefine)
+        let twice = table.columnIndex(of: "twice")!
+        #expect(table.rows(from: 0, count: 2).map { $0.values[twice] } == [.number(5), .number(7)])
+        _ = try table.undo()
+        #expect(table.rows(from: 0, count: 2).map { $0.values[twice] } == [.number(10), .number(4)])
+    }
 }

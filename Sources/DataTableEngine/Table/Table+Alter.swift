@@ -579,10 +579,22 @@ extension Table {
                 )
             }
         }
-        let (resolved, _) = try Self.resolveComputed(finals) { position in
+        let (resolved, compiled) = try Self.resolveComputed(finals) { position in
             if let added = all[position].added { return "add[\(added)]" }
             if let base = all[position].base, let offset = changedAt[base] { return "change[\(offset)]" }
             return "columns[\(position)]"
+        }
+        // A sort key cannot come to follow the view's order: the rows' order would follow itself.
+        for key in resolvedSortKeys {
+            guard let position = all.firstIndex(where: { $0.base == key.column }),
+                compiled.viewOrder[position] != nil, let offset = changedAt[key.column]
+            else { continue }
+            throw .invalidExpression(
+                "\(all[position].column.key) is a sort key and cannot follow the view's order; sort by other "
+                    + "columns first.",
+                field: "change[\(offset)].expression",
+                offset: 0
+            )
         }
         for (position, entry) in all.enumerated() {
             guard let base = entry.base, let offset = changedAt[base], entry.column.isComputed,

@@ -39,8 +39,10 @@ import Testing
         let rows = table.viewRows(view)
         let slots = table.slots(of: rows, from: 0, limit: table.count(of: rows))
         let qty = table.columnIndex(of: "qty")!
-        var keys = rows.sectionsIndex.map { table.sections[$0].spec.columns } ?? []
-        keys += table.sortKeys.map { table.columnIndex(of: $0.column)! }
+        // Without a sort every row has its own place; with one, rows tie in their groups' and
+        // the sort's values.
+        var keys = table.sortKeys.map { table.columnIndex(of: $0.column)! }
+        if !keys.isEmpty { keys = (rows.sectionsIndex.map { table.sections[$0].spec.columns } ?? []) + keys }
         func number(_ slot: UInt32) -> Double? {
             if case .number(let value) = table.stores[qty][slot] { return value }
             return nil

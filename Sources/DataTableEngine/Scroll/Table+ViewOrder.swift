@@ -142,10 +142,11 @@ extension Table {
     }
 
     /// The values by which rows of `rows` tie for `rank`: the groups' columns of sections, then
-    /// the sort keys. (Rows that tie in all of them lie next to each other.)
+    /// the sort keys (rows that tie in all of them lie next to each other); none without a sort.
     private func rankKeys(_ rows: ViewRows) -> [Int] {
-        let grouped = rows.sectionsIndex.map { sections[$0].spec.columns } ?? []
-        return grouped + resolvedSortKeys.map(\.column)
+        let sorted = resolvedSortKeys.map(\.column)
+        guard !sorted.isEmpty else { return [] }
+        return (rows.sectionsIndex.map { sections[$0].spec.columns } ?? []) + sorted
     }
 
     /// Whether the rows in `left` and `right` hold equal values in every one of `keys`.

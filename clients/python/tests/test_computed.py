@@ -313,6 +313,68 @@ class ComputedColumnReferenceTests(unittest.TestCase):
             self.assertEqual(reply["values"]["sum"], total)
             self.assertEqual(reply["values"]["shown"], (row["t"] or "").upper() + ":" + plain(float(total)))
 
+    def test_view_order_functions_match_the_reference(self):
+        """runningSum, runningCount, rank and percentOfTotal over a sorted, filtered view, worked
+        out here from the rows the view shows, through edits and adds."""
+        chooser = random.Random(31)
+        rows = []
+        for n in range(200):
+            qty = None if chooser.random() < 0.1 else chooser.randrange(-40, 60)
+            rows.append({"item": "i%d" % n, "qty": qty, "grade": chooser.choice(["A", "B", "C"])})
+        self.client.call("create", {
+            "table": "running",
+            "columns": [{"key": "item"}, {"key": "qty", "type": "number"}, {"key": "grade"},
+                        {"key": "run", "expression": "runningSum(qty)"},
+                        {"key": "n", "expression": "runningCount()"},
+                        {"key": "place", "expression": "rank()"},
+                        {"key": "share", "expression": "percentOfTotal(qty)"}],
+            "rows": [{k: v for k, v in r.items() if v is not None} for r in rows],
+        })
+        self.client.call("sort", {"table": "running", "keys": [{"column": "grade"},
+                                                              {"column": "qty", "descending": True}]})
+        self.client.call("filter", {"table": "running", "where": [{"column": "qty", "op": ">", "value": -20}]})
+
+        def check():
+            got = self.client.call("get", {"table": "running", "view": True, "count": 1000})["rows"]
+            by_id = {reply["id"]: rows[reply["id"] - 1] for reply in got}
+            shown = [r for r in rows if r["qty"] is not None and r["qty"] > -20]
+            self.assertEqual(len(got), len(shown))
+            # The view's order, worked out here: grade, then qty descending, then as added.
+            order = sorted(range(len(rows)), key=lambda i: (rows[i]["grade"], -rows[i]["qty"] if rows[i]["qty"]
+                                                            is not None else math.inf, i))
+            expected_ids = [i + 1 for i in order if rows[i]["qty"] is not None and rows[i]["qty"] > -20]
+            self.assertEqual([reply["id"] for reply in got], expected_ids)
+            total = sum(r["qty"] for r in shown)
+            running, place = 0, 1
+            for position, reply in enumerate(got):
+                row = by_id[reply["id"]]
+                running += row["qty"]
+                if position > 0:
+                    before = by_id[got[position - 1]["id"]]
+                    if (before["grade"], before["qty"]) != (row["grade"], row["qty"]):
+                        place = position + 1
+                values = reply["values"]
+                self.assertEqual(values["run"], running)
+                self.assertEqual(values["n"], position + 1)
+                self.assertEqual(values["place"], place)
+                if total == 0:
+                    self.assertIsNone(values.get("share"))
+                else:
+                    self.assertTrue(math.isclose(values["share"], row["qty"] / total * 100, rel_tol=1e-12))
+
+        check()
+        for step in range(60):
+            if step % 5 == 4:
+                qty = chooser.randrange(-40, 60)
+                rows.append({"item": "new%d" % step, "qty": qty, "grade": chooser.choice(["A", "B", "C"])})
+                self.client.call("add", {"table": "running", "rows": [dict(rows[-1])]})
+            else:
+                row = chooser.randrange(len(rows))
+                rows[row]["qty"] = chooser.randrange(-40, 60)
+                self.client.call("edit", {"table": "running", "id": row + 1, "column": "qty",
+                                          "value": rows[row]["qty"]})
+            check()
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -42,6 +42,15 @@ struct BenchReport {
         return duration(at(0.5)) + " / " + duration(at(0.99))
     }
 
+    /// `with`'s p50 / p99 beside `without`'s, and the ratio of their p99s: "a / b vs c / d = r×".
+    static func percentilesBeside(_ with: [Double], _ without: [Double]) -> String {
+        func p99(_ samples: [Double]) -> Double {
+            let sorted = samples.filter { !$0.isNaN }.sorted()
+            return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
+        }
+        return percentiles(with) + String(format: " vs %@ = %.2f×", percentiles(without), p99(with) / p99(without))
+    }
+
     static func median(_ samples: [Double]) -> Double {
         let sorted = samples.sorted()
         return sorted.isEmpty ? .nan : sorted[sorted.count / 2]

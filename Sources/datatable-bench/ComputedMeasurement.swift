@@ -62,14 +62,9 @@ extension BenchCommand {
             #"{"id":43,"method":"alter","params":{"table":"\#(table)","add":[{"key":"value","expression":"qty * weight"},{"key":"heavy","expression":"value > 1000 and qty > 10"}]}}"#
         )
         let with = try edits(44)
-        let p99 = { (samples: [Double]) -> Double in
-            let sorted = samples.sorted()
-            return sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
-        }
         report.add(
             "edit qty with two computed columns following it, p50 / p99, vs without",
-            BenchReport.percentiles(with)
-                + String(format: " vs %@ = %.2f×", BenchReport.percentiles(without), p99(with) / p99(without)),
+            BenchReport.percentilesBeside(with, without),
             target: "p99 ≤ 1.2×"
         )
         _ = try client.timed(#"{"id":45,"method":"alter","params":{"table":"\#(table)","drop":["value","heavy"]}}"#)
@@ -100,14 +95,9 @@ extension BenchCommand {
         _ = try client.timed(
             #"{"id":54,"method":"scroll","params":{"table":"\#(table)","unit":"cell","columnOrder":[],"viewport":{"y":0,"width":200,"height":41}}}"#
         )
-        let p99 = { (samples: [Double]) -> Double in
-            let sorted = samples.sorted()
-            return sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
-        }
         report.add(
             "scroll a window with runningSum(qty), p50 / p99, vs with qty × 1 in its place",
-            BenchReport.percentiles(with)
-                + String(format: " vs %@ = %.2f×", BenchReport.percentiles(without), p99(with) / p99(without)),
+            BenchReport.percentilesBeside(with, without),
             target: "p99 ≤ 1.5×"
         )
     }

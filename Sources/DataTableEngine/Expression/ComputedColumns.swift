@@ -47,10 +47,12 @@ struct ComputedColumns: Sendable {
         // Names first: which columns each expression reads.
         let names = ExpressionScope(columns: columns, types: Array(repeating: .number, count: columns.count))
         var named: [Int: [(column: Int, offset: Int)]] = [:]
+        // Each expression is parsed once, here; the trees are compiled below.
+        var trees: [Int: SyntaxNode] = [:]
         for index in computedIndices {
             let references: [WrittenReference]
             do throws(ExpressionError) {
-                references = try ExpressionParser.parse(columns[index].expression!.source).references
+                (trees[index], references) = try ExpressionParser.parse(columns[index].expression!.source)
             } catch {
                 throw ComputedColumnError(column: index, member: "expression", error: error)
             }
@@ -112,7 +114,7 @@ struct ComputedColumns: Sendable {
             let expression = columns[index].expression!
             let program: CompiledExpression
             do throws(ExpressionError) {
-                let tree = try ExpressionParser.parse(expression.source).tree
+                let tree = trees[index]!
                 if let function = try ViewOrderFunction.recognize(
                     tree,
                     in: scope,
@@ -122,7 +124,7 @@ struct ComputedColumns: Sendable {
                     program = CompiledExpression(type: .number, reads: function.summed.map { [$0] } ?? []) { _ in .empty
                     }
                 } else {
-                    program = try ExpressionCompiler.compile(expression.source, in: scope)
+                    program = try ExpressionCompiler.compile(tree: tree, in: scope)
                     if let read = named[index]!.first(where: { computed.viewOrder[$0.column] != nil }) {
                         throw ExpressionError(
                             "\(columns[read.column].key) follows the order of the rows a view shows: "

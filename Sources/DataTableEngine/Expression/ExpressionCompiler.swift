@@ -67,7 +67,11 @@ struct ExpressionCompiler {
 
     /// The compiled form of `source` against `scope`.
     static func compile(_ source: String, in scope: ExpressionScope) throws(ExpressionError) -> CompiledExpression {
-        let (tree, _) = try ExpressionParser.parse(source)
+        try compile(tree: ExpressionParser.parse(source).tree, in: scope)
+    }
+
+    /// The compiled form of an expression already parsed into `tree`.
+    static func compile(tree: SyntaxNode, in scope: ExpressionScope) throws(ExpressionError) -> CompiledExpression {
         var compiler = ExpressionCompiler(scope: scope)
         let typed = try compiler.check(tree)
         guard typed.type != .null else {

@@ -5,8 +5,13 @@ extension RowFilter {
         for term in terms where !term.admits(slot, in: table) {
             return false
         }
-        guard !search.isEmpty else { return true }
-        return searchBytes.withUnsafeBufferPointer { needle in
+        return search.isEmpty || searchFinds(slot, in: table)
+    }
+
+    /// Whether the row in `slot` of `table` has a cell whose display text contains the search
+    /// text (which is not empty).
+    func searchFinds(_ slot: UInt32, in table: Table) -> Bool {
+        searchBytes.withUnsafeBufferPointer { needle in
             var text = SmallText()
             // Stores and rules are read where they lie: a copy of each per cell would cost more
             // than the search.

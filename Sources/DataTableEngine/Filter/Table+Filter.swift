@@ -26,7 +26,8 @@ extension Table {
     /// done on a copy of the table, off its lock, and handed to ``setFilter(_:id:admitting:)``.
     ///
     /// Rows are looked at in the order they lie in memory (slot by slot, so a sorted table's
-    /// scattered rows cost no cache misses), a large table in pieces, one per core at a time;
+    /// scattered rows cost no cache misses), a large table in pieces, one per core at a time,
+    /// a condition on a number or text column a column at a time (``RowFilter/admit(_:into:of:)``);
     /// then the admitted ones are taken in the current order from a bit per slot.
     public func admittedRows(_ filter: RowFilter) -> AdmittedRows {
         let pieceSlots = 65_536
@@ -38,11 +39,8 @@ extension Table {
             let pieces = (slotCount + pieceSlots - 1) / pieceSlots
             let table = self
             let lookAt = { @Sendable (piece: Int) in
-                let start = piece * pieceSlots
-                for slot in start..<min(table.slotCount, start + pieceSlots)
-                where filter.admits(UInt32(slot), in: table) {
-                    bits.buffer[slot >> 6] |= 1 << UInt64(slot & 63)
-                }
+                let start = piece * pieceSlots / 64
+                filter.admit(start..<min(words, start + pieceSlots / 64), into: bits.buffer, of: table)
             }
             if pieces > 1 {
                 DispatchQueue.concurrentPerform(iterations: pieces, execute: lookAt)

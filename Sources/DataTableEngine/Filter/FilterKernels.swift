@@ -1,0 +1,126 @@
+/// Conditions worked out a column at a time: a number or text condition reads its column's
+/// array straight, 64 slots to a word of bits, with no cell made and no reference counted per
+/// row. ``RowFilter/admit(_:into:of:)`` uses them for the terms that have one and asks the
+/// others row by row.
+extension FilterCondition {
+    /// Clears the bits of the slots in `words` (64 slots a word, slot = 64 × word + bit; those
+    /// past `slotCount` are never set) whose cell this condition refuses. `false`, having done
+    /// nothing, when the condition has no such form for its column.
+    func refuse(
+        in store: ColumnStore,
+        words: Range<Int>,
+        slotCount: Int,
+        bits: UnsafeMutableBufferPointer<UInt64>
+    ) -> Bool {
+        switch store.type {
+        case .number:
+            guard let test = numberTest() else { return false }
+            store.numbers.withUnsafeBufferPointer { numbers in
+                Self.keep(words, slotCount: slotCount, bits: bits) { test(numbers[$0]) }
+            }
+            return true
+        case .text:
+            guard let test = textTest() else { return false }
+            store.strings.withUnsafeBufferPointer { strings in
+                Self.keep(words, slotCount: slotCount, bits: bits) { test(strings[$0]) }
+            }
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Keeps the bits of `words` whose slot passes `test`.
+    @inline(__always)
+    private static func keep(
+        _ words: Range<Int>,
+        slotCount: Int,
+        bits: UnsafeMutableBufferPointer<UInt64>,
+        _ test: (Int) -> Bool
+    ) {
+        for word in words where bits[word] != 0 {
+            let first = word << 6
+            var passing: UInt64 = 0
+            for bit in 0..<min(64, slotCount - first) where test(first + bit) {
+                passing |= 1 << UInt64(bit)
+            }
+            bits[word] &= passing
+        }
+    }
+
+    /// The test of a stored number (NaN: empty) this condition makes, as ``admits(_:table:)``
+    /// decides it; `nil` for an operator or operands it has no such test for.
+    private func numberTest() -> ((Double) -> Bool)? {
+        var values: [Double] = []
+        for operand in operands {
+            guard case .number(let value) = operand else { return nil }
+            values.append(value)
+        }
+        // Comparisons with NaN are false: an empty cell meets none of these.
+        switch self.operator {
+        case .empty: return { $0.isNaN }
+        case .notEmpty: return { !$0.isNaN }
+        case .equal where values.count == 1: return { [value = values[0]] in $0 == value }
+        case .notEqual where values.count == 1: return { [value = values[0]] in $0.isNaN || $0 != value }
+        case .less where values.count == 1: return { [value = values[0]] in $0 < value }
+        case .lessOrEqual where values.count == 1: return { [value = values[0]] in $0 <= value }
+        case .greater where values.count == 1: return { [value = values[0]] in $0 > value }
+        case .greaterOrEqual where values.count == 1: return { [value = values[0]] in $0 >= value }
+        case .between where values.count == 2: return { [low = values[0], high = values[1]] in $0 >= low && $0 <= high }
+        case .oneOf where !values.isEmpty: return { values.contains($0) }
+        default: return nil
+        }
+    }
+
+    /// The test of a stored text ("": empty) this condition makes for equality, as
+    /// ``admits(_:table:)`` decides it (the same bytes); `nil` for other operators.
+    private func textTest() -> ((String) -> Bool)? {
+        var values: [String] = []
+        for operand in operands {
+            guard case .text(let value) = operand, !value.isEmpty else { return nil }
+            values.append(value)
+        }
+        switch self.operator {
+        case .empty: return { $0.isEmpty }
+        case .notEmpty: return { !$0.isEmpty }
+        case .equal where values.count == 1: return { [value = values[0]] in $0 == value }
+        case .notEqual where values.count == 1: return { [value = values[0]] in $0 != value }
+        case .oneOf where !values.isEmpty: return { values.contains($0) }
+        default: return nil
+        }
+    }
+}
+
+extension RowFilter {
+    /// Sets the bits of the slots in `words` of `table` whose rows the filter admits (64 slots a
+    /// word): terms that are conditions with a column-at-a-time form first, each over the
+    /// whole run, then the other terms and the search for the slots still in, row by row.
+    func admit(_ words: Range<Int>, into bits: UnsafeMutableBufferPointer<UInt64>, of table: Table) {
+        let slotCount = table.slotCount
+        for word in words {
+            let left = slotCount - (word << 6)
+            bits[word] = left >= 64 ? .max : left > 0 ? (1 << UInt64(left)) - 1 : 0
+        }
+        var others: [FilterTerm] = []
+        for term in terms {
+            guard case .condition(let condition) = term,
+                condition.refuse(in: table.stores[condition.column], words: words, slotCount: slotCount, bits: bits)
+            else {
+                others.append(term)
+                continue
+            }
+        }
+        guard !others.isEmpty || !search.isEmpty else { return }
+        for word in words where bits[word] != 0 {
+            var remaining = bits[word]
+            while remaining != 0 {
+                let bit = remaining.trailingZeroBitCount
+                remaining &= remaining - 1
+                let slot = UInt32((word << 6) + bit)
+                let admitted =
+                    others.allSatisfy { $0.admits(slot, in: table) } && (search.isEmpty || searchFinds(slot, in: table))
+                if !admitted { bits[word] &= ~(1 << UInt64(bit)) }
+            }
+        }
+    }
+}

@@ -67,11 +67,12 @@ extension Table {
         }
     }
 
-    /// The sums every view-order column needs for `rows`: those kept, the others built (O(rows)
-    /// each), for a read that goes through many rows.
-    func viewOrderSums(_ rows: ViewRows) -> [Int: CountedSumTree<NumberWeight>] {
+    /// The sums the view-order columns `columns` (every one without) need for `rows`: those
+    /// kept, the others built (O(rows) each), once for a read that goes through many rows.
+    func viewOrderSums(_ rows: ViewRows, for columns: [Int]? = nil) -> [Int: CountedSumTree<NumberWeight>] {
         var sums: [Int: CountedSumTree<NumberWeight>] = [:]
-        for column in Set(viewOrderColumns.values.compactMap(\.summed)) {
+        let functions = columns.map { $0.compactMap { viewOrderColumns[$0] } } ?? Array(viewOrderColumns.values)
+        for column in Set(functions.compactMap(\.summed)) {
             sums[column] = keptSums(rows, column: column) ?? buildSums(rows, column: column)
         }
         return sums

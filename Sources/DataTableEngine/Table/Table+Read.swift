@@ -32,7 +32,9 @@ extension Table {
         result.reserveCapacity(ids.count)
         let mask = columnMask(columns)
         let shown = filter.flatMap(filterIndex)
-        let sums = viewOrderColumns.isEmpty ? [:] : viewOrderSums(ViewRows(filter: shown))
+        // The view-order columns read, and the sums they need, worked out once for every row.
+        let viewOrder = viewOrderColumns.keys.filter { mask[$0] }
+        let sums = viewOrder.isEmpty ? [:] : viewOrderSums(ViewRows(filter: shown), for: viewOrder)
         for (position, id) in ids.enumerated() {
             let slot = try requireSlot(id)
             guard let index = shownPosition(shown, of: slot) else {
@@ -42,7 +44,7 @@ extension Table {
                 )
             }
             var row = snapshot(slot: slot, index: index, now: now, mask: mask)
-            for column in viewOrderColumns.keys where mask[column] {
+            for column in viewOrder {
                 row.values[column] =
                     viewOrderValues(column, rows: ViewRows(filter: shown), from: index, slots: [slot], sums: sums)[0]
             }
@@ -63,8 +65,10 @@ extension Table {
         var rows = slots.enumerated().map { offset, slot in
             snapshot(slot: slot, index: from + offset, now: now, mask: mask)
         }
-        for column in viewOrderColumns.keys where mask[column] {
-            let values = viewOrderValues(column, rows: ViewRows(filter: shown), from: from, slots: slots)
+        let viewOrder = viewOrderColumns.keys.filter { mask[$0] }
+        let sums = viewOrder.isEmpty ? [:] : viewOrderSums(ViewRows(filter: shown), for: viewOrder)
+        for column in viewOrder {
+            let values = viewOrderValues(column, rows: ViewRows(filter: shown), from: from, slots: slots, sums: sums)
             for offset in rows.indices { rows[offset].values[column] = values[offset] }
         }
         return rows

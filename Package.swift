@@ -161,7 +161,6 @@ let package = Package(
                 "CRegex",
                 "DataTableVocabulary",
                 "TextMeasure",
-                .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "Collections", package: "swift-collections"),
             ]
         ),

@@ -1,8 +1,7 @@
 /// Where each CSV record starts, found with one pass over the bytes that only tracks quotes.
 ///
-/// The CSV library parses the fields; this index lets the parse run in chunks on every core and
-/// gives each record the line it starts on, which a parser that hides line breaks inside quoted
-/// fields cannot tell.
+/// ``CSVFields`` splits each record into fields; this index lets the parse run in chunks on
+/// every core and gives each record the line it starts on (a quoted field may hold line breaks).
 struct RecordIndex {
     /// Byte ranges of the records that are not blank, in order.
     var ranges: [Range<Int>] = []
@@ -35,7 +34,7 @@ struct RecordIndex {
             } else if byte == UInt8(ascii: "\n")
                 || (byte == UInt8(ascii: "\r") && (index + 1 == count || bytes[index + 1] != UInt8(ascii: "\n")))
             {
-                // A line feed, or a carriage return on its own, ends a line (as the parser reads
+                // A line feed, or a carriage return on its own, ends a line (as CSV readers read
                 // it: old Mac text ends lines with CR alone); CR LF ends one at the LF.
                 line += 1
                 if !inQuotes {

@@ -1,4 +1,3 @@
-import CSV
 import Dispatch
 import Foundation
 import Synchronization
@@ -120,6 +119,8 @@ struct LoadPlan: Sendable {
     private(set) var comparesExportText: [Bool] = []
     /// Inferred date columns written in a form other than ISO's, by column.
     var dateForms: [Int: DateForm] = [:]
+    /// By column: how its fields can be read from their bytes.
+    private(set) var readings: [FieldReading] = []
 
     init(columns: [Column], fieldColumns: [String: Int], inferred: Set<Int>) {
         self.columns = columns
@@ -134,6 +135,7 @@ struct LoadPlan: Sendable {
         countsDecimals = types.map { $0 == .number }
         checksWrittenForm = types.map { $0 != nil && $0 != .text }
         comparesExportText = types.map { $0.map(Self.writesBack) ?? false }
+        readings = columns.map { FieldReading($0.rules) }
     }
 
     mutating func demote(_ column: Int) {
@@ -304,6 +306,45 @@ struct ChunkResult: Sendable {
         for (column, definition) in plan.columns.enumerated() where definition.rules.required && !filled[column] {
             store(.null, column: column, slot: slot, line: line, plan: plan)
         }
+    }
+
+    /// Stores the field `bytes` in `column`: straight from the bytes when the column's
+    /// ``FieldReading`` takes them, else as the text they spell.
+    mutating func store(bytes: UnsafeBufferPointer<UInt8>, column: Int, slot: UInt32, line: Int, plan: LoadPlan) {
+        switch plan.readings[column] {
+        case .text:
+            if let first = bytes.first, first > 0x20, first < 0x7F {
+                filled[column] = true
+                let text = String(decoding: bytes, as: UTF8.self)
+                stores[column].textHeapBytes += ColumnStore.heapBytes(of: text)
+                stores[column].strings[Int(slot)] = text
+                return
+            }
+        case .number(let decimals):
+            if let (value, places) = FieldBytes.exactNumber(bytes), places <= decimals ?? places {
+                filled[column] = true
+                stores[column].numbers[Int(slot)] = value
+                if plan.countsDecimals[column] {
+                    let seen = fractionDigits[column].map { min($0.lowerBound, places)...max($0.upperBound, places) }
+                    fractionDigits[column] = seen ?? places...places
+                    if places > 0, bytes[bytes.count - 1] == UInt8(ascii: "0") { trailingZeros.insert(column) }
+                }
+                return
+            }
+        case .isoDate:
+            if let days = FieldBytes.isoDate(bytes) {
+                filled[column] = true
+                stores[column].smallIntegers[Int(slot)] = days
+                return
+            }
+        case .general: break
+        }
+        if bytes.isEmpty, !plan.columns[column].rules.required {
+            // Empty, as the new row's slot already is.
+            filled[column] = true
+            return
+        }
+        store(.text(String(decoding: bytes, as: UTF8.self)), column: column, slot: slot, line: line, plan: plan)
     }
 
     mutating func store(_ input: CellInput, column: Int, slot: UInt32, line: Int, plan: LoadPlan) {

@@ -144,6 +144,19 @@ struct ColumnStore: Sendable {
         largeIntegers += other.largeIntegers
     }
 
+    /// Removes the slots from `count` on: undoes an ``append(contentsOf:)`` that cannot stand.
+    mutating func removeSlots(from count: Int) {
+        guard count < self.count else { return }
+        switch type {
+        case .text, .image:
+            for text in strings[count...] { textHeapBytes -= Self.heapBytes(of: text) }
+            strings.removeSubrange(count...)
+        case .number: numbers.removeSubrange(count...)
+        case .date, .time, .picker, .boolean: smallIntegers.removeSubrange(count...)
+        case .duration, .datetime: largeIntegers.removeSubrange(count...)
+        }
+    }
+
     /// Makes room for `capacity` slots without growing again.
     mutating func reserve(_ capacity: Int) {
         switch type {

@@ -33,6 +33,22 @@ struct KeyIndex: Sendable {
         count += 1
     }
 
+    /// Adds `slot`, whose row has `id`, unless a row with `id` is there already: then returns
+    /// that row's slot and adds nothing. One probe does both.
+    mutating func insertUnlessPresent(_ slot: UInt32, id: RowID, idOf: (UInt32) -> RowID) -> UInt32? {
+        if (count + 1) * 10 > buckets.count * 7 { grow(to: buckets.count * 2, idOf: idOf) }
+        var index = home(id)
+        while true {
+            let present = buckets[index]
+            if present == Self.empty { break }
+            if idOf(present) == id { return present }
+            index = (index + 1) & mask
+        }
+        buckets[index] = slot
+        count += 1
+        return nil
+    }
+
     /// Makes room for `total` entries without growing again.
     mutating func reserve(_ total: Int, idOf: (UInt32) -> RowID) {
         var size = buckets.count

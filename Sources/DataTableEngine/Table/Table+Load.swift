@@ -10,51 +10,22 @@ extension Table {
         precondition(loaded.columns.map(\.key) == columns.map(\.key), "rows parsed for other columns")
         let count = loaded.count
         guard count > 0 else { return 0 }
-        var keys: [RowID] = []
-        if let keyColumn {
-            var problems: [CellProblem] = []
-            var seen: Set<RowID> = []
-            keys.reserveCapacity(count)
-            var row = 0
-            for chunk in loaded.chunks {
-                let store = chunk[keyColumn]
-                for slot in 0..<UInt32(store.count) {
-                    let line = loaded.lines[row]
-                    row += 1
-                    let value = store[slot]
-                    let name = columns[keyColumn].key
-                    do throws(ValidationFailure) {
-                        try Self.checkKey(value)
-                    } catch {
-                        problems.append(CellProblem(line: line, column: name, input: "", message: error.message))
-                        continue
-                    }
-                    let id = Self.rowID(forKey: value)!
-                    if self.slot(of: id) != nil || !seen.insert(id).inserted {
-                        problems.append(
-                            CellProblem(
-                                line: line,
-                                column: name,
-                                input: id.description,
-                                message: "Another row already has this id."
-                            )
-                        )
-                    }
-                    keys.append(id)
-                    if problems.count >= Self.problemLimit { break }
-                }
-            }
-            if !problems.isEmpty { throw .invalidValues(problems) }
-        }
         let first = UInt32(slotCount)
         for column in stores.indices {
             stores[column].reserve(slotCount + count)
             for chunk in loaded.chunks { stores[column].append(contentsOf: chunk[column]) }
         }
+        let newSlots = (0..<UInt32(count)).map { first + $0 }
+        if keyColumn != nil {
+            let problems = indexKeys(of: newSlots, lines: loaded.lines)
+            if !problems.isEmpty {
+                for column in stores.indices { stores[column].removeSlots(from: slotCount) }
+                throw .invalidValues(problems)
+            }
+        }
         flags.append(contentsOf: repeatElement(RowFlags(), count: count))
         rowVersions.appendSlots(count, at: version + 1, slotCount: slotCount)
         slotCount += count
-        let newSlots = (0..<UInt32(count)).map { first + $0 }
         if keyColumn == nil {
             generatedIDs.reserveCapacity(slotCount)
             slotOfGeneratedID.reserveCapacity(slotOfGeneratedID.count + count)
@@ -62,10 +33,6 @@ extension Table {
                 generatedIDs.append(Int64(slotOfGeneratedID.count + 1))
                 slotOfGeneratedID.append(slot)
             }
-        } else {
-            keyIndex.reserve(keyIndex.count + count, idOf: keyReader())
-            let reader = keyReader()
-            for (slot, id) in zip(newSlots, keys) { keyIndex.insert(slot, id: id, idOf: reader) }
         }
         if !computed.isEmpty { deriveSlots(first..<UInt32(slotCount)) }
         steps.append(first..<UInt32(slotCount))
@@ -78,6 +45,50 @@ extension Table {
         let remembered = newSlots.suffix(RecentAdditions.capacity).map { ($0, id(of: $0)) }
         recentAdditions.note(remembered, version: version, more: newSlots.count - remembered.count)
         return count
+    }
+
+    /// Adds the key column's values in `slots` (new rows whose values are stored) to the key
+    /// index, each found and added in one probe. A value that is no id, or the id of another row
+    /// (one there before or one of `slots`), is a problem on that row's line; when there is
+    /// one, every slot added is taken out again and the problems are returned.
+    private mutating func indexKeys(of slots: [UInt32], lines: [Int]) -> [CellProblem] {
+        let column = keyColumn!
+        let name = columns[column].key
+        keyIndex.reserve(keyIndex.count + slots.count, idOf: keyReader())
+        let reader = keyReader()
+        var problems: [CellProblem] = []
+        var added = 0
+        for (row, slot) in slots.enumerated() {
+            let value = stores[column][slot]
+            do throws(ValidationFailure) {
+                try Self.checkKey(value)
+            } catch {
+                problems.append(CellProblem(line: lines[row], column: name, input: "", message: error.message))
+                if problems.count >= Self.problemLimit { break }
+                continue
+            }
+            let id = Self.rowID(forKey: value)!
+            if keyIndex.insertUnlessPresent(slot, id: id, idOf: reader) != nil {
+                problems.append(
+                    CellProblem(
+                        line: lines[row],
+                        column: name,
+                        input: id.description,
+                        message: "Another row already has this id."
+                    )
+                )
+                if problems.count >= Self.problemLimit { break }
+                continue
+            }
+            added = row + 1
+        }
+        if !problems.isEmpty {
+            for slot in slots[..<added] {
+                let id = reader(slot)
+                if keyIndex.find(id, idOf: reader) == slot { keyIndex.remove(id, idOf: reader) }
+            }
+        }
+        return problems
     }
 
     /// The ids of the rows in the last `count` slots, in order: the rows the last

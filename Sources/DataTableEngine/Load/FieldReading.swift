@@ -1,0 +1,101 @@
+/// How a loader reads one column's fields: straight from their bytes into the column's store, in
+/// the forms that are read the same way whatever else the column's rules say, or through
+/// ``ColumnRules/parse(_:)`` with a string for everything else.
+///
+/// Each direct reading gives exactly what the general one would for the bytes it takes, and
+/// declines anything it is not sure of (`nil`), which then goes the general way.
+enum FieldReading: Sendable {
+    /// Text without a length, pattern or bounds: any field that starts with a visible ASCII
+    /// character is the value as written.
+    case text
+    /// A number column without a display style or bounds: a number in the one form
+    /// ``NumberText/isWrittenExactly(_:)`` accepts, with no more decimals than the column allows.
+    case number(decimals: Int?)
+    /// A date column without a display style or bounds: `YYYY-MM-DD`, a day of the calendar.
+    case isoDate
+    /// Every field goes through the column's rules.
+    case general
+
+    init(_ rules: ColumnRules) {
+        guard rules.minimum == nil, rules.maximum == nil else {
+            self = .general
+            return
+        }
+        switch rules.type {
+        case .text where rules.maxLength == nil && rules.pattern == nil: self = .text
+        case .number where rules.style == nil: self = .number(decimals: rules.decimals)
+        case .date where rules.style == nil: self = .isoDate
+        default: self = .general
+        }
+    }
+}
+
+/// Values read from a field's UTF-8 bytes without a string in between.
+enum FieldBytes {
+    /// The number `bytes` write when they are in the form ``NumberText/isWrittenExactly(_:)``
+    /// accepts (`-?(0|[1-9][0-9]*)(\.[0-9]+)?`, at most 15 significant digits, not a negative
+    /// zero), with its decimal places; `nil` for any other text.
+    ///
+    /// The digits make an integer below 10^15, exact in a double, and dividing it by an exact
+    /// power of ten (10^22 at most) rounds once, to the same double as reading the text does.
+    static func exactNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> (value: Double, places: Int)? {
+        let count = bytes.count
+        var index = 0
+        let negative = count > 0 && bytes[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+        let wholeStart = index
+        var mantissa: UInt64 = 0
+        var significant = 0
+        while index < count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            if mantissa != 0 { significant += 1 }
+            index += 1
+        }
+        let wholeDigits = index - wholeStart
+        // One whole digit at least, and no leading zero before another digit.
+        guard wholeDigits > 0, wholeDigits == 1 || bytes[wholeStart] != UInt8(ascii: "0") else { return nil }
+        var places = 0
+        if index < count {
+            guard bytes[index] == UInt8(ascii: ".") else { return nil }
+            index += 1
+            while index < count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                if mantissa != 0 { significant += 1 }
+                places += 1
+                index += 1
+            }
+            guard places > 0 else { return nil }
+        }
+        guard significant <= 15, places < powersOfTen.count else { return nil }
+        if negative && mantissa == 0 { return nil }
+        let magnitude = Double(mantissa) / powersOfTen[places]
+        return (negative ? -magnitude : magnitude, places)
+    }
+
+    /// The day `bytes` name when they are exactly `DDDD-DD-DD`, a day of the calendar.
+    static func isoDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+        return CivilDate.days(year: year, month: month, day: day)
+    }
+
+    /// 10^0 to 10^22, each exact in a double.
+    private static let powersOfTen: [Double] = {
+        var powers: [Double] = [1]
+        for _ in 1...22 { powers.append(powers[powers.count - 1] * 10) }
+        return powers
+    }()
+}

@@ -1,0 +1,156 @@
+import CSV
+import TestSupport
+import Testing
+
+@testable import DataTableEngine
+
+/// The CSV reader splits records into fields and reads numbers and dates straight from their
+/// bytes: the fields must be what a CSV library reads from well-formed text, and each value
+/// what the general reading of its text gives.
+@Suite struct CSVReadingTests {
+    /// Random records of awkward fields (commas, quotes, line breaks, spaces, accents, CJK,
+    /// empty ones), written with quotes where they are needed and sometimes where they are not,
+    /// with LF or CRLF line ends: split as CSV.swift splits them.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func fieldsAreTheOnesACSVLibraryReads(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let pieces = ["a", "Bolt", ",", "\"", "\n", "\r\n", " ", "é", "ウィ", "1.5", "-", "", "\"\""]
+        for _ in 0..<200 {
+            let width = Int.random(in: 1...5, using: &random)
+            let records = (0..<Int.random(in: 1...6, using: &random)).map { _ in
+                (0..<width).map { _ in
+                    (0..<Int.random(in: 0...4, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                        .joined()
+                }
+            }
+            let lineEnd = Bool.random(using: &random) ? "\n" : "\r\n"
+            let text = records.map { fields in
+                fields.map { field in
+                    let needsQuotes = field.unicodeScalars.contains { ",\"\n\r".unicodeScalars.contains($0) }
+                    guard needsQuotes || (!field.isEmpty && Int.random(in: 0..<4, using: &random) == 0) else {
+                        return field
+                    }
+                    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                }.joined(separator: ",")
+            }.joined(separator: lineEnd)
+            let bytes = Array(text.utf8)
+            let index = bytes.withUnsafeBufferPointer { RecordIndex($0) }
+            let ours = bytes.withUnsafeBufferPointer { CSVFields.strings($0, index.ranges) }
+            // Blank records are left out by the index; the library reads them as one empty field.
+            let theirs = try Array(CSVReader(string: text)).filter { $0 != [""] }
+            let written = records.filter { $0 != [""] }
+            #expect(ours == theirs, "\(text.debugDescription)")
+            #expect(ours == written, "\(text.debugDescription)")
+        }
+    }
+
+    /// Text after a closing quote is kept, as is a quote inside a field that does not start
+    /// with one; a quote never closed keeps the rest of the record.
+    @Test func quotesOutOfPlaceKeepEveryCharacter() throws {
+        func split(_ record: String) -> [String] {
+            let bytes = Array(record.utf8)
+            return bytes.withUnsafeBufferPointer { CSVFields.strings($0, [0..<bytes.count]) }[0]
+        }
+        #expect(split("\"ab\"cd,e") == ["abcd", "e"])
+        #expect(split("5\" nail,x") == ["5\" nail", "x"])
+        #expect(split("\"a\"\"b\"c\"d\",e") == ["a\"bc\"d\"", "e"])
+        #expect(split("x,\"open") == ["x", "open"])
+        #expect(split("x,\r") == ["x", ""])
+        #expect(split(",,") == ["", "", ""])
+    }
+
+    /// Number-like text of every shape: read from bytes only in the form a number column writes
+    /// back (with up to 22 decimal places), to the same double and decimal places as the
+    /// general reading.
+    @Test func numbersReadFromBytesMatchTheGeneralReading() {
+        var random = SeededRandom(seed: 7)
+        let alphabet = Array("0123456789-.e+ ")
+        var samples = [
+            "0", "-0", "-0.00", "0.1", "007", "1.", ".5", "123456789012345", "1234567890123456",
+            "0.000000000000000000001", "0.0000000000000000000000001", "9007199254740993",
+            "-12.50", "99999999999999.9", "1e3", "", "-",
+        ]
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 1...18, using: &random)
+            var text = String(
+                (0..<length).map { _ in
+                    Int.random(in: 0..<10, using: &random) < 8
+                        ? alphabet[Int.random(in: 0..<10, using: &random)] : alphabet.randomElement(using: &random)!
+                }
+            )
+            if Bool.random(using: &random) { text = String(text.drop { $0 == "0" }) }
+            samples.append(text)
+        }
+        for text in samples {
+            let fast = Array(text.utf8).withUnsafeBufferPointer { FieldBytes.exactNumber($0) }
+            if NumberText.isWrittenExactly(text), let value = NumberText.parse(text) {
+                // More than 22 decimal places are left to the general reading.
+                guard ChunkResult.decimalPlaces(text) <= 22 else {
+                    #expect(fast == nil, "\(text)")
+                    continue
+                }
+                #expect(fast?.value.bitPattern == value.bitPattern, "\(text)")
+                #expect(fast?.places == ChunkResult.decimalPlaces(text), "\(text)")
+            } else {
+                #expect(fast == nil, "\(text)")
+            }
+        }
+    }
+
+    /// Date-like text: read from bytes only as `YYYY-MM-DD`, to the day the general reading gives.
+    @Test func datesReadFromBytesMatchTheGeneralReading() {
+        var random = SeededRandom(seed: 11)
+        var samples = [
+            "2024-02-29", "2023-02-29", "0000-01-01", "9999-12-31", "2024-13-01", "2024-1-01",
+            "2024/01/01", "20240-01-01", " 2024-01-01", "2024-00-10", "2024-04-31",
+        ]
+        for _ in 0..<20_000 {
+            let year = Int.random(in: 0...9999, using: &random)
+            let month = Int.random(in: 0...13, using: &random)
+            let day = Int.random(in: 0...32, using: &random)
+            var text = String(year).leftPadded(4) + "-" + String(month).leftPadded(2) + "-" + String(day).leftPadded(2)
+            if Int.random(in: 0..<10, using: &random) == 0 { text = String(text.shuffled(using: &random)) }
+            samples.append(text)
+        }
+        for text in samples {
+            let fast = Array(text.utf8).withUnsafeBufferPointer { FieldBytes.isoDate($0) }
+            let general = try? ValueSyntax.date(.text(text))
+            if text.utf8.count == 10, let general {
+                #expect(fast == general, "\(text)")
+                #expect(ValueSyntax.dateText(general) == text, "\(text)")
+            } else {
+                #expect(fast == nil, "\(text)")
+            }
+        }
+    }
+
+    /// Columns whose rules the direct readings do not cover (decimals, bounds, a pattern, a
+    /// length, a required value) still refuse what those rules refuse, by line.
+    @Test func rulesStillApplyToEveryField() throws {
+        let columns = [
+            Column(key: "qty", rules: try ColumnRules(type: .number, required: true, decimals: 1)),
+            Column(key: "code", rules: try ColumnRules(type: .text, maxLength: 3)),
+            Column(key: "day", rules: try ColumnRules(type: .date, minimum: CellInput.text("2024-01-01"))),
+        ]
+        let text = "qty,code,day\n1.5,abc,2024-01-02\n1.25,abc,2024-01-02\n,abcd,2023-12-31\n7,ab,2024-03-01\n"
+        do {
+            _ = try TableLoader.parse(text, format: .csv, columns: columns)
+            Issue.record("loaded rows its columns' rules refuse")
+        } catch {
+            guard case .invalidValues(let problems) = error else { throw error }
+            #expect(problems.map(\.line) == [3, 4, 4, 4])
+            #expect(problems.map(\.column) == ["qty", "qty", "code", "day"])
+        }
+        let good = try TableLoader.parse("qty,code,day\n1.5,abc,2024-01-02\n7,,\n", format: .csv, columns: columns)
+        var table = try Table(name: "t", columns: good.columns)
+        _ = try table.append(good)
+        #expect(table.column("qty") == ["1.5", "7.0"])
+        #expect(table.column("day") == ["2024-01-02", ""])
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}

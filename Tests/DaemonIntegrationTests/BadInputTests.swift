@@ -215,6 +215,21 @@ import Testing
         #expect(error.message.contains("not a regular file"), "\(error)")
     }
 
+    /// A file that is not UTF-8, however far in its bad byte, is refused and makes no table.
+    @Test func aLoadRefusesAFileThatIsNotUTF8() throws {
+        let daemon = try TestDaemon()
+        var bytes = Array("item,qty\n".utf8)
+        for row in 0..<100_000 { bytes += Array("Bolt é \(row),\(row)\n".utf8) }
+        bytes[bytes.count - 5] = 0xC3
+        let path = daemon.scratch.file("latin1.csv")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let connection = try daemon.connect()
+        let error = try connection.failure(LoadRequest(table: "latin", path: path))
+        #expect(error.kind == .invalidValue)
+        #expect(error.message == "The file \(path) is not UTF-8 text.", "\(error)")
+        #expect(try connection.send(TablesRequest()).tables.isEmpty)
+    }
+
     /// The fuzzer's seeds and every input it ever failed on, replayed through the same harness
     /// built without libFuzzer: each is answered (fuzz/README.md).
     @Test func fuzzSeedsAndRegressionsAreAnswered() throws {

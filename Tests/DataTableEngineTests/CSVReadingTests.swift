@@ -147,6 +147,22 @@ import Testing
         #expect(table.column("qty") == ["1.5", "7.0"])
         #expect(table.column("day") == ["2024-01-02", ""])
     }
+
+    /// Text of several pieces (lines of accents and CJK) is valid; one bad byte anywhere, or a
+    /// sequence cut short at the end, is not.
+    @Test func utf8IsCheckedInPiecesAsAWhole() {
+        let line = Array("ウィジェット é, 12\n".utf8)
+        var text: [UInt8] = []
+        while text.count < 3 * UTF8Check.pieceSize { text += line }
+        #expect(UTF8Check.isValid(text))
+        for place in [0, UTF8Check.pieceSize + 1, text.count - 2] {
+            var broken = text
+            broken[place] = 0xFF
+            #expect(!UTF8Check.isValid(broken), "byte \(place)")
+        }
+        #expect(!UTF8Check.isValid(text + [0xE3, 0x82]))
+        #expect(UTF8Check.isValid([]))
+    }
 }
 
 extension String {

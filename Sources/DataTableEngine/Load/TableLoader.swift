@@ -22,7 +22,19 @@ public enum TableLoader {
         locale: DisplayLocale? = nil,
         progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) throws(TableError) -> LoadedRows {
-        var bytes = Array(text.utf8)
+        try parse(bytes: Array(text.utf8), format: format, columns: columns, locale: locale, progress: progress)
+    }
+
+    /// ``parse(_:format:columns:locale:progress:)`` for text given as its UTF-8 bytes, which
+    /// must be valid (``UTF8Check``).
+    public static func parse(
+        bytes: [UInt8],
+        format: DataFormat,
+        columns: [Column]?,
+        locale: DisplayLocale? = nil,
+        progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws(TableError) -> LoadedRows {
+        var bytes = bytes
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         let input: any LoadInput
         switch format {

@@ -56,29 +56,32 @@ extension MethodTable {
         let locale = try request.locale.map { name throws(ResponseError) in
             try WireSchema.locale(name, field: "params.locale")
         }
-        let text: String
+        let bytes: [UInt8]
         if let uploaded {
             try checkOwnersRoom(forText: uploaded.count)
             // Joined from whole strings: valid UTF-8.
-            text = String(decoding: uploaded, as: UTF8.self)
+            bytes = uploaded
         } else if let path = request.path {
-            // Opened as the peer may, without blocking; read off the event loop and every lock.
+            // Opened as the peer may, without blocking; read and checked off the event loop and
+            // every lock.
             let file = try server.files.openForLoad(path, peer: context.connection.peer)
             try server.checkRoomToLoad(bytes: file.size)
             try checkOwnersRoom(forText: file.size)
-            let bytes = try await server.heavyWork.run { [file = consume file] in
-                try file.readAll(limit: server.loadByteLimit)
+            let read = try await server.heavyWork.run { [file = consume file] in
+                let bytes = try file.readAll(limit: server.loadByteLimit)
+                return (bytes: bytes, valid: UTF8Check.isValid(bytes))
             }
-            guard let decoded = String(validating: bytes, as: UTF8.self) else {
+            guard read.valid else {
                 throw ResponseError.invalidValue("The file \(path) is not UTF-8 text.", field: "params.path")
             }
-            text = decoded
+            bytes = read.bytes
         } else {
-            text = request.text!
+            let text = request.text!
             try server.checkRoomToLoad(bytes: text.utf8.count)
             try checkOwnersRoom(forText: text.utf8.count)
+            bytes = Array(text.utf8)
         }
-        let format = dataFormat(request.format, path: request.path, text: text)
+        let format = dataFormat(request.format, path: request.path, text: bytes)
         // Created meanwhile, maybe.
         existing = try Self.tableToLoadInto(request.table, server, by: requester)
         if existing != nil { try Self.refuseCreationParams(request) }
@@ -93,7 +96,7 @@ extension MethodTable {
         // Off the event loop and every lock: the reply, written back on the loop, queues behind
         // the progress notifications sent meanwhile.
         let loaded = try await server.heavyWork.run {
-            try TableLoader.parse(text, format: format, columns: given, locale: locale, progress: progress)
+            try TableLoader.parse(bytes: bytes, format: format, columns: given, locale: locale, progress: progress)
         }
         let logsWhole = writer.isRecording
         if request.replace == true && existing == nil {
@@ -260,15 +263,15 @@ extension MethodTable {
     }
 
     /// The format given, else the one `path` says (NDJSON for `.ndjson` and `.jsonl`, JSON for
-    /// `.json`, CSV for `.csv`), else the one `text` starts as (`[`: a JSON array; `{`: NDJSON),
-    /// else CSV.
-    static func dataFormat(_ given: DataFileFormat?, path: String?, text: String? = nil) -> DataFormat {
+    /// `.json`, CSV for `.csv`), else the one `text` (UTF-8) starts as (`[`: a JSON array; `{`:
+    /// NDJSON), else CSV.
+    static func dataFormat(_ given: DataFileFormat?, path: String?, text: [UInt8]? = nil) -> DataFormat {
         if let given { return given }
         let lowered = path?.lowercased() ?? ""
         if lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl") { return .ndjson }
         if lowered.hasSuffix(".json") { return .json }
         if lowered.hasSuffix(".csv") { return .csv }
-        let first = text?.utf8.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        let first = text?.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         switch first {
         case UInt8(ascii: "["): return .json
         case UInt8(ascii: "{"): return .ndjson

@@ -85,10 +85,11 @@ public enum TableLoader {
         let results = Mutex([Int: ChunkResult]())
         let done = Atomic(0)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            let result = input.parse(records: bounds[chunk]..<bounds[chunk + 1], plan: plan) { rows in
+            var result = input.parse(records: bounds[chunk]..<bounds[chunk + 1], plan: plan) { rows in
                 let now = done.add(rows, ordering: .relaxed).newValue
                 progress(now, total)
             }
+            result.finish()
             results.withLock { $0[chunk] = result }
         }
         var outcome = Outcome()
@@ -290,27 +291,29 @@ struct ChunkResult: Sendable {
 
     init(plan: LoadPlan, capacity: Int) {
         fractionDigits = Array(repeating: nil, count: plan.columns.count)
-        stores = plan.columns.map { column in
-            var store = ColumnStore(type: column.type)
-            store.reserve(capacity)
-            return store
-        }
+        // Every slot a row may take, empty, so that a row only writes the values it has.
+        stores = plan.columns.map { ColumnStore(type: $0.type, emptySlots: capacity) }
+        filled = Array(repeating: false, count: plan.columns.count)
+        lines.reserveCapacity(capacity)
     }
 
     /// Columns the current row has been given a value for.
-    private var filled: [Bool] = []
+    private var filled: [Bool]
 
     /// Starts the next row, all empty; returns its slot.
     mutating func beginRow(line: Int) -> UInt32 {
         let slot = UInt32(lines.count)
         lines.append(line)
-        for column in stores.indices { stores[column].appendEmpty() }
-        if filled.count != stores.count {
-            filled = Array(repeating: false, count: stores.count)
-        } else {
-            for column in filled.indices { filled[column] = false }
+        if slot >= stores.first?.count ?? 0 {
+            for column in stores.indices { stores[column].appendEmpty() }
         }
+        for column in filled.indices { filled[column] = false }
         return slot
+    }
+
+    /// Leaves out the slots made for rows that were not read (refused ones); call once done.
+    mutating func finish() {
+        for column in stores.indices { stores[column].removeSlots(from: lines.count) }
     }
 
     /// Ends the row: columns it left out must accept an empty value.
@@ -360,7 +363,7 @@ struct ChunkResult: Sendable {
     }
 
     mutating func store(_ input: CellInput, column: Int, slot: UInt32, line: Int, plan: LoadPlan) {
-        if column < filled.count { filled[column] = true }
+        filled[column] = true
         // An inferred column keeps its type only while every value comes back as written.
         if plan.checksWrittenForm[column], case .text(let text) = input, !text.isEmpty,
             text.allSatisfy(\.isWhitespace) || plan.countsDecimals[column] && !NumberText.isWrittenExactly(text)

@@ -36,6 +36,28 @@ import Testing
         }
     }
 
+    /// A sort by one text column, up and down, over texts that share long beginnings (past the
+    /// fifteen bytes the sort packs beside each row): the reference order, equal texts in the
+    /// order they were added.
+    @Test(arguments: [false, true])
+    func aSortByOneTextColumnOrdersAsTheReference(descending: Bool) throws {
+        var random = SeededRandom(seed: 5)
+        let beginnings = ["", "widget part ", "Widget Part ", "wIdGeT pArT ñ", "widget part number 1"]
+        var table = try Table(name: "t", columns: [Column(key: "name", rules: try ColumnRules(type: .text))])
+        let texts = (0..<3000).map { _ in
+            beginnings[Int(random.next() % UInt64(beginnings.count))] + Self.randomText(&random)
+        }
+        _ = try table.add(texts.map { RowInput(values: ["name": .text($0)]) }, now: 0)
+        try table.sort(by: [SortKey(column: "name", descending: descending)])
+        let expected = texts.indices.sorted { left, right in
+            let order = Self.reference(texts[left], texts[right])
+            if order != 0 { return descending ? order > 0 : order < 0 }
+            return left < right
+        }
+        #expect(table.column("name") == expected.map { texts[$0] })
+        #expect(table.ids == expected.map { RowID.number(Int64($0 + 1)) })
+    }
+
     @Test(arguments: [(false, 5), (true, 5), (false, 1000), (true, 1000)])
     func distinctValuesAreWhatCountingRowByRowGives(byCount: Bool, limit: Int) throws {
         var random = SeededRandom(seed: 77)

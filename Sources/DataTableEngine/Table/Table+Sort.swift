@@ -139,28 +139,59 @@ private struct SortPlan {
             )
         }
         let raws = keys.map(\.raw)
+        /// Negative, zero or positive as rank `a` sorts before, with or after rank `b` by `view`,
+        /// before its direction is applied.
+        func order(_ view: KeyView, _ a: Int, _ b: Int) -> Int {
+            let x = view.orderKeys[a]
+            let y = view.orderKeys[b]
+            if x != y { return x < y ? -1 : 1 }
+            guard let bytes = view.bytes, let starts = view.starts, x != 0 else { return 0 }
+            let aCount = starts[a + 1] - starts[a]
+            let bCount = starts[b + 1] - starts[b]
+            var order = Int(memcmp(bytes + starts[a], bytes + starts[b], min(aCount, bCount)))
+            if order == 0 { order = aCount - bCount }
+            if order == 0, let raw = raws[view.raw] { order = TextKey.compareBytes(raw[a], raw[b]) }
+            return order
+        }
+        if keys.count == 1, let folded = keys[0].folded {
+            // One text key: sort packed entries of the first fifteen folded bytes, so that the
+            // texts themselves are compared only where those are the same.
+            let view = views[0]
+            let flip: UInt64 = view.descending ? .max : 0
+            var entries = (0..<count).map { rank in
+                SortEntry(
+                    first: view.orderKeys[rank] ^ flip,
+                    second: folded.secondWord(rank) ^ flip,
+                    rank: UInt32(rank)
+                )
+            }
+            entries.sort { left, right in
+                if left.first != right.first { return left.first < right.first }
+                if left.second != right.second { return left.second < right.second }
+                let ordered = order(view, Int(left.rank), Int(right.rank))
+                if ordered != 0 { return view.descending ? ordered > 0 : ordered < 0 }
+                return left.rank < right.rank
+            }
+            return entries.map(\.rank)
+        }
         var ranks = (0..<UInt32(count)).map { $0 }
         ranks.sort { left, right in
             let a = Int(left)
             let b = Int(right)
             for view in views {
-                var order = 0
-                let x = view.orderKeys[a]
-                let y = view.orderKeys[b]
-                if x != y {
-                    order = x < y ? -1 : 1
-                } else if let bytes = view.bytes, let starts = view.starts, x != 0 {
-                    let aCount = starts[a + 1] - starts[a]
-                    let bCount = starts[b + 1] - starts[b]
-                    order = Int(memcmp(bytes + starts[a], bytes + starts[b], min(aCount, bCount)))
-                    if order == 0 { order = aCount - bCount }
-                    if order == 0, let raw = raws[view.raw] { order = TextKey.compareBytes(raw[a], raw[b]) }
-                }
-                if order != 0 { return view.descending ? order > 0 : order < 0 }
+                let ordered = order(view, a, b)
+                if ordered != 0 { return view.descending ? ordered > 0 : ordered < 0 }
             }
             return a < b
         }
         return ranks
+    }
+
+    /// A rank with the two words its single text key sorts by first.
+    private struct SortEntry {
+        var first: UInt64
+        var second: UInt64
+        var rank: UInt32
     }
 
     /// One key's arrays as pointers, for the comparator.
@@ -178,6 +209,20 @@ private struct SortPlan {
 private struct FoldedTexts {
     private(set) var bytes: [UInt8] = []
     private(set) var starts: [Int] = [0]
+
+    /// Folded bytes 7 to 14 of the text at `index` (those after its order key's), big-endian,
+    /// with zeros past its end: ordered as the texts are wherever they differ.
+    func secondWord(_ index: Int) -> UInt64 {
+        let start = starts[index] + 7
+        let end = min(start + 8, starts[index + 1])
+        var word: UInt64 = 0
+        var position = start
+        while position < end {
+            word = word << 8 | UInt64(bytes[position])
+            position += 1
+        }
+        return start < end ? word << (8 * UInt64(8 - (end - start))) : 0
+    }
 
     init(_ texts: [String]) {
         starts.reserveCapacity(texts.count + 1)

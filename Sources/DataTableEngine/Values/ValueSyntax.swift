@@ -23,27 +23,12 @@ public enum ValueSyntax {
         return days
     }
 
-    /// The common case without building substrings: exactly `DDDD-DD-DD` in ASCII, a real day.
+    /// The common case without building substrings: exactly `DDDD-DD-DD` in ASCII, a real day
+    /// (``FieldBytes/isoDate(_:)``, which a load reads fields with).
     private static func isoDate(_ text: String) -> Int32? {
-        let bytes = text.utf8
-        guard bytes.count == 10 else { return nil }
-        var year = 0
-        var month = 0
-        var day = 0
-        for (offset, byte) in bytes.enumerated() {
-            if offset == 4 || offset == 7 {
-                guard byte == UInt8(ascii: "-") else { return nil }
-                continue
-            }
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            let digit = Int(byte - UInt8(ascii: "0"))
-            switch offset {
-            case 0..<4: year = year * 10 + digit
-            case 5..<7: month = month * 10 + digit
-            default: day = day * 10 + digit
-            }
-        }
-        return CivilDate.days(year: year, month: month, day: day)
+        guard text.utf8.count == 10 else { return nil }
+        var text = text
+        return text.withUTF8 { FieldBytes.isoDate($0) }
     }
 
     /// `YYYY-MM-DD` for a day number (days since 1970-01-01).

@@ -7,8 +7,8 @@ import Testing
 /// every operator on a number and a text column with empty cells, alone, together, beside a
 /// condition that has no such form, and with a search, over more rows than one piece.
 @Suite struct FilterKernelTests {
-    @Test(arguments: [UInt64(5), 6])
-    func aColumnAtATimeAdmitsWhatEachRowWould(seed: UInt64) throws {
+    @Test(arguments: [(UInt64(5), false), (6, true)])
+    func aColumnAtATimeAdmitsWhatEachRowWould(seed: UInt64, coded: Bool) throws {
         var random = SeededRandom(seed: seed)
         var table = try Table(
             name: "k",
@@ -27,6 +27,10 @@ import Testing
             return RowInput(values: values)
         }
         _ = try table.add(rows, now: 0)
+        if coded {
+            table.codeTexts()
+            #expect(table.stores[1].isCoded)
+        }
         // Some slots freed, as deletes leave them.
         _ = try table.delete((1...200).map { RowID.number(Int64($0 * 97)) })
         func number() -> CellInput { .number(Double(Int(random.next() % 40) - 10) / 2) }

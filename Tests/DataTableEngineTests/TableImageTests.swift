@@ -70,9 +70,10 @@ import Testing
         #expect(drillDowns(left) == drillDowns(right))
     }
 
-    @Test(arguments: [nil, "item"])
-    func aRestoredTableIsTheSameTable(key: String?) throws {
-        let table = try Self.worked(key: key)
+    @Test(arguments: [nil, "item"], [false, true])
+    func aRestoredTableIsTheSameTable(key: String?, coded: Bool) throws {
+        var table = try Self.worked(key: key)
+        if coded { table.codeTexts(all: true) }
         var restored = try Self.restored(table)
         Self.same(table, restored)
         #expect(table.orderSlots(from: 0, limit: table.rowCount).contains { !table.drillsDown($0, column: nil) })

@@ -43,12 +43,15 @@ import Testing
         a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
     }
 
-    @Test(arguments: [false, true])
-    func sectionsFollowEveryChange(filtered: Bool) throws {
+    @Test(arguments: [false, true], [false, true])
+    func sectionsFollowEveryChange(filtered: Bool, coded: Bool) throws {
         var random = SeededRandom(seed: filtered ? 21 : 22)
         var table = try TableFilterTests.table()
         _ = try table.add((0..<200).map { _ in TableFilterTests.randomRow(&random) }, now: 0)
-        let rack = table.columnIndex["rack"]!
+        // Coded, the groups are by the text column, whose store is then coded.
+        if coded { table.codeTexts(all: true) }
+        let groupedBy = coded ? "item" : "rack"
+        let rack = table.columnIndex[groupedBy]!
         let filter = try RowFilter([.init(column: "qty", operator: .less, values: [.number(200)])], in: table)
         if filtered { table.setFilter(filter, id: 5) }
         table.setSections(SectionSpec(columns: [rack], style: .grouped), id: 5, within: filtered ? 5 : nil)
@@ -65,7 +68,13 @@ import Testing
                 let id = table.id(of: slots[Int(random.next() % UInt64(slots.count))])
                 let edit =
                     random.next() % 2 == 0
-                    ? CellEdit(id: id, column: "rack", input: .text(TableFilterTests.racks[Int(random.next() % 5)]))
+                    ? CellEdit(
+                        id: id,
+                        column: groupedBy,
+                        input: coded
+                            ? TableFilterTests.randomRow(&random).values["item"]!
+                            : .text(TableFilterTests.racks[Int(random.next() % 5)])
+                    )
                     : CellEdit(id: id, column: "qty", input: .number(Double(random.next() % 300)))
                 _ = try table.edit([edit])
             case 3:
@@ -86,7 +95,7 @@ import Testing
             default:
                 if table.canUndo { _ = try table.undo() }
             }
-            let descending = table.sortKeys.first.map { $0.column == "rack" && $0.descending } ?? false
+            let descending = table.sortKeys.first.map { $0.column == groupedBy && $0.descending } ?? false
             let expected = Self.reference(table, column: rack, filter: filtered ? 5 : nil, descending: descending)
             #expect(Self.same(Self.kept(table, id: 5), expected), "after step \(step)")
         }

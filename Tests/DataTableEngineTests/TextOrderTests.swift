@@ -39,8 +39,8 @@ import Testing
     /// A sort by one text column, up and down, over texts that share long beginnings (past the
     /// fifteen bytes the sort packs beside each row): the reference order, equal texts in the
     /// order they were added.
-    @Test(arguments: [false, true])
-    func aSortByOneTextColumnOrdersAsTheReference(descending: Bool) throws {
+    @Test(arguments: [false, true], [false, true])
+    func aSortByOneTextColumnOrdersAsTheReference(descending: Bool, coded: Bool) throws {
         var random = SeededRandom(seed: 5)
         let beginnings = ["", "widget part ", "Widget Part ", "wIdGeT pArT ñ", "widget part number 1"]
         var table = try Table(name: "t", columns: [Column(key: "name", rules: try ColumnRules(type: .text))])
@@ -48,6 +48,7 @@ import Testing
             beginnings[Int(random.next() % UInt64(beginnings.count))] + Self.randomText(&random)
         }
         _ = try table.add(texts.map { RowInput(values: ["name": .text($0)]) }, now: 0)
+        if coded { table.codeTexts(all: true) }
         try table.sort(by: [SortKey(column: "name", descending: descending)])
         let expected = texts.indices.sorted { left, right in
             let order = Self.reference(texts[left], texts[right])
@@ -58,8 +59,8 @@ import Testing
         #expect(table.ids == expected.map { RowID.number(Int64($0 + 1)) })
     }
 
-    @Test(arguments: [(false, 5), (true, 5), (false, 1000), (true, 1000)])
-    func distinctValuesAreWhatCountingRowByRowGives(byCount: Bool, limit: Int) throws {
+    @Test(arguments: [(false, 5, false), (true, 5, true), (false, 1000, true), (true, 1000, false)])
+    func distinctValuesAreWhatCountingRowByRowGives(byCount: Bool, limit: Int, coded: Bool) throws {
         var random = SeededRandom(seed: 77)
         var table = try Table(
             name: "t",
@@ -77,6 +78,10 @@ import Testing
             },
             now: 0
         )
+        if coded {
+            table.codeTexts()
+            #expect(table.stores[0].isCoded)
+        }
         for prefix in ["", "a", "K", "i", "ウ", "é"] {
             let found = table.distinctValues(of: 0, admitting: nil, prefix: prefix, byCount: byCount, limit: limit)
             var counts: [String: Int] = [:]

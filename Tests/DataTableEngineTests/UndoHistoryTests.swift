@@ -101,10 +101,11 @@ import Testing
         return true
     }
 
-    @Test(arguments: [(1, 100), (2, 100), (3, 5), (4, 1)])
-    func undoAndRedoGiveBackTheTableAsItWas(seed: UInt64, depth: Int) throws {
+    @Test(arguments: [(1, 100, false), (2, 100, true), (3, 5, true), (4, 1, false)])
+    func undoAndRedoGiveBackTheTableAsItWas(seed: UInt64, depth: Int, coded: Bool) throws {
         var random = SeededRandom(seed: seed)
         var table = try Fixtures.stock()
+        if coded { table.codeTexts(all: true) }
         table.undoDepth = depth
         var before: [[String]] = []
         var after: [[String]] = []

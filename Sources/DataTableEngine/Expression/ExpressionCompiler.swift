@@ -148,7 +148,7 @@ struct ExpressionCompiler {
             return Typed(
                 type: type,
                 evaluate: { row in
-                    let text = row.stores[column].strings[Int(row.slot)]
+                    let text = row.stores[column].text(at: row.slot)
                     return text.isEmpty ? .empty : .text(text)
                 },
                 offset: offset

@@ -21,6 +21,15 @@ extension FilterCondition {
             return true
         case .text:
             guard let test = textTest() else { return false }
+            if store.isCoded {
+                let dictionary = store.dictionary
+                // Each different text is tested once; a slot's code says how it came out.
+                let passes = dictionary.texts.map(test)
+                store.codes.withUnsafeBufferPointer { codes in
+                    Self.keep(words, slotCount: slotCount, bits: bits) { passes[Int(codes[$0])] }
+                }
+                return true
+            }
             store.strings.withUnsafeBufferPointer { strings in
                 Self.keep(words, slotCount: slotCount, bits: bits) { test(strings[$0]) }
             }

@@ -28,7 +28,50 @@ extension Table {
         var rows = 0
         var found: [(value: CellValue, count: Int)] = []
         let store = stores[column]
-        if store.type == .text || store.type == .image {
+        if store.isCoded {
+            let dictionary = store.dictionary
+            // A coded column: rows are counted by code, and each different text is looked at once.
+            var perCode = [Int](repeating: 0, count: dictionary.texts.count)
+            store.codes.withUnsafeBufferPointer { codes in
+                perCode.withUnsafeMutableBufferPointer { perCode in
+                    if let filter {
+                        order.forEachSlot { slot in
+                            guard filter.admits(slot, in: self) else { return }
+                            rows += 1
+                            perCode[Int(codes[Int(slot)])] += 1
+                        }
+                    } else {
+                        rows = order.count
+                        order.forEachSlot { slot in perCode[Int(codes[Int(slot)])] += 1 }
+                    }
+                }
+            }
+            let texts = dictionary.texts
+            // Each text folded once, then put in order (the order of ``ValueOrder``: the empty
+            // value first, then by folded bytes, then by bytes).
+            var entries: [(folded: String, code: Int)] = []
+            for (code, count) in perCode.enumerated() where count > 0 {
+                if !foldedBytes.isEmpty, !Self.startsWith(texts[code], folded: foldedBytes) { continue }
+                entries.append((TextKey.folded(texts[code]), code))
+            }
+            entries.sort { left, right in
+                if byCount, perCode[left.code] != perCode[right.code] {
+                    return perCode[left.code] > perCode[right.code]
+                }
+                if left.code == 0 || right.code == 0 { return left.code == 0 && right.code != 0 }
+                let order = TextKey.compareBytes(left.folded, right.folded)
+                return order != 0 ? order < 0 : TextKey.compareBytes(texts[left.code], texts[right.code]) < 0
+            }
+            let rules = columns[column].rules
+            return DistinctValues(
+                values: entries.prefix(limit).map { entry in
+                    let value: CellValue = entry.code == 0 ? .empty : .text(texts[entry.code])
+                    return (value, OneLine.text(rules.displayText(value)), perCode[entry.code])
+                },
+                distinct: entries.count,
+                rows: rows
+            )
+        } else if store.type == .text || store.type == .image {
             // A text cell's display text is the text itself: one that does not start with the
             // prefix is passed over before it is counted, and texts are told apart by their
             // bytes.

@@ -20,7 +20,22 @@ extension ColumnStore {
     {
         var store = ColumnStore(type: type)
         switch type {
-        case .text, .image:
+        case .text:
+            // Each different text is made once, and the store is coded when texts repeat, as a
+            // load leaves it.
+            var interner = TextInterner()
+            var codes: [UInt32] = []
+            codes.reserveCapacity(count)
+            for _ in 0..<count {
+                let length = Int(try reader.read(UInt32.self))
+                let bytes = try reader.readBytes(length)
+                codes.append(bytes.withUnsafeBufferPointer { interner.code(of: $0) })
+            }
+            guard let read = interner.store(codes: codes, validating: true) else {
+                throw TableImageError("a text of a column is not UTF-8")
+            }
+            store = read
+        case .image:
             var strings: [String] = []
             strings.reserveCapacity(count)
             for _ in 0..<count {

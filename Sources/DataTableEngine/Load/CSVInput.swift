@@ -30,12 +30,35 @@ struct CSVInput: LoadInput {
 
     func plan(given columns: [Column]?, locale: DisplayLocale?) throws(TableError) -> LoadPlan {
         let keys = header.map { $0.trimmingWhitespace }
-        if let columns { return try LoadPlan.matching(keys: keys, columns: columns) }
-        let rows = bytes.withUnsafeBufferPointer { CSVFields.strings($0, ranges.prefix(TableLoader.sampleSize)) }
-        let sample = rows.map { fields in
-            Dictionary(zip(keys, fields), uniquingKeysWith: { first, _ in first })
+        var plan: LoadPlan
+        if let columns {
+            plan = try LoadPlan.matching(keys: keys, columns: columns)
+        } else {
+            let rows = bytes.withUnsafeBufferPointer { CSVFields.strings($0, ranges.prefix(TableLoader.sampleSize)) }
+            let sample = rows.map { fields in
+                Dictionary(zip(keys, fields), uniquingKeysWith: { first, _ in first })
+            }
+            plan = try LoadPlan.inferring(keys: keys, samples: sample, locale: locale)
         }
-        return try LoadPlan.inferring(keys: keys, samples: sample, locale: locale)
+        plan.interned = internedColumns(of: plan, keys: keys)
+        return plan
+    }
+
+    /// By column of `plan`: a text column whose values repeat, judged from records spread
+    /// through the input (``DistinctEstimate``).
+    private func internedColumns(of plan: LoadPlan, keys: [String]) -> [Bool] {
+        var interned = Array(repeating: false, count: plan.columns.count)
+        let texts = keys.indices.filter { position in
+            plan.fieldColumns[keys[position]].map { plan.columns[$0].type == .text } ?? false
+        }
+        guard !texts.isEmpty else { return interned }
+        let sampled = DistinctEstimate.sampled(of: ranges.count).map { ranges[$0] }
+        let rows = bytes.withUnsafeBufferPointer { CSVFields.strings($0, sampled) }.filter { $0.count == keys.count }
+        for position in texts {
+            let column = plan.fieldColumns[keys[position]]!
+            interned[column] = DistinctEstimate.repeats(rows.map { $0[position] }, total: ranges.count)
+        }
+        return interned
     }
 
     func parse(records: Range<Int>, plan: LoadPlan, progress: (Int) -> Void) -> ChunkResult {

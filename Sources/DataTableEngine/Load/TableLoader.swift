@@ -134,6 +134,9 @@ struct LoadPlan: Sendable {
     var dateForms: [Int: DateForm] = [:]
     /// By column: how its fields can be read from their bytes.
     private(set) var readings: [FieldReading] = []
+    /// By column: a text column whose texts are coded as they are read (``TextInterner``);
+    /// `nil`: every text column.
+    var interned: [Bool]?
 
     init(columns: [Column], fieldColumns: [String: Int], inferred: Set<Int>) {
         self.columns = columns
@@ -291,21 +294,40 @@ struct ChunkResult: Sendable {
 
     init(plan: LoadPlan, capacity: Int) {
         fractionDigits = Array(repeating: nil, count: plan.columns.count)
-        // Every slot a row may take, empty, so that a row only writes the values it has.
-        stores = plan.columns.map { ColumnStore(type: $0.type, emptySlots: capacity) }
+        // Every slot a row may take, empty, so that a row only writes the values it has. A
+        // coded text column's slots hold codes until the chunk is done.
+        let interners: [TextInterner?] = plan.columns.indices.map {
+            plan.columns[$0].type == .text && plan.interned?[$0] != false ? TextInterner() : nil
+        }
+        stores = plan.columns.indices.map {
+            interners[$0] != nil
+                ? ColumnStore(type: .text) : ColumnStore(type: plan.columns[$0].type, emptySlots: capacity)
+        }
+        textCodes = interners.map { $0 != nil ? Array(repeating: 0, count: capacity) : [] }
+        self.interners = interners
         filled = Array(repeating: false, count: plan.columns.count)
+        self.capacity = capacity
         lines.reserveCapacity(capacity)
     }
 
     /// Columns the current row has been given a value for.
     private var filled: [Bool]
+    /// How many slots the stores have.
+    private var capacity: Int
+    /// By text column: each slot's code from the column's interner (empty for other columns).
+    private var textCodes: [[UInt32]]
+    /// By text column: its different texts so far (`nil` for other columns).
+    private var interners: [TextInterner?]
 
     /// Starts the next row, all empty; returns its slot.
     mutating func beginRow(line: Int) -> UInt32 {
         let slot = UInt32(lines.count)
         lines.append(line)
-        if slot >= stores.first?.count ?? 0 {
-            for column in stores.indices { stores[column].appendEmpty() }
+        if slot >= capacity {
+            for column in stores.indices {
+                if interners[column] != nil { textCodes[column].append(0) } else { stores[column].appendEmpty() }
+            }
+            capacity += 1
         }
         for column in filled.indices { filled[column] = false }
         return slot
@@ -313,7 +335,16 @@ struct ChunkResult: Sendable {
 
     /// Leaves out the slots made for rows that were not read (refused ones); call once done.
     mutating func finish() {
-        for column in stores.indices { stores[column].removeSlots(from: lines.count) }
+        for column in stores.indices {
+            if let interner = interners[column] {
+                textCodes[column].removeSubrange(lines.count...)
+                stores[column] = interner.store(codes: textCodes[column])!
+                textCodes[column] = []
+                interners[column] = nil
+            } else {
+                stores[column].removeSlots(from: lines.count)
+            }
+        }
     }
 
     /// Ends the row: columns it left out must accept an empty value.
@@ -330,9 +361,13 @@ struct ChunkResult: Sendable {
         case .text:
             if let first = bytes.first, first > 0x20, first < 0x7F {
                 filled[column] = true
-                let text = String(decoding: bytes, as: UTF8.self)
-                stores[column].textHeapBytes += ColumnStore.heapBytes(of: text)
-                stores[column].strings[Int(slot)] = text
+                if interners[column] != nil {
+                    textCodes[column][Int(slot)] = interners[column]!.code(of: bytes)
+                } else {
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    stores[column].textHeapBytes += ColumnStore.heapBytes(of: text)
+                    stores[column].strings[Int(slot)] = text
+                }
                 return
             }
         case .number(let decimals):
@@ -379,7 +414,12 @@ struct ChunkResult: Sendable {
                 demoted.insert(column)
                 return
             }
-            stores[column][slot] = value
+            if interners[column] != nil {
+                textCodes[column][Int(slot)] =
+                    if case .text(let text) = value { interners[column]!.code(of: text) } else { 0 }
+            } else {
+                stores[column][slot] = value
+            }
             if plan.countsDecimals[column], case .text(let text) = input, !value.isEmpty {
                 let places = Self.decimalPlaces(text)
                 let seen = fractionDigits[column].map { min($0.lowerBound, places)...max($0.upperBound, places) }

@@ -299,11 +299,29 @@ extension Table {
         }
         var codes = [[CellValue: Int32]](repeating: [:], count: depth)
         var distinct = [[CellValue]](repeating: [], count: depth)
+        // A coded column's level reads the slot's code and numbers it through an array: no
+        // cell is made and nothing is hashed.
+        let stored = spec.columns.map { stores[$0].isCoded ? stores[$0].codes : [] }
+        let coded = spec.columns.map { stores[$0].isCoded }
+        var levelCodes = spec.columns.map {
+            [Int32](repeating: -1, count: stores[$0].isCoded ? stores[$0].dictionary.texts.count : 0)
+        }
         var byCode: [[UInt32]] = []
         var byLeaf: [LeafKey: [UInt32]] = [:]
         let visit = { (slot: UInt32) in
             var key = LeafKey()
             for level in 0..<depth {
+                if coded[level] {
+                    let storeCode = Int(stored[level][Int(slot)])
+                    var code = levelCodes[level][storeCode]
+                    if code < 0 {
+                        code = Int32(distinct[level].count)
+                        levelCodes[level][storeCode] = code
+                        distinct[level].append(stores[spec.columns[level]][slot])
+                    }
+                    key[level] = code
+                    continue
+                }
                 let value = stores[spec.columns[level]][slot]
                 if let code = codes[level][value] {
                     key[level] = code

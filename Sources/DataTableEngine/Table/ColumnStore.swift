@@ -3,10 +3,21 @@
 /// Text and image values are Swift strings (short ones stored inline); numbers are doubles with
 /// NaN for empty; dates, times and picker choices are 32-bit integers and durations 64-bit ones,
 /// with the type's minimum for empty. No cell is boxed.
+///
+/// A text column whose values repeat (a load makes it so) is *coded*: each different text is
+/// kept once in ``dictionary`` and a slot holds its 32-bit code. Grouping, counting and
+/// filtering then work on the codes and look at each different text once.
 struct ColumnStore: Sendable {
     let type: ColumnType
-    // Only the array of the store's type is used; the others stay empty.
+    // Only the array of the store's type is used; the others stay empty. A coded text store
+    // uses `codes` and `dictionary`, not `strings`.
     var strings: [String] = []
+    /// Each slot's code into ``dictionary`` (coded text stores only).
+    private(set) var codes: [UInt32] = []
+    /// The texts of a coded text store (empty for every other store).
+    private(set) var dictionary = TextDictionary()
+    /// Whether the store is a coded text store.
+    private(set) var isCoded = false
     var numbers: [Double] = []
     var smallIntegers: [Int32] = []
     var largeIntegers: [Int64] = []
@@ -16,6 +27,37 @@ struct ColumnStore: Sendable {
 
     init(type: ColumnType) { self.type = type }
 
+    /// A coded text store: slot `i` holds `dictionary`'s text with code `codes[i]`.
+    init(codes: [UInt32], dictionary: TextDictionary) {
+        type = .text
+        self.codes = codes
+        self.dictionary = dictionary
+        isCoded = true
+    }
+
+    /// A plain store of `type` (text or image) holding `strings`.
+    init(type: ColumnType, strings: [String]) {
+        self.type = type
+        self.strings = strings
+        textHeapBytes = strings.reduce(0) { $0 + Self.heapBytes(of: $1) }
+    }
+
+    /// The same values as a coded store (a text store; any other is returned as it is): when
+    /// its texts repeat (at most one different text for every two slots), or `always`.
+    func coded(always: Bool = false) -> ColumnStore {
+        guard type == .text, !isCoded else { return self }
+        var interner = TextInterner()
+        let codes = strings.map { interner.code(of: $0) }
+        return interner.store(codes: codes, coded: always)!
+    }
+
+    /// The same values as a plain store of strings.
+    func uncoded() -> ColumnStore {
+        guard isCoded else { return self }
+        let texts = dictionary.texts
+        return ColumnStore(type: type, strings: codes.map { texts[Int($0)] })
+    }
+
     /// The bytes `text` keeps outside its array slot: none when it is stored inline.
     static func heapBytes(of text: String) -> Int {
         let count = text.utf8.count
@@ -24,7 +66,8 @@ struct ColumnStore: Sendable {
 
     /// Roughly the memory the store holds.
     var estimatedBytes: Int {
-        switch type {
+        if isCoded { return codes.count * 4 + dictionary.estimatedBytes }
+        return switch type {
         case .text, .image: strings.count * 16 + textHeapBytes
         case .number: numbers.count * 8
         case .date, .time, .picker, .boolean: smallIntegers.count * 4
@@ -34,7 +77,8 @@ struct ColumnStore: Sendable {
 
     /// How many slots the store has room for.
     var count: Int {
-        switch type {
+        if isCoded { return codes.count }
+        return switch type {
         case .text, .image: strings.count
         case .number: numbers.count
         case .date, .time, .picker, .boolean: smallIntegers.count
@@ -47,7 +91,7 @@ struct ColumnStore: Sendable {
             let index = Int(slot)
             switch type {
             case .text:
-                let text = strings[index]
+                let text = isCoded ? dictionary.texts[Int(codes[index])] : strings[index]
                 return text.isEmpty ? .empty : .text(text)
             case .image:
                 let text = strings[index]
@@ -77,6 +121,13 @@ struct ColumnStore: Sendable {
         }
         set {
             let index = Int(slot)
+            if isCoded {
+                let text = if case .text(let text) = newValue { text } else { "" }
+                let code = dictionary.use(text)
+                dictionary.release(codes[index])
+                codes[index] = code
+                return
+            }
             switch (type, newValue) {
             case (.text, .text(let text)), (.image, .image(let text)):
                 textHeapBytes += Self.heapBytes(of: text) - Self.heapBytes(of: strings[index])
@@ -112,6 +163,10 @@ struct ColumnStore: Sendable {
     /// A store holding the values of `slots`, in that order: slot `i` of the new store is
     /// `slots[i]` of this one.
     func gathering(_ slots: [UInt32]) -> ColumnStore {
+        if isCoded {
+            let gathered = slots.map { codes[Int($0)] }
+            return ColumnStore(codes: gathered, dictionary: dictionary.recounted(gathered))
+        }
         var gathered = ColumnStore(type: type)
         switch type {
         case .text, .image:
@@ -126,6 +181,7 @@ struct ColumnStore: Sendable {
 
     /// Adds room for one more slot, empty.
     mutating func appendEmpty() {
+        if isCoded { return codes.append(0) }
         switch type {
         case .text, .image: strings.append("")
         case .number: numbers.append(.nan)
@@ -134,9 +190,31 @@ struct ColumnStore: Sendable {
         }
     }
 
-    /// Appends every slot of `other`, a store of the same type.
+    /// Appends every slot of `other`, a store of the same type. The result is coded when both
+    /// are (or this one is empty and `other` is): `other`'s texts join this dictionary and its
+    /// codes are rewritten to this one's.
     mutating func append(contentsOf other: ColumnStore) {
         precondition(other.type == type, "appending a \(other.type) store to a \(type) one")
+        guard other.count > 0 else { return }
+        if count == 0, other.isCoded {
+            self = other
+            return
+        }
+        switch (isCoded, other.isCoded) {
+        case (true, true):
+            let added = other.dictionary
+            var codeFor = [UInt32](repeating: 0, count: added.texts.count)
+            for code in 1..<added.texts.count where added.uses[code] > 0 {
+                codeFor[code] = dictionary.use(added.texts[code], count: added.uses[code])
+            }
+            codes += other.codes.lazy.map { codeFor[Int($0)] }
+            return
+        case (true, false):
+            self = uncoded()
+        case (false, true):
+            return append(contentsOf: other.uncoded())
+        case (false, false): break
+        }
         strings += other.strings
         textHeapBytes += other.textHeapBytes
         numbers += other.numbers
@@ -147,6 +225,10 @@ struct ColumnStore: Sendable {
     /// Removes the slots from `count` on: undoes an ``append(contentsOf:)`` that cannot stand.
     mutating func removeSlots(from count: Int) {
         guard count < self.count else { return }
+        if isCoded {
+            for code in codes[count...] { dictionary.release(code) }
+            return codes.removeSubrange(count...)
+        }
         switch type {
         case .text, .image:
             for text in strings[count...] { textHeapBytes -= Self.heapBytes(of: text) }
@@ -159,6 +241,7 @@ struct ColumnStore: Sendable {
 
     /// Makes room for `capacity` slots without growing again.
     mutating func reserve(_ capacity: Int) {
+        if isCoded { return codes.reserveCapacity(capacity) }
         switch type {
         case .text, .image: strings.reserveCapacity(capacity)
         case .number: numbers.reserveCapacity(capacity)
@@ -168,7 +251,10 @@ struct ColumnStore: Sendable {
     }
 
     /// The raw text of a text or image slot ("" when empty), without building a ``CellValue``.
-    func text(at slot: UInt32) -> String { strings[Int(slot)] }
+    func text(at slot: UInt32) -> String {
+        if isCoded { return dictionary.texts[Int(codes[Int(slot)])] }
+        return strings[Int(slot)]
+    }
 
     /// A 64-bit key that orders like the stored values, with 0 for empty; exact for every type
     /// but text and image, where it holds the first bytes of the case-folded text and ties must
@@ -177,7 +263,7 @@ struct ColumnStore: Sendable {
         let index = Int(slot)
         switch type {
         case .text, .image:
-            return TextKey.prefix(strings[index])
+            return TextKey.prefix(text(at: slot))
         case .number:
             let number = numbers[index]
             if number.isNaN { return 0 }

@@ -208,8 +208,15 @@ private final class ExportCells {
     func gather(_ slots: [UInt32]) {
         switch store.type {
         case .text, .image:
-            let source = store.strings
-            strings = slots.map { source[Int($0)] }
+            if store.isCoded {
+                let dictionary = store.dictionary
+                let texts = dictionary.texts
+                let codes = store.codes
+                strings = slots.map { texts[Int(codes[Int($0)])] }
+            } else {
+                let source = store.strings
+                strings = slots.map { source[Int($0)] }
+            }
         case .number:
             let source = store.numbers
             numbers = slots.map { source[Int($0)] }

@@ -124,3 +124,12 @@ extension Draft {
         cells.values.reduce(0) { $0 + $1.estimatedBytes }
     }
 }
+
+extension Table {
+    /// Keeps each text column whose texts repeat (at most one different text for every two
+    /// slots; `all`: every text column) as a coded store (``ColumnStore/codes``), as a load
+    /// reads such a column. The values stay as they are.
+    public mutating func codeTexts(all: Bool = false) {
+        for column in stores.indices { stores[column] = stores[column].coded(always: all) }
+    }
+}

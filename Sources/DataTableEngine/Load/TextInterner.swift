@@ -1,0 +1,136 @@
+import Foundation
+
+/// Gives each different text read into one column of a load chunk a code, keeping its bytes
+/// once: a field is hashed and looked up straight from the input's bytes, so a text met again
+/// makes no string. ``store(codes:)`` turns the codes into the chunk's store.
+///
+/// An open-addressed table of codes, probed linearly, kept at most half full; the hash reads
+/// eight bytes at a time and is seeded once per process, so that no input can be written to
+/// make every text collide.
+struct TextInterner: Sendable {
+    /// The bytes of every text, one after another.
+    private var arena: [UInt8] = []
+    /// Where each code's bytes end in ``arena`` (code 0, the empty text, ends at 0).
+    private var ends: [Int] = [0]
+    /// By place: a code in the low 32 bits and the high 32 bits of its text's hash above them,
+    /// so that most texts that differ are told apart without reading them; 0 is a free place.
+    private var table = [UInt64](repeating: 0, count: 1024)
+
+    private static let seed = UInt64.random(in: .min ... .max)
+
+    /// How many codes there are, the empty text's included.
+    var count: Int { ends.count }
+
+    /// The code of the text spelled by `bytes` (valid UTF-8): a new one the first time.
+    mutating func code(of bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        guard !bytes.isEmpty else { return 0 }
+        let hash = Self.hash(bytes)
+        let mark = hash & 0xFFFF_FFFF_0000_0000
+        let mask = table.count - 1
+        var place = Int(truncatingIfNeeded: hash) & mask
+        let found: UInt32? = table.withUnsafeBufferPointer { table in
+            while true {
+                let entry = table[place]
+                if entry == 0 { return nil }
+                if entry & 0xFFFF_FFFF_0000_0000 == mark, holds(UInt32(truncatingIfNeeded: entry), bytes) {
+                    return UInt32(truncatingIfNeeded: entry)
+                }
+                place = (place + 1) & mask
+            }
+        }
+        if let found { return found }
+        let code = UInt32(ends.count)
+        arena.append(contentsOf: bytes)
+        ends.append(arena.count)
+        table[place] = mark | UInt64(code)
+        if ends.count * 2 > table.count { grow() }
+        return code
+    }
+
+    /// The code of `text`, as ``code(of:)-(UnsafeBufferPointer<UInt8>)`` gives it.
+    mutating func code(of text: String) -> UInt32 {
+        var text = text
+        return text.withUTF8 { code(of: $0) }
+    }
+
+    /// Whether `code`'s bytes are `bytes`.
+    private func holds(_ code: UInt32, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = ends[Int(code) - 1]
+        guard ends[Int(code)] - start == bytes.count else { return false }
+        return arena.withUnsafeBufferPointer { arena in
+            memcmp(arena.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0
+        }
+    }
+
+    /// Twice the places, each code placed again by its text's hash.
+    private mutating func grow() {
+        var grown = [UInt64](repeating: 0, count: table.count * 2)
+        let mask = grown.count - 1
+        arena.withUnsafeBufferPointer { arena in
+            for code in 1..<ends.count {
+                let start = ends[code - 1]
+                let hash = Self.hash(UnsafeBufferPointer(rebasing: arena[start..<ends[code]]))
+                var place = Int(truncatingIfNeeded: hash) & mask
+                while grown[place] != 0 { place = (place + 1) & mask }
+                grown[place] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(code)
+            }
+        }
+        table = grown
+    }
+
+    /// A hash of `bytes`, eight at a time, each word mixed in by multiplication.
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        let count = bytes.count
+        var hash = seed ^ (UInt64(count) &* 0x9E37_79B9_7F4A_7C15)
+        var offset = 0
+        while offset + 8 <= count {
+            hash = (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= hash >> 31
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < count {
+            tail |= UInt64(bytes[offset]) << shift
+            shift += 8
+            offset += 1
+        }
+        hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+        hash ^= hash >> 29
+        hash = hash &* 0xBF58_476D_1CE4_E5B9
+        return hash ^ (hash >> 32)
+    }
+
+    /// The text of every code, in code order; `nil` when `validating` and one is not UTF-8.
+    private func texts(validating: Bool) -> [String]? {
+        arena.withUnsafeBufferPointer { arena in
+            var texts = [""]
+            texts.reserveCapacity(ends.count)
+            for code in 1..<ends.count {
+                let bytes = UnsafeBufferPointer(rebasing: arena[ends[code - 1]..<ends[code]])
+                if validating {
+                    guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+                    texts.append(text)
+                } else {
+                    texts.append(String(decoding: bytes, as: UTF8.self))
+                }
+            }
+            return texts
+        }
+    }
+
+    /// The store of a chunk whose slots hold `codes`: coded when its texts repeat (at most one
+    /// different text for every two slots), else plain strings, since a dictionary of texts
+    /// that do not repeat would only add to them; `coded`: coded whatever the texts. `nil` when `validating` and a text is not
+    /// UTF-8 (else the bytes must have been checked already).
+    func store(codes: [UInt32], validating: Bool = false, coded: Bool = false) -> ColumnStore? {
+        guard let texts = texts(validating: validating) else { return nil }
+        if coded || (count - 1) * 2 <= codes.count {
+            var uses = [UInt32](repeating: 0, count: count)
+            for code in codes { uses[Int(code)] += 1 }
+            return ColumnStore(codes: codes, dictionary: TextDictionary(texts: texts, uses: uses))
+        }
+        return ColumnStore(type: .text, strings: codes.map { texts[Int($0)] })
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// The different texts of a dictionary-coded text column (``ColumnStore/codes``), each kept once
+/// with a code and the number of slots that hold it.
+///
+/// Code 0 is the empty text, always there and never counted. A text no slot holds any more is
+/// freed at once and its code used again, so the dictionary never holds more texts than the
+/// column has different values.
+struct TextDictionary: Sendable {
+    /// Each code's text ("" for code 0 and for free codes).
+    private(set) var texts: [String] = [""]
+    /// How many slots hold each code (code 0: not counted).
+    private(set) var uses: [UInt32] = [0]
+    private var codeOf: [Spelling: UInt32] = [:]
+    private var free: [UInt32] = []
+    /// Bytes the texts keep outside their array slots (``ColumnStore/heapBytes(of:)``).
+    private(set) var heapBytes = 0
+
+    init() {}
+
+    /// A dictionary of `texts` (code 0 must be ""; each text once) with the counts `uses`;
+    /// texts used by no slot are freed.
+    init(texts: [String], uses: [UInt32]) {
+        precondition(texts.first == "" && texts.count == uses.count, "a dictionary starts with the empty text")
+        self.texts = texts
+        self.uses = uses
+        codeOf.reserveCapacity(texts.count)
+        for code in 1..<texts.count {
+            if uses[code] == 0 {
+                self.texts[code] = ""
+                free.append(UInt32(code))
+            } else {
+                codeOf[Spelling(texts[code])] = UInt32(code)
+                heapBytes += ColumnStore.heapBytes(of: texts[code])
+            }
+        }
+    }
+
+    /// How many different texts (other than the empty one) slots hold.
+    var count: Int { texts.count - 1 - free.count }
+
+    /// Roughly the memory the dictionary holds: each text's slot, its bytes, its count and its
+    /// entry in the table of codes.
+    var estimatedBytes: Int { texts.count * (16 + 4 + 24) + heapBytes }
+
+    /// The code of `text`, if a slot holds it ("" is 0).
+    func code(of text: String) -> UInt32? { text.isEmpty ? 0 : codeOf[Spelling(text)] }
+
+    /// The code of `text` for `count` more slots, given a code first when no slot held it.
+    mutating func use(_ text: String, count: UInt32 = 1) -> UInt32 {
+        guard !text.isEmpty else { return 0 }
+        if let code = codeOf[Spelling(text)] {
+            uses[Int(code)] += count
+            return code
+        }
+        let code: UInt32
+        if let reused = free.popLast() {
+            code = reused
+            texts[Int(code)] = text
+            uses[Int(code)] = count
+        } else {
+            code = UInt32(texts.count)
+            texts.append(text)
+            uses.append(count)
+        }
+        codeOf[Spelling(text)] = code
+        heapBytes += ColumnStore.heapBytes(of: text)
+        return code
+    }
+
+    /// One slot fewer holds `code`; the text is freed when none does.
+    mutating func release(_ code: UInt32) {
+        guard code != 0 else { return }
+        let index = Int(code)
+        uses[index] -= 1
+        guard uses[index] == 0 else { return }
+        let text = texts[index]
+        codeOf[Spelling(text)] = nil
+        heapBytes -= ColumnStore.heapBytes(of: text)
+        texts[index] = ""
+        free.append(code)
+    }
+
+    /// This dictionary's texts with their counts taken from `codes`: the dictionary of a store
+    /// holding only those slots.
+    func recounted(_ codes: [UInt32]) -> TextDictionary {
+        var counts = [UInt32](repeating: 0, count: texts.count)
+        for code in codes { counts[Int(code)] += 1 }
+        counts[0] = 0
+        return TextDictionary(texts: texts, uses: counts)
+    }
+}
+
+/// A text as its bytes: two spellings of one character (a precomposed `é` and `e` with a
+/// combining accent), equal as Swift strings, are different texts of a column.
+private struct Spelling: Hashable {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    static func == (left: Spelling, right: Spelling) -> Bool {
+        var left = left.text
+        var right = right.text
+        return left.withUTF8 { left in
+            right.withUTF8 { right in
+                left.count == right.count
+                    && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+            }
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}

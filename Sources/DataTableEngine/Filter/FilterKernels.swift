@@ -104,7 +104,13 @@ extension RowFilter {
     /// Sets the bits of the slots in `words` of `table` whose rows the filter admits (64 slots a
     /// word): terms that are conditions with a column-at-a-time form first, each over the
     /// whole run, then the other terms and the search for the slots still in, row by row.
-    func admit(_ words: Range<Int>, into bits: UnsafeMutableBufferPointer<UInt64>, of table: Table) {
+    /// `found` is ``searchFound(in:)`` of the same table, or empty.
+    func admit(
+        _ words: Range<Int>,
+        into bits: UnsafeMutableBufferPointer<UInt64>,
+        of table: Table,
+        found: [[Bool]] = []
+    ) {
         let slotCount = table.slotCount
         for word in words {
             let left = slotCount - (word << 6)
@@ -127,7 +133,8 @@ extension RowFilter {
                 remaining &= remaining - 1
                 let slot = UInt32((word << 6) + bit)
                 let admitted =
-                    others.allSatisfy { $0.admits(slot, in: table) } && (search.isEmpty || searchFinds(slot, in: table))
+                    others.allSatisfy { $0.admits(slot, in: table) }
+                    && (search.isEmpty || searchFinds(slot, in: table, found: found))
                 if !admitted { bits[word] &= ~(1 << UInt64(bit)) }
             }
         }

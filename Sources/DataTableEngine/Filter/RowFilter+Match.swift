@@ -8,14 +8,34 @@ extension RowFilter {
         return search.isEmpty || searchFinds(slot, in: table)
     }
 
+    /// By column of `table`: for a coded text column, whether each of its different texts
+    /// (by code) contains the search text; empty for the other columns. Worked out once, it
+    /// lets ``searchFinds(_:in:found:)`` read a row's code in place of searching its text.
+    func searchFound(in table: Table) -> [[Bool]] {
+        table.stores.map { store in
+            guard store.isCoded, !search.isEmpty else { return [] }
+            return searchBytes.withUnsafeBufferPointer { needle in
+                store.dictionary.texts.map { text in
+                    var text = text
+                    return text.withUTF8 { Self.contains($0, folded: needle, ascii: searchIsASCII) }
+                }
+            }
+        }
+    }
+
     /// Whether the row in `slot` of `table` has a cell whose display text contains the search
-    /// text (which is not empty).
-    func searchFinds(_ slot: UInt32, in table: Table) -> Bool {
+    /// text (which is not empty). `found`, from ``searchFound(in:)`` on the same table, answers
+    /// for the coded columns.
+    func searchFinds(_ slot: UInt32, in table: Table, found: [[Bool]] = []) -> Bool {
         searchBytes.withUnsafeBufferPointer { needle in
             var text = SmallText()
             // Stores and rules are read where they lie: a copy of each per cell would cost more
             // than the search.
             for column in table.columns.indices {
+                if !found.isEmpty, !found[column].isEmpty {
+                    if found[column][Int(table.stores[column].codes[Int(slot)])] { return true }
+                    continue
+                }
                 switch table.stores[column].type {
                 case .text, .image:
                     // The stored text is the display text: searched where it lies.

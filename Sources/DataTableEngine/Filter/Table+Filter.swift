@@ -38,9 +38,11 @@ extension Table {
             let bits = UnsafeMutableSendableBuffer(bits)
             let pieces = (slotCount + pieceSlots - 1) / pieceSlots
             let table = self
+            // A coded column's texts are searched once, not once per row.
+            let found = filter.search.isEmpty ? [] : filter.searchFound(in: self)
             let lookAt = { @Sendable (piece: Int) in
                 let start = piece * pieceSlots / 64
-                filter.admit(start..<min(words, start + pieceSlots / 64), into: bits.buffer, of: table)
+                filter.admit(start..<min(words, start + pieceSlots / 64), into: bits.buffer, of: table, found: found)
             }
             if pieces > 1 {
                 DispatchQueue.concurrentPerform(iterations: pieces, execute: lookAt)

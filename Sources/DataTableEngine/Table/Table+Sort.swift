@@ -96,6 +96,13 @@ private struct SortPlan {
         count = slots.count
         keys = resolved.map { key in
             let store = table.stores[key.column]
+            if store.isCoded {
+                // A coded column's different texts are put in order once; a row's key is then
+                // its text's place in that order, exact.
+                let places = Self.places(of: store.dictionary.texts)
+                let codes = store.codes
+                return Key(orderKeys: slots.map { places[Int(codes[Int($0)])] }, descending: key.descending)
+            }
             let orderKeys = slots.map { store.orderKey(at: $0) }
             if store.orderKeyIsExact {
                 return Key(orderKeys: orderKeys, descending: key.descending)
@@ -103,6 +110,27 @@ private struct SortPlan {
             let raw = slots.map { store.text(at: $0) }
             return Key(orderKeys: orderKeys, folded: FoldedTexts(raw), raw: raw, descending: key.descending)
         }
+    }
+
+    private init(keys: [Key], count: Int) {
+        self.keys = keys
+        self.count = count
+    }
+
+    /// Each text's place in the order of `texts` (from 0; the empty text first), sorted as a
+    /// text column is.
+    static func places(of texts: [String]) -> [UInt64] {
+        let key = Key(
+            orderKeys: texts.map(TextKey.prefix),
+            folded: FoldedTexts(texts),
+            raw: texts,
+            descending: false
+        )
+        var places = [UInt64](repeating: 0, count: texts.count)
+        for (place, index) in SortPlan(keys: [key], count: texts.count).sortedRanks().enumerated() {
+            places[Int(index)] = UInt64(place)
+        }
+        return places
     }
 
     /// Ranks (positions in the natural order) in sorted order.

@@ -125,18 +125,60 @@ extension RowFilter {
                 continue
             }
         }
-        guard !others.isEmpty || !search.isEmpty else { return }
-        for word in words where bits[word] != 0 {
-            var remaining = bits[word]
-            while remaining != 0 {
-                let bit = remaining.trailingZeroBitCount
-                remaining &= remaining - 1
-                let slot = UInt32((word << 6) + bit)
-                let admitted =
-                    others.allSatisfy { $0.admits(slot, in: table) }
-                    && (search.isEmpty || searchFinds(slot, in: table, found: found))
-                if !admitted { bits[word] &= ~(1 << UInt64(bit)) }
+        if !others.isEmpty {
+            for word in words where bits[word] != 0 {
+                var remaining = bits[word]
+                while remaining != 0 {
+                    let bit = remaining.trailingZeroBitCount
+                    remaining &= remaining - 1
+                    let slot = UInt32((word << 6) + bit)
+                    if !others.allSatisfy({ $0.admits(slot, in: table) }) { bits[word] &= ~(1 << UInt64(bit)) }
+                }
             }
         }
+        if !search.isEmpty { search(words, in: bits, of: table, found: found) }
+    }
+
+    /// Clears the bits of the slots in `words` none of whose cells contains the search text:
+    /// a column at a time, each over the rows still in that no column before it matched, its
+    /// store and display format read once (row by row, each cell's read would count
+    /// references).
+    private func search(
+        _ words: Range<Int>,
+        in bits: UnsafeMutableBufferPointer<UInt64>,
+        of table: Table,
+        found: [[Bool]]
+    ) {
+        var matched = [UInt64](repeating: 0, count: words.count)
+        searchBytes.withUnsafeBufferPointer { needle in
+            for column in table.columns.indices {
+                let store = table.stores[column]
+                let codeFound = found.isEmpty ? [] : found[column]
+                let format = table.columns[column].rules.displayFormat
+                var text = SmallText()
+                for (offset, word) in words.enumerated() {
+                    var remaining = bits[word] & ~matched[offset]
+                    while remaining != 0 {
+                        let bit = remaining.trailingZeroBitCount
+                        remaining &= remaining - 1
+                        let slot = UInt32((word << 6) + bit)
+                        let hit: Bool
+                        if !codeFound.isEmpty {
+                            hit = codeFound[Int(store.codes[Int(slot)])]
+                        } else if store.type == .text || store.type == .image {
+                            // The stored text is the display text: searched where it lies.
+                            var stored = store.text(at: slot)
+                            hit = stored.withUTF8 { Self.contains($0, folded: needle, ascii: searchIsASCII) }
+                        } else {
+                            text.removeAll()
+                            format.append(store[slot], to: &text)
+                            hit = text.withBytes { Self.contains($0, folded: needle, ascii: searchIsASCII) }
+                        }
+                        if hit { matched[offset] |= 1 << UInt64(bit) }
+                    }
+                }
+            }
+        }
+        for (offset, word) in words.enumerated() { bits[word] &= matched[offset] }
     }
 }

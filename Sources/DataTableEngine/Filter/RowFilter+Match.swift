@@ -10,7 +10,7 @@ extension RowFilter {
 
     /// By column of `table`: for a coded text column, whether each of its different texts
     /// (by code) contains the search text; empty for the other columns. Worked out once, it
-    /// lets ``searchFinds(_:in:found:)`` read a row's code in place of searching its text.
+    /// lets ``admit(_:into:of:found:)`` read a row's code in place of searching its text.
     func searchFound(in table: Table) -> [[Bool]] {
         table.stores.map { store in
             guard store.isCoded, !search.isEmpty else { return [] }
@@ -24,18 +24,13 @@ extension RowFilter {
     }
 
     /// Whether the row in `slot` of `table` has a cell whose display text contains the search
-    /// text (which is not empty). `found`, from ``searchFound(in:)`` on the same table, answers
-    /// for the coded columns.
-    func searchFinds(_ slot: UInt32, in table: Table, found: [[Bool]] = []) -> Bool {
+    /// text (which is not empty).
+    func searchFinds(_ slot: UInt32, in table: Table) -> Bool {
         searchBytes.withUnsafeBufferPointer { needle in
             var text = SmallText()
             // Stores and rules are read where they lie: a copy of each per cell would cost more
             // than the search.
             for column in table.columns.indices {
-                if !found.isEmpty, !found[column].isEmpty {
-                    if found[column][Int(table.stores[column].codes[Int(slot)])] { return true }
-                    continue
-                }
                 switch table.stores[column].type {
                 case .text, .image:
                     // The stored text is the display text: searched where it lies.

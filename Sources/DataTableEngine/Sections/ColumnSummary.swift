@@ -31,6 +31,60 @@ struct ColumnSummary: Sendable {
     /// Totals, per group (columns that add up).
     private(set) var sums: [CompensatedSum] = []
 
+    /// A summary of `column`, held in `store`, over `groups`: each group's rows, in the
+    /// groups' order. A number column's doubles are read where they lie.
+    init(column: Int, ordered: Bool, groups: [[UInt32]], store: ColumnStore) {
+        guard store.type == .number else {
+            self = ColumnSummary(column: column, type: store.type, ordered: ordered, groups: groups) { store[$0] }
+            return
+        }
+        self.column = column
+        adds = true
+        durations = false
+        self.ordered = ordered
+        let numbers = store.numbers
+        let largest = groups.lazy.compactMap { $0.max() }.max().map { Int($0) + 1 } ?? 0
+        kept = Array(repeating: .empty, count: largest)
+        var sorted: [UInt32] = []
+        if ordered { sorted.reserveCapacity(groups.reduce(0) { $0 + $1.count }) }
+        var filledCounts: [Int] = []
+        filledCounts.reserveCapacity(groups.count)
+        var keyed: [(key: Double, slot: UInt32)] = []
+        for group in groups {
+            var filledHere = 0
+            var sum = CompensatedSum()
+            for slot in group {
+                let number = numbers[Int(slot)]
+                guard !number.isNaN else { continue }
+                kept[Int(slot)] = .number(number)
+                filledHere += 1
+                sum.add(number)
+            }
+            var distinctHere = 0
+            if ordered {
+                // By value, empty last, then by slot (``sortByValue(_:kept:type:)``).
+                keyed.removeAll(keepingCapacity: true)
+                for slot in group {
+                    let number = numbers[Int(slot)]
+                    keyed.append((number.isNaN ? .infinity : number, slot))
+                }
+                keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.slot < $1.slot }
+                sorted.append(contentsOf: keyed.lazy.map(\.slot))
+                var previous: Double?
+                for (key, slot) in keyed {
+                    guard !numbers[Int(slot)].isNaN else { break }
+                    if key != previous { distinctHere += 1 }
+                    previous = key
+                }
+            }
+            filledCounts.append(filledHere)
+            distinct.append(distinctHere)
+            sums.append(sum)
+        }
+        if ordered { byValue = RowOrder(sorted) }
+        filled = SectionCounts(filledCounts)
+    }
+
     /// A summary of `column` over `groups`: each group's rows, in the groups' order.
     init(column: Int, type: ColumnType, ordered: Bool, groups: [[UInt32]], values: (UInt32) -> CellValue) {
         self.column = column

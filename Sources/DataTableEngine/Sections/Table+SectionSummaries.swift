@@ -30,10 +30,7 @@ extension Table {
         let orderedFunctions: Set<AggregateFunction> = [.min, .max, .median, .countDistinct]
         return spec.summedColumns.map { column in
             let ordered = spec.aggregates.contains { $0.column == column && orderedFunctions.contains($0.function) }
-            let store = stores[column]
-            return ColumnSummary(column: column, type: columns[column].type, ordered: ordered, groups: groups) {
-                store[$0]
-            }
+            return ColumnSummary(column: column, ordered: ordered, groups: groups, store: stores[column])
         }
     }
 

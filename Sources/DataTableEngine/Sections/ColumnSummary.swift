@@ -1,14 +1,35 @@
 import DataTableVocabulary
 
-/// One column that a view's sections (or its grand total) sum up, kept current with every change
-/// in O(log² n) a row: counts, totals, the least, greatest and middle values and how many
-/// different values each group holds, without looking at a group's other rows.
+/// Where the rows a view's sections hold fall, for building their summaries in one pass over
+/// the slots: each held slot's leaf, and for each summed level (the grand total last, as one
+/// group) which group each leaf is in and where each group starts among the sections' rows.
+struct SummaryLayout: Sendable {
+    /// Per slot: the leaf holding it; -1 for a slot the sections do not hold.
+    let leafOfSlot: [Int32]
+    /// The held slots, ascending.
+    let heldSlots: [UInt32]
+    /// How many levels are summed (the grand total counts as one).
+    let levelCount: Int
+    /// Per leaf and level (`leaf * levelCount + level`): the group's number among all levels'
+    /// groups (level `l`'s groups numbered from ``groupBase``[l]).
+    let leafGroups: [Int32]
+    /// Where each level's groups start in the numbering; one more entry for the end.
+    let groupBase: [Int]
+    /// Per group (numbered as in ``leafGroups``): where its rows start among the sections' rows.
+    let groupStarts: [Int]
+}
+
+/// One column that a view's sections (and its grand total) sum up, kept current with every
+/// change in O(log² n) a row and level: counts, totals, the least, greatest and middle values
+/// and how many different values each group holds, without looking at a group's other rows.
 ///
-/// The rows are kept in one counted order (``RowOrder``) grouped like the sections they sum up:
-/// group `g` takes the positions `start(g) ..< start(g) + rows(g)` that it takes in the sections'
-/// own rows, and within a group the rows run by value, rows with a value first, then by slot. The
-/// least value of a group is at its first position, the greatest at its last filled one, the
-/// middle one halfway; a row's value is new to its group when neither neighbour has it.
+/// The values are kept once, by slot (``SummedCells``), for every level. Each level
+/// (``LevelSummary``; the grand total is one more, with one group) keeps its rows in one
+/// counted order grouped like the sections: group `g` takes the positions
+/// `start(g) ..< start(g) + rows(g)` that it takes in the sections' own rows, and within a group
+/// the rows run by value, rows with a value first, then by slot. The least value of a group is
+/// at its first position, the greatest at its last filled one, the middle one halfway; a row's
+/// value is new to its group when neither neighbour has it.
 struct ColumnSummary: Sendable {
     /// The column (its index in the table).
     let column: Int
@@ -19,139 +40,120 @@ struct ColumnSummary: Sendable {
     /// Whether the rows are kept in value order: only for the functions that read it (`min`,
     /// `max`, `median`, `countDistinct`); counts and totals need no order.
     let ordered: Bool
-    /// The rows by group, then value (empty cells last), then slot.
-    private(set) var byValue = RowOrder()
-    /// Each row's value when it was placed, by slot (`.empty` for rows not held): what a row is
-    /// found and taken out by after its cell has changed.
-    private var kept: [CellValue] = []
-    /// Rows with a value, per group.
-    private(set) var filled = SectionCounts()
-    /// Different values, per group.
-    private(set) var distinct: [Int] = []
-    /// Totals, per group (columns that add up).
-    private(set) var sums: [CompensatedSum] = []
+    /// Each held row's value when it was placed.
+    private(set) var cells: SummedCells
+    /// Per level, outermost first, then the grand total's when the sections have one.
+    private(set) var levels: [LevelSummary]
 
-    /// A summary of `column`, held in `store`, over `groups`: each group's rows, in the
-    /// groups' order. A number column's doubles are read where they lie.
-    init(column: Int, ordered: Bool, groups: [[UInt32]], store: ColumnStore) {
-        guard store.type == .number else {
-            self = ColumnSummary(column: column, type: store.type, ordered: ordered, groups: groups) { store[$0] }
-            return
-        }
+    /// A summary of `column`, held in `store`, over the rows `layout` places. Totals and counts
+    /// take one pass over the held slots in slot order (the store read front to back). For an
+    /// ordered summary the rows are put in value order once (a radix sort of exact order keys,
+    /// or a comparison sort for text), then dealt to each level's groups in that order.
+    init(column: Int, ordered: Bool, store: ColumnStore, layout: SummaryLayout) {
         self.column = column
-        adds = true
-        durations = false
+        let type = store.type
+        let adds = type == .number || type == .duration
+        self.adds = adds
+        durations = type == .duration
         self.ordered = ordered
-        let numbers = store.numbers
-        let largest = groups.lazy.compactMap { $0.max() }.max().map { Int($0) + 1 } ?? 0
-        kept = Array(repeating: .empty, count: largest)
-        var sorted: [UInt32] = []
-        if ordered { sorted.reserveCapacity(groups.reduce(0) { $0 + $1.count }) }
-        var filledCounts: [Int] = []
-        filledCounts.reserveCapacity(groups.count)
-        var keyed: [(key: Double, slot: UInt32)] = []
-        for group in groups {
-            var filledHere = 0
-            var sum = CompensatedSum()
-            for slot in group {
-                let number = numbers[Int(slot)]
-                guard !number.isNaN else { continue }
-                kept[Int(slot)] = .number(number)
-                filledHere += 1
-                sum.add(number)
-            }
-            var distinctHere = 0
-            if ordered {
-                // By value, empty last, then by slot (``sortByValue(_:kept:type:)``).
-                keyed.removeAll(keepingCapacity: true)
-                for slot in group {
-                    let number = numbers[Int(slot)]
-                    keyed.append((number.isNaN ? .infinity : number, slot))
-                }
-                keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.slot < $1.slot }
-                sorted.append(contentsOf: keyed.lazy.map(\.slot))
-                var previous: Double?
-                for (key, slot) in keyed {
-                    guard !numbers[Int(slot)].isNaN else { break }
-                    if key != previous { distinctHere += 1 }
-                    previous = key
-                }
-            }
-            filledCounts.append(filledHere)
-            distinct.append(distinctHere)
-            sums.append(sum)
-        }
-        if ordered { byValue = RowOrder(sorted) }
-        filled = SectionCounts(filledCounts)
-    }
-
-    /// A summary of `column` over `groups`: each group's rows, in the groups' order.
-    init(column: Int, type: ColumnType, ordered: Bool, groups: [[UInt32]], values: (UInt32) -> CellValue) {
-        self.column = column
-        self.adds = type == .number || type == .duration
-        self.durations = type == .duration
-        self.ordered = ordered
-        let largest = groups.lazy.compactMap { $0.max() }.max().map { Int($0) + 1 } ?? 0
-        kept = Array(repeating: .empty, count: largest)
-        var sorted: [UInt32] = []
-        if ordered { sorted.reserveCapacity(groups.reduce(0) { $0 + $1.count }) }
-        var filledCounts: [Int] = []
-        for group in groups {
-            var filledHere = 0
-            var distinctHere = 0
-            var sum = CompensatedSum()
-            for slot in group {
-                let value = values(slot)
-                kept[Int(slot)] = value
-                guard !value.isEmpty else { continue }
-                filledHere += 1
-                if adds { sum.add(Self.amount(value)) }
-            }
-            if ordered {
-                let start = sorted.count
-                sorted.append(contentsOf: group)
-                Self.sortByValue(&sorted[start...], kept: kept, type: type)
-                var previous: CellValue?
-                for slot in sorted[start...] {
-                    let value = kept[Int(slot)]
-                    guard !value.isEmpty else { break }
-                    if value != previous { distinctHere += 1 }
-                    previous = value
+        var cells = SummedCells(type: type, capacity: layout.leafOfSlot.count)
+        let groupCount = layout.groupBase.last ?? 0
+        let levelCount = layout.levelCount
+        var filled = [Int](repeating: 0, count: groupCount)
+        var sums = [CompensatedSum](repeating: CompensatedSum(), count: groupCount)
+        filled.withUnsafeMutableBufferPointer { filled in
+            sums.withUnsafeMutableBufferPointer { sums in
+                layout.leafGroups.withUnsafeBufferPointer { leafGroups in
+                    // (Slots in ascending order: the store and the kept values are read and
+                    // written front to back.)
+                    if type == .number {
+                        let numbers = store.numbers
+                        for slot in layout.heldSlots {
+                            let number = numbers[Int(slot)]
+                            guard !number.isNaN else { continue }
+                            cells.setNumber(number, at: slot)
+                            let first = Int(layout.leafOfSlot[Int(slot)]) * levelCount
+                            for level in 0..<levelCount {
+                                let group = Int(leafGroups[first + level])
+                                filled[group] += 1
+                                sums[group].add(number)
+                            }
+                        }
+                    } else {
+                        for slot in layout.heldSlots {
+                            let value = store[slot]
+                            guard !value.isEmpty else { continue }
+                            cells.set(value, at: slot)
+                            let amount = adds ? Self.amount(value) : 0
+                            let first = Int(layout.leafOfSlot[Int(slot)]) * levelCount
+                            for level in 0..<levelCount {
+                                let group = Int(leafGroups[first + level])
+                                filled[group] += 1
+                                if adds { sums[group].add(amount) }
+                            }
+                        }
+                    }
                 }
             }
-            filledCounts.append(filledHere)
-            distinct.append(distinctHere)
-            sums.append(sum)
         }
-        if ordered { byValue = RowOrder(sorted) }
-        filled = SectionCounts(filledCounts)
+        self.cells = cells
+        levels = (0..<levelCount).map { level in
+            let groups = layout.groupBase[level]..<layout.groupBase[level + 1]
+            return LevelSummary(
+                filled: SectionCounts(Array(filled[groups])),
+                distinct: Array(repeating: 0, count: groups.count),
+                sums: Array(sums[groups])
+            )
+        }
+        if ordered { placeInValueOrder(store: store, layout: layout) }
     }
 
-    /// Sorts `slots` by their values in `kept`, empty last, then by slot: values of every type
-    /// but text compared as numbers (their order), text by ``ValueOrder``.
-    static func sortByValue(_ slots: inout ArraySlice<UInt32>, kept: [CellValue], type: ColumnType) {
-        guard type != .text && type != .image else {
-            slots.sort { precedes(kept[Int($0)], $0, kept[Int($1)], $1) }
-            return
+    /// Puts every level's rows in value order (see ``init(column:ordered:store:layout:)``) and
+    /// counts each group's different values.
+    private mutating func placeInValueOrder(store: ColumnStore, layout: SummaryLayout) {
+        let held = layout.heldSlots
+        let count = held.count
+        let byValue: [UInt32]
+        // Per row in value order: the number of the run of equal values it is in (the position
+        // where the run starts); -1 for an empty cell.
+        var runs = [Int32](repeating: -1, count: count)
+        if store.orderKeyIsExact {
+            // Empty cells' order key is 0: one less, wrapping, puts them after every value.
+            let sorted = RadixSort.sorted(keys: held.map { store.orderKey(at: $0) &- 1 }, payloads: held)
+            byValue = sorted.payloads
+            // Equal exact keys are equal values.
+            for index in 0..<count where sorted.keys[index] != .max {
+                runs[index] = index > 0 && sorted.keys[index - 1] == sorted.keys[index] ? runs[index - 1] : Int32(index)
+            }
+        } else {
+            let cells = self.cells
+            byValue = held.sorted { Self.precedes(cells[$0], $0, cells[$1], $1) }
+            for index in 0..<count where !cells[byValue[index]].isEmpty {
+                runs[index] =
+                    index > 0 && cells[byValue[index - 1]] == cells[byValue[index]] ? runs[index - 1] : Int32(index)
+            }
         }
-        var keyed = slots.map { slot -> (key: Double, slot: UInt32) in
-            (Self.numericKey(kept[Int(slot)]), slot)
-        }
-        keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.slot < $1.slot }
-        for (offset, entry) in keyed.enumerated() { slots[slots.startIndex + offset] = entry.slot }
-    }
-
-    /// A value of a column that is not text as a number in its order; empty cells last.
-    static func numericKey(_ value: CellValue) -> Double {
-        switch value {
-        case .empty: .infinity
-        case .number(let number): number
-        case .date(let days): Double(days)
-        case .time(let seconds), .picker(option: let seconds): Double(seconds)
-        case .duration(let seconds): Double(seconds)
-        case .datetime(let milliseconds): Double(milliseconds)
-        case .boolean(let flag): flag ? 1 : 0
-        case .text, .image: 0
+        let leaves = byValue.map { layout.leafOfSlot[Int($0)] }
+        for level in 0..<layout.levelCount {
+            let base = layout.groupBase[level]
+            var next = Array(layout.groupStarts[base..<layout.groupBase[level + 1]])
+            var distinct = [Int](repeating: 0, count: next.count)
+            var lastRun = [Int32](repeating: -1, count: next.count)
+            let placed = [UInt32](unsafeUninitializedCapacity: count) { placed, initialized in
+                layout.leafGroups.withUnsafeBufferPointer { leafGroups in
+                    for index in 0..<count {
+                        let group = Int(leafGroups[Int(leaves[index]) * layout.levelCount + level]) - base
+                        placed[next[group]] = byValue[index]
+                        next[group] += 1
+                        let run = runs[index]
+                        if run >= 0 && run != lastRun[group] { distinct[group] += 1 }
+                        lastRun[group] = run
+                    }
+                }
+                initialized = count
+            }
+            levels[level].byValue = RowOrder(placed)
+            levels[level].distinct = distinct
         }
     }
 
@@ -176,101 +178,116 @@ struct ColumnSummary: Sendable {
         }
     }
 
-    /// The value of the row at `position` of the value order.
-    private func value(at position: Int) -> CellValue { kept[Int(byValue.slot(at: position))] }
+    /// The value of the row at `position` of `level`'s value order.
+    private func value(at position: Int, level: Int) -> CellValue {
+        cells[levels[level].byValue.slot(at: position)]
+    }
 
     // MARK: Keeping it current
 
-    /// A new empty group at `group`.
-    mutating func insertGroup(at group: Int) {
-        filled.insertSection(at: group)
-        distinct.insert(0, at: group)
-        sums.insert(CompensatedSum(), at: group)
+    /// A new empty group at `group` of `level`.
+    mutating func insertGroup(at group: Int, level: Int) {
+        levels[level].filled.insertSection(at: group)
+        levels[level].distinct.insert(0, at: group)
+        levels[level].sums.insert(CompensatedSum(), at: group)
     }
 
-    /// Drops `group` (it must be empty).
-    mutating func removeGroup(at group: Int) {
-        filled.removeSection(at: group)
-        distinct.remove(at: group)
-        sums.remove(at: group)
+    /// Drops `group` of `level` (it must be empty).
+    mutating func removeGroup(at group: Int, level: Int) {
+        levels[level].filled.removeSection(at: group)
+        levels[level].distinct.remove(at: group)
+        levels[level].sums.remove(at: group)
     }
 
-    /// Places `slot`, whose cell holds `value`, in `group`, which starts at position `start`.
-    mutating func insert(_ slot: UInt32, value: CellValue, group: Int, start: Int) {
-        if slot >= kept.count { kept.append(contentsOf: repeatElement(.empty, count: Int(slot) + 1 - kept.count)) }
-        kept[Int(slot)] = value
+    /// Places `slot`, whose cell holds `value`, in one group a level: `places[level]` is the
+    /// group and the position its rows start at.
+    mutating func insert(_ slot: UInt32, value: CellValue, places: [(group: Int, start: Int)]) {
+        cells.set(value, at: slot)
+        for (level, place) in places.enumerated() {
+            insert(slot, value: value, level: level, group: place.group, start: place.start)
+        }
+    }
+
+    /// Takes `slot` out of its group at each level (`places` as for ``insert(_:value:places:)``);
+    /// nothing when it is not held.
+    mutating func remove(_ slot: UInt32, places: [(group: Int, start: Int)]) {
+        let value = cells[slot]
+        for (level, place) in places.enumerated() {
+            remove(slot, value: value, level: level, group: place.group, start: place.start)
+        }
+        cells.set(.empty, at: slot)
+    }
+
+    private mutating func insert(_ slot: UInt32, value: CellValue, level: Int, group: Int, start: Int) {
         guard ordered else {
             if !value.isEmpty {
-                filled.add(1, to: group)
-                if adds { sums[group].add(Self.amount(value)) }
+                levels[level].filled.add(1, to: group)
+                if adds { levels[level].sums[group].add(Self.amount(value)) }
             }
             return
         }
-        let filledEnd = start + filled.counts[group]
+        let filledEnd = start + levels[level].filled.counts[group]
         guard !value.isEmpty else {
-            byValue.insert(slot, at: filledEnd)
+            levels[level].byValue.insert(slot, at: filledEnd)
             return
         }
         var low = start
         var high = filledEnd
         while low < high {
             let middle = (low + high) / 2
-            let other = byValue.slot(at: middle)
-            if Self.precedes(kept[Int(other)], other, value, slot) { low = middle + 1 } else { high = middle }
+            let other = levels[level].byValue.slot(at: middle)
+            if Self.precedes(cells[other], other, value, slot) { low = middle + 1 } else { high = middle }
         }
+        // (The slot's own value is already kept: its neighbours are read before it goes in.)
         let isNew =
-            (low == start || self.value(at: low - 1) != value) && (low == filledEnd || self.value(at: low) != value)
-        byValue.insert(slot, at: low)
-        filled.add(1, to: group)
-        if isNew { distinct[group] += 1 }
-        if adds { sums[group].add(Self.amount(value)) }
+            (low == start || self.value(at: low - 1, level: level) != value)
+            && (low == filledEnd || self.value(at: low, level: level) != value)
+        levels[level].byValue.insert(slot, at: low)
+        levels[level].filled.add(1, to: group)
+        if isNew { levels[level].distinct[group] += 1 }
+        if adds { levels[level].sums[group].add(Self.amount(value)) }
     }
 
-    /// Takes `slot` out of `group`, which starts at position `start`; nothing when it is not held.
-    mutating func remove(_ slot: UInt32, group: Int, start: Int) {
+    private mutating func remove(_ slot: UInt32, value: CellValue, level: Int, group: Int, start: Int) {
         guard ordered else {
-            guard Int(slot) < kept.count else { return }
-            let value = kept[Int(slot)]
-            kept[Int(slot)] = .empty
             if !value.isEmpty {
-                filled.add(-1, to: group)
-                if adds { sums[group].remove(Self.amount(value)) }
+                levels[level].filled.add(-1, to: group)
+                if adds { levels[level].sums[group].remove(Self.amount(value)) }
             }
             return
         }
-        guard let position = byValue.position(of: slot) else { return }
-        let value = kept[Int(slot)]
-        kept[Int(slot)] = .empty
-        byValue.remove(at: position)
+        guard let position = levels[level].byValue.position(of: slot) else { return }
+        levels[level].byValue.remove(at: position)
         guard !value.isEmpty else { return }
-        filled.add(-1, to: group)
-        let filledEnd = start + filled.counts[group]
+        levels[level].filled.add(-1, to: group)
+        let filledEnd = start + levels[level].filled.counts[group]
         let wasOnly =
-            (position == start || self.value(at: position - 1) != value)
-            && (position == filledEnd || self.value(at: position) != value)
-        if wasOnly { distinct[group] -= 1 }
-        if adds { sums[group].remove(Self.amount(value)) }
+            (position == start || self.value(at: position - 1, level: level) != value)
+            && (position == filledEnd || self.value(at: position, level: level) != value)
+        if wasOnly { levels[level].distinct[group] -= 1 }
+        if adds { levels[level].sums[group].remove(Self.amount(value)) }
     }
 
     // MARK: Reading it
 
-    /// `function` of `group`, which starts at position `start`: `nil` when the group has no value
-    /// to give (`count` and `countDistinct` always give one). `first` and `last` are the caller's:
-    /// they follow the view's order, not this one.
-    func result(_ function: AggregateFunction, group: Int, start: Int) -> AggregateValue? {
-        let count = filled.counts[group]
+    /// `function` of `group` of `level`, which starts at position `start`: `nil` when the group
+    /// has no value to give (`count` and `countDistinct` always give one). `first` and `last`
+    /// are the caller's: they follow the view's order, not this one.
+    func result(_ function: AggregateFunction, level: Int, group: Int, start: Int) -> AggregateValue? {
+        let summary = levels[level]
+        let count = summary.filled.counts[group]
         switch function {
         case .count: return .count(count)
-        case .countDistinct: return .count(distinct[group])
-        case .sum: return adds ? .value(total(sums[group].value)) : nil
-        case .avg: return adds && count > 0 ? .value(total(sums[group].value / Double(count))) : nil
-        case .min: return count > 0 ? .value(value(at: start)) : nil
-        case .max: return count > 0 ? .value(value(at: start + count - 1)) : nil
+        case .countDistinct: return .count(summary.distinct[group])
+        case .sum: return adds ? .value(total(summary.sums[group].value)) : nil
+        case .avg: return adds && count > 0 ? .value(total(summary.sums[group].value / Double(count))) : nil
+        case .min: return count > 0 ? .value(value(at: start, level: level)) : nil
+        case .max: return count > 0 ? .value(value(at: start + count - 1, level: level)) : nil
         case .median:
             guard count > 0 else { return nil }
-            let upper = value(at: start + count / 2)
+            let upper = value(at: start + count / 2, level: level)
             guard count % 2 == 0 else { return .value(upper) }
-            let lower = value(at: start + count / 2 - 1)
+            let lower = value(at: start + count / 2 - 1, level: level)
             return adds ? .value(total((Self.amount(lower) + Self.amount(upper)) / 2)) : .value(lower)
         case .first, .last: return nil
         }
@@ -280,6 +297,25 @@ struct ColumnSummary: Sendable {
     private func total(_ amount: Double) -> CellValue {
         durations ? .duration(seconds: Int64(amount.rounded())) : .number(amount)
     }
+
+    /// Roughly what the summary takes in memory: its values, and each level's order and counts.
+    var bytes: Int {
+        cells.bytes
+            + levels.reduce(0) { $0 + $1.byValue.count * Table.bytesPerViewRow + $1.distinct.count * 40 }
+    }
+}
+
+/// One level's groups of a ``ColumnSummary`` (or the grand total's one group).
+struct LevelSummary: Sendable {
+    /// The rows by group, then value (empty cells last), then slot; empty unless the summary
+    /// is ordered.
+    var byValue = RowOrder()
+    /// Rows with a value, per group.
+    var filled = SectionCounts()
+    /// Different values, per group.
+    var distinct: [Int] = []
+    /// Totals, per group (columns that add up).
+    var sums: [CompensatedSum] = []
 }
 
 /// What an aggregate of a group comes to: a count, or a value of the column's type.

@@ -1,4 +1,6 @@
 import DataTableVocabulary
+import Foundation
+import Synchronization
 import TextMeasure
 
 extension AggregateFunction {
@@ -25,72 +27,67 @@ public struct AggregateResult: Sendable, Hashable {
 }
 
 extension Table {
-    /// Summaries of `spec`'s columns over `groups` (each group's rows, in the groups' order).
-    func summaries(of spec: SectionSpec, groups: [[UInt32]]) -> [ColumnSummary] {
+    /// Summaries of `spec`'s columns over the rows `layout` places, a column per core.
+    func summaries(of spec: SectionSpec, layout: SummaryLayout) -> [ColumnSummary] {
         let orderedFunctions: Set<AggregateFunction> = [.min, .max, .median, .countDistinct]
-        return spec.summedColumns.map { column in
-            let ordered = spec.aggregates.contains { $0.column == column && orderedFunctions.contains($0.function) }
-            return ColumnSummary(column: column, ordered: ordered, groups: groups, store: stores[column])
+        let columns = spec.summedColumns
+        let stores = columns.map { self.stores[$0] }
+        let ordered = columns.map { column in
+            spec.aggregates.contains { $0.column == column && orderedFunctions.contains($0.function) }
         }
+        let made = Mutex([ColumnSummary?](repeating: nil, count: columns.count))
+        DispatchQueue.concurrentPerform(iterations: columns.count) { index in
+            let summary = ColumnSummary(
+                column: columns[index],
+                ordered: ordered[index],
+                store: stores[index],
+                layout: layout
+            )
+            made.withLock { $0[index] = summary }
+        }
+        return made.withLock { $0.map { $0! } }
     }
 
-    /// Where the group of `level` holding `leaf` starts among the sections' rows, and its index.
-    private func group(_ level: Int, of leaf: Int, in index: Int) -> (group: Int, start: Int) {
-        let group = sections[index].shape.group(level, of: leaf)
-        return (group, groupRows(level, group: group, in: index).start)
+    /// For each summed level of the sections at `index`, the group holding `leaf` and where its
+    /// rows start among the sections' rows; the grand total's one group last, when there is one.
+    private func summaryPlaces(of leaf: Int, in index: Int) -> [(group: Int, start: Int)] {
+        var places = (0..<sections[index].depth).map { level in
+            let group = sections[index].shape.group(level, of: leaf)
+            return (group, groupRows(level, group: group, in: index).start)
+        }
+        if sections[index].spec.grandTotal != nil { places.append((0, 0)) }
+        return places
     }
 
     /// `slot` was placed in `leaf` of the sections at `index`: the sums of every group holding
     /// it take it in.
     mutating func summarize(_ slot: UInt32, leaf: Int, in index: Int) {
-        for level in sections[index].summaries.indices {
-            let (group, start) = group(level, of: leaf, in: index)
-            for summary in sections[index].summaries[level].indices {
-                let value = stores[sections[index].summaries[level][summary].column][slot]
-                sections[index].summaries[level][summary].insert(slot, value: value, group: group, start: start)
-            }
-        }
-        for summary in sections[index].grandSummaries.indices {
-            let value = stores[sections[index].grandSummaries[summary].column][slot]
-            sections[index].grandSummaries[summary].insert(slot, value: value, group: 0, start: 0)
+        guard !sections[index].summaries.isEmpty else { return }
+        let places = summaryPlaces(of: leaf, in: index)
+        for summary in sections[index].summaries.indices {
+            let value = stores[sections[index].summaries[summary].column][slot]
+            sections[index].summaries[summary].insert(slot, value: value, places: places)
         }
     }
 
     /// `slot` is about to leave `leaf` of the sections at `index`: its sums let it go.
     mutating func unsummarize(_ slot: UInt32, leaf: Int, in index: Int) {
-        for level in sections[index].summaries.indices {
-            let (group, start) = group(level, of: leaf, in: index)
-            for summary in sections[index].summaries[level].indices {
-                sections[index].summaries[level][summary].remove(slot, group: group, start: start)
-            }
-        }
-        for summary in sections[index].grandSummaries.indices {
-            sections[index].grandSummaries[summary].remove(slot, group: 0, start: 0)
+        guard !sections[index].summaries.isEmpty else { return }
+        let places = summaryPlaces(of: leaf, in: index)
+        for summary in sections[index].summaries.indices {
+            sections[index].summaries[summary].remove(slot, places: places)
         }
     }
 
     /// Cells of `slot` in `columns` changed while it stays in `leaf`: the sums of those
     /// columns take its new values.
     mutating func resummarize(_ slot: UInt32, columns changed: [Int], leaf: Int, in index: Int) {
-        for level in sections[index].summaries.indices {
-            let (group, start) = group(level, of: leaf, in: index)
-            for summary in sections[index].summaries[level].indices
-            where changed.contains(sections[index].summaries[level][summary].column) {
-                let column = sections[index].summaries[level][summary].column
-                sections[index].summaries[level][summary].remove(slot, group: group, start: start)
-                sections[index].summaries[level][summary].insert(
-                    slot,
-                    value: stores[column][slot],
-                    group: group,
-                    start: start
-                )
-            }
-        }
-        for summary in sections[index].grandSummaries.indices
-        where changed.contains(sections[index].grandSummaries[summary].column) {
-            let column = sections[index].grandSummaries[summary].column
-            sections[index].grandSummaries[summary].remove(slot, group: 0, start: 0)
-            sections[index].grandSummaries[summary].insert(slot, value: stores[column][slot], group: 0, start: 0)
+        let places = summaryPlaces(of: leaf, in: index)
+        for summary in sections[index].summaries.indices
+        where changed.contains(sections[index].summaries[summary].column) {
+            let column = sections[index].summaries[summary].column
+            sections[index].summaries[summary].remove(slot, places: places)
+            sections[index].summaries[summary].insert(slot, value: stores[column][slot], places: places)
         }
     }
 
@@ -109,20 +106,14 @@ extension Table {
     func groupAggregates(_ level: Int, group: Int, in index: Int) -> [AggregateResult] {
         guard !sections[index].spec.aggregates.isEmpty else { return [] }
         let (start, count) = groupRows(level, group: group, in: index)
-        return aggregates(
-            in: index,
-            summaries: sections[index].summaries[level],
-            group: group,
-            start: start,
-            count: count
-        )
+        return aggregates(in: index, level: level, group: group, start: start, count: count)
     }
 
     /// The aggregates of every row the view with sections at `index` shows; `nil` without a grand total.
     func grandAggregates(in index: Int) -> [AggregateResult]? {
         guard sections[index].spec.grandTotal != nil else { return nil }
         let count = sections[index].rows.count
-        return aggregates(in: index, summaries: sections[index].grandSummaries, group: 0, start: 0, count: count)
+        return aggregates(in: index, level: sections[index].depth, group: 0, start: 0, count: count)
     }
 
     /// The aggregates of the view with `id`'s groups: each group's (level by level, outermost
@@ -145,10 +136,10 @@ extension Table {
     }
 
     /// The spec's aggregates of the rows at `start ..< start + count` of the sections' rows,
-    /// read from `summaries` (group `group`).
+    /// read from the summaries' group `group` of `level` (the sections' depth: the grand total).
     private func aggregates(
         in index: Int,
-        summaries: [ColumnSummary],
+        level: Int,
         group: Int,
         start: Int,
         count: Int
@@ -159,8 +150,8 @@ extension Table {
             case .first: value = edgeValue(of: aggregate.column, in: index, start: start, count: count, fromEnd: false)
             case .last: value = edgeValue(of: aggregate.column, in: index, start: start, count: count, fromEnd: true)
             default:
-                let summary = summaries.first { $0.column == aggregate.column }!
-                value = summary.result(aggregate.function, group: group, start: start)
+                let summary = sections[index].summaries.first { $0.column == aggregate.column }!
+                value = summary.result(aggregate.function, level: level, group: group, start: start)
             }
             let text: String
             switch value {

@@ -105,11 +105,9 @@ struct SectionedRows: Sendable {
     var keptOffsets: [KeptOffsets] = []
     /// Sums of the shown rows' numbers for the view-order columns, in their order.
     var keptSums: [KeptSums] = []
-    /// The columns the groups sum up (``SectionSpec/summedColumns``): per level, a group per
-    /// group of that level.
-    var summaries: [[ColumnSummary]] = []
-    /// The same columns summed over every row in one group, for the grand total.
-    var grandSummaries: [ColumnSummary] = []
+    /// The columns the groups sum up (``SectionSpec/summedColumns``), each over every level's
+    /// groups and the grand total's, when there is one.
+    var summaries: [ColumnSummary] = []
 
     init(
         id: UInt64,
@@ -229,10 +227,6 @@ struct SectionedRows: Sendable {
     }
 }
 
-/// A leaf's path as codes (each level's values numbered as first met, unused levels 0): what
-/// rows are grouped by when sections are worked out.
-private typealias LeafKey = SIMD4<Int32>
-
 extension Table {
     /// Divides the rows of the view with `id` into sections as `spec` says (the rows its filter
     /// `within` shows, or every row), replacing any it had; groups by the same columns stay
@@ -297,52 +291,14 @@ extension Table {
             level < sortKeys.count && columnIndex[sortKeys[level].column] == spec.columns[level]
                 && sortKeys[level].descending
         }
-        var codes = [[CellValue: Int32]](repeating: [:], count: depth)
-        var distinct = [[CellValue]](repeating: [], count: depth)
-        // A coded column's level reads the slot's code and numbers it through an array: no
-        // cell is made and nothing is hashed.
-        let stored = spec.columns.map { stores[$0].isCoded ? stores[$0].codes : [] }
-        let coded = spec.columns.map { stores[$0].isCoded }
-        var levelCodes = spec.columns.map {
-            [Int32](repeating: -1, count: stores[$0].isCoded ? stores[$0].dictionary.texts.count : 0)
-        }
-        var byCode: [[UInt32]] = []
-        var byLeaf: [LeafKey: [UInt32]] = [:]
-        let visit = { (slot: UInt32) in
-            var key = LeafKey()
-            for level in 0..<depth {
-                if coded[level] {
-                    let storeCode = Int(stored[level][Int(slot)])
-                    var code = levelCodes[level][storeCode]
-                    if code < 0 {
-                        code = Int32(distinct[level].count)
-                        levelCodes[level][storeCode] = code
-                        distinct[level].append(stores[spec.columns[level]][slot])
-                    }
-                    key[level] = code
-                    continue
-                }
-                let value = stores[spec.columns[level]][slot]
-                if let code = codes[level][value] {
-                    key[level] = code
-                } else {
-                    key[level] = Int32(distinct[level].count)
-                    codes[level][value] = key[level]
-                    distinct[level].append(value)
-                }
-            }
-            if depth == 1 {
-                let code = Int(key[0])
-                if code == byCode.count { byCode.append([]) }
-                byCode[code].append(slot)
-            } else {
-                byLeaf[key, default: []].append(slot)
-            }
-        }
-        if let shown { filters[shown].rows.forEachSlot(visit) } else { order.forEachSlot(visit) }
-        // Each level's values ranked in the level's order.
-        let ranks = (0..<depth).map { level -> [Int32] in
-            let values = distinct[level]
+        let viewSlots = shown.map { filters[$0].rows.allSlots } ?? order.allSlots
+        // Each level's value of each row, numbered as first met; then each row's leaf (its path
+        // numbered as first met), a level at a time.
+        let levels = spec.columns.map { LevelValues(of: stores[$0], at: viewSlots) }
+        let grouping = LeafGrouping(levels.map(\.rowCodes), valueCounts: levels.map(\.values.count))
+        // Each level's values ranked in the level's order; the leaves sorted by their paths' ranks.
+        let ranks = levels.indices.map { level -> [Int32] in
+            let values = levels[level].values
             let sorted = values.indices.sorted {
                 Self.sectionOrder(values[$0], values[$1], descending: descending[level]) < 0
             }
@@ -350,43 +306,45 @@ extension Table {
             for (place, code) in sorted.enumerated() { rank[code] = Int32(place) }
             return rank
         }
-        var keys: [LeafKey]
-        if depth == 1 {
-            keys = byCode.indices.map {
-                var key = LeafKey(); key[0] = Int32($0); return key
-            }
-        } else {
-            keys = Array(byLeaf.keys)
-        }
-        keys.sort { left, right in
-            for level in 0..<depth where left[level] != right[level] {
-                return ranks[level][Int(left[level])] < ranks[level][Int(right[level])]
+        let leaves = grouping.paths.indices.sorted { left, right in
+            for level in 0..<depth where grouping.paths[left][level] != grouping.paths[right][level] {
+                return ranks[level][Int(grouping.paths[left][level])]
+                    < ranks[level][Int(grouping.paths[right][level])]
             }
             return false
         }
-        let groups = depth == 1 ? keys.map { byCode[Int($0[0])] } : keys.map { byLeaf[$0]! }
-        let all = groups.flatMap { $0 }
+        // The rows dealt to their leaves in leaf order, each leaf's in the view's order.
+        var rowsPerLeaf = [Int](repeating: 0, count: leaves.count)
+        for leaf in grouping.leafOfRow { rowsPerLeaf[Int(leaf)] += 1 }
+        var next = [Int](repeating: 0, count: leaves.count)
+        var placeOfLeaf = [Int32](repeating: 0, count: leaves.count)
+        var start = 0
+        for (place, leaf) in leaves.enumerated() {
+            next[leaf] = start
+            placeOfLeaf[leaf] = Int32(place)
+            start += rowsPerLeaf[leaf]
+        }
+        var all = [UInt32](repeating: 0, count: viewSlots.count)
+        for (position, leaf) in grouping.leafOfRow.enumerated() {
+            all[next[Int(leaf)]] = viewSlots[position]
+            next[Int(leaf)] += 1
+        }
         var sectioned = SectionedRows(
             id: id,
             spec: spec,
             filter: filter,
             descending: descending,
             rows: RowOrder(all),
-            values: keys.flatMap { key in (0..<depth).map { distinct[$0][Int(key[$0])] } },
-            counts: SectionCounts(groups.map(\.count)),
+            values: leaves.flatMap { leaf in (0..<depth).map { levels[$0].values[Int(grouping.paths[leaf][$0])] } },
+            counts: SectionCounts(leaves.map { rowsPerLeaf[$0] }),
             collapse: collapse ?? GroupCollapse(depth: depth)
         )
         if !spec.aggregates.isEmpty {
-            sectioned.summaries = (0..<depth).map { level in
-                let levelGroups =
-                    level == depth - 1
-                    ? groups
-                    : (0..<sectioned.shape.groupCount(level)).map { group in
-                        sectioned.shape.leaves(level, group: group).flatMap { groups[$0] }
-                    }
-                return summaries(of: spec, groups: levelGroups)
+            var leafOfSlot = [Int32](repeating: -1, count: Int(viewSlots.max() ?? 0) + 1)
+            for (position, leaf) in grouping.leafOfRow.enumerated() {
+                leafOfSlot[Int(viewSlots[position])] = placeOfLeaf[Int(leaf)]
             }
-            if spec.grandTotal != nil { sectioned.grandSummaries = summaries(of: spec, groups: [all]) }
+            sectioned.summaries = summaries(of: spec, layout: sectioned.summaryLayout(leafOfSlot: leafOfSlot))
         }
         return sectioned
     }
@@ -416,7 +374,7 @@ extension Table {
         for index in sections.indices {
             // (Only a cell of a column that may wrap can change its row's height.)
             let heights = sections[index].keptOffsets.contains { kept in columns.contains(where: kept.rule.reads) }
-            let summed = sections[index].summaries.first?.contains { columns.contains($0.column) } ?? false
+            let summed = sections[index].summaries.contains { columns.contains($0.column) }
             let grouped = columns.contains(where: sections[index].spec.columns.contains)
             let sums = sections[index].keptSums.contains { columns.contains($0.column) }
             guard heights || summed || sums || grouped || columns.contains(where: { sectionsFilterReads($0, index) })
@@ -566,11 +524,11 @@ extension Table {
         sections[index].values.insert(contentsOf: path, at: leaf * depth)
         sections[index].counts.insertSection(at: leaf)
         sections[index].reshape()
-        for level in sections[index].summaries.indices {
+        for level in 0..<depth where !sections[index].summaries.isEmpty {
             let group = sections[index].shape.group(level, of: leaf)
             guard sections[index].shape.leaves(level, group: group).count == 1 else { continue }
-            for summary in sections[index].summaries[level].indices {
-                sections[index].summaries[level][summary].insertGroup(at: group)
+            for summary in sections[index].summaries.indices {
+                sections[index].summaries[summary].insertGroup(at: group, level: level)
             }
         }
     }
@@ -592,14 +550,14 @@ extension Table {
             for kept in sections[index].keptSums.indices { sections[index].keptSums[kept].tree.remove(at: shown) }
         }
         guard sections[index].counts.counts[leaf] == 0 else { return }
-        for level in sections[index].summaries.indices {
+        let depth = sections[index].depth
+        for level in 0..<depth where !sections[index].summaries.isEmpty {
             let group = sections[index].shape.group(level, of: leaf)
             guard sections[index].shape.leaves(level, group: group).count == 1 else { continue }
-            for summary in sections[index].summaries[level].indices {
-                sections[index].summaries[level][summary].removeGroup(at: group)
+            for summary in sections[index].summaries.indices {
+                sections[index].summaries[summary].removeGroup(at: group, level: level)
             }
         }
-        let depth = sections[index].depth
         sections[index].values.removeSubrange(leaf * depth..<(leaf + 1) * depth)
         sections[index].counts.removeSection(at: leaf)
         sections[index].reshape()

@@ -95,10 +95,9 @@ extension Table {
             bytes +=
                 sectioned.rows.count * Self.bytesPerViewRow + sectioned.values.count * 32
                 + offsets(sectioned.keptOffsets) + sums(sectioned.keptSums)
-            // Each summed column at each level: its order and the value kept per row, and a few counts a group.
-            for summary in sectioned.summaries.joined() + sectioned.grandSummaries {
-                bytes += summary.byValue.count * (Self.bytesPerViewRow + 24) + summary.distinct.count * 40
-            }
+            // Each summed column: the value kept per row, and at each level its order and a few
+            // counts a group.
+            for summary in sectioned.summaries { bytes += summary.bytes }
         }
         return bytes
     }

@@ -136,13 +136,11 @@ private struct SortPlan {
     /// Ranks (positions in the natural order) in sorted order.
     func sortedRanks() -> [UInt32] {
         if keys.count == 1, keys[0].folded == nil {
-            // One exact key: sort packed (key, rank) pairs.
+            // One exact key: a radix sort of the keys carrying their ranks, which keeps equal
+            // keys in rank order.
             let key = keys[0]
-            var pairs = (0..<UInt32(count)).map {
-                (key: key.descending ? ~key.orderKeys[Int($0)] : key.orderKeys[Int($0)], rank: $0)
-            }
-            pairs.sort { $0.key != $1.key ? $0.key < $1.key : $0.rank < $1.rank }
-            return pairs.map(\.rank)
+            let orderKeys = key.descending ? key.orderKeys.map { ~$0 } : key.orderKeys
+            return RadixSort.sorted(keys: orderKeys, payloads: Array(0..<UInt32(count))).payloads
         }
         // The comparator reads plain pointers: no reference counting in the inner loop.
         let views = UnsafeMutableBufferPointer<KeyView>.allocate(capacity: keys.count)

@@ -1,0 +1,146 @@
+/// One level's values over a view's rows, numbered as first met: the different values, and each
+/// row's number. A coded text column numbers its rows through an array indexed by code, with no
+/// cell made and nothing hashed; a column whose order keys are exact (every type but text and
+/// images) hashes its rows' 64-bit keys; other text hashes cells.
+struct LevelValues {
+    /// The different values, in the order first met.
+    private(set) var values: [CellValue] = []
+    /// Each row's value's number in ``values``, by position in the view.
+    private(set) var rowCodes: [Int32]
+
+    /// The values of `store` at `slots` (the view's rows, in its order).
+    init(of store: ColumnStore, at slots: [UInt32]) {
+        var rowCodes = [Int32](repeating: 0, count: slots.count)
+        var values: [CellValue] = []
+        if store.isCoded {
+            var numberOfCode = [Int32](repeating: -1, count: store.dictionary.texts.count)
+            let codes = store.codes
+            for (position, slot) in slots.enumerated() {
+                let code = Int(codes[Int(slot)])
+                var number = numberOfCode[code]
+                if number < 0 {
+                    number = Int32(values.count)
+                    numberOfCode[code] = number
+                    values.append(store[slot])
+                }
+                rowCodes[position] = number
+            }
+        } else if store.orderKeyIsExact {
+            var numberOfKey: [UInt64: Int32] = [:]
+            for (position, slot) in slots.enumerated() {
+                let key = store.orderKey(at: slot)
+                if let number = numberOfKey[key] {
+                    rowCodes[position] = number
+                } else {
+                    rowCodes[position] = Int32(values.count)
+                    numberOfKey[key] = Int32(values.count)
+                    values.append(store[slot])
+                }
+            }
+        } else {
+            var numberOfValue: [CellValue: Int32] = [:]
+            for (position, slot) in slots.enumerated() {
+                let value = store[slot]
+                if let number = numberOfValue[value] {
+                    rowCodes[position] = number
+                } else {
+                    rowCodes[position] = Int32(values.count)
+                    numberOfValue[value] = Int32(values.count)
+                    values.append(value)
+                }
+            }
+        }
+        self.values = values
+        self.rowCodes = rowCodes
+    }
+}
+
+/// A view's rows gathered into leaves (one path of values, outermost level first), leaves
+/// numbered as first met: worked out a level at a time, each level pairing the leaves so far
+/// with the level's values through a flat table (or, when the pairs could be too many for one,
+/// a hash of them).
+struct LeafGrouping {
+    /// Each leaf's path: a value number a level.
+    private(set) var paths: [[Int32]]
+    /// Each row's leaf, by position in the view.
+    private(set) var leafOfRow: [Int32]
+
+    /// The leaves of rows whose values level by level are numbered `rowCodes` (`valueCounts`
+    /// different values a level).
+    init(_ rowCodes: [[Int32]], valueCounts: [Int]) {
+        leafOfRow = rowCodes[0]
+        paths = (0..<Int32(valueCounts[0])).map { [$0] }
+        for level in 1..<rowCodes.count {
+            let width = valueCounts[level]
+            let codes = rowCodes[level]
+            var pairs: [(leaf: Int32, code: Int32)] = []
+            let flatSize = paths.count * width
+            if flatSize <= max(1 << 20, 2 * codes.count) {
+                var numberOfPair = [Int32](repeating: -1, count: flatSize)
+                for position in leafOfRow.indices {
+                    let pair = Int(leafOfRow[position]) * width + Int(codes[position])
+                    var number = numberOfPair[pair]
+                    if number < 0 {
+                        number = Int32(pairs.count)
+                        numberOfPair[pair] = number
+                        pairs.append((leafOfRow[position], codes[position]))
+                    }
+                    leafOfRow[position] = number
+                }
+            } else {
+                var numberOfPair: [Int: Int32] = [:]
+                for position in leafOfRow.indices {
+                    let pair = Int(leafOfRow[position]) * width + Int(codes[position])
+                    if let number = numberOfPair[pair] {
+                        leafOfRow[position] = number
+                    } else {
+                        let number = Int32(pairs.count)
+                        numberOfPair[pair] = number
+                        pairs.append((leafOfRow[position], codes[position]))
+                        leafOfRow[position] = number
+                    }
+                }
+            }
+            paths = pairs.map { paths[Int($0.leaf)] + [$0.code] }
+        }
+    }
+}
+
+extension SectionedRows {
+    /// Where the rows fall for building summaries, each held slot's leaf given by `leafOfSlot`:
+    /// each level's groups, then the grand total's one group when the spec has a grand total.
+    func summaryLayout(leafOfSlot: [Int32]) -> SummaryLayout {
+        let levelCount = depth + (spec.grandTotal != nil ? 1 : 0)
+        var groupBase = [0]
+        var groupStarts: [Int] = []
+        for level in 0..<depth {
+            let groups = shape.groupCount(level)
+            for group in 0..<groups {
+                groupStarts.append(counts.rowsBefore(shape.leaves(level, group: group).lowerBound))
+            }
+            groupBase.append(groupBase.last! + groups)
+        }
+        if spec.grandTotal != nil {
+            groupStarts.append(0)
+            groupBase.append(groupBase.last! + 1)
+        }
+        var leafGroups = [Int32](repeating: 0, count: leafCount * levelCount)
+        for leaf in 0..<leafCount {
+            for level in 0..<depth {
+                leafGroups[leaf * levelCount + level] = Int32(groupBase[level] + shape.group(level, of: leaf))
+            }
+            if spec.grandTotal != nil { leafGroups[leaf * levelCount + depth] = Int32(groupBase[depth]) }
+        }
+        var heldSlots: [UInt32] = []
+        heldSlots.reserveCapacity(rows.count)
+        for (slot, leaf) in leafOfSlot.enumerated() where leaf >= 0 { heldSlots.append(UInt32(slot)) }
+        return SummaryLayout(
+            leafOfSlot: leafOfSlot,
+            heldSlots: heldSlots,
+            levelCount: levelCount,
+            leafGroups: leafGroups,
+            groupBase: groupBase,
+            groupStarts: groupStarts
+        )
+    }
+}

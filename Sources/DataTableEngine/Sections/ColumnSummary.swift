@@ -59,41 +59,43 @@ struct ColumnSummary: Sendable {
         var cells = SummedCells(type: type, capacity: layout.leafOfSlot.count)
         let groupCount = layout.groupBase.last ?? 0
         let levelCount = layout.levelCount
-        var filled = [Int](repeating: 0, count: groupCount)
-        var sums = [CompensatedSum](repeating: CompensatedSum(), count: groupCount)
-        filled.withUnsafeMutableBufferPointer { filled in
-            sums.withUnsafeMutableBufferPointer { sums in
-                layout.leafGroups.withUnsafeBufferPointer { leafGroups in
-                    // (Slots in ascending order: the store and the kept values are read and
-                    // written front to back.)
-                    if type == .number {
-                        let numbers = store.numbers
-                        for slot in layout.heldSlots {
-                            let number = numbers[Int(slot)]
-                            guard !number.isNaN else { continue }
-                            cells.setNumber(number, at: slot)
-                            let first = Int(layout.leafOfSlot[Int(slot)]) * levelCount
-                            for level in 0..<levelCount {
-                                let group = Int(leafGroups[first + level])
-                                filled[group] += 1
-                                sums[group].add(number)
-                            }
-                        }
-                    } else {
-                        for slot in layout.heldSlots {
-                            let value = store[slot]
-                            guard !value.isEmpty else { continue }
-                            cells.set(value, at: slot)
-                            let amount = adds ? Self.amount(value) : 0
-                            let first = Int(layout.leafOfSlot[Int(slot)]) * levelCount
-                            for level in 0..<levelCount {
-                                let group = Int(leafGroups[first + level])
-                                filled[group] += 1
-                                if adds { sums[group].add(amount) }
-                            }
-                        }
+        let leafCount = levelCount == 0 ? 0 : layout.leafGroups.count / levelCount
+        // Counted and summed by leaf, in ascending slot order (the store and the kept values
+        // read and written front to back); each level's groups then add up their leaves. (One
+        // running total for every row of a level's group made each add wait on the one before.)
+        var leafFilled = [Int](repeating: 0, count: leafCount)
+        var leafSums = [CompensatedSum](repeating: CompensatedSum(), count: leafCount)
+        leafFilled.withUnsafeMutableBufferPointer { filled in
+            leafSums.withUnsafeMutableBufferPointer { sums in
+                if type == .number {
+                    let numbers = store.numbers
+                    for slot in layout.heldSlots {
+                        let number = numbers[Int(slot)]
+                        guard !number.isNaN else { continue }
+                        cells.setNumber(number, at: slot)
+                        let leaf = Int(layout.leafOfSlot[Int(slot)])
+                        filled[leaf] += 1
+                        sums[leaf].add(number)
+                    }
+                } else {
+                    for slot in layout.heldSlots {
+                        let value = store[slot]
+                        guard !value.isEmpty else { continue }
+                        cells.set(value, at: slot)
+                        let leaf = Int(layout.leafOfSlot[Int(slot)])
+                        filled[leaf] += 1
+                        if adds { sums[leaf].add(Self.amount(value)) }
                     }
                 }
+            }
+        }
+        var filled = [Int](repeating: 0, count: groupCount)
+        var sums = [CompensatedSum](repeating: CompensatedSum(), count: groupCount)
+        for leaf in 0..<leafCount {
+            for level in 0..<levelCount {
+                let group = Int(layout.leafGroups[leaf * levelCount + level])
+                filled[group] += leafFilled[leaf]
+                sums[group].add(leafSums[leaf].value)
             }
         }
         self.cells = cells

@@ -56,7 +56,10 @@ struct ColumnSummary: Sendable {
         self.adds = adds
         durations = type == .duration
         self.ordered = ordered
-        var cells = SummedCells(type: type, capacity: layout.leafOfSlot.count)
+        var cells =
+            type == .number
+            ? SummedCells(numbers: store.numbers, leafOfSlot: layout.leafOfSlot)
+            : SummedCells(type: type, capacity: layout.leafOfSlot.count)
         let groupCount = layout.groupBase.last ?? 0
         let levelCount = layout.levelCount
         let leafCount = levelCount == 0 ? 0 : layout.leafGroups.count / levelCount
@@ -72,7 +75,6 @@ struct ColumnSummary: Sendable {
                     for slot in layout.heldSlots {
                         let number = numbers[Int(slot)]
                         guard !number.isNaN else { continue }
-                        cells.setNumber(number, at: slot)
                         let leaf = Int(layout.leafOfSlot[Int(slot)])
                         filled[leaf] += 1
                         sums[leaf].add(number)

@@ -40,8 +40,21 @@ struct SummedCells: Sendable {
         }
     }
 
-    /// Keeps the number `number` for `slot`, below the capacity it was made with.
-    mutating func setNumber(_ number: Double, at slot: UInt32) { numbers[Int(slot)] = number }
+    /// A number column's values at the slots `leafOfSlot` holds (those not negative): the
+    /// store's doubles copied whole, then the slots not held emptied.
+    init(numbers store: [Double], leafOfSlot: [Int32]) {
+        holdsNumbers = true
+        let count = leafOfSlot.count
+        numbers = [Double](unsafeUninitializedCapacity: count) { numbers, initialized in
+            store.withUnsafeBufferPointer { store in
+                let copied = min(count, store.count)
+                if copied > 0 { numbers.baseAddress!.initialize(from: store.baseAddress!, count: copied) }
+                if copied < count { (numbers.baseAddress! + copied).initialize(repeating: .nan, count: count - copied) }
+            }
+            for slot in 0..<count where leafOfSlot[slot] < 0 { numbers[slot] = .nan }
+            initialized = count
+        }
+    }
 
     /// Roughly what the values take in memory.
     var bytes: Int { numbers.count * 8 + cells.count * MemoryLayout<CellValue>.stride }

@@ -27,16 +27,28 @@ public struct AggregateResult: Sendable, Hashable {
 }
 
 extension Table {
-    /// Summaries of `spec`'s columns over the rows `layout` places, a column per core.
-    func summaries(of spec: SectionSpec, layout: SummaryLayout) -> [ColumnSummary] {
+    /// The sections' rows `all` as a counted order, and summaries of `spec`'s columns over the
+    /// rows `layout` places (none without a layout): the order and each summary made on a
+    /// core of its own.
+    func orderAndSummaries(
+        of all: [UInt32],
+        spec: SectionSpec,
+        layout: SummaryLayout?
+    ) -> (rows: RowOrder, summaries: [ColumnSummary]) {
         let orderedFunctions: Set<AggregateFunction> = [.min, .max, .median, .countDistinct]
-        let columns = spec.summedColumns
+        let columns = layout == nil ? [] : spec.summedColumns
         let stores = columns.map { self.stores[$0] }
         let ordered = columns.map { column in
             spec.aggregates.contains { $0.column == column && orderedFunctions.contains($0.function) }
         }
+        let rows = Mutex(RowOrder())
         let made = Mutex([ColumnSummary?](repeating: nil, count: columns.count))
-        DispatchQueue.concurrentPerform(iterations: columns.count) { index in
+        DispatchQueue.concurrentPerform(iterations: columns.count + 1) { index in
+            guard index < columns.count, let layout else {
+                let order = RowOrder(all)
+                rows.withLock { $0 = order }
+                return
+            }
             let summary = ColumnSummary(
                 column: columns[index],
                 ordered: ordered[index],
@@ -45,7 +57,7 @@ extension Table {
             )
             made.withLock { $0[index] = summary }
         }
-        return made.withLock { $0.map { $0! } }
+        return (rows.withLock { $0 }, made.withLock { $0.map { $0! } })
     }
 
     /// For each summed level of the sections at `index`, the group holding `leaf` and where its

@@ -334,18 +334,20 @@ extension Table {
             spec: spec,
             filter: filter,
             descending: descending,
-            rows: RowOrder(all),
+            rows: RowOrder(),
             values: leaves.flatMap { leaf in (0..<depth).map { levels[$0].values[Int(grouping.paths[leaf][$0])] } },
             counts: SectionCounts(leaves.map { rowsPerLeaf[$0] }),
             collapse: collapse ?? GroupCollapse(depth: depth)
         )
+        var layout: SummaryLayout?
         if !spec.aggregates.isEmpty {
             var leafOfSlot = [Int32](repeating: -1, count: Int(viewSlots.max() ?? 0) + 1)
             for (position, leaf) in grouping.leafOfRow.enumerated() {
                 leafOfSlot[Int(viewSlots[position])] = placeOfLeaf[Int(leaf)]
             }
-            sectioned.summaries = summaries(of: spec, layout: sectioned.summaryLayout(leafOfSlot: leafOfSlot))
+            layout = sectioned.summaryLayout(leafOfSlot: leafOfSlot)
         }
+        (sectioned.rows, sectioned.summaries) = orderAndSummaries(of: all, spec: spec, layout: layout)
         return sectioned
     }
 

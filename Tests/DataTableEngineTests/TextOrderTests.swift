@@ -9,9 +9,11 @@ import Testing
 /// one by one gives.
 @Suite struct TextOrderTests {
     /// Pieces texts are made of: ASCII in both cases, letters that fold to ASCII (U+0130 İ,
-    /// U+212A Kelvin sign), other non-ASCII letters, combining marks, CJK.
+    /// U+212A Kelvin sign), other non-ASCII letters, combining marks, kana and CJK (no case),
+    /// and letters with case just outside the caseless block (circled, fullwidth).
     static let pieces = [
         "a", "A", "b", "Z", "k", "K", "i", "İ", "\u{212A}", "é", "É", "ß", "ウ", "ィ", " ", "1", "e\u{301}", "",
+        "漢", "\u{3000}", "\u{24B6}", "\u{FF21}", "Σ",
     ]
 
     static func randomText(_ random: inout SeededRandom) -> String {
@@ -33,6 +35,24 @@ import Testing
             let left = Self.randomText(&random)
             let right = Self.randomText(&random)
             #expect(TextKey.compare(left, right) == Self.reference(left, right), "\(left) vs \(right)")
+        }
+    }
+
+    /// Folding is lowercasing, whichever way a text is folded: whole, into bytes, or into its
+    /// order key.
+    @Test func foldingIsLowercasing() {
+        var random = SeededRandom(seed: 32)
+        for _ in 0..<20_000 {
+            let text = Self.randomText(&random)
+            let lowered = text.lowercased()
+            #expect(TextKey.folded(text) == lowered, "\(text)")
+            var bytes: [UInt8] = [9]
+            TextKey.appendFolded(text, to: &bytes)
+            #expect(bytes == [9] + Array(lowered.utf8), "\(text)")
+            let first = Array(lowered.utf8.prefix(7))
+            let key =
+                lowered.isEmpty ? 0 : first.reduce(UInt64(1)) { $0 << 8 | UInt64($1) } << (8 * UInt64(7 - first.count))
+            #expect(TextKey.prefix(text) == key, "\(text)")
         }
     }
 

@@ -103,12 +103,17 @@ private struct SortPlan {
                 let codes = store.codes
                 return Key(orderKeys: slots.map { places[Int(codes[Int($0)])] }, descending: key.descending)
             }
-            let orderKeys = slots.map { store.orderKey(at: $0) }
             if store.orderKeyIsExact {
-                return Key(orderKeys: orderKeys, descending: key.descending)
+                return Key(orderKeys: slots.map { store.orderKey(at: $0) }, descending: key.descending)
             }
             let raw = slots.map { store.text(at: $0) }
-            return Key(orderKeys: orderKeys, folded: FoldedTexts(raw), raw: raw, descending: key.descending)
+            let folded = FoldedTexts(raw)
+            return Key(
+                orderKeys: raw.indices.map(folded.firstWord),
+                folded: folded,
+                raw: raw,
+                descending: key.descending
+            )
         }
     }
 
@@ -120,9 +125,10 @@ private struct SortPlan {
     /// Each text's place in the order of `texts` (from 0; the empty text first), sorted as a
     /// text column is.
     static func places(of texts: [String]) -> [UInt64] {
+        let folded = FoldedTexts(texts)
         let key = Key(
-            orderKeys: texts.map(TextKey.prefix),
-            folded: FoldedTexts(texts),
+            orderKeys: texts.indices.map(folded.firstWord),
+            folded: folded,
             raw: texts,
             descending: false
         )
@@ -236,6 +242,21 @@ private struct FoldedTexts {
     private(set) var bytes: [UInt8] = []
     private(set) var starts: [Int] = [0]
 
+    /// The text at `index`'s order key (``TextKey/prefix(_:)``): 0 for empty text, else a
+    /// marker byte then its first seven folded bytes.
+    func firstWord(_ index: Int) -> UInt64 {
+        let start = starts[index]
+        let end = min(start + 7, starts[index + 1])
+        guard start < starts[index + 1] else { return 0 }
+        var word: UInt64 = 1
+        var position = start
+        while position < end {
+            word = word << 8 | UInt64(bytes[position])
+            position += 1
+        }
+        return word << (8 * UInt64(7 - (end - start)))
+    }
+
     /// Folded bytes 7 to 14 of the text at `index` (those after its order key's), big-endian,
     /// with zeros past its end: ordered as the texts are wherever they differ.
     func secondWord(_ index: Int) -> UInt64 {
@@ -254,7 +275,7 @@ private struct FoldedTexts {
         starts.reserveCapacity(texts.count + 1)
         bytes.reserveCapacity(texts.reduce(0) { $0 + $1.utf8.count })
         for text in texts {
-            bytes.append(contentsOf: TextKey.folded(text).utf8)
+            TextKey.appendFolded(text, to: &bytes)
             starts.append(bytes.count)
         }
     }

@@ -4,16 +4,32 @@
 /// folded UTF-8 bytes are compared; equal folds are ordered by their original bytes. UTF-8 byte
 /// order is Unicode scalar order, so the result does not depend on the locale.
 enum TextKey {
-    /// `text` in lower case; returns `text` itself when it has no upper-case ASCII and no
-    /// non-ASCII bytes.
+    /// `text` in lower case; returns `text` itself when it has no upper-case ASCII and nothing
+    /// else that lowercasing could change.
     static func folded(_ text: String) -> String {
-        var needsWork = false
-        for byte in text.utf8 {
-            if byte >= 0x80 { return text.lowercased() }
-            if byte >= 0x41 && byte <= 0x5A { needsWork = true }
-        }
-        guard needsWork else { return text }
+        guard foldsAsASCII(text.utf8) else { return text.lowercased() }
+        guard text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return text }
         return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// Appends the bytes of ``folded(_:)`` of `text` to `bytes`, with no string made for text
+    /// that folds as ASCII.
+    static func appendFolded(_ text: String, to bytes: inout [UInt8]) {
+        guard foldsAsASCII(text.utf8) else {
+            bytes.append(contentsOf: text.lowercased().utf8)
+            return
+        }
+        for byte in text.utf8 { bytes.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+    }
+
+    /// Whether lowercasing the text whose UTF-8 is `bytes` can change only its ASCII letters:
+    /// every other character is of a script without case (U+3000 to U+9FFF: kana, CJK
+    /// ideographs and their symbols), told apart by its lead byte (E3 to E9) without decoding.
+    /// (`String.lowercased()` is a Unicode table lookup a character.)
+    @inline(__always)
+    static func foldsAsASCII(_ bytes: some Sequence<UInt8>) -> Bool {
+        for byte in bytes where byte >= 0xC0 && (byte < 0xE3 || byte > 0xE9) { return false }
+        return true
     }
 
     /// 0 for empty text; otherwise a marker byte then the first seven folded bytes, so that keys
@@ -29,10 +45,10 @@ enum TextKey {
                 if taken == 7 { return }
             }
         }
-        if text.utf8.contains(where: { $0 >= 0x80 }) {
-            take(text.lowercased().utf8)
-        } else {
+        if foldsAsASCII(text.utf8) {
             take(text.utf8.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
+        } else {
+            take(text.lowercased().utf8)
         }
         return key << (8 * UInt64(7 - taken))
     }

@@ -168,6 +168,33 @@ import Testing
         #expect(reply.response.columns.map(\.key) == ["item"])
     }
 
+    /// Values of every JSON kind `distinct` lists: text with escapes and non-ASCII, numbers,
+    /// true, and null for empty cells.
+    @Test func aDistinctReplyWritesWhatTheEncoderWould() throws {
+        let reply = DistinctRequest.Response(
+            table: "stock \"main\"/2",
+            version: 7,
+            column: "item",
+            rows: 12,
+            distinct: 5,
+            values: [
+                .init(value: .null, text: "", count: 3),
+                .init(value: .string("Tab\there ✓ 재고 \u{1}"), text: "Tab here ✓ 재고", count: 4),
+                .init(value: .number(2.5), text: "2.50", count: 2),
+                .init(value: .bool(true), text: "Yes", count: 1),
+            ]
+        )
+        #expect(Self.written(reply) == (try Self.encoded(reply)))
+        #expect(
+            Self.written(
+                DistinctRequest.Response(table: "t", version: 0, column: "c", rows: 0, distinct: 0, values: [])
+            )
+                == (try Self.encoded(
+                    DistinctRequest.Response(table: "t", version: 0, column: "c", rows: 0, distinct: 0, values: [])
+                ))
+        )
+    }
+
     @Test func aPingReplyWritesWhatTheEncoderWould() throws {
         #expect(Self.written(PingRequest.Response()) == (try Self.encoded(PingRequest.Response())))
     }

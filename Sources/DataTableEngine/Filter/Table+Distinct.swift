@@ -34,39 +34,43 @@ extension Table {
             var perCode = [Int](repeating: 0, count: dictionary.texts.count)
             store.codes.withUnsafeBufferPointer { codes in
                 perCode.withUnsafeMutableBufferPointer { perCode in
+                    // (Counted in the table's own order, which mostly runs up the slots: the
+                    // codes are read front to back. A sorted order would read them at random.)
                     if let filter {
-                        order.forEachSlot { slot in
+                        natural.forEachSlot { slot in
                             guard filter.admits(slot, in: self) else { return }
                             rows += 1
                             perCode[Int(codes[Int(slot)])] += 1
                         }
                     } else {
-                        rows = order.count
-                        order.forEachSlot { slot in perCode[Int(codes[Int(slot)])] += 1 }
+                        rows = natural.count
+                        natural.forEachSlot { slot in perCode[Int(codes[Int(slot)])] += 1 }
                     }
                 }
             }
             let texts = dictionary.texts
-            // Each text folded once, then put in order (the order of ``ValueOrder``: the empty
-            // value first, then by folded bytes, then by bytes).
-            var entries: [(folded: String, code: Int)] = []
+            var entries: [Int] = []
             for (code, count) in perCode.enumerated() where count > 0 {
                 if !foldedBytes.isEmpty, !Self.startsWith(texts[code], folded: foldedBytes) { continue }
-                entries.append((TextKey.folded(texts[code]), code))
+                entries.append(code)
             }
-            entries.sort { left, right in
-                if byCount, perCode[left.code] != perCode[right.code] {
-                    return perCode[left.code] > perCode[right.code]
+            // The texts found put in order once (the order of ``ValueOrder``: the empty value
+            // first, then by folded bytes, then by bytes), as a sort by the column does.
+            let found = entries.map { texts[$0] }
+            let places = Self.textPlaces(of: found)
+            var byPlace = Array(entries.indices)
+            byPlace.sort { left, right in
+                if byCount, perCode[entries[left]] != perCode[entries[right]] {
+                    return perCode[entries[left]] > perCode[entries[right]]
                 }
-                if left.code == 0 || right.code == 0 { return left.code == 0 && right.code != 0 }
-                let order = TextKey.compareBytes(left.folded, right.folded)
-                return order != 0 ? order < 0 : TextKey.compareBytes(texts[left.code], texts[right.code]) < 0
+                return places[left] < places[right]
             }
+            entries = byPlace.map { entries[$0] }
             let rules = columns[column].rules
             return DistinctValues(
-                values: entries.prefix(limit).map { entry in
-                    let value: CellValue = entry.code == 0 ? .empty : .text(texts[entry.code])
-                    return (value, OneLine.text(rules.displayText(value)), perCode[entry.code])
+                values: entries.prefix(limit).map { code in
+                    let value: CellValue = code == 0 ? .empty : .text(texts[code])
+                    return (value, OneLine.text(rules.displayText(value)), perCode[code])
                 },
                 distinct: entries.count,
                 rows: rows

@@ -359,3 +359,26 @@ extension JSONWriter {
         endObject()
     }
 }
+
+/// `distinct`'s reply, which may list a hundred thousand values.
+extension DistinctRequest.Response: DirectJSON {
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("column", column)
+        writer.member("distinct", distinct)
+        writer.member("rows", rows)
+        writer.member("table", table)
+        writer.member("values", each: values) { writer, entry in
+            writer.beginObject()
+            writer.member("count", entry.count)
+            writer.member("text", entry.text)
+            writer.member("value")
+            writer.value(entry.value)
+            writer.endObject()
+        }
+        writer.member("version", version)
+        writer.endObject()
+    }
+
+    var expectedBytes: Int { 128 + values.reduce(0) { $0 + 48 + 2 * $1.text.utf8.count } }
+}

@@ -14,6 +14,13 @@ extension FilterCondition {
     ) -> Bool {
         switch store.type {
         case .number:
+            if let (low, high) = numberRange() {
+                // A range, tested inline: no call a row. (NaN, an empty cell, is in none.)
+                store.numbers.withUnsafeBufferPointer { numbers in
+                    Self.keep(words, slotCount: slotCount, bits: bits) { numbers[$0] >= low && numbers[$0] <= high }
+                }
+                return true
+            }
             guard let test = numberTest() else { return false }
             store.numbers.withUnsafeBufferPointer { numbers in
                 Self.keep(words, slotCount: slotCount, bits: bits) { test(numbers[$0]) }
@@ -54,6 +61,26 @@ extension FilterCondition {
                 passing |= 1 << UInt64(bit)
             }
             bits[word] &= passing
+        }
+    }
+
+    /// The closed range of numbers this condition admits, when it is one: `<` and `>` as the
+    /// next double inward, "not empty" as every number; `nil` for any other condition.
+    private func numberRange() -> (low: Double, high: Double)? {
+        var values: [Double] = []
+        for operand in operands {
+            guard case .number(let value) = operand, value.isFinite else { return nil }
+            values.append(value)
+        }
+        switch self.operator {
+        case .notEmpty where values.isEmpty: return (-.infinity, .infinity)
+        case .equal where values.count == 1: return (values[0], values[0])
+        case .less where values.count == 1: return (-.infinity, values[0].nextDown)
+        case .lessOrEqual where values.count == 1: return (-.infinity, values[0])
+        case .greater where values.count == 1: return (values[0].nextUp, .infinity)
+        case .greaterOrEqual where values.count == 1: return (values[0], .infinity)
+        case .between where values.count == 2: return (values[0], values[1])
+        default: return nil
         }
     }
 

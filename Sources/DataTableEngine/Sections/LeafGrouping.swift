@@ -25,30 +25,22 @@ struct LevelValues {
                 }
                 rowCodes[position] = number
             }
-        } else if store.orderKeyIsExact {
-            var numberOfKey: [UInt64: Int32] = [:]
-            for (position, slot) in slots.enumerated() {
-                let key = store.orderKey(at: slot)
-                if let number = numberOfKey[key] {
-                    rowCodes[position] = number
-                } else {
-                    rowCodes[position] = Int32(values.count)
-                    numberOfKey[key] = Int32(values.count)
-                    values.append(store[slot])
-                }
-            }
         } else {
-            var numberOfValue: [CellValue: Int32] = [:]
-            for (position, slot) in slots.enumerated() {
-                let value = store[slot]
-                if let number = numberOfValue[value] {
-                    rowCodes[position] = number
-                } else {
-                    rowCodes[position] = Int32(values.count)
-                    numberOfValue[value] = Int32(values.count)
-                    values.append(value)
+            /// Numbers the rows by `key`, one hash lookup a row.
+            func number<Key: Hashable>(by key: (UInt32) -> Key) {
+                var numberOfKey: [Key: Int32] = [:]
+                for (position, slot) in slots.enumerated() {
+                    let key = key(slot)
+                    if let number = numberOfKey[key] {
+                        rowCodes[position] = number
+                    } else {
+                        rowCodes[position] = Int32(values.count)
+                        numberOfKey[key] = Int32(values.count)
+                        values.append(store[slot])
+                    }
                 }
             }
+            if store.orderKeyIsExact { number { store.orderKey(at: $0) } } else { number { store[$0] } }
         }
         self.values = values
         self.rowCodes = rowCodes

@@ -45,10 +45,10 @@ struct ColumnSummary: Sendable {
     /// Per level, outermost first, then the grand total's when the sections have one.
     private(set) var levels: [LevelSummary]
 
-    /// A summary of `column`, held in `store`, over the rows `layout` places. Totals and counts
-    /// take one pass over the held slots in slot order (the store read front to back). For an
-    /// ordered summary the rows are put in value order once (a radix sort of exact order keys,
-    /// or a comparison sort for text), then dealt to each level's groups in that order.
+    /// A summary of `column`, held in `store`, over the rows `layout` places: counts and totals,
+    /// in one pass over the held slots in slot order (the store read front to back). An ordered
+    /// summary's levels are put in value order after, by ``valueOrder(store:layout:)``, then
+    /// ``placeInValueOrder(_:level:layout:)`` and ``setValueOrder(level:_:)`` a level each.
     init(column: Int, ordered: Bool, store: ColumnStore, layout: SummaryLayout) {
         self.column = column
         let type = store.type
@@ -109,56 +109,123 @@ struct ColumnSummary: Sendable {
                 sums: Array(sums[groups])
             )
         }
-        if ordered { placeInValueOrder(store: store, layout: layout) }
     }
 
-    /// Puts every level's rows in value order (see ``init(column:ordered:store:layout:)``) and
-    /// counts each group's different values.
-    private mutating func placeInValueOrder(store: ColumnStore, layout: SummaryLayout) {
+    /// The held rows of a summary in value order, once for all its levels.
+    struct RowsByValue: Sendable {
+        /// The held slots by value, then slot; empty cells last, by slot.
+        let slots: [UInt32]
+        /// Per row of ``slots``: the position where its run of equal values starts; -1 for an
+        /// empty cell.
+        let runs: [Int32]
+        /// Per row of ``slots``: its leaf.
+        let leaves: [Int32]
+    }
+
+    /// The rows `layout` holds in value order: exact order keys radix-sorted (empty cells set
+    /// apart first, so that the keys differ in as few bits as the values do), other text by
+    /// comparison.
+    func valueOrder(store: ColumnStore, layout: SummaryLayout) -> RowsByValue {
         let held = layout.heldSlots
         let count = held.count
-        let byValue: [UInt32]
-        // Per row in value order: the number of the run of equal values it is in (the position
-        // where the run starts); -1 for an empty cell.
+        var slots: [UInt32]
         var runs = [Int32](repeating: -1, count: count)
         if store.orderKeyIsExact {
-            // Empty cells' order key is 0: one less, wrapping, puts them after every value.
-            let sorted = RadixSort.sorted(keys: held.map { store.orderKey(at: $0) &- 1 }, payloads: held)
-            byValue = sorted.payloads
+            var keys: [UInt64] = []
+            var filledSlots: [UInt32] = []
+            var emptySlots: [UInt32] = []
+            keys.reserveCapacity(count)
+            filledSlots.reserveCapacity(count)
+            for slot in held {
+                let key = store.orderKey(at: slot)
+                if key == 0 {
+                    emptySlots.append(slot)
+                } else {
+                    keys.append(key)
+                    filledSlots.append(slot)
+                }
+            }
+            let sorted = RadixSort.sorted(keys: keys, payloads: filledSlots)
+            slots = sorted.payloads
+            slots.append(contentsOf: emptySlots)
             // Equal exact keys are equal values.
-            for index in 0..<count where sorted.keys[index] != .max {
-                runs[index] = index > 0 && sorted.keys[index - 1] == sorted.keys[index] ? runs[index - 1] : Int32(index)
+            sorted.keys.withUnsafeBufferPointer { keys in
+                runs.withUnsafeMutableBufferPointer { runs in
+                    for index in keys.indices {
+                        runs[index] = index > 0 && keys[index - 1] == keys[index] ? runs[index - 1] : Int32(index)
+                    }
+                }
             }
         } else {
             let cells = self.cells
-            byValue = held.sorted { Self.precedes(cells[$0], $0, cells[$1], $1) }
-            for index in 0..<count where !cells[byValue[index]].isEmpty {
+            slots = held.sorted { Self.precedes(cells[$0], $0, cells[$1], $1) }
+            for index in 0..<count where !cells[slots[index]].isEmpty {
                 runs[index] =
-                    index > 0 && cells[byValue[index - 1]] == cells[byValue[index]] ? runs[index - 1] : Int32(index)
+                    index > 0 && cells[slots[index - 1]] == cells[slots[index]] ? runs[index - 1] : Int32(index)
             }
         }
-        let leaves = byValue.map { layout.leafOfSlot[Int($0)] }
-        for level in 0..<layout.levelCount {
-            let base = layout.groupBase[level]
-            var next = Array(layout.groupStarts[base..<layout.groupBase[level + 1]])
-            var distinct = [Int](repeating: 0, count: next.count)
-            var lastRun = [Int32](repeating: -1, count: next.count)
-            let placed = [UInt32](unsafeUninitializedCapacity: count) { placed, initialized in
-                layout.leafGroups.withUnsafeBufferPointer { leafGroups in
-                    for index in 0..<count {
-                        let group = Int(leafGroups[Int(leaves[index]) * layout.levelCount + level]) - base
-                        placed[next[group]] = byValue[index]
-                        next[group] += 1
-                        let run = runs[index]
-                        if run >= 0 && run != lastRun[group] { distinct[group] += 1 }
-                        lastRun[group] = run
+        let leaves = slots.map { layout.leafOfSlot[Int($0)] }
+        return RowsByValue(slots: slots, runs: runs, leaves: leaves)
+    }
+
+    /// `level`'s rows in value order within each group, and each group's count of different
+    /// values: `rows` dealt to the groups in turn, each group's taking the positions its rows
+    /// take among the sections' rows. A level of one group (the grand total's) takes `rows`
+    /// as they are.
+    static func placeInValueOrder(
+        _ rows: RowsByValue,
+        level: Int,
+        layout: SummaryLayout
+    ) -> (byValue: RowOrder, distinct: [Int]) {
+        let count = rows.slots.count
+        let base = layout.groupBase[level]
+        let groupCount = layout.groupBase[level + 1] - base
+        var distinct = [Int](repeating: 0, count: groupCount)
+        var lastRun = [Int32](repeating: -1, count: groupCount)
+        guard groupCount > 1 else {
+            for run in rows.runs where run >= 0 && run != lastRun[0] {
+                distinct[0] += 1
+                lastRun[0] = run
+            }
+            return (RowOrder(rows.slots), distinct)
+        }
+        let leafCount = layout.leafGroups.count / layout.levelCount
+        let groupOfLeaf = (0..<leafCount).map { leaf in
+            Int(layout.leafGroups[leaf * layout.levelCount + level]) - base
+        }
+        var next = Array(layout.groupStarts[base..<base + groupCount])
+        let placed = [UInt32](unsafeUninitializedCapacity: count) { placed, initialized in
+            groupOfLeaf.withUnsafeBufferPointer { groupOfLeaf in
+                next.withUnsafeMutableBufferPointer { next in
+                    distinct.withUnsafeMutableBufferPointer { distinct in
+                        lastRun.withUnsafeMutableBufferPointer { lastRun in
+                            rows.slots.withUnsafeBufferPointer { slots in
+                                rows.runs.withUnsafeBufferPointer { runs in
+                                    rows.leaves.withUnsafeBufferPointer { leaves in
+                                        for index in 0..<count {
+                                            let group = groupOfLeaf[Int(leaves[index])]
+                                            placed[next[group]] = slots[index]
+                                            next[group] &+= 1
+                                            let run = runs[index]
+                                            if run >= 0 && run != lastRun[group] { distinct[group] &+= 1 }
+                                            lastRun[group] = run
+                                        }
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
-                initialized = count
             }
-            levels[level].byValue = RowOrder(placed)
-            levels[level].distinct = distinct
+            initialized = count
         }
+        return (RowOrder(placed), distinct)
+    }
+
+    /// Takes `level`'s value order from ``placeInValueOrder(_:level:layout:)``.
+    mutating func setValueOrder(level: Int, _ placed: (byValue: RowOrder, distinct: [Int])) {
+        levels[level].byValue = placed.byValue
+        levels[level].distinct = placed.distinct
     }
 
     /// Whether `(value, slot)` comes before `(otherValue, otherSlot)`: by value, empty last, then slot.

@@ -28,36 +28,60 @@ public struct AggregateResult: Sendable, Hashable {
 
 extension Table {
     /// The sections' rows `all` as a counted order, and summaries of `spec`'s columns over the
-    /// rows `layout` places (none without a layout): the order and each summary made on a
-    /// core of its own.
+    /// rows `layout` places (none without a layout), on every core: first each summary's counts
+    /// and totals (and an ordered one's rows in value order), then the sections' order and each
+    /// ordered summary's levels, a level a piece.
     func orderAndSummaries(
         of all: [UInt32],
         spec: SectionSpec,
         layout: SummaryLayout?
     ) -> (rows: RowOrder, summaries: [ColumnSummary]) {
+        guard let layout else { return (RowOrder(all), []) }
         let orderedFunctions: Set<AggregateFunction> = [.min, .max, .median, .countDistinct]
-        let columns = layout == nil ? [] : spec.summedColumns
+        let columns = spec.summedColumns
         let stores = columns.map { self.stores[$0] }
         let ordered = columns.map { column in
             spec.aggregates.contains { $0.column == column && orderedFunctions.contains($0.function) }
         }
-        let rows = Mutex(RowOrder())
-        let made = Mutex([ColumnSummary?](repeating: nil, count: columns.count))
-        DispatchQueue.concurrentPerform(iterations: columns.count + 1) { index in
-            guard index < columns.count, let layout else {
-                let order = RowOrder(all)
-                rows.withLock { $0 = order }
-                return
-            }
+        let made = Mutex(
+            [(summary: ColumnSummary, byValue: ColumnSummary.RowsByValue?)?](
+                repeating: nil,
+                count: columns.count
+            )
+        )
+        DispatchQueue.concurrentPerform(iterations: columns.count) { index in
             let summary = ColumnSummary(
                 column: columns[index],
                 ordered: ordered[index],
                 store: stores[index],
                 layout: layout
             )
-            made.withLock { $0[index] = summary }
+            let byValue = ordered[index] ? summary.valueOrder(store: stores[index], layout: layout) : nil
+            made.withLock { $0[index] = (summary, byValue) }
         }
-        return (rows.withLock { $0 }, made.withLock { $0.map { $0! } })
+        let firstPass = made.withLock { $0.map { $0! } }
+        // The second pass: the sections' order, then one piece per ordered summary and level.
+        let pieces = firstPass.indices.flatMap { index in
+            firstPass[index].byValue == nil ? [] : (0..<layout.levelCount).map { (index, $0) }
+        }
+        let rows = Mutex(RowOrder())
+        let placed = Mutex([(byValue: RowOrder, distinct: [Int])?](repeating: nil, count: pieces.count))
+        DispatchQueue.concurrentPerform(iterations: pieces.count + 1) { piece in
+            guard piece < pieces.count else {
+                let order = RowOrder(all)
+                rows.withLock { $0 = order }
+                return
+            }
+            let (index, level) = pieces[piece]
+            let levelOrder = ColumnSummary.placeInValueOrder(firstPass[index].byValue!, level: level, layout: layout)
+            placed.withLock { $0[piece] = levelOrder }
+        }
+        var summaries = firstPass.map(\.summary)
+        let levelOrders = placed.withLock { $0.map { $0! } }
+        for (piece, (index, level)) in pieces.enumerated() {
+            summaries[index].setValueOrder(level: level, levelOrders[piece])
+        }
+        return (rows.withLock { $0 }, summaries)
     }
 
     /// For each summed level of the sections at `index`, the group holding `leaf` and where its

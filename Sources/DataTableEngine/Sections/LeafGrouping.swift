@@ -14,16 +14,33 @@ struct LevelValues {
         var values: [CellValue] = []
         if store.isCoded {
             var numberOfCode = [Int32](repeating: -1, count: store.dictionary.texts.count)
-            let codes = store.codes
-            for (position, slot) in slots.enumerated() {
-                let code = Int(codes[Int(slot)])
-                var number = numberOfCode[code]
-                if number < 0 {
-                    number = Int32(values.count)
-                    numberOfCode[code] = number
-                    values.append(store[slot])
+            /// Numbers the rows through `codes`, the store's codes or a narrower copy of them.
+            func number<Code: FixedWidthInteger>(through codes: [Code]) {
+                codes.withUnsafeBufferPointer { codes in
+                    numberOfCode.withUnsafeMutableBufferPointer { numberOfCode in
+                        rowCodes.withUnsafeMutableBufferPointer { rowCodes in
+                            for (position, slot) in slots.enumerated() {
+                                let code = Int(codes[Int(slot)])
+                                var number = numberOfCode[code]
+                                if number < 0 {
+                                    number = Int32(values.count)
+                                    numberOfCode[code] = number
+                                    values.append(store[slot])
+                                }
+                                rowCodes[position] = number
+                            }
+                        }
+                    }
                 }
-                rowCodes[position] = number
+            }
+            // The rows are read in the view's order, at random among the slots: codes of one or
+            // two bytes (a copy made in one pass) keep what is read in a cache four or two times
+            // smaller.
+            let codes = store.codes
+            switch numberOfCode.count {
+            case ...0x100: number(through: codes.map { UInt8(truncatingIfNeeded: $0) })
+            case ...0x1_0000: number(through: codes.map { UInt16(truncatingIfNeeded: $0) })
+            default: number(through: codes)
             }
         } else {
             /// Numbers the rows by `key`, one hash lookup a row.

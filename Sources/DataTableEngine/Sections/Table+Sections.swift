@@ -1,4 +1,6 @@
 import DataTableVocabulary
+import Foundation
+import Synchronization
 
 /// How a view divides its rows into sections (Apple HIG, "Tables": plain, grouped, inset
 /// grouped): one section per distinct value of a column, or groups nested by up to
@@ -292,9 +294,15 @@ extension Table {
                 && sortKeys[level].descending
         }
         let viewSlots = shown.map { filters[$0].rows.allSlots } ?? order.allSlots
-        // Each level's value of each row, numbered as first met; then each row's leaf (its path
-        // numbered as first met), a level at a time.
-        let levels = spec.columns.map { LevelValues(of: stores[$0], at: viewSlots) }
+        // Each level's value of each row, numbered as first met (the levels on cores of their
+        // own); then each row's leaf (its path numbered as first met), a level at a time.
+        let stores = spec.columns.map { self.stores[$0] }
+        let numbered = Mutex([LevelValues?](repeating: nil, count: depth))
+        DispatchQueue.concurrentPerform(iterations: depth) { level in
+            let values = LevelValues(of: stores[level], at: viewSlots)
+            numbered.withLock { $0[level] = values }
+        }
+        let levels = numbered.withLock { $0.map { $0! } }
         let grouping = LeafGrouping(levels.map(\.rowCodes), valueCounts: levels.map(\.values.count))
         // Each level's values ranked in the level's order; the leaves sorted by their paths' ranks.
         let ranks = levels.indices.map { level -> [Int32] in
@@ -324,11 +332,34 @@ extension Table {
             placeOfLeaf[leaf] = Int32(place)
             start += rowsPerLeaf[leaf]
         }
-        var all = [UInt32](repeating: 0, count: viewSlots.count)
-        for (position, leaf) in grouping.leafOfRow.enumerated() {
-            all[next[Int(leaf)]] = viewSlots[position]
-            next[Int(leaf)] += 1
+        // The rows dealt, and (for summaries) each slot's leaf, each a scatter of its own.
+        let firstOfLeaf = next
+        let leafPlaces = placeOfLeaf
+        let placing = Mutex((all: [UInt32](), leafOfSlot: [Int32]()))
+        DispatchQueue.concurrentPerform(iterations: spec.aggregates.isEmpty ? 1 : 2) { piece in
+            if piece == 0 {
+                var next = firstOfLeaf
+                let all = [UInt32](unsafeUninitializedCapacity: viewSlots.count) { all, initialized in
+                    next.withUnsafeMutableBufferPointer { next in
+                        for (position, leaf) in grouping.leafOfRow.enumerated() {
+                            all[next[Int(leaf)]] = viewSlots[position]
+                            next[Int(leaf)] &+= 1
+                        }
+                    }
+                    initialized = viewSlots.count
+                }
+                placing.withLock { $0.all = all }
+            } else {
+                var leafOfSlot = [Int32](repeating: -1, count: Int(viewSlots.max() ?? 0) + 1)
+                leafOfSlot.withUnsafeMutableBufferPointer { leafOfSlot in
+                    for (position, leaf) in grouping.leafOfRow.enumerated() {
+                        leafOfSlot[Int(viewSlots[position])] = leafPlaces[Int(leaf)]
+                    }
+                }
+                placing.withLock { $0.leafOfSlot = leafOfSlot }
+            }
         }
+        let (all, leafOfSlot) = placing.withLock { $0 }
         var sectioned = SectionedRows(
             id: id,
             spec: spec,
@@ -340,13 +371,7 @@ extension Table {
             collapse: collapse ?? GroupCollapse(depth: depth)
         )
         var layout: SummaryLayout?
-        if !spec.aggregates.isEmpty {
-            var leafOfSlot = [Int32](repeating: -1, count: Int(viewSlots.max() ?? 0) + 1)
-            for (position, leaf) in grouping.leafOfRow.enumerated() {
-                leafOfSlot[Int(viewSlots[position])] = placeOfLeaf[Int(leaf)]
-            }
-            layout = sectioned.summaryLayout(leafOfSlot: leafOfSlot)
-        }
+        if !spec.aggregates.isEmpty { layout = sectioned.summaryLayout(leafOfSlot: leafOfSlot) }
         (sectioned.rows, sectioned.summaries) = orderAndSummaries(of: all, spec: spec, layout: layout)
         return sectioned
     }

@@ -43,6 +43,30 @@ import Testing
         for slot in free { #expect(order.position(of: slot) == nil) }
     }
 
+    /// An order built without a slot index (as a summary's order by value is) inserts and
+    /// removes by position like any other, through splits and emptied leaves, and repeats no
+    /// slot it was given twice.
+    @Test func anOrderWithoutASlotIndexBehavesLikeAnArray() {
+        var random = SeededRandom(seed: 5)
+        var model = (0..<UInt32(3000)).map { $0 * 3 }
+        var order = RowOrder(model, indexed: false)
+        for step in 0..<4000 {
+            if model.isEmpty || Int.random(in: 0..<10, using: &random) < 6 {
+                let position = Int.random(in: 0...model.count, using: &random)
+                order.insert(UInt32(10_000 + step), at: position)
+                model.insert(UInt32(10_000 + step), at: position)
+            } else {
+                let position = Int.random(in: 0..<model.count, using: &random)
+                #expect(order.remove(at: position) == model.remove(at: position))
+            }
+        }
+        #expect(order.checkInvariants() == nil)
+        #expect(order.allSlots == model)
+        for position in stride(from: 0, to: model.count, by: 97) {
+            #expect(order.slot(at: position) == model[position])
+        }
+    }
+
     @Test(.tags(.slow)) func growsThroughSeveralLevelsOfSplits() {
         var random = SeededRandom(seed: 11)
         var order = RowOrder()

@@ -33,8 +33,11 @@ public struct RowOrder: Sendable {
     private var inners: [Inner] = []
     private var freeLeaves: [Int32] = []
     private var freeInners: [Int32] = []
-    /// Slot → index of the leaf holding it; -1 when the slot is not in the order.
+    /// Slot → index of the leaf holding it; -1 when the slot is not in the order. Empty in an
+    /// order that is not indexed.
     private var leafOfSlot: [Int32] = []
+    /// Whether the order keeps ``leafOfSlot`` (and so answers ``position(of:)``).
+    private var indexed = true
     /// The root: a leaf when `rootIsLeaf`, else an inner node.
     private var root: Int32 = 0
     private var rootIsLeaf = true
@@ -47,13 +50,19 @@ public struct RowOrder: Sendable {
         leaves = [Leaf()]
     }
 
-    /// An order holding `slots` in this sequence, packed densely.
-    public init(_ slots: [UInt32]) {
+    /// An order holding `slots` in this sequence, packed densely. An order that is not
+    /// `indexed` does not know where a slot is: it saves a write at random a slot (and four
+    /// bytes a slot of the table) for a caller that finds its rows by other means, such as a
+    /// binary search of an order by value. Its ``position(of:)``, ``contains(_:)`` and
+    /// ``remove(_:)`` must not be called.
+    public init(_ slots: [UInt32], indexed: Bool = true) {
         self.init()
+        self.indexed = indexed
         guard !slots.isEmpty else { return }
         let fill = Self.leafCapacity * 3 / 4
         leaves = []
-        leafOfSlot = Array(repeating: -1, count: Int(slots.max()!) + 1)
+        leaves.reserveCapacity((slots.count + fill - 1) / fill)
+        if indexed { leafOfSlot = Array(repeating: -1, count: Int(slots.max()!) + 1) }
         var level: [Int32] = []
         var levelCounts: [Int] = []
         var start = 0
@@ -61,9 +70,11 @@ public struct RowOrder: Sendable {
             let end = min(start + fill, slots.count)
             let index = Int32(leaves.count)
             leaves.append(Leaf(slots: Array(slots[start..<end])))
-            for slot in slots[start..<end] {
-                precondition(leafOfSlot[Int(slot)] == -1, "slot \(slot) appears twice")
-                leafOfSlot[Int(slot)] = index
+            if indexed {
+                for slot in slots[start..<end] {
+                    precondition(leafOfSlot[Int(slot)] == -1, "slot \(slot) appears twice")
+                    leafOfSlot[Int(slot)] = index
+                }
             }
             level.append(index)
             levelCounts.append(end - start)
@@ -114,7 +125,8 @@ public struct RowOrder: Sendable {
 
     /// Whether `slot` is in the order.
     public func contains(_ slot: UInt32) -> Bool {
-        Int(slot) < leafOfSlot.count && leafOfSlot[Int(slot)] >= 0
+        precondition(indexed, "an order that is not indexed does not know where its slots are")
+        return Int(slot) < leafOfSlot.count && leafOfSlot[Int(slot)] >= 0
     }
 
     /// The slot at `position` (0 ..< count).
@@ -170,13 +182,15 @@ public struct RowOrder: Sendable {
     /// Puts `slot` (not yet in the order) at `position` (0 ... count); later slots move up one.
     public mutating func insert(_ slot: UInt32, at position: Int) {
         precondition(position >= 0 && position <= count, "position \(position) out of 0...\(count)")
-        precondition(!contains(slot), "slot \(slot) is already in the order")
-        if Int(slot) >= leafOfSlot.count {
-            leafOfSlot.append(contentsOf: repeatElement(-1, count: Int(slot) + 1 - leafOfSlot.count))
+        if indexed {
+            precondition(!contains(slot), "slot \(slot) is already in the order")
+            if Int(slot) >= leafOfSlot.count {
+                leafOfSlot.append(contentsOf: repeatElement(-1, count: Int(slot) + 1 - leafOfSlot.count))
+            }
         }
         let (node, remaining) = descend(to: position, adding: 1)
         leaves[Int(node)].slots.insert(slot, at: remaining)
-        leafOfSlot[Int(slot)] = node
+        if indexed { leafOfSlot[Int(slot)] = node }
         count += 1
         if leaves[Int(node)].slots.count > Self.leafCapacity {
             splitLeaf(node)
@@ -194,7 +208,7 @@ public struct RowOrder: Sendable {
         precondition(position >= 0 && position < count, "position \(position) out of 0..<\(count)")
         let (node, remaining) = descend(to: position, adding: -1)
         let slot = leaves[Int(node)].slots.remove(at: remaining)
-        leafOfSlot[Int(slot)] = -1
+        if indexed { leafOfSlot[Int(slot)] = -1 }
         count -= 1
         if leaves[Int(node)].slots.isEmpty, node != root {
             detach(node, isLeaf: true)
@@ -286,7 +300,9 @@ public struct RowOrder: Sendable {
         let moved = Array(leaves[Int(leaf)].slots[half...])
         leaves[Int(leaf)].slots.removeSubrange(half...)
         let sibling = newLeaf(Leaf(slots: moved, parent: leaves[Int(leaf)].parent))
-        for slot in moved { leafOfSlot[Int(slot)] = sibling }
+        if indexed {
+            for slot in moved { leafOfSlot[Int(slot)] = sibling }
+        }
         attach(sibling, isLeaf: true, after: leaf, movedCount: moved.count)
     }
 
@@ -361,7 +377,7 @@ public struct RowOrder: Sendable {
                 let leaf = leaves[Int(node)]
                 if leaf.parent != parent { return (0, "leaf \(node) has parent \(leaf.parent), not \(parent)") }
                 if leaf.slots.count > Self.leafCapacity { return (0, "leaf \(node) is over-full") }
-                for slot in leaf.slots where leafOfSlot[Int(slot)] != node {
+                for slot in leaf.slots where indexed && leafOfSlot[Int(slot)] != node {
                     return (0, "slot \(slot) maps to leaf \(leafOfSlot[Int(slot)]), not \(node)")
                 }
                 return (leaf.slots.count, nil)

@@ -2,7 +2,7 @@ import DataTableVocabulary
 
 /// Where the rows a view's sections hold fall, for building their summaries in one pass over
 /// the slots: each held slot's leaf, and for each summed level (the grand total last, as one
-/// group) which group each leaf is in and where each group starts among the sections' rows.
+/// group) which group each leaf is in.
 struct SummaryLayout: Sendable {
     /// Per slot: the leaf holding it; -1 for a slot the sections do not hold.
     let leafOfSlot: [Int32]
@@ -15,8 +15,6 @@ struct SummaryLayout: Sendable {
     let leafGroups: [Int32]
     /// Where each level's groups start in the numbering; one more entry for the end.
     let groupBase: [Int]
-    /// Per group (numbered as in ``leafGroups``): where its rows start among the sections' rows.
-    let groupStarts: [Int]
 }
 
 /// One column that a view's sections (and its grand total) sum up, kept current with every
@@ -24,12 +22,12 @@ struct SummaryLayout: Sendable {
 /// and how many different values each group holds, without looking at a group's other rows.
 ///
 /// The values are kept once, by slot (``SummedCells``), for every level. Each level
-/// (``LevelSummary``; the grand total is one more, with one group) keeps its rows in one
-/// counted order grouped like the sections: group `g` takes the positions
-/// `start(g) ..< start(g) + rows(g)` that it takes in the sections' own rows, and within a group
-/// the rows run by value, rows with a value first, then by slot. The least value of a group is
-/// at its first position, the greatest at its last filled one, the middle one halfway; a row's
-/// value is new to its group when neither neighbour has it.
+/// (``LevelSummary``; the grand total is one more, with one group) keeps the rows that have a
+/// value in one counted order, group after group in the sections' order, and within a group by
+/// value, then slot: a total order, so a row is found by binary search (the order keeps no
+/// index by slot). Group `g` takes the positions from the filled rows of the groups before it.
+/// The least value of a group is at its first position, the greatest at its last, the middle
+/// one halfway; a row's value is new to its group when neither neighbour has it.
 struct ColumnSummary: Sendable {
     /// The column (its index in the table).
     let column: Int
@@ -48,7 +46,7 @@ struct ColumnSummary: Sendable {
     /// A summary of `column`, held in `store`, over the rows `layout` places: counts and totals,
     /// in one pass over the held slots in slot order (the store read front to back). An ordered
     /// summary's levels are put in value order after, by ``valueOrder(store:layout:)``, then
-    /// ``placeInValueOrder(_:level:layout:)`` and ``setValueOrder(level:_:)`` a level each.
+    /// ``placedInValueOrder(_:level:layout:)`` and ``setValueOrder(level:_:)`` a level each.
     init(column: Int, ordered: Bool, store: ColumnStore, layout: SummaryLayout) {
         self.column = column
         let type = store.type
@@ -113,8 +111,10 @@ struct ColumnSummary: Sendable {
 
     /// The held rows of a summary in value order, once for all its levels.
     struct RowsByValue: Sendable {
-        /// The held slots by value, then slot; empty cells last, by slot.
+        /// The held slots with a value, by value, then slot; then empty cells, by slot.
         let slots: [UInt32]
+        /// How many of ``slots`` have a value.
+        let filledCount: Int
         /// Per row of ``slots``: the position where its run of equal values starts; -1 for an
         /// empty cell.
         let runs: [Int32]
@@ -130,6 +130,7 @@ struct ColumnSummary: Sendable {
         let count = held.count
         var slots: [UInt32]
         var runs = [Int32](repeating: -1, count: count)
+        var filledCount = 0
         if store.orderKeyIsExact {
             var keys: [UInt64] = []
             var filledSlots: [UInt32] = []
@@ -146,6 +147,7 @@ struct ColumnSummary: Sendable {
                 }
             }
             let sorted = RadixSort.sorted(keys: keys, payloads: filledSlots)
+            filledCount = keys.count
             slots = sorted.payloads
             slots.append(contentsOf: emptySlots)
             // Equal exact keys are equal values.
@@ -162,38 +164,41 @@ struct ColumnSummary: Sendable {
             for index in 0..<count where !cells[slots[index]].isEmpty {
                 runs[index] =
                     index > 0 && cells[slots[index - 1]] == cells[slots[index]] ? runs[index - 1] : Int32(index)
+                filledCount += 1
             }
         }
-        let leaves = slots.map { layout.leafOfSlot[Int($0)] }
-        return RowsByValue(slots: slots, runs: runs, leaves: leaves)
+        let leaves = slots[..<filledCount].map { layout.leafOfSlot[Int($0)] }
+        return RowsByValue(slots: slots, filledCount: filledCount, runs: runs, leaves: leaves)
     }
 
-    /// `level`'s rows in value order within each group, and each group's count of different
-    /// values: `rows` dealt to the groups in turn, each group's taking the positions its rows
-    /// take among the sections' rows. A level of one group (the grand total's) takes `rows`
-    /// as they are.
-    static func placeInValueOrder(
-        _ rows: RowsByValue,
-        level: Int,
-        layout: SummaryLayout
-    ) -> (byValue: RowOrder, distinct: [Int]) {
-        let count = rows.slots.count
+    /// `level`'s rows that have a value, in value order within each group, and each group's
+    /// count of different values: `rows` dealt to the groups in turn. A level of one group (the
+    /// grand total's) takes `rows` as they are.
+    func placedInValueOrder(_ rows: RowsByValue, level: Int, layout: SummaryLayout) -> (
+        byValue: RowOrder, distinct: [Int]
+    ) {
+        let count = rows.filledCount
         let base = layout.groupBase[level]
         let groupCount = layout.groupBase[level + 1] - base
         var distinct = [Int](repeating: 0, count: groupCount)
         var lastRun = [Int32](repeating: -1, count: groupCount)
         guard groupCount > 1 else {
-            for run in rows.runs where run >= 0 && run != lastRun[0] {
+            for run in rows.runs[..<count] where run != lastRun[0] {
                 distinct[0] += 1
                 lastRun[0] = run
             }
-            return (RowOrder(rows.slots), distinct)
+            return (RowOrder(Array(rows.slots[..<count]), indexed: false), distinct)
         }
         let leafCount = layout.leafGroups.count / layout.levelCount
         let groupOfLeaf = (0..<leafCount).map { leaf in
             Int(layout.leafGroups[leaf * layout.levelCount + level]) - base
         }
-        var next = Array(layout.groupStarts[base..<base + groupCount])
+        var next = [Int](repeating: 0, count: groupCount)
+        var start = 0
+        for group in 0..<groupCount {
+            next[group] = start
+            start += levels[level].filled.counts[group]
+        }
         let placed = [UInt32](unsafeUninitializedCapacity: count) { placed, initialized in
             groupOfLeaf.withUnsafeBufferPointer { groupOfLeaf in
                 next.withUnsafeMutableBufferPointer { next in
@@ -207,8 +212,10 @@ struct ColumnSummary: Sendable {
                                             placed[next[group]] = slots[index]
                                             next[group] &+= 1
                                             let run = runs[index]
-                                            if run >= 0 && run != lastRun[group] { distinct[group] &+= 1 }
-                                            lastRun[group] = run
+                                            if run != lastRun[group] {
+                                                distinct[group] &+= 1
+                                                lastRun[group] = run
+                                            }
                                         }
                                     }
                                 }
@@ -219,10 +226,10 @@ struct ColumnSummary: Sendable {
             }
             initialized = count
         }
-        return (RowOrder(placed), distinct)
+        return (RowOrder(placed, indexed: false), distinct)
     }
 
-    /// Takes `level`'s value order from ``placeInValueOrder(_:level:layout:)``.
+    /// Takes `level`'s value order from ``placedInValueOrder(_:level:layout:)``.
     mutating func setValueOrder(level: Int, _ placed: (byValue: RowOrder, distinct: [Int])) {
         levels[level].byValue = placed.byValue
         levels[level].distinct = placed.distinct
@@ -270,83 +277,75 @@ struct ColumnSummary: Sendable {
         levels[level].sums.remove(at: group)
     }
 
-    /// Places `slot`, whose cell holds `value`, in one group a level: `places[level]` is the
-    /// group and the position its rows start at.
-    mutating func insert(_ slot: UInt32, value: CellValue, places: [(group: Int, start: Int)]) {
+    /// Places `slot`, whose cell holds `value`, in one group a level: `groups[level]`.
+    mutating func insert(_ slot: UInt32, value: CellValue, groups: [Int]) {
         cells.set(value, at: slot)
-        for (level, place) in places.enumerated() {
-            insert(slot, value: value, level: level, group: place.group, start: place.start)
-        }
+        for (level, group) in groups.enumerated() { insert(slot, value: value, level: level, group: group) }
     }
 
-    /// Takes `slot` out of its group at each level (`places` as for ``insert(_:value:places:)``);
+    /// Takes `slot` out of its group at each level (`groups` as for ``insert(_:value:groups:)``);
     /// nothing when it is not held.
-    mutating func remove(_ slot: UInt32, places: [(group: Int, start: Int)]) {
+    mutating func remove(_ slot: UInt32, groups: [Int]) {
         let value = cells[slot]
-        for (level, place) in places.enumerated() {
-            remove(slot, value: value, level: level, group: place.group, start: place.start)
-        }
+        for (level, group) in groups.enumerated() { remove(slot, value: value, level: level, group: group) }
         cells.set(.empty, at: slot)
     }
 
-    private mutating func insert(_ slot: UInt32, value: CellValue, level: Int, group: Int, start: Int) {
-        guard ordered else {
-            if !value.isEmpty {
-                levels[level].filled.add(1, to: group)
-                if adds { levels[level].sums[group].add(Self.amount(value)) }
-            }
-            return
-        }
-        let filledEnd = start + levels[level].filled.counts[group]
-        guard !value.isEmpty else {
-            levels[level].byValue.insert(slot, at: filledEnd)
-            return
-        }
+    /// Where `group` of `level` starts in the level's value order, and where `(value, slot)`
+    /// goes (or is) among its rows.
+    private func place(of slot: UInt32, value: CellValue, level: Int, group: Int) -> (start: Int, position: Int) {
+        let start = levels[level].filled.rowsBefore(group)
         var low = start
-        var high = filledEnd
+        var high = start + levels[level].filled.counts[group]
         while low < high {
             let middle = (low + high) / 2
             let other = levels[level].byValue.slot(at: middle)
             if Self.precedes(cells[other], other, value, slot) { low = middle + 1 } else { high = middle }
         }
-        // (The slot's own value is already kept: its neighbours are read before it goes in.)
-        let isNew =
-            (low == start || self.value(at: low - 1, level: level) != value)
-            && (low == filledEnd || self.value(at: low, level: level) != value)
-        levels[level].byValue.insert(slot, at: low)
+        return (start, low)
+    }
+
+    private mutating func insert(_ slot: UInt32, value: CellValue, level: Int, group: Int) {
+        guard !value.isEmpty else { return }
+        if ordered {
+            // (The slot's own value is already kept: its neighbours are read before it goes in.)
+            let (start, position) = place(of: slot, value: value, level: level, group: group)
+            let end = start + levels[level].filled.counts[group]
+            let isNew =
+                (position == start || self.value(at: position - 1, level: level) != value)
+                && (position == end || self.value(at: position, level: level) != value)
+            levels[level].byValue.insert(slot, at: position)
+            if isNew { levels[level].distinct[group] += 1 }
+        }
         levels[level].filled.add(1, to: group)
-        if isNew { levels[level].distinct[group] += 1 }
         if adds { levels[level].sums[group].add(Self.amount(value)) }
     }
 
-    private mutating func remove(_ slot: UInt32, value: CellValue, level: Int, group: Int, start: Int) {
-        guard ordered else {
-            if !value.isEmpty {
-                levels[level].filled.add(-1, to: group)
-                if adds { levels[level].sums[group].remove(Self.amount(value)) }
-            }
-            return
-        }
-        guard let position = levels[level].byValue.position(of: slot) else { return }
-        levels[level].byValue.remove(at: position)
+    private mutating func remove(_ slot: UInt32, value: CellValue, level: Int, group: Int) {
         guard !value.isEmpty else { return }
+        if ordered {
+            let (start, position) = place(of: slot, value: value, level: level, group: group)
+            let end = start + levels[level].filled.counts[group]
+            guard position < end, levels[level].byValue.slot(at: position) == slot else { return }
+            levels[level].byValue.remove(at: position)
+            let wasOnly =
+                (position == start || self.value(at: position - 1, level: level) != value)
+                && (position == end - 1 || self.value(at: position, level: level) != value)
+            if wasOnly { levels[level].distinct[group] -= 1 }
+        }
         levels[level].filled.add(-1, to: group)
-        let filledEnd = start + levels[level].filled.counts[group]
-        let wasOnly =
-            (position == start || self.value(at: position - 1, level: level) != value)
-            && (position == filledEnd || self.value(at: position, level: level) != value)
-        if wasOnly { levels[level].distinct[group] -= 1 }
         if adds { levels[level].sums[group].remove(Self.amount(value)) }
     }
 
     // MARK: Reading it
 
-    /// `function` of `group` of `level`, which starts at position `start`: `nil` when the group
-    /// has no value to give (`count` and `countDistinct` always give one). `first` and `last`
-    /// are the caller's: they follow the view's order, not this one.
-    func result(_ function: AggregateFunction, level: Int, group: Int, start: Int) -> AggregateValue? {
+    /// `function` of `group` of `level`: `nil` when the group has no value to give (`count` and
+    /// `countDistinct` always give one). `first` and `last` are the caller's: they follow the
+    /// view's order, not this one.
+    func result(_ function: AggregateFunction, level: Int, group: Int) -> AggregateValue? {
         let summary = levels[level]
         let count = summary.filled.counts[group]
+        let start = ordered && count > 0 ? summary.filled.rowsBefore(group) : 0
         switch function {
         case .count: return .count(count)
         case .countDistinct: return .count(summary.distinct[group])
@@ -378,8 +377,8 @@ struct ColumnSummary: Sendable {
 
 /// One level's groups of a ``ColumnSummary`` (or the grand total's one group).
 struct LevelSummary: Sendable {
-    /// The rows by group, then value (empty cells last), then slot; empty unless the summary
-    /// is ordered.
+    /// The rows with a value by group, then value, then slot (not indexed by slot); empty
+    /// unless the summary is ordered.
     var byValue = RowOrder()
     /// Rows with a value, per group.
     var filled = SectionCounts()

@@ -121,18 +121,8 @@ extension SectionedRows {
     func summaryLayout(leafOfSlot: [Int32]) -> SummaryLayout {
         let levelCount = depth + (spec.grandTotal != nil ? 1 : 0)
         var groupBase = [0]
-        var groupStarts: [Int] = []
-        for level in 0..<depth {
-            let groups = shape.groupCount(level)
-            for group in 0..<groups {
-                groupStarts.append(counts.rowsBefore(shape.leaves(level, group: group).lowerBound))
-            }
-            groupBase.append(groupBase.last! + groups)
-        }
-        if spec.grandTotal != nil {
-            groupStarts.append(0)
-            groupBase.append(groupBase.last! + 1)
-        }
+        for level in 0..<depth { groupBase.append(groupBase.last! + shape.groupCount(level)) }
+        if spec.grandTotal != nil { groupBase.append(groupBase.last! + 1) }
         var leafGroups = [Int32](repeating: 0, count: leafCount * levelCount)
         for leaf in 0..<leafCount {
             for level in 0..<depth {
@@ -148,8 +138,7 @@ extension SectionedRows {
             heldSlots: heldSlots,
             levelCount: levelCount,
             leafGroups: leafGroups,
-            groupBase: groupBase,
-            groupStarts: groupStarts
+            groupBase: groupBase
         )
     }
 }

@@ -73,7 +73,11 @@ extension Table {
                 return
             }
             let (index, level) = pieces[piece]
-            let levelOrder = ColumnSummary.placeInValueOrder(firstPass[index].byValue!, level: level, layout: layout)
+            let levelOrder = firstPass[index].summary.placedInValueOrder(
+                firstPass[index].byValue!,
+                level: level,
+                layout: layout
+            )
             placed.withLock { $0[piece] = levelOrder }
         }
         var summaries = firstPass.map(\.summary)
@@ -84,46 +88,43 @@ extension Table {
         return (rows.withLock { $0 }, summaries)
     }
 
-    /// For each summed level of the sections at `index`, the group holding `leaf` and where its
-    /// rows start among the sections' rows; the grand total's one group last, when there is one.
-    private func summaryPlaces(of leaf: Int, in index: Int) -> [(group: Int, start: Int)] {
-        var places = (0..<sections[index].depth).map { level in
-            let group = sections[index].shape.group(level, of: leaf)
-            return (group, groupRows(level, group: group, in: index).start)
-        }
-        if sections[index].spec.grandTotal != nil { places.append((0, 0)) }
-        return places
+    /// For each summed level of the sections at `index`, the group holding `leaf`; the grand
+    /// total's one group last, when there is one.
+    private func summaryGroups(of leaf: Int, in index: Int) -> [Int] {
+        var groups = (0..<sections[index].depth).map { sections[index].shape.group($0, of: leaf) }
+        if sections[index].spec.grandTotal != nil { groups.append(0) }
+        return groups
     }
 
     /// `slot` was placed in `leaf` of the sections at `index`: the sums of every group holding
     /// it take it in.
     mutating func summarize(_ slot: UInt32, leaf: Int, in index: Int) {
         guard !sections[index].summaries.isEmpty else { return }
-        let places = summaryPlaces(of: leaf, in: index)
+        let groups = summaryGroups(of: leaf, in: index)
         for summary in sections[index].summaries.indices {
             let value = stores[sections[index].summaries[summary].column][slot]
-            sections[index].summaries[summary].insert(slot, value: value, places: places)
+            sections[index].summaries[summary].insert(slot, value: value, groups: groups)
         }
     }
 
     /// `slot` is about to leave `leaf` of the sections at `index`: its sums let it go.
     mutating func unsummarize(_ slot: UInt32, leaf: Int, in index: Int) {
         guard !sections[index].summaries.isEmpty else { return }
-        let places = summaryPlaces(of: leaf, in: index)
+        let groups = summaryGroups(of: leaf, in: index)
         for summary in sections[index].summaries.indices {
-            sections[index].summaries[summary].remove(slot, places: places)
+            sections[index].summaries[summary].remove(slot, groups: groups)
         }
     }
 
     /// Cells of `slot` in `columns` changed while it stays in `leaf`: the sums of those
     /// columns take its new values.
     mutating func resummarize(_ slot: UInt32, columns changed: [Int], leaf: Int, in index: Int) {
-        let places = summaryPlaces(of: leaf, in: index)
+        let groups = summaryGroups(of: leaf, in: index)
         for summary in sections[index].summaries.indices
         where changed.contains(sections[index].summaries[summary].column) {
             let column = sections[index].summaries[summary].column
-            sections[index].summaries[summary].remove(slot, places: places)
-            sections[index].summaries[summary].insert(slot, value: stores[column][slot], places: places)
+            sections[index].summaries[summary].remove(slot, groups: groups)
+            sections[index].summaries[summary].insert(slot, value: stores[column][slot], groups: groups)
         }
     }
 
@@ -187,7 +188,7 @@ extension Table {
             case .last: value = edgeValue(of: aggregate.column, in: index, start: start, count: count, fromEnd: true)
             default:
                 let summary = sections[index].summaries.first { $0.column == aggregate.column }!
-                value = summary.result(aggregate.function, level: level, group: group, start: start)
+                value = summary.result(aggregate.function, level: level, group: group)
             }
             let text: String
             switch value {

@@ -30,7 +30,8 @@ extension Table {
     /// The sections' rows `all` as a counted order, and summaries of `spec`'s columns over the
     /// rows `layout` places (none without a layout), on every core: first each summary's counts
     /// and totals (and an ordered one's rows in value order), then the sections' order and each
-    /// ordered summary's levels, a level a piece.
+    /// ordered summary's levels, a level a piece. Without an ordered summary the sections' order
+    /// is built beside the totals.
     func orderAndSummaries(
         of all: [UInt32],
         spec: SectionSpec,
@@ -49,7 +50,14 @@ extension Table {
                 count: columns.count
             )
         )
-        DispatchQueue.concurrentPerform(iterations: columns.count) { index in
+        let rows = Mutex(RowOrder())
+        let orderFirst = !ordered.contains(true)
+        DispatchQueue.concurrentPerform(iterations: columns.count + (orderFirst ? 1 : 0)) { index in
+            guard index < columns.count else {
+                let order = RowOrder(all)
+                rows.withLock { $0 = order }
+                return
+            }
             let summary = ColumnSummary(
                 column: columns[index],
                 ordered: ordered[index],
@@ -64,9 +72,8 @@ extension Table {
         let pieces = firstPass.indices.flatMap { index in
             firstPass[index].byValue == nil ? [] : (0..<layout.levelCount).map { (index, $0) }
         }
-        let rows = Mutex(RowOrder())
         let placed = Mutex([(byValue: RowOrder, distinct: [Int])?](repeating: nil, count: pieces.count))
-        DispatchQueue.concurrentPerform(iterations: pieces.count + 1) { piece in
+        DispatchQueue.concurrentPerform(iterations: pieces.count + (orderFirst ? 0 : 1)) { piece in
             guard piece < pieces.count else {
                 let order = RowOrder(all)
                 rows.withLock { $0 = order }

@@ -109,47 +109,36 @@ struct ColumnSummary: Sendable {
         }
     }
 
-    /// The held rows of a summary in value order, once for all its levels.
+    /// The held rows that have a value, in value order, once for all of a summary's levels.
     struct RowsByValue: Sendable {
-        /// The held slots with a value, by value, then slot; then empty cells, by slot.
+        /// The held slots with a value, by value, then slot.
         let slots: [UInt32]
-        /// How many of ``slots`` have a value.
-        let filledCount: Int
-        /// Per row of ``slots``: the position where its run of equal values starts; -1 for an
-        /// empty cell.
+        /// Per row of ``slots``: the position where its run of equal values starts.
         let runs: [Int32]
         /// Per row of ``slots``: its leaf.
         let leaves: [Int32]
     }
 
-    /// The rows `layout` holds in value order: exact order keys radix-sorted (empty cells set
-    /// apart first, so that the keys differ in as few bits as the values do), other text by
-    /// comparison.
+    /// The rows `layout` holds that have a value, in value order: exact order keys
+    /// radix-sorted (empty cells, whose key is 0, left out first, so that the keys differ in
+    /// as few bits as the values do), other text by comparison.
     func valueOrder(store: ColumnStore, layout: SummaryLayout) -> RowsByValue {
-        let held = layout.heldSlots
-        let count = held.count
-        var slots: [UInt32]
-        var runs = [Int32](repeating: -1, count: count)
-        var filledCount = 0
+        let slots: [UInt32]
+        var runs: [Int32]
         if store.orderKeyIsExact {
             var keys: [UInt64] = []
             var filledSlots: [UInt32] = []
-            var emptySlots: [UInt32] = []
-            keys.reserveCapacity(count)
-            filledSlots.reserveCapacity(count)
-            for slot in held {
+            keys.reserveCapacity(layout.heldSlots.count)
+            filledSlots.reserveCapacity(layout.heldSlots.count)
+            for slot in layout.heldSlots {
                 let key = store.orderKey(at: slot)
-                if key == 0 {
-                    emptySlots.append(slot)
-                } else {
-                    keys.append(key)
-                    filledSlots.append(slot)
-                }
+                guard key != 0 else { continue }
+                keys.append(key)
+                filledSlots.append(slot)
             }
             let sorted = RadixSort.sorted(keys: keys, payloads: filledSlots)
-            filledCount = keys.count
             slots = sorted.payloads
-            slots.append(contentsOf: emptySlots)
+            runs = [Int32](repeating: 0, count: slots.count)
             // Equal exact keys are equal values.
             sorted.keys.withUnsafeBufferPointer { keys in
                 runs.withUnsafeMutableBufferPointer { runs in
@@ -160,15 +149,16 @@ struct ColumnSummary: Sendable {
             }
         } else {
             let cells = self.cells
-            slots = held.sorted { Self.precedes(cells[$0], $0, cells[$1], $1) }
-            for index in 0..<count where !cells[slots[index]].isEmpty {
+            slots = layout.heldSlots.filter { !cells[$0].isEmpty }
+                .sorted { Self.precedes(cells[$0], $0, cells[$1], $1) }
+            runs = [Int32](repeating: 0, count: slots.count)
+            for index in slots.indices {
                 runs[index] =
                     index > 0 && cells[slots[index - 1]] == cells[slots[index]] ? runs[index - 1] : Int32(index)
-                filledCount += 1
             }
         }
-        let leaves = slots[..<filledCount].map { layout.leafOfSlot[Int($0)] }
-        return RowsByValue(slots: slots, filledCount: filledCount, runs: runs, leaves: leaves)
+        let leaves = slots.map { layout.leafOfSlot[Int($0)] }
+        return RowsByValue(slots: slots, runs: runs, leaves: leaves)
     }
 
     /// `level`'s rows that have a value, in value order within each group, and each group's
@@ -177,17 +167,17 @@ struct ColumnSummary: Sendable {
     func placedInValueOrder(_ rows: RowsByValue, level: Int, layout: SummaryLayout) -> (
         byValue: RowOrder, distinct: [Int]
     ) {
-        let count = rows.filledCount
+        let count = rows.slots.count
         let base = layout.groupBase[level]
         let groupCount = layout.groupBase[level + 1] - base
         var distinct = [Int](repeating: 0, count: groupCount)
         var lastRun = [Int32](repeating: -1, count: groupCount)
         guard groupCount > 1 else {
-            for run in rows.runs[..<count] where run != lastRun[0] {
+            for run in rows.runs where run != lastRun[0] {
                 distinct[0] += 1
                 lastRun[0] = run
             }
-            return (RowOrder(Array(rows.slots[..<count]), indexed: false), distinct)
+            return (RowOrder(rows.slots, indexed: false), distinct)
         }
         let leafCount = layout.leafGroups.count / layout.levelCount
         let groupOfLeaf = (0..<leafCount).map { leaf in

@@ -129,5 +129,19 @@ struct ColumnEngineComparison {
                 : "≤ 1.0× the faster peer"
             report.add(name, figure, target: target)
         }
+        // Summaries: the first grouping by two columns with its totals is held to Polars'
+        // group_by().agg() of the same.
+        if let mine = ours["group2"], let theirs = polars["group2"], theirs > 0 {
+            report.add(
+                "group by two columns with sum, avg, count, max and a grand total, ours / Polars'",
+                String(
+                    format: "%@ / %@ = %.2f×",
+                    BenchReport.duration(mine),
+                    BenchReport.duration(theirs),
+                    mine / theirs
+                ),
+                target: "≤ 1.0× (no slower than Polars)"
+            )
+        }
     }
 }

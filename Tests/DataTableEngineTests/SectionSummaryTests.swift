@@ -20,21 +20,27 @@ import Testing
                 Column(key: "rack", rules: try ColumnRules(type: .picker, options: racks)),
                 Column(key: "received", rules: try ColumnRules(type: .date)),
                 Column(key: "lead", rules: try ColumnRules(type: .duration)),
+                Column(key: "units", rules: try ColumnRules(type: .number)),
+                Column(key: "serial", rules: try ColumnRules(type: .number)),
             ]
         )
     }
 
     /// A row whose cells are each empty one time in four; values repeat often (for `countDistinct`).
+    /// `qty` holds quarters, `units` whole numbers a few dozen apart (counted into value order),
+    /// `serial` whole numbers millions apart (sorted as integers).
     static func randomRow(_ random: inout SeededRandom) -> RowInput {
         var values: [String: CellInput] = ["rack": .text(racks[Int(random.next() % UInt64(racks.count))])]
         if random.next() % 4 != 0 { values["item"] = .text(words[Int(random.next() % UInt64(words.count))]) }
         if random.next() % 4 != 0 { values["qty"] = .number(Double(Int(random.next() % 400)) / 4 - 20) }
         if random.next() % 4 != 0 { values["received"] = .text("2024-0\(1 + random.next() % 9)-1\(random.next() % 9)") }
         if random.next() % 4 != 0 { values["lead"] = .number(Double(random.next() % 5000)) }
+        if random.next() % 4 != 0 { values["units"] = .number(Double(Int(random.next() % 40) - 10)) }
+        if random.next() % 4 != 0 { values["serial"] = .number(Double(Int(random.next() % 41) * 50_000 - 1_000_000)) }
         return RowInput(values: values)
     }
 
-    static let summed = ["item", "qty", "received", "lead"]
+    static let summed = ["item", "qty", "received", "lead", "units", "serial"]
 
     /// Every function that fits each column; with `totalsOnly`, those that need no value order
     /// (counts, totals, means, first and last), which are kept without one.
@@ -141,7 +147,7 @@ import Testing
                 guard !slots.isEmpty else { continue }
                 let id = table.id(of: slots[Int(random.next() % UInt64(slots.count))])
                 let other = Self.randomRow(&random).values
-                let key = ["rack", "item", "qty", "received", "lead"][Int(random.next() % 5)]
+                let key = ["rack", "item", "qty", "received", "lead", "units", "serial"][Int(random.next() % 7)]
                 _ = try table.edit([CellEdit(id: id, column: key, input: other[key] ?? .null)])
             case 5:
                 try TableFilterTests.deleteSome(&table, &random)

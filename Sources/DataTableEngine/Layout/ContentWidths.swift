@@ -1,5 +1,3 @@
-import Dispatch
-import Synchronization
 import TextMeasure
 
 /// Every column's display-text widths in one measure (terminal cells, or one font face's
@@ -37,10 +35,9 @@ struct ContentWidths: Sendable {
     /// Counts the cells of `slots` (new rows, or all of them), one column per core.
     mutating func measureSlots(_ slots: Range<UInt32>, of table: Table) {
         let measure = self.measure
-        let results = Mutex([Int: (WidthCounts, [Int32]?)]())
         let existing = columns
         let existingRows = rowWidths
-        DispatchQueue.concurrentPerform(iterations: table.columns.count) { column in
+        let measured = ConcurrentPieces.map(table.columns.count) { column -> (WidthCounts, [Int32]?) in
             var counts = existing[column]
             var rows = existingRows[column]
             if rows != nil, rows!.count < table.slotCount {
@@ -49,10 +46,7 @@ struct ContentWidths: Sendable {
             let rules = table.columns[column].rules
             let store = table.stores[column]
             // Image columns have a fixed width; their references are never drawn as text.
-            guard store.type != .image else {
-                results.withLock { $0[column] = (counts, rows) }
-                return
-            }
+            guard store.type != .image else { return (counts, rows) }
             // Dates, times and picker choices repeat: measure each distinct value once.
             var memo: [CellValue: Int] = [:]
             let memoize = store.type == .date || store.type == .time || store.type == .picker
@@ -69,11 +63,10 @@ struct ContentWidths: Sendable {
                 counts.add(width)
                 rows?[Int(slot)] = Int32(clamping: width)
             }
-            results.withLock { $0[column] = (counts, rows) }
+            return (counts, rows)
         }
-        let measured = results.withLock { $0 }
         for column in columns.indices {
-            let (counts, rows) = measured[column]!
+            let (counts, rows) = measured[column]
             columns[column] = counts
             if let rows { rowWidths[column] = rows }
         }

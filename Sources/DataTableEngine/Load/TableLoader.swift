@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -82,20 +81,17 @@ public enum TableLoader {
         let total = input.recordCount
         let chunkCount = max(1, min(ProcessInfo.processInfo.activeProcessorCount, total / 10_000))
         let bounds = (0...chunkCount).map { $0 * total / chunkCount }
-        let results = Mutex([Int: ChunkResult]())
         let done = Atomic(0)
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+        let parsed = ConcurrentPieces.map(chunkCount) { chunk in
             var result = input.parse(records: bounds[chunk]..<bounds[chunk + 1], plan: plan) { rows in
                 let now = done.add(rows, ordering: .relaxed).newValue
                 progress(now, total)
             }
             result.finish()
-            results.withLock { $0[chunk] = result }
+            return result
         }
         var outcome = Outcome()
-        let parsed = results.withLock { $0 }
-        for chunk in 0..<chunkCount {
-            let result = parsed[chunk]!
+        for result in parsed {
             outcome.chunks.append(result.stores)
             outcome.lines += result.lines
             outcome.problems += result.problems

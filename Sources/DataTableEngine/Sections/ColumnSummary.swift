@@ -45,7 +45,7 @@ struct ColumnSummary: Sendable {
 
     /// A summary of `column`, held in `store`, over the rows `layout` places: counts and totals,
     /// in one pass over the held slots in slot order (the store read front to back). An ordered
-    /// summary's levels are put in value order after, by ``valueOrder(store:layout:)``, then
+    /// summary's levels are put in value order after, by ``valueOrder(store:layout:cells:)``, then
     /// ``placedInValueOrder(_:level:layout:)`` and ``setValueOrder(level:_:)`` a level each.
     init(column: Int, ordered: Bool, store: ColumnStore, layout: SummaryLayout) {
         self.column = column
@@ -119,23 +119,47 @@ struct ColumnSummary: Sendable {
         let leaves: [Int32]
     }
 
-    /// The rows `layout` holds that have a value, in value order: exact order keys
-    /// radix-sorted (empty cells, whose key is 0, left out first, so that the keys differ in
-    /// as few bits as the values do), other text by comparison.
-    func valueOrder(store: ColumnStore, layout: SummaryLayout) -> RowsByValue {
+    /// The rows `layout` holds that have a value, in value order. Whole numbers within 2¹⁰ of
+    /// each other are counted into place (``countedInValueOrder(_:range:layout:)``); other exact
+    /// order keys are radix-sorted (empty cells left out first, and whole numbers keyed as
+    /// integers less the least, so that the keys differ in as few bits as the values do);
+    /// other text is sorted by comparison.
+    /// `cells`: the values the summary keeps, read for text whose order keys are not exact
+    /// (not needed for an exact column).
+    static func valueOrder(store: ColumnStore, layout: SummaryLayout, cells: SummedCells?) -> RowsByValue {
         let slots: [UInt32]
         var runs: [Int32]
         if store.orderKeyIsExact {
-            var keys: [UInt64] = []
-            var filledSlots: [UInt32] = []
-            keys.reserveCapacity(layout.heldSlots.count)
-            filledSlots.reserveCapacity(layout.heldSlots.count)
-            for slot in layout.heldSlots {
-                let key = store.orderKey(at: slot)
-                guard key != 0 else { continue }
-                keys.append(key)
-                filledSlots.append(slot)
+            let held = layout.heldSlots
+            let whole = store.type == .number ? Self.wholeRange(store.numbers, held: held) : nil
+            if let whole, whole.greatest &- whole.least < 1 << RadixSort.widestDigit {
+                return Self.countedInValueOrder(store.numbers, range: whole, layout: layout)
             }
+            let filled = whole?.filled ?? held.count
+            var keys = [UInt64](repeating: 0, count: filled)
+            var filledSlots = [UInt32](repeating: 0, count: filled)
+            let kept = keys.withUnsafeMutableBufferPointer { keys in
+                filledSlots.withUnsafeMutableBufferPointer { filledSlots in
+                    var kept = 0
+                    for slot in held {
+                        let key: UInt64
+                        if let whole {
+                            let number = store.numbers[Int(slot)]
+                            if number.isNaN { continue }
+                            key = UInt64(bitPattern: Int64(number) &- whole.least)
+                        } else {
+                            key = store.orderKey(at: slot)
+                            if key == 0 { continue }
+                        }
+                        keys[kept] = key
+                        filledSlots[kept] = slot
+                        kept += 1
+                    }
+                    return kept
+                }
+            }
+            keys.removeLast(keys.count - kept)
+            filledSlots.removeLast(filledSlots.count - kept)
             let sorted = RadixSort.sorted(keys: keys, payloads: filledSlots)
             slots = sorted.payloads
             runs = [Int32](repeating: 0, count: slots.count)
@@ -148,7 +172,7 @@ struct ColumnSummary: Sendable {
                 }
             }
         } else {
-            let cells = self.cells
+            guard let cells else { preconditionFailure("the values the summary keeps, for text") }
             slots = layout.heldSlots.filter { !cells[$0].isEmpty }
                 .sorted { Self.precedes(cells[$0], $0, cells[$1], $1) }
             runs = [Int32](repeating: 0, count: slots.count)
@@ -158,6 +182,79 @@ struct ColumnSummary: Sendable {
             }
         }
         let leaves = slots.map { layout.leafOfSlot[Int($0)] }
+        return RowsByValue(slots: slots, runs: runs, leaves: leaves)
+    }
+
+    /// The least and greatest of the filled cells among `held` of a number column, as integers,
+    /// and how many are filled, when every filled value is a whole number of at most 2⁵³ (and
+    /// at least one is filled); `nil` otherwise.
+    static func wholeRange(_ numbers: [Double], held: [UInt32]) -> (least: Int64, greatest: Int64, filled: Int)? {
+        let limit = 9_007_199_254_740_992.0  // 2⁵³
+        var least = Double.infinity
+        var greatest = -Double.infinity
+        var filled = 0
+        let whole = numbers.withUnsafeBufferPointer { numbers in
+            for slot in held {
+                let number = numbers[Int(slot)]
+                if number.isNaN { continue }
+                guard number.magnitude <= limit, number == number.rounded(.towardZero) else { return false }
+                least = min(least, number)
+                greatest = max(greatest, number)
+                filled += 1
+            }
+            return true
+        }
+        guard whole, filled > 0 else { return nil }
+        return (Int64(least), Int64(greatest), filled)
+    }
+
+    /// The filled rows `layout` holds of a number column of whole numbers in `range` (a few
+    /// thousand values at most), in value order, then slot: counted by value in one read of the
+    /// held slots, then each dealt to its place in another, its leaf read in slot order as it
+    /// goes (no read at random); a value's rows are one run.
+    static func countedInValueOrder(
+        _ numbers: [Double],
+        range: (least: Int64, greatest: Int64, filled: Int),
+        layout: SummaryLayout
+    ) -> RowsByValue {
+        let buckets = Int(range.greatest - range.least) + 1
+        var next = [Int](repeating: 0, count: buckets)
+        var runs = [Int32](repeating: 0, count: range.filled)
+        var slots = [UInt32](repeating: 0, count: range.filled)
+        var leaves = [Int32](repeating: 0, count: range.filled)
+        numbers.withUnsafeBufferPointer { numbers in
+            next.withUnsafeMutableBufferPointer { next in
+                for slot in layout.heldSlots {
+                    let number = numbers[Int(slot)]
+                    if number.isNaN { continue }
+                    next[Int(Int64(number) &- range.least)] &+= 1
+                }
+                runs.withUnsafeMutableBufferPointer { runs in
+                    var start = 0
+                    for value in 0..<buckets {
+                        let count = next[value]
+                        for place in start..<start + count { runs[place] = Int32(start) }
+                        next[value] = start
+                        start += count
+                    }
+                }
+                layout.leafOfSlot.withUnsafeBufferPointer { leafOfSlot in
+                    slots.withUnsafeMutableBufferPointer { slots in
+                        leaves.withUnsafeMutableBufferPointer { leaves in
+                            for slot in layout.heldSlots {
+                                let number = numbers[Int(slot)]
+                                if number.isNaN { continue }
+                                let value = Int(Int64(number) &- range.least)
+                                let place = next[value]
+                                next[value] = place &+ 1
+                                slots[place] = slot
+                                leaves[place] = leafOfSlot[Int(slot)]
+                            }
+                        }
+                    }
+                }
+            }
+        }
         return RowsByValue(slots: slots, runs: runs, leaves: leaves)
     }
 

@@ -1,6 +1,5 @@
 import DataTableVocabulary
 import Foundation
-import Synchronization
 import TextMeasure
 
 extension AggregateFunction {
@@ -28,10 +27,10 @@ public struct AggregateResult: Sendable, Hashable {
 
 extension Table {
     /// The sections' rows `all` as a counted order, and summaries of `spec`'s columns over the
-    /// rows `layout` places (none without a layout), on every core: first each summary's counts
-    /// and totals (and an ordered one's rows in value order), then the sections' order and each
-    /// ordered summary's levels, a level a piece. Without an ordered summary the sections' order
-    /// is built beside the totals.
+    /// rows `layout` places (none without a layout), on every core in two rounds of pieces.
+    /// First: each ordered summary's rows in value order (the longest pieces, first), the
+    /// sections' order, and each summary's counts and totals. Then each ordered summary's
+    /// levels, a level a piece, dealt from its rows in value order.
     func orderAndSummaries(
         of all: [UInt32],
         spec: SectionSpec,
@@ -44,55 +43,65 @@ extension Table {
         let ordered = columns.map { column in
             spec.aggregates.contains { $0.column == column && orderedFunctions.contains($0.function) }
         }
-        let made = Mutex(
-            [(summary: ColumnSummary, byValue: ColumnSummary.RowsByValue?)?](
-                repeating: nil,
-                count: columns.count
-            )
-        )
-        let rows = Mutex(RowOrder())
-        let orderFirst = !ordered.contains(true)
-        DispatchQueue.concurrentPerform(iterations: columns.count + (orderFirst ? 1 : 0)) { index in
-            guard index < columns.count else {
-                let order = RowOrder(all)
-                rows.withLock { $0 = order }
-                return
+        enum Piece: Sendable {
+            case valueOrder(Int)
+            case sectionsOrder
+            case summary(Int)
+        }
+        enum Made: Sendable {
+            case valueOrder(ColumnSummary.RowsByValue)
+            case sectionsOrder(RowOrder)
+            case summary(ColumnSummary, ColumnSummary.RowsByValue?)
+        }
+        // An exact column's value order needs nothing of its summary; other text's reads the
+        // values the summary keeps, and follows it in one piece.
+        let apart = columns.indices.filter { ordered[$0] && stores[$0].orderKeyIsExact }
+        let firstPieces = apart.map(Piece.valueOrder) + [.sectionsOrder] + columns.indices.map(Piece.summary)
+        let firstRound = ConcurrentPieces.map(firstPieces.count) { piece -> Made in
+            switch firstPieces[piece] {
+            case .valueOrder(let index):
+                return .valueOrder(ColumnSummary.valueOrder(store: stores[index], layout: layout, cells: nil))
+            case .sectionsOrder:
+                return .sectionsOrder(RowOrder(all))
+            case .summary(let index):
+                let summary = ColumnSummary(
+                    column: columns[index],
+                    ordered: ordered[index],
+                    store: stores[index],
+                    layout: layout
+                )
+                let byValue =
+                    ordered[index] && !apart.contains(index)
+                    ? ColumnSummary.valueOrder(store: stores[index], layout: layout, cells: summary.cells) : nil
+                return .summary(summary, byValue)
             }
-            let summary = ColumnSummary(
-                column: columns[index],
-                ordered: ordered[index],
-                store: stores[index],
-                layout: layout
-            )
-            let byValue = ordered[index] ? summary.valueOrder(store: stores[index], layout: layout) : nil
-            made.withLock { $0[index] = (summary, byValue) }
         }
-        let firstPass = made.withLock { $0.map { $0! } }
-        // The second pass: the sections' order, then one piece per ordered summary and level.
-        let pieces = firstPass.indices.flatMap { index in
-            firstPass[index].byValue == nil ? [] : (0..<layout.levelCount).map { (index, $0) }
-        }
-        let placed = Mutex([(byValue: RowOrder, distinct: [Int])?](repeating: nil, count: pieces.count))
-        DispatchQueue.concurrentPerform(iterations: pieces.count + (orderFirst ? 0 : 1)) { piece in
-            guard piece < pieces.count else {
-                let order = RowOrder(all)
-                rows.withLock { $0 = order }
-                return
+        var rows = RowOrder()
+        var summaries: [ColumnSummary] = []
+        var byValue = [ColumnSummary.RowsByValue?](repeating: nil, count: columns.count)
+        for (piece, made) in zip(firstPieces, firstRound) {
+            switch (piece, made) {
+            case (.valueOrder(let index), .valueOrder(let order)): byValue[index] = order
+            case (_, .sectionsOrder(let order)): rows = order
+            case (.summary(let index), .summary(let summary, let order)):
+                summaries.append(summary)
+                if let order { byValue[index] = order }
+            default: preconditionFailure("a piece's result is of its kind")
             }
-            let (index, level) = pieces[piece]
-            let levelOrder = firstPass[index].summary.placedInValueOrder(
-                firstPass[index].byValue!,
-                level: level,
-                layout: layout
-            )
-            placed.withLock { $0[piece] = levelOrder }
         }
-        var summaries = firstPass.map(\.summary)
-        let levelOrders = placed.withLock { $0.map { $0! } }
-        for (piece, (index, level)) in pieces.enumerated() {
-            summaries[index].setValueOrder(level: level, levelOrders[piece])
+        // The second round: one piece per ordered summary and level.
+        let placings = columns.indices.flatMap { index in
+            byValue[index] == nil ? [] : (0..<layout.levelCount).map { (index, $0) }
         }
-        return (rows.withLock { $0 }, summaries)
+        let (counted, sorted) = (summaries, byValue)
+        let placed = ConcurrentPieces.map(placings.count) { piece in
+            let (index, level) = placings[piece]
+            return counted[index].placedInValueOrder(sorted[index]!, level: level, layout: layout)
+        }
+        for (piece, (index, level)) in placings.enumerated() {
+            summaries[index].setValueOrder(level: level, placed[piece])
+        }
+        return (rows, summaries)
     }
 
     /// For each summed level of the sections at `index`, the group holding `leaf`; the grand

@@ -1,6 +1,5 @@
 import DataTableVocabulary
 import Foundation
-import Synchronization
 
 /// How a view divides its rows into sections (Apple HIG, "Tables": plain, grouped, inset
 /// grouped): one section per distinct value of a column, or groups nested by up to
@@ -297,12 +296,7 @@ extension Table {
         // Each level's value of each row, numbered as first met (the levels on cores of their
         // own); then each row's leaf (its path numbered as first met), a level at a time.
         let stores = spec.columns.map { self.stores[$0] }
-        let numbered = Mutex([LevelValues?](repeating: nil, count: depth))
-        DispatchQueue.concurrentPerform(iterations: depth) { level in
-            let values = LevelValues(of: stores[level], at: viewSlots)
-            numbered.withLock { $0[level] = values }
-        }
-        let levels = numbered.withLock { $0.map { $0! } }
+        let levels = ConcurrentPieces.map(depth) { LevelValues(of: stores[$0], at: viewSlots) }
         let grouping = LeafGrouping(levels.map(\.rowCodes), valueCounts: levels.map(\.values.count))
         // Each level's values ranked in the level's order; the leaves sorted by their paths' ranks.
         let ranks = levels.indices.map { level -> [Int32] in
@@ -335,8 +329,8 @@ extension Table {
         // The rows dealt, and (for summaries) each slot's leaf, each a scatter of its own.
         let firstOfLeaf = next
         let leafPlaces = placeOfLeaf
-        let placing = Mutex((all: [UInt32](), leafOfSlot: [Int32]()))
-        DispatchQueue.concurrentPerform(iterations: spec.aggregates.isEmpty ? 1 : 2) { piece in
+        let placing = ConcurrentPieces.map(spec.aggregates.isEmpty ? 1 : 2) {
+            piece -> (all: [UInt32], leafOfSlot: [Int32]) in
             if piece == 0 {
                 var next = firstOfLeaf
                 let all = [UInt32](unsafeUninitializedCapacity: viewSlots.count) { all, initialized in
@@ -348,18 +342,18 @@ extension Table {
                     }
                     initialized = viewSlots.count
                 }
-                placing.withLock { $0.all = all }
-            } else {
-                var leafOfSlot = [Int32](repeating: -1, count: Int(viewSlots.max() ?? 0) + 1)
-                leafOfSlot.withUnsafeMutableBufferPointer { leafOfSlot in
-                    for (position, leaf) in grouping.leafOfRow.enumerated() {
-                        leafOfSlot[Int(viewSlots[position])] = leafPlaces[Int(leaf)]
-                    }
-                }
-                placing.withLock { $0.leafOfSlot = leafOfSlot }
+                return (all, [])
             }
+            var leafOfSlot = [Int32](repeating: -1, count: Int(viewSlots.max() ?? 0) + 1)
+            leafOfSlot.withUnsafeMutableBufferPointer { leafOfSlot in
+                for (position, leaf) in grouping.leafOfRow.enumerated() {
+                    leafOfSlot[Int(viewSlots[position])] = leafPlaces[Int(leaf)]
+                }
+            }
+            return ([], leafOfSlot)
         }
-        let (all, leafOfSlot) = placing.withLock { $0 }
+        let all = placing[0].all
+        let leafOfSlot = placing.count > 1 ? placing[1].leafOfSlot : []
         var sectioned = SectionedRows(
             id: id,
             spec: spec,

@@ -86,15 +86,21 @@ struct LeafGrouping {
             let flatSize = paths.count * width
             if flatSize <= max(1 << 20, 2 * codes.count) {
                 var numberOfPair = [Int32](repeating: -1, count: flatSize)
-                for position in leafOfRow.indices {
-                    let pair = Int(leafOfRow[position]) * width + Int(codes[position])
-                    var number = numberOfPair[pair]
-                    if number < 0 {
-                        number = Int32(pairs.count)
-                        numberOfPair[pair] = number
-                        pairs.append((leafOfRow[position], codes[position]))
+                numberOfPair.withUnsafeMutableBufferPointer { numberOfPair in
+                    codes.withUnsafeBufferPointer { codes in
+                        leafOfRow.withUnsafeMutableBufferPointer { leafOfRow in
+                            for position in leafOfRow.indices {
+                                let pair = Int(leafOfRow[position]) * width + Int(codes[position])
+                                var number = numberOfPair[pair]
+                                if number < 0 {
+                                    number = Int32(pairs.count)
+                                    numberOfPair[pair] = number
+                                    pairs.append((leafOfRow[position], codes[position]))
+                                }
+                                leafOfRow[position] = number
+                            }
+                        }
                     }
-                    leafOfRow[position] = number
                 }
             } else {
                 var numberOfPair: [Int: Int32] = [:]

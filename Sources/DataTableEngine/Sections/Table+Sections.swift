@@ -317,7 +317,9 @@ extension Table {
         }
         // The rows dealt to their leaves in leaf order, each leaf's in the view's order.
         var rowsPerLeaf = [Int](repeating: 0, count: leaves.count)
-        for leaf in grouping.leafOfRow { rowsPerLeaf[Int(leaf)] += 1 }
+        rowsPerLeaf.withUnsafeMutableBufferPointer { rowsPerLeaf in
+            for leaf in grouping.leafOfRow { rowsPerLeaf[Int(leaf)] &+= 1 }
+        }
         var next = [Int](repeating: 0, count: leaves.count)
         var placeOfLeaf = [Int32](repeating: 0, count: leaves.count)
         var start = 0
@@ -344,7 +346,7 @@ extension Table {
                 }
                 return (all, [])
             }
-            var leafOfSlot = [Int32](repeating: -1, count: Int(viewSlots.max() ?? 0) + 1)
+            var leafOfSlot = [Int32](repeating: -1, count: slotCount)
             leafOfSlot.withUnsafeMutableBufferPointer { leafOfSlot in
                 for (position, leaf) in grouping.leafOfRow.enumerated() {
                     leafOfSlot[Int(viewSlots[position])] = leafPlaces[Int(leaf)]

@@ -1,5 +1,6 @@
 import DataTableProtocol
 import Foundation
+import TestSupport
 import Testing
 
 /// Section aggregates and the grand total over the real socket: what a scroll shows equals
@@ -32,8 +33,10 @@ import Testing
     }
 
     /// The exported rows (in the view's order: by rack, then the table's order), grouped by rack.
-    static func exported(_ client: UnixClient) throws -> [(rack: String, rows: [[String: JSONValue]])] {
-        let export = try client.send(ExportRequest(table: "sums", format: .ndjson))
+    static func exported(_ client: UnixClient, view: Bool? = nil) throws -> [(
+        rack: String, rows: [[String: JSONValue]]
+    )] {
+        let export = try client.send(ExportRequest(table: "sums", format: .ndjson, view: view))
         let rows = try (export.text ?? "").split(separator: "\n").map {
             try JSONDecoder().decode([String: JSONValue].self, from: Data($0.utf8))
         }
@@ -81,8 +84,9 @@ import Testing
     }
 
     /// Every aggregate of `window` against the exported rows.
-    static func check(_ window: ScrollRequest.Response, _ client: UnixClient, _ when: String) throws {
-        let groups = try exported(client)
+    static func check(_ window: ScrollRequest.Response, _ client: UnixClient, _ when: String, view: Bool? = nil) throws
+    {
+        let groups = try exported(client, view: view)
         let sections = try #require(window.sections)
         #expect(sections.shown.map(\.title) == groups.map(\.rack), "\(when)")
         for (shown, group) in zip(sections.shown, groups) {
@@ -141,6 +145,65 @@ import Testing
         try Self.check(try client.send(Self.scroll(aggregates: asked)), client, "after row 8's w emptied")
         _ = try client.send(DeleteRequest(table: "sums", ids: [.integer(39), .integer(38)]))
         try Self.check(try client.send(Self.scroll(aggregates: asked)), client, "after a delete")
+    }
+
+    /// A random row numbered `n`: `w` and `d` each empty one time in four, values that repeat.
+    static func randomRow(_ n: Int, _ random: inout SeededRandom) -> [String: JSONValue] {
+        var row: [String: JSONValue] = ["n": .integer(Int64(n)), "rack": .string(racks[Int(random.next() % 3)])]
+        if random.next() % 4 != 0 { row["w"] = .number(Double(random.next() % 40) / 4 - 3) }
+        if random.next() % 4 != 0 { row["d"] = .string("2024-0\(1 + random.next() % 9)-1\(random.next() % 9)") }
+        return row
+    }
+
+    @Test(.tags(.slow), arguments: [false, true])
+    func aggregatesEqualTheExportedRowsAfterEachOfAThousandRandomChanges(filtered: Bool) throws {
+        let client = try daemon.connect()
+        var random = SeededRandom(seed: filtered ? 71 : 70)
+        var ids = Array(0..<60)
+        try client.send(
+            CreateRequest(
+                table: "sums",
+                columns: [
+                    ColumnDefinition(key: "n", type: .number),
+                    ColumnDefinition(key: "rack", type: .picker, options: Self.racks),
+                    ColumnDefinition(key: "w", type: .number),
+                    ColumnDefinition(key: "d", type: .date),
+                ],
+                key: "n",
+                rows: ids.map { .object(Self.randomRow($0, &random)) },
+                sort: [SortKeyParam(column: "w")]
+            )
+        )
+        if filtered {
+            try client.send(FilterRequest(table: "sums", where: [.condition(column: "w", op: .less, value: 5)]))
+        }
+        let asked: [String: ScrollRequest.AggregateFunctions] = [
+            "w": .init(Self.functions), "d": .init([.count, .min, .max, .median, .countDistinct, .first, .last]),
+        ]
+        var request = Self.scroll(aggregates: asked)
+        request.viewport?.height = 1000
+        try Self.check(try client.send(request), client, "at first", view: filtered)
+        var next = ids.count
+        for step in 0..<1000 {
+            switch random.next() % 10 {
+            case 0, 1, 2:
+                try client.send(AddRequest(table: "sums", row: .object(Self.randomRow(next, &random))))
+                ids.append(next)
+                next += 1
+            case 3, 4, 5, 6, 7:
+                let id = ids[Int(random.next() % UInt64(ids.count))]
+                let other = Self.randomRow(id, &random)
+                let column = ["rack", "w", "d"][Int(random.next() % 3)]
+                try client.send(
+                    EditRequest(table: "sums", id: .integer(Int64(id)), column: column, value: other[column] ?? .null)
+                )
+            default:
+                guard ids.count > 5 else { continue }
+                let id = ids.remove(at: Int(random.next() % UInt64(ids.count)))
+                try client.send(DeleteRequest(table: "sums", ids: [.integer(Int64(id))]))
+            }
+            try Self.check(try client.send(request), client, "after step \(step)", view: filtered)
+        }
     }
 
     @Test func aFunctionAColumnCannotTakeIsRefused() throws {

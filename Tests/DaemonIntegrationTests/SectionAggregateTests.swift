@@ -16,6 +16,14 @@ import Testing
         .count, .sum, .avg, .min, .max, .median, .countDistinct, .first, .last,
     ]
 
+    /// The table's columns: `n` numbers the rows, `rack` groups them, `w` and `d` are summed up.
+    static let columns = [
+        ColumnDefinition(key: "n", type: .number),
+        ColumnDefinition(key: "rack", type: .picker, options: racks),
+        ColumnDefinition(key: "w", type: .number),
+        ColumnDefinition(key: "d", type: .date),
+    ]
+
     /// `w` is empty on every fifth row and repeats every seven; `d` is empty on every fourth.
     static func rows() -> [[String: JSONValue]] {
         (0..<40).map { n in
@@ -113,12 +121,7 @@ import Testing
         try client.send(
             CreateRequest(
                 table: "sums",
-                columns: [
-                    ColumnDefinition(key: "n", type: .number),
-                    ColumnDefinition(key: "rack", type: .picker, options: Self.racks),
-                    ColumnDefinition(key: "w", type: .number),
-                    ColumnDefinition(key: "d", type: .date),
-                ],
+                columns: Self.columns,
                 rows: Self.rows().map { .object($0) },
                 sort: [SortKeyParam(column: "n", descending: true)]
             )
@@ -163,12 +166,7 @@ import Testing
         try client.send(
             CreateRequest(
                 table: "sums",
-                columns: [
-                    ColumnDefinition(key: "n", type: .number),
-                    ColumnDefinition(key: "rack", type: .picker, options: Self.racks),
-                    ColumnDefinition(key: "w", type: .number),
-                    ColumnDefinition(key: "d", type: .date),
-                ],
+                columns: Self.columns,
                 key: "n",
                 rows: ids.map { .object(Self.randomRow($0, &random)) },
                 sort: [SortKeyParam(column: "w")]

@@ -208,8 +208,8 @@ struct ColumnSummary: Sendable {
         return (Int64(least), Int64(greatest), filled)
     }
 
-    /// The filled rows `layout` holds of a number column of whole numbers in `range` (a few
-    /// thousand values at most), in value order, then slot: counted by value in one read of the
+    /// The filled rows `layout` holds of a number column of whole numbers in `range` (at most
+    /// 2¹⁰ different values), in value order, then slot: counted by value in one read of the
     /// held slots, then each dealt to its place in another, its leaf read in slot order as it
     /// goes (no read at random); a value's rows are one run.
     static func countedInValueOrder(

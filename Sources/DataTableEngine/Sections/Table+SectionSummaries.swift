@@ -49,9 +49,9 @@ extension Table {
             case summary(Int)
         }
         enum Made: Sendable {
-            case valueOrder(ColumnSummary.RowsByValue)
+            case valueOrder(Int, ColumnSummary.RowsByValue)
             case sectionsOrder(RowOrder)
-            case summary(ColumnSummary, ColumnSummary.RowsByValue?)
+            case summary(Int, ColumnSummary, ColumnSummary.RowsByValue?)
         }
         // An exact column's value order needs nothing of its summary; other text's reads the
         // values the summary keeps, and follows it in one piece.
@@ -60,7 +60,7 @@ extension Table {
         let firstRound = ConcurrentPieces.map(firstPieces.count) { piece -> Made in
             switch firstPieces[piece] {
             case .valueOrder(let index):
-                return .valueOrder(ColumnSummary.valueOrder(store: stores[index], layout: layout, cells: nil))
+                return .valueOrder(index, ColumnSummary.valueOrder(store: stores[index], layout: layout, cells: nil))
             case .sectionsOrder:
                 return .sectionsOrder(RowOrder(all))
             case .summary(let index):
@@ -73,20 +73,19 @@ extension Table {
                 let byValue =
                     ordered[index] && !apart.contains(index)
                     ? ColumnSummary.valueOrder(store: stores[index], layout: layout, cells: summary.cells) : nil
-                return .summary(summary, byValue)
+                return .summary(index, summary, byValue)
             }
         }
         var rows = RowOrder()
         var summaries: [ColumnSummary] = []
         var byValue = [ColumnSummary.RowsByValue?](repeating: nil, count: columns.count)
-        for (piece, made) in zip(firstPieces, firstRound) {
-            switch (piece, made) {
-            case (.valueOrder(let index), .valueOrder(let order)): byValue[index] = order
-            case (_, .sectionsOrder(let order)): rows = order
-            case (.summary(let index), .summary(let summary, let order)):
+        for made in firstRound {
+            switch made {
+            case .valueOrder(let index, let order): byValue[index] = order
+            case .sectionsOrder(let order): rows = order
+            case .summary(let index, let summary, let order):
                 summaries.append(summary)
                 if let order { byValue[index] = order }
-            default: preconditionFailure("a piece's result is of its kind")
             }
         }
         // The second round: one piece per ordered summary and level.

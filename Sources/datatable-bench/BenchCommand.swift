@@ -28,13 +28,13 @@ struct BenchCommand: ParsableCommand {
 
     @Option(
         help:
-            "Measure only this after the load: watch (live windows under a write load) or computed (computed columns)."
+            "Measure only this after the load: watch (live windows under a write load), computed (computed columns) or small (small commands and scrolling beside redis)."
     )
     var only: String?
 
     func validate() throws {
-        if let only, !["watch", "computed"].contains(only) {
-            throw ValidationError("--only takes watch or computed, not \(only).")
+        if let only, !["watch", "computed", "small"].contains(only) {
+            throw ValidationError("--only takes watch, computed or small, not \(only).")
         }
     }
 
@@ -82,6 +82,19 @@ struct BenchCommand: ParsableCommand {
         if only == "watch" {
             try WatchMeasurement(socketPath: socket ?? daemon!.socketPath, table: table, rows: rows)
                 .measure(into: &report)
+            report.print()
+            return
+        }
+        if only == "small" {
+            _ = try client.timed(sort(table, "qty"))
+            try ReferenceComparisons(
+                socketPath: socket ?? daemon!.socketPath,
+                table: table,
+                rows: rows,
+                samples: samples,
+                scratch: scratch,
+                csvPath: csvPath
+            ).measure(into: &report)
             report.print()
             return
         }

@@ -292,9 +292,3 @@ extension Table {
         return nil
     }
 }
-
-/// A buffer handed to the threads of `concurrentPerform`, each writing a part no other touches.
-private struct UnsafeMutableSendableBuffer: @unchecked Sendable {
-    let buffer: UnsafeMutableBufferPointer<UInt64>
-    init(_ buffer: UnsafeMutableBufferPointer<UInt64>) { self.buffer = buffer }
-}

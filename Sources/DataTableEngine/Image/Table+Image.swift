@@ -126,14 +126,14 @@ extension Table {
         }
         let slots = (0..<UInt32(count)).map { $0 }
         if let keyColumn {
-            keyIndex.reserve(count, idOf: keyReader())
             let reader = keyReader()
-            for slot in slots {
-                let id = reader(slot)
-                guard keyIndex.find(id, idOf: reader) == nil else {
-                    throw TableImageError("two rows have the id \(id) in its key column \(columns[keyColumn].key)")
-                }
-                keyIndex.insert(slot, id: id, idOf: reader)
+            guard let hashes = keyHashes(of: slots) else {
+                throw TableImageError("a row's value in its key column \(columns[keyColumn].key) is no id")
+            }
+            if let twin = keyIndex.fill(slots, hashes: hashes, idOf: reader).first {
+                throw TableImageError(
+                    "two rows have the id \(reader(slots[twin])) in its key column \(columns[keyColumn].key)"
+                )
             }
         } else {
             // Not a count of elements that follow: how many ids were ever given out (the next

@@ -4,9 +4,8 @@ import Foundation
 /// once: a field is hashed and looked up straight from the input's bytes, so a text met again
 /// makes no string. ``store(codes:)`` turns the codes into the chunk's store.
 ///
-/// An open-addressed table of codes, probed linearly, kept at most half full; the hash reads
-/// eight bytes at a time and is seeded once per process, so that no input can be written to
-/// make every text collide.
+/// An open-addressed table of codes, probed linearly, kept at most half full, hashed by
+/// ``SeededHash``.
 struct TextInterner: Sendable {
     /// The bytes of every text, one after another.
     private var arena: [UInt8] = []
@@ -15,8 +14,6 @@ struct TextInterner: Sendable {
     /// By place: a code in the low 32 bits and the high 32 bits of its text's hash above them,
     /// so that most texts that differ are told apart without reading them; 0 is a free place.
     private var table = [UInt64](repeating: 0, count: 1024)
-
-    private static let seed = UInt64.random(in: .min ... .max)
 
     /// How many codes there are, the empty text's included.
     var count: Int { ends.count }
@@ -78,29 +75,8 @@ struct TextInterner: Sendable {
         table = grown
     }
 
-    /// A hash of `bytes`, eight at a time, each word mixed in by multiplication.
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        let base = UnsafeRawPointer(bytes.baseAddress!)
-        let count = bytes.count
-        var hash = seed ^ (UInt64(count) &* 0x9E37_79B9_7F4A_7C15)
-        var offset = 0
-        while offset + 8 <= count {
-            hash = (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
-            hash ^= hash >> 31
-            offset += 8
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < count {
-            tail |= UInt64(bytes[offset]) << shift
-            shift += 8
-            offset += 1
-        }
-        hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
-        hash ^= hash >> 29
-        hash = hash &* 0xBF58_476D_1CE4_E5B9
-        return hash ^ (hash >> 32)
-    }
+    /// The hash of `bytes` (``SeededHash``).
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 { SeededHash.bytes(bytes) }
 
     /// The text of every code, in code order; `nil` when `validating` and one is not UTF-8.
     private func texts(validating: Bool) -> [String]? {

@@ -54,6 +54,20 @@ extension Table {
     private mutating func indexKeys(of slots: [UInt32], lines: [Int]) -> [CellProblem] {
         let column = keyColumn!
         let name = columns[column].key
+        if keyIndex.count == 0, slots.count >= KeyIndex.piecewiseMinimum, let hashes = keyHashes(of: slots) {
+            let reader = keyReader()
+            let twins = keyIndex.fill(slots, hashes: hashes, idOf: reader)
+            guard !twins.isEmpty else { return [] }
+            keyIndex = KeyIndex()
+            return twins.prefix(Self.problemLimit).map { row in
+                CellProblem(
+                    line: lines[row],
+                    column: name,
+                    input: reader(slots[row]).description,
+                    message: "Another row already has this id."
+                )
+            }
+        }
         keyIndex.reserve(keyIndex.count + slots.count, idOf: keyReader())
         let reader = keyReader()
         var problems: [CellProblem] = []
@@ -89,6 +103,29 @@ extension Table {
             }
         }
         return problems
+    }
+
+    /// The hashes of the ids in the key column's `slots` (``KeyIndex/hash(_:)``), worked out in
+    /// pieces on every core; `nil` when a value there is no id (the index is then filled row by
+    /// row, which says where).
+    func keyHashes(of slots: [UInt32]) -> [UInt64]? {
+        let store = stores[keyColumn!]
+        let pieceRows = 65_536
+        let pieces = (slots.count + pieceRows - 1) / pieceRows
+        var hashes = [UInt64](repeating: 0, count: slots.count)
+        let allIDs = hashes.withUnsafeMutableBufferPointer { hashes in
+            let shared = UnsafeMutableSendableBuffer(hashes)
+            return ConcurrentPieces.map(pieces) { piece in
+                let hashes = shared.buffer
+                for row in piece * pieceRows..<min(slots.count, (piece + 1) * pieceRows) {
+                    let value = store[slots[row]]
+                    guard (try? Self.checkKey(value)) != nil, let id = Self.rowID(forKey: value) else { return false }
+                    hashes[row] = KeyIndex.hash(id)
+                }
+                return true
+            }
+        }
+        return allIDs.allSatisfy { $0 } ? hashes : nil
     }
 
     /// The ids of the rows in the last `count` slots, in order: the rows the last

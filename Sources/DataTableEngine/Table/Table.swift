@@ -192,7 +192,7 @@ public struct Table: Sendable {
 
     /// Reads ids from the key column. It holds only that column, not the table, so the key index
     /// can change while it is in use without being copied.
-    func keyReader() -> (UInt32) -> RowID {
+    func keyReader() -> @Sendable (UInt32) -> RowID {
         let store = stores[keyColumn!]
         return { slot in Self.rowID(forKey: store[slot]) ?? .text("") }
     }

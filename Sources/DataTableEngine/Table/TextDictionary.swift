@@ -36,6 +36,12 @@ struct TextDictionary: Sendable {
         }
     }
 
+    /// Makes room for `extra` more texts without growing the table of codes again (and, when
+    /// that table is shared with another dictionary, copies it once, at its new size).
+    mutating func reserve(extra: Int) {
+        codeOf.reserveCapacity(codeOf.count + extra)
+    }
+
     /// How many different texts (other than the empty one) slots hold.
     var count: Int { texts.count - 1 - free.count }
 

@@ -97,6 +97,41 @@ import Testing
         }
     }
 
+    /// Duration-like text: read from bytes only as a duration column shows it (`1h 30m`), to the
+    /// seconds the general reading gives; anything else is left to the general reading.
+    @Test func durationsReadFromBytesMatchTheGeneralReading() throws {
+        var random = SeededRandom(seed: 13)
+        let rules = try ColumnRules(type: .duration)
+        var samples = [
+            "0m", "0s", "0h", "1h 30m", "1h30m", "90m", "1h 0m", "1h  30m", " 1h", "1h ", "01h", "45s",
+            "2562047788015215h 30m 7s", "2501999792983h 36m 31s", "2501999792983h 36m 32s", "1d", "1H", "h", "12",
+            "1h 30m 5s", "1m 5s", "1s 1m", "PT1H", "99999999999999999h",
+        ]
+        let alphabet = Array("0123456789hms d")
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 1...12, using: &random)
+            samples.append(String((0..<length).map { _ in alphabet.randomElement(using: &random)! }))
+            let hours = Int.random(in: 0...30, using: &random)
+            let minutes = Int.random(in: 0...70, using: &random)
+            let seconds = Int.random(in: 0...70, using: &random)
+            samples.append(
+                ["\(hours)h", "\(minutes)m", "\(seconds)s"].filter { _ in Bool.random(using: &random) }
+                    .joined(separator: " ")
+            )
+        }
+        var read = 0
+        for text in samples {
+            let fast = Array(text.utf8).withUnsafeBufferPointer { FieldBytes.duration($0) }
+            if case .duration(let seconds)? = try? rules.parse(.text(text)), ValueSyntax.durationText(seconds) == text {
+                #expect(fast == seconds, "\(text)")
+                read += 1
+            } else {
+                #expect(fast == nil, "\(text)")
+            }
+        }
+        #expect(read > 1_000)
+    }
+
     /// Date-like text: read from bytes only as `YYYY-MM-DD`, to the day the general reading gives.
     @Test func datesReadFromBytesMatchTheGeneralReading() {
         var random = SeededRandom(seed: 11)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a loader reads one column's fields: straight from their bytes into the column's store, in
 /// the forms that are read the same way whatever else the column's rules say, or through
 /// ``ColumnRules/parse(_:)`` with a string for everything else.
@@ -13,6 +15,8 @@ enum FieldReading: Sendable {
     case number(decimals: Int?)
     /// A date column without a display style or bounds: `YYYY-MM-DD`, a day of the calendar.
     case isoDate
+    /// A duration column without bounds: a duration written as the column shows it (`1h 30m`).
+    case duration
     /// Every field goes through the column's rules.
     case general
 
@@ -25,6 +29,7 @@ enum FieldReading: Sendable {
         case .text where rules.maxLength == nil && rules.pattern == nil: self = .text
         case .number where rules.style == nil: self = .number(decimals: rules.decimals)
         case .date where rules.style == nil: self = .isoDate
+        case .duration: self = .duration
         default: self = .general
         }
     }
@@ -90,6 +95,46 @@ enum FieldBytes {
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
         return CivilDate.days(year: year, month: month, day: day)
+    }
+
+    /// The seconds `bytes` write when they are a duration exactly as a duration column shows it
+    /// (``ValueSyntax/durationText(_:)``: `1h 30m`, `45s`, `0m`); `nil` for any other text.
+    /// Those are the texts the general reading takes to the same seconds and writes back as
+    /// they came.
+    static func duration(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard bytes.count >= 2, bytes.count <= SmallText.capacity else { return nil }
+        var total: Int64 = 0
+        var index = 0
+        while true {
+            var value: Int64 = 0
+            let start = index
+            while index < bytes.count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+                value = value &* 10 &+ Int64(digit)
+                index += 1
+            }
+            // At most 16 digits: no overflow before the check below.
+            guard index > start, index - start <= 16, index < bytes.count else { return nil }
+            let unit: Int64
+            switch bytes[index] {
+            case UInt8(ascii: "h"): unit = 3600
+            case UInt8(ascii: "m"): unit = 60
+            case UInt8(ascii: "s"): unit = 1
+            default: return nil
+            }
+            let (seconds, overflow) = value.multipliedReportingOverflow(by: unit)
+            guard !overflow, seconds <= ValueSyntax.longestDuration - total else { return nil }
+            total += seconds
+            index += 1
+            if index == bytes.count { break }
+            guard bytes[index] == UInt8(ascii: " ") else { return nil }
+            index += 1
+        }
+        var shown = SmallText()
+        shown.appendDuration(total)
+        let same = shown.withBytes {
+            $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, $0.count) == 0
+        }
+        return same ? total : nil
     }
 
     /// 10^0 to 10^22, each exact in a double.

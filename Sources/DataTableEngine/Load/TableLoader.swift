@@ -383,6 +383,12 @@ struct ChunkResult: Sendable {
                 stores[column].smallIntegers[Int(slot)] = days
                 return
             }
+        case .duration:
+            if let seconds = FieldBytes.duration(bytes) {
+                filled[column] = true
+                stores[column].largeIntegers[Int(slot)] = seconds
+                return
+            }
         case .general: break
         }
         if bytes.isEmpty, !plan.columns[column].rules.required {

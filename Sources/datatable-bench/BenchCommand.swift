@@ -85,16 +85,18 @@ struct BenchCommand: ParsableCommand {
             report.print()
             return
         }
+        // Small commands and scrolling beside redis, on the table sorted by a number.
+        let references = ReferenceComparisons(
+            socketPath: socket ?? daemon!.socketPath,
+            table: table,
+            rows: rows,
+            samples: samples,
+            scratch: scratch,
+            csvPath: csvPath
+        )
         if only == "small" {
             _ = try client.timed(sort(table, "qty"))
-            try ReferenceComparisons(
-                socketPath: socket ?? daemon!.socketPath,
-                table: table,
-                rows: rows,
-                samples: samples,
-                scratch: scratch,
-                csvPath: csvPath
-            ).measure(into: &report)
+            try references.measure(into: &report)
             report.print()
             return
         }
@@ -110,14 +112,7 @@ struct BenchCommand: ParsableCommand {
         let byText = try client.timed(sort(table, "item"))
         report.add("sort by a text column", BenchReport.duration(byText), target: "< 1 s")
         _ = try client.timed(sort(table, "qty"))
-        try ReferenceComparisons(
-            socketPath: socket ?? daemon!.socketPath,
-            table: table,
-            rows: rows,
-            samples: samples,
-            scratch: scratch,
-            csvPath: csvPath
-        ).measure(into: &report)
+        try references.measure(into: &report)
         try measureStalls(
             socketPath: socket ?? daemon!.socketPath,
             table: table,

@@ -11,7 +11,10 @@ struct TextDictionary: Sendable {
     private(set) var texts: [String] = [""]
     /// How many slots hold each code (code 0: not counted).
     private(set) var uses: [UInt32] = [0]
-    private var codeOf: [Spelling: UInt32] = [:]
+    /// The codes of the texts slots hold, found by their texts' bytes: two spellings of one
+    /// character (a precomposed `é` and `e` with a combining accent), equal as Swift strings,
+    /// are different texts of a column.
+    private var codes = HashSlots()
     private var free: [UInt32] = []
     /// Bytes the texts keep outside their array slots (``ColumnStore/heapBytes(of:)``).
     private(set) var heapBytes = 0
@@ -24,13 +27,14 @@ struct TextDictionary: Sendable {
         precondition(texts.first == "" && texts.count == uses.count, "a dictionary starts with the empty text")
         self.texts = texts
         self.uses = uses
-        codeOf.reserveCapacity(texts.count)
+        let rehash = Self.rehash(texts)
+        codes.reserve(texts.count, rehash: rehash)
         for code in 1..<texts.count {
             if uses[code] == 0 {
                 self.texts[code] = ""
                 free.append(UInt32(code))
             } else {
-                codeOf[Spelling(texts[code])] = UInt32(code)
+                codes.insert(UInt32(code), hash: Self.hash(texts[code]), rehash: rehash)
                 heapBytes += ColumnStore.heapBytes(of: texts[code])
             }
         }
@@ -39,7 +43,7 @@ struct TextDictionary: Sendable {
     /// Makes room for `extra` more texts without growing the table of codes again (and, when
     /// that table is shared with another dictionary, copies it once, at its new size).
     mutating func reserve(extra: Int) {
-        codeOf.reserveCapacity(codeOf.count + extra)
+        codes.reserve(codes.count + extra, rehash: Self.rehash(texts))
     }
 
     /// How many different texts (other than the empty one) slots hold.
@@ -50,12 +54,15 @@ struct TextDictionary: Sendable {
     var estimatedBytes: Int { texts.count * (16 + 4 + 24) + heapBytes }
 
     /// The code of `text`, if a slot holds it ("" is 0).
-    func code(of text: String) -> UInt32? { text.isEmpty ? 0 : codeOf[Spelling(text)] }
+    func code(of text: String) -> UInt32? {
+        text.isEmpty ? 0 : codes.find(Self.hash(text)) { Self.spelled(texts[Int($0)], text) }
+    }
 
     /// The code of `text` for `count` more slots, given a code first when no slot held it.
     mutating func use(_ text: String, count: UInt32 = 1) -> UInt32 {
         guard !text.isEmpty else { return 0 }
-        if let code = codeOf[Spelling(text)] {
+        let hash = Self.hash(text)
+        if let code = codes.find(hash, matches: { Self.spelled(texts[Int($0)], text) }) {
             uses[Int(code)] += count
             return code
         }
@@ -69,7 +76,7 @@ struct TextDictionary: Sendable {
             texts.append(text)
             uses.append(count)
         }
-        codeOf[Spelling(text)] = code
+        codes.insert(code, hash: hash, rehash: Self.rehash(texts))
         heapBytes += ColumnStore.heapBytes(of: text)
         return code
     }
@@ -81,7 +88,7 @@ struct TextDictionary: Sendable {
         uses[index] -= 1
         guard uses[index] == 0 else { return }
         let text = texts[index]
-        codeOf[Spelling(text)] = nil
+        codes.remove(Self.hash(text), matches: { $0 == code }, rehash: Self.rehash(texts))
         heapBytes -= ColumnStore.heapBytes(of: text)
         texts[index] = ""
         free.append(code)
@@ -97,26 +104,27 @@ struct TextDictionary: Sendable {
     }
 }
 
-/// A text as its bytes: two spellings of one character (a precomposed `é` and `e` with a
-/// combining accent), equal as Swift strings, are different texts of a column.
-private struct Spelling: Hashable {
-    let text: String
+extension TextDictionary {
+    /// The hash of `text`'s bytes (``SeededHash``).
+    fileprivate static func hash(_ text: String) -> UInt64 {
+        var text = text
+        return text.withUTF8 { SeededHash.bytes($0) }
+    }
 
-    init(_ text: String) { self.text = text }
+    /// The hash of the text of a code, for ``HashSlots`` to place it again.
+    fileprivate static func rehash(_ texts: [String]) -> (UInt32) -> UInt64 {
+        { hash(texts[Int($0)]) }
+    }
 
-    static func == (left: Spelling, right: Spelling) -> Bool {
-        var left = left.text
-        var right = right.text
+    /// Whether two texts are the same bytes.
+    fileprivate static func spelled(_ left: String, _ right: String) -> Bool {
+        var left = left
+        var right = right
         return left.withUTF8 { left in
             right.withUTF8 { right in
                 left.count == right.count
                     && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
             }
         }
-    }
-
-    func hash(into hasher: inout Hasher) {
-        var text = text
-        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

@@ -1,0 +1,201 @@
+import Foundation
+
+/// An open-addressing hash table (linear probing) of 32-bit numbers (a row's slot, a text's
+/// code) that keeps no keys of its own: what a number stands for is read, where it lies, by the
+/// caller's closures.
+///
+/// A bucket holds the number in its low 32 bits and the high 32 bits of its key's hash above
+/// them, so that a probe passes over the numbers of other keys without reading them; only a
+/// number whose bits match is looked at (`matches`). Eight bytes per bucket, at most 70% full.
+/// Removal shifts later entries back instead of leaving tombstones, so lookups never slow down
+/// with churn. Growing and removal hash keys again (`rehash`).
+struct HashSlots: Sendable {
+    /// A free bucket (no number is `UInt32.max`).
+    private static let empty = UInt64.max
+    private var buckets: [UInt64] = Array(repeating: HashSlots.empty, count: 16)
+    private(set) var count = 0
+
+    private var mask: Int { buckets.count - 1 }
+
+    private static func entry(_ number: UInt32, _ hash: UInt64) -> UInt64 {
+        hash & 0xFFFF_FFFF_0000_0000 | UInt64(number)
+    }
+
+    private static func number(_ entry: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: entry) }
+
+    private func home(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash) & mask }
+
+    /// Whether `entry` may be the number of a key with `hash` (its high bits match).
+    private static func mayMatch(_ entry: UInt64, _ hash: UInt64) -> Bool {
+        (entry ^ hash) & 0xFFFF_FFFF_0000_0000 == 0
+    }
+
+    /// The number of the key with `hash` that `matches` it.
+    func find(_ hash: UInt64, matches: (UInt32) -> Bool) -> UInt32? {
+        var index = home(hash)
+        while true {
+            let entry = buckets[index]
+            if entry == Self.empty { return nil }
+            if Self.mayMatch(entry, hash), matches(Self.number(entry)) { return Self.number(entry) }
+            index = (index + 1) & mask
+        }
+    }
+
+    /// Adds `number`, whose key has `hash` (not yet in the table).
+    mutating func insert(_ number: UInt32, hash: UInt64, rehash: (UInt32) -> UInt64) {
+        precondition(number != .max, "number out of range")
+        if (count + 1) * 10 > buckets.count * 7 { grow(to: buckets.count * 2, rehash: rehash) }
+        var index = home(hash)
+        while buckets[index] != Self.empty { index = (index + 1) & mask }
+        buckets[index] = Self.entry(number, hash)
+        count += 1
+    }
+
+    /// Adds `number`, whose key has `hash`, unless a number whose key `matches` is there
+    /// already: then returns that number and adds nothing. One probe does both.
+    mutating func insertUnlessPresent(
+        _ number: UInt32,
+        hash: UInt64,
+        matches: (UInt32) -> Bool,
+        rehash: (UInt32) -> UInt64
+    ) -> UInt32? {
+        precondition(number != .max, "number out of range")
+        if (count + 1) * 10 > buckets.count * 7 { grow(to: buckets.count * 2, rehash: rehash) }
+        var index = home(hash)
+        while true {
+            let entry = buckets[index]
+            if entry == Self.empty { break }
+            if Self.mayMatch(entry, hash), matches(Self.number(entry)) { return Self.number(entry) }
+            index = (index + 1) & mask
+        }
+        buckets[index] = Self.entry(number, hash)
+        count += 1
+        return nil
+    }
+
+    /// Makes room for `total` entries without growing again.
+    mutating func reserve(_ total: Int, rehash: (UInt32) -> UInt64) {
+        let size = Self.size(for: total)
+        if size > buckets.count { grow(to: size, rehash: rehash) }
+    }
+
+    /// The fewest buckets (a power of two) that hold `total` entries at most 70% full.
+    private static func size(for total: Int) -> Int {
+        var size = 16
+        while total * 10 > size * 7 { size *= 2 }
+        return size
+    }
+
+    /// Removes the number of the key with `hash` that `matches` it, if there is one.
+    mutating func remove(_ hash: UInt64, matches: (UInt32) -> Bool, rehash: (UInt32) -> UInt64) {
+        var hole = home(hash)
+        while true {
+            let entry = buckets[hole]
+            if entry == Self.empty { return }
+            if Self.mayMatch(entry, hash), matches(Self.number(entry)) { break }
+            hole = (hole + 1) & mask
+        }
+        // Shift back every later entry of the run whose home is not between the hole and it.
+        var next = hole
+        while true {
+            next = (next + 1) & mask
+            let entry = buckets[next]
+            if entry == Self.empty { break }
+            let wanted = home(rehash(Self.number(entry)))
+            let movable = hole <= next ? (wanted <= hole || wanted > next) : (wanted <= hole && wanted > next)
+            if movable {
+                buckets[hole] = entry
+                hole = next
+            }
+        }
+        buckets[hole] = Self.empty
+        count -= 1
+    }
+
+    private mutating func grow(to size: Int, rehash: (UInt32) -> UInt64) {
+        let old = buckets
+        buckets = Array(repeating: Self.empty, count: size)
+        for entry in old where entry != Self.empty {
+            let number = Self.number(entry)
+            let hash = rehash(number)
+            var index = home(hash)
+            while buckets[index] != Self.empty { index = (index + 1) & mask }
+            buckets[index] = Self.entry(number, hash)
+        }
+    }
+}
+
+extension HashSlots {
+    /// Below this many numbers an empty table is filled one number after another.
+    static let piecewiseMinimum = 32_768
+
+    /// Fills an empty table with `numbers`, whose keys hash to `hashes`, on every core; returns
+    /// the positions in `numbers` of those whose key an earlier one of `numbers` has (`same`),
+    /// in ascending order (those are left out).
+    ///
+    /// The buckets are cut into ranges, one piece each. A piece goes through every number in
+    /// order and places those whose home is in its range, probing no further than the range's
+    /// end; a number whose probe would go past it is set aside. The numbers set aside are
+    /// placed after, one by one, probing on into the next range. A key's earlier twin has the
+    /// same home, so it is met in the same piece, or set aside before it.
+    mutating func fill(
+        _ numbers: [UInt32],
+        hashes: [UInt64],
+        same: @escaping @Sendable (UInt32, UInt32) -> Bool,
+        rehash: (UInt32) -> UInt64
+    ) -> [Int] {
+        precondition(count == 0 && numbers.count == hashes.count, "fill takes an empty table and a hash per number")
+        let size = Self.size(for: numbers.count)
+        buckets = Array(repeating: Self.empty, count: size)
+        // Every piece reads every hash: two a core keeps the reading small and the cores busy.
+        let pieces =
+            numbers.count < Self.piecewiseMinimum ? 1 : min(64, 2 * ProcessInfo.processInfo.activeProcessorCount)
+        let mask = size - 1
+        let results = buckets.withUnsafeMutableBufferPointer { buckets in
+            let shared = UnsafeMutableSendableBuffer(buckets)
+            return ConcurrentPieces.map(pieces) { piece -> (twins: [Int], aside: [Int]) in
+                let start = piece * size / pieces
+                let end = (piece + 1) * size / pieces
+                let buckets = shared.buffer
+                var twins: [Int] = []
+                var aside: [Int] = []
+                for position in numbers.indices {
+                    let hash = hashes[position]
+                    var index = Int(truncatingIfNeeded: hash) & mask
+                    guard index >= start, index < end else { continue }
+                    var placed = false
+                    while index < end {
+                        let entry = buckets[index]
+                        if entry == Self.empty {
+                            precondition(numbers[position] != .max, "number out of range")
+                            buckets[index] = Self.entry(numbers[position], hash)
+                            placed = true
+                            break
+                        }
+                        if Self.mayMatch(entry, hash), same(Self.number(entry), numbers[position]) {
+                            twins.append(position)
+                            placed = true
+                            break
+                        }
+                        index += 1
+                    }
+                    if !placed { aside.append(position) }
+                }
+                return (twins, aside)
+            }
+        }
+        var twins = results.flatMap(\.twins)
+        count = numbers.count - twins.count - results.reduce(0) { $0 + $1.aside.count }
+        for position in results.flatMap(\.aside) {
+            let number = numbers[position]
+            let present = insertUnlessPresent(
+                number,
+                hash: hashes[position],
+                matches: { same($0, number) },
+                rehash: rehash
+            )
+            if present != nil { twins.append(position) }
+        }
+        return twins.sorted()
+    }
+}

@@ -44,6 +44,35 @@ import Testing
         }
     }
 
+    /// Read in any number of pieces (cut anywhere: in a quoted field, between CR and LF), the
+    /// records, their lines and an unclosed quote's line are those of the input read as one.
+    @Test(arguments: [21, 22, 23])
+    func recordsReadInPiecesAreThoseReadAsOne(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        let alphabet = Array("ab,\"\n\r ")
+        for _ in 0..<300 {
+            let length = Int.random(in: 0...200, using: &random)
+            let bytes = Array(String((0..<length).map { _ in alphabet.randomElement(using: &random)! }).utf8)
+            bytes.withUnsafeBufferPointer { bytes in
+                let whole = RecordIndex(bytes, pieces: 1)
+                for pieces in [2, 3, 5, 8, 13] {
+                    let cut = RecordIndex(bytes, pieces: pieces)
+                    #expect(cut.ranges == whole.ranges, "\(pieces) pieces of \(Array(bytes))")
+                    #expect(cut.lines == whole.lines, "\(pieces) pieces of \(Array(bytes))")
+                    #expect(cut.unclosedQuoteLine == whole.unclosedQuoteLine, "\(pieces) pieces of \(Array(bytes))")
+                }
+            }
+        }
+        // An input long enough to be read in pieces by default.
+        let text = (0..<500_000).map { "\"r\($0)\n\",\($0)" }.joined(separator: "\r\n")
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBufferPointer { bytes in
+            let index = RecordIndex(bytes)
+            #expect(index.ranges == RecordIndex(bytes, pieces: 1).ranges)
+            #expect(index.lines.count == 500_000 && index.lines.last == 999_999)
+        }
+    }
+
     /// Text after a closing quote is kept, as is a quote inside a field that does not start
     /// with one; a quote never closed keeps the rest of the record.
     @Test func quotesOutOfPlaceKeepEveryCharacter() throws {

@@ -203,7 +203,6 @@ struct ColumnStore: Sendable {
         switch (isCoded, other.isCoded) {
         case (true, true):
             let added = other.dictionary
-            dictionary.reserve(extra: added.count)
             var codeFor = [UInt32](repeating: 0, count: added.texts.count)
             for code in 1..<added.texts.count where added.uses[code] > 0 {
                 codeFor[code] = dictionary.use(added.texts[code], count: added.uses[code])

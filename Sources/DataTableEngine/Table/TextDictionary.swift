@@ -40,12 +40,6 @@ struct TextDictionary: Sendable {
         }
     }
 
-    /// Makes room for `extra` more texts without growing the table of codes again (and, when
-    /// that table is shared with another dictionary, copies it once, at its new size).
-    mutating func reserve(extra: Int) {
-        codes.reserve(codes.count + extra, rehash: Self.rehash(texts))
-    }
-
     /// How many different texts (other than the empty one) slots hold.
     var count: Int { texts.count - 1 - free.count }
 

@@ -72,7 +72,7 @@ extension Table {
         let others = stores
         if type == .number && range.count >= Self.parallelFillRows {
             store.numbers.withUnsafeMutableBufferPointer { buffer in
-                let numbers = SendableNumbers(buffer: buffer)
+                let numbers = UnsafeMutableSendableBuffer(buffer)
                 let pieceCount = (range.count + Self.parallelFillRows - 1) / Self.parallelFillRows
                 DispatchQueue.concurrentPerform(iterations: pieceCount) { piece in
                     let start = Int(range.lowerBound) + piece * Self.parallelFillRows
@@ -94,9 +94,4 @@ extension Table {
     /// Rows per piece of a computed number column worked out in parallel (smaller ones are
     /// worked out on the caller's thread).
     static let parallelFillRows = 65_536
-}
-
-/// A column's numbers, written by several threads at once, each to slots of its own.
-private struct SendableNumbers: @unchecked Sendable {
-    let buffer: UnsafeMutableBufferPointer<Double>
 }

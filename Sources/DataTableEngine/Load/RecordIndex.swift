@@ -29,13 +29,13 @@ struct RecordIndex {
         let count = bytes.count
         let pieces = max(1, min(pieces, count))
         let bounds = (0...pieces).map { $0 * count / pieces }
-        let shared = SendableBytes(bytes)
+        let shared = UnsafeSendableBuffer(bytes)
         let startsQuoted: [Bool]
         if pieces == 1 {
             startsQuoted = [false]
         } else {
             let oddQuotes = ConcurrentPieces.map(pieces) { piece in
-                Self.hasOddQuotes(shared.bytes, bounds[piece]..<bounds[piece + 1])
+                Self.hasOddQuotes(shared.buffer, bounds[piece]..<bounds[piece + 1])
             }
             var quoted = false
             startsQuoted = oddQuotes.map { odd in
@@ -44,7 +44,7 @@ struct RecordIndex {
             }
         }
         let scans = ConcurrentPieces.map(pieces) { piece in
-            Self.scan(shared.bytes, bounds[piece]..<bounds[piece + 1], quoted: startsQuoted[piece])
+            Self.scan(shared.buffer, bounds[piece]..<bounds[piece + 1], quoted: startsQuoted[piece])
         }
         ranges.reserveCapacity(scans.reduce(0) { $0 + $1.recordEnds.count } + 1)
         lines.reserveCapacity(ranges.capacity)
@@ -165,10 +165,4 @@ struct RecordIndex {
         result.endsQuoted = inQuotes
         return result
     }
-}
-
-/// The input's bytes, read (never written) by the pieces on every core.
-private struct SendableBytes: @unchecked Sendable {
-    let bytes: UnsafeBufferPointer<UInt8>
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 }

@@ -27,14 +27,13 @@ struct TextDictionary: Sendable {
         precondition(texts.first == "" && texts.count == uses.count, "a dictionary starts with the empty text")
         self.texts = texts
         self.uses = uses
-        let rehash = Self.rehash(texts)
-        codes.reserve(texts.count, rehash: rehash)
+        codes.reserve(texts.count) { Self.hash(texts[Int($0)]) }
         for code in 1..<texts.count {
             if uses[code] == 0 {
                 self.texts[code] = ""
                 free.append(UInt32(code))
             } else {
-                codes.insert(UInt32(code), hash: Self.hash(texts[code]), rehash: rehash)
+                codes.insert(UInt32(code), hash: Self.hash(texts[code])) { Self.hash(texts[Int($0)]) }
                 heapBytes += ColumnStore.heapBytes(of: texts[code])
             }
         }
@@ -70,7 +69,8 @@ struct TextDictionary: Sendable {
             texts.append(text)
             uses.append(count)
         }
-        codes.insert(code, hash: hash, rehash: Self.rehash(texts))
+        let current = texts
+        codes.insert(code, hash: hash) { Self.hash(current[Int($0)]) }
         heapBytes += ColumnStore.heapBytes(of: text)
         return code
     }
@@ -82,7 +82,11 @@ struct TextDictionary: Sendable {
         uses[index] -= 1
         guard uses[index] == 0 else { return }
         let text = texts[index]
-        codes.remove(Self.hash(text), matches: { $0 == code }, rehash: Self.rehash(texts))
+        do {
+            // Let go of before the text's place is emptied, which would copy every text.
+            let current = texts
+            codes.remove(Self.hash(text), matches: { $0 == code }, rehash: { Self.hash(current[Int($0)]) })
+        }
         heapBytes -= ColumnStore.heapBytes(of: text)
         texts[index] = ""
         free.append(code)
@@ -103,11 +107,6 @@ extension TextDictionary {
     fileprivate static func hash(_ text: String) -> UInt64 {
         var text = text
         return text.withUTF8 { SeededHash.bytes($0) }
-    }
-
-    /// The hash of the text of a code, for ``HashSlots`` to place it again.
-    fileprivate static func rehash(_ texts: [String]) -> (UInt32) -> UInt64 {
-        { hash(texts[Int($0)]) }
     }
 
     /// Whether two texts are the same bytes.

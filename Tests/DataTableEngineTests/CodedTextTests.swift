@@ -31,6 +31,10 @@ import Testing
         var coded = plain.coded(always: true)
         #expect(coded.isCoded)
         for step in 0..<2000 {
+            // The places of the texts, once asked for, are kept: a copy made before a change
+            // keeps those of its texts, and the changed store has those of its own.
+            let before = coded
+            if step % 2 == 0 { _ = coded.dictionary.places }
             switch random.next() % 6 {
             case 0, 1, 2:
                 let slot = UInt32(random.next() % UInt64(plain.count))
@@ -60,6 +64,8 @@ import Testing
             let held = Set(Self.contents(plain).filter { !$0.isEmpty })
             #expect(coded.dictionary.count == held.count, "after step \(step)")
             #expect(coded.estimatedBytes > 0)
+            #expect(coded.dictionary.places == TextRanking.places(of: coded.dictionary.texts), "after step \(step)")
+            #expect(before.dictionary.places == TextRanking.places(of: before.dictionary.texts), "after step \(step)")
         }
         let slots = (0..<UInt32(plain.count)).filter { _ in random.next() % 3 == 0 }
         let gathered = coded.gathering(slots)

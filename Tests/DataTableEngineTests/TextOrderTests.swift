@@ -79,6 +79,28 @@ import Testing
         #expect(table.ids == expected.map { RowID.number(Int64($0 + 1)) })
     }
 
+    /// Each text's place from the radix ranking is its place in the reference order (equal
+    /// texts by index), over texts that tie in their first 15, 23, 31 and more folded bytes, in
+    /// runs long and short, with NUL characters, empty texts and cases that fold alike.
+    @Test(arguments: [7, 40, 3000])
+    func textsAreRankedAsTheReferenceOrdersThem(count: Int) {
+        var random = SeededRandom(seed: UInt64(count))
+        let beginnings = [
+            "", "A", "widget part ", "Widget Part ", "widget part number 1", "widget part number 12345 ",
+            "WIDGET PART NUMBER 12345 and more", "ウィジェット ", "nul\u{0}", "nul",
+        ]
+        let texts = (0..<count).map { _ in
+            beginnings[Int(random.next() % UInt64(beginnings.count))] + Self.randomText(&random)
+        }
+        let expected = texts.indices.sorted { left, right in
+            let order = Self.reference(texts[left], texts[right])
+            return order != 0 ? order < 0 : left < right
+        }
+        var places = [UInt64](repeating: 0, count: count)
+        for (place, index) in expected.enumerated() { places[index] = UInt64(place) }
+        #expect(TextRanking.places(of: texts) == places)
+    }
+
     @Test(arguments: [(false, 5, false), (true, 5, true), (false, 1000, true), (true, 1000, false)])
     func distinctValuesAreWhatCountingRowByRowGives(byCount: Bool, limit: Int, coded: Bool) throws {
         var random = SeededRandom(seed: 77)

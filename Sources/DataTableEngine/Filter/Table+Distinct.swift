@@ -54,18 +54,7 @@ extension Table {
                 if !foldedBytes.isEmpty, !Self.startsWith(texts[code], folded: foldedBytes) { continue }
                 entries.append(code)
             }
-            // The texts found put in order once (the order of ``ValueOrder``: the empty value
-            // first, then by folded bytes, then by bytes), as a sort by the column does.
-            let found = entries.map { texts[$0] }
-            let places = Self.textPlaces(of: found)
-            var byPlace = Array(entries.indices)
-            byPlace.sort { left, right in
-                if byCount, perCode[entries[left]] != perCode[entries[right]] {
-                    return perCode[entries[left]] > perCode[entries[right]]
-                }
-                return places[left] < places[right]
-            }
-            entries = byPlace.map { entries[$0] }
+            entries = Self.inTextOrder(entries, of: dictionary, counts: byCount ? perCode : nil)
             let rules = columns[column].rules
             return DistinctValues(
                 values: entries.prefix(limit).map { code in
@@ -114,6 +103,30 @@ extension Table {
             distinct: distinct,
             rows: rows
         )
+    }
+
+    /// The codes `entries` of `dictionary` in the order of their texts (``ValueOrder``: the
+    /// empty text first, then by folded bytes, then by bytes), as a sort by the column puts
+    /// them; with `counts` (per code), most first and then in that order.
+    ///
+    /// The texts' places are the dictionary's own (``TextDictionary/places``) when most of it
+    /// is asked for, else those of the texts asked for alone (a prefix that matches few). The
+    /// entries are then laid out by place, no comparisons made.
+    static func inTextOrder(_ entries: [Int], of dictionary: TextDictionary, counts: [Int]?) -> [Int] {
+        guard entries.count > 1 else { return entries }
+        let whole = entries.count * 4 >= dictionary.texts.count
+        let places = whole ? dictionary.places : TextRanking.places(of: entries.map { dictionary.texts[$0] })
+        func place(_ index: Int) -> UInt64 { places[whole ? entries[index] : index] }
+        if let counts {
+            // Most first: the count's complement above the place.
+            let keys = entries.indices.map { index in
+                UInt64(UInt32.max - UInt32(clamping: counts[entries[index]])) << 32 | place(index)
+            }
+            return RadixSort.sorted(keys: keys, payloads: entries.map { UInt32($0) }).payloads.map { Int($0) }
+        }
+        var atPlace = [Int](repeating: -1, count: places.count)
+        for index in entries.indices { atPlace[Int(place(index))] = entries[index] }
+        return atPlace.filter { $0 >= 0 }
     }
 
     /// The first `limit` of `entries` in the column's order (by count first, most first, with

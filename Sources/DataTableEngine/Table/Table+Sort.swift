@@ -33,7 +33,7 @@ extension Table {
 
     /// Each of `texts`' place in the order of text values (``ValueOrder``: the empty text
     /// first, then by folded bytes, then by bytes; equal texts by index).
-    static func textPlaces(of texts: [String]) -> [UInt64] { SortPlan.places(of: texts) }
+    static func textPlaces(of texts: [String]) -> [UInt64] { TextRanking.places(of: texts) }
 
     /// The sort keys as column indices.
     var resolvedSortKeys: [(column: Int, descending: Bool)] {
@@ -101,9 +101,9 @@ private struct SortPlan {
         keys = resolved.map { key in
             let store = table.stores[key.column]
             if store.isCoded {
-                // A coded column's different texts are put in order once; a row's key is then
-                // its text's place in that order, exact.
-                let places = Self.places(of: store.dictionary.texts)
+                // A coded column's different texts are put in order once (and kept); a row's
+                // key is then its text's place in that order, exact.
+                let places = store.dictionary.places
                 let codes = store.codes
                 return Key(orderKeys: slots.map { places[Int(codes[Int($0)])] }, descending: key.descending)
             }
@@ -124,23 +124,6 @@ private struct SortPlan {
     private init(keys: [Key], count: Int) {
         self.keys = keys
         self.count = count
-    }
-
-    /// Each text's place in the order of `texts` (from 0; the empty text first), sorted as a
-    /// text column is.
-    static func places(of texts: [String]) -> [UInt64] {
-        let folded = FoldedTexts(texts)
-        let key = Key(
-            orderKeys: texts.indices.map(folded.firstWord),
-            folded: folded,
-            raw: texts,
-            descending: false
-        )
-        var places = [UInt64](repeating: 0, count: texts.count)
-        for (place, index) in SortPlan(keys: [key], count: texts.count).sortedRanks().enumerated() {
-            places[Int(index)] = UInt64(place)
-        }
-        return places
     }
 
     /// Ranks (positions in the natural order) in sorted order.
@@ -238,49 +221,5 @@ private struct SortPlan {
         var starts: UnsafeMutablePointer<Int>?
         /// Index of the key, for its original texts.
         var raw: Int
-    }
-}
-
-/// Case-folded texts packed into one byte array, compared with `memcmp`.
-private struct FoldedTexts {
-    private(set) var bytes: [UInt8] = []
-    private(set) var starts: [Int] = [0]
-
-    /// The text at `index`'s order key (``TextKey/prefix(_:)``): 0 for empty text, else a
-    /// marker byte then its first seven folded bytes.
-    func firstWord(_ index: Int) -> UInt64 {
-        let start = starts[index]
-        let end = min(start + 7, starts[index + 1])
-        guard start < starts[index + 1] else { return 0 }
-        var word: UInt64 = 1
-        var position = start
-        while position < end {
-            word = word << 8 | UInt64(bytes[position])
-            position += 1
-        }
-        return word << (8 * UInt64(7 - (end - start)))
-    }
-
-    /// Folded bytes 7 to 14 of the text at `index` (those after its order key's), big-endian,
-    /// with zeros past its end: ordered as the texts are wherever they differ.
-    func secondWord(_ index: Int) -> UInt64 {
-        let start = starts[index] + 7
-        let end = min(start + 8, starts[index + 1])
-        var word: UInt64 = 0
-        var position = start
-        while position < end {
-            word = word << 8 | UInt64(bytes[position])
-            position += 1
-        }
-        return start < end ? word << (8 * UInt64(8 - (end - start))) : 0
-    }
-
-    init(_ texts: [String]) {
-        starts.reserveCapacity(texts.count + 1)
-        bytes.reserveCapacity(texts.reduce(0) { $0 + $1.utf8.count })
-        for text in texts {
-            TextKey.appendFolded(text, to: &bytes)
-            starts.append(bytes.count)
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The different texts of a dictionary-coded text column (``ColumnStore/codes``), each kept once
 /// with a code and the number of slots that hold it.
@@ -18,6 +19,9 @@ struct TextDictionary: Sendable {
     private var free: [UInt32] = []
     /// Bytes the texts keep outside their array slots (``ColumnStore/heapBytes(of:)``).
     private(set) var heapBytes = 0
+    /// The texts' places in text order, once asked for; a new one whenever a text comes or
+    /// goes (a copy of the dictionary made before keeps the old one, still right for it).
+    private var ranking = Ranking()
 
     init() {}
 
@@ -38,6 +42,11 @@ struct TextDictionary: Sendable {
             }
         }
     }
+
+    /// Each code's place in the order of its text (``TextRanking``; free codes, whose text is
+    /// "", among the empty ones): worked out on first use and kept until a text comes or goes,
+    /// so that sorting by the column and listing its values again cost no sort of the texts.
+    var places: [UInt64] { ranking.places(of: texts) }
 
     /// How many different texts (other than the empty one) slots hold.
     var count: Int { texts.count - 1 - free.count }
@@ -72,6 +81,7 @@ struct TextDictionary: Sendable {
         let current = texts
         codes.insert(code, hash: hash) { Self.hash(current[Int($0)]) }
         heapBytes += ColumnStore.heapBytes(of: text)
+        ranking = Ranking()
         return code
     }
 
@@ -90,6 +100,7 @@ struct TextDictionary: Sendable {
         heapBytes -= ColumnStore.heapBytes(of: text)
         texts[index] = ""
         free.append(code)
+        ranking = Ranking()
     }
 
     /// This dictionary's texts with their counts taken from `codes`: the dictionary of a store
@@ -118,6 +129,22 @@ extension TextDictionary {
                 left.count == right.count
                     && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
             }
+        }
+    }
+}
+
+extension TextDictionary {
+    /// The places of one set of texts, shared by the copies of a dictionary that hold them.
+    fileprivate final class Ranking: Sendable {
+        private let kept = Mutex<[UInt64]?>(nil)
+
+        /// The places of `texts`, worked out on the first call (outside the lock: two first
+        /// calls at once each work them out, and either result is kept).
+        func places(of texts: [String]) -> [UInt64] {
+            if let places = kept.withLock({ $0 }) { return places }
+            let places = TextRanking.places(of: texts)
+            kept.withLock { $0 = places }
+            return places
         }
     }
 }

@@ -15,11 +15,17 @@ enum TextKey {
     /// Appends the bytes of ``folded(_:)`` of `text` to `bytes`, with no string made for text
     /// that folds as ASCII.
     static func appendFolded(_ text: String, to bytes: inout [UInt8]) {
-        guard foldsAsASCII(text.utf8) else {
+        var text = text
+        guard text.withUTF8({ foldsAsASCII($0) }) else {
             bytes.append(contentsOf: text.lowercased().utf8)
             return
         }
-        for byte in text.utf8 { bytes.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+        // Copied whole, then its capitals lowered where they now lie.
+        let start = bytes.count
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+        bytes.withUnsafeMutableBufferPointer { bytes in
+            for index in start..<bytes.count where bytes[index] &- 0x41 < 26 { bytes[index] |= 0x20 }
+        }
     }
 
     /// Whether lowercasing the text whose UTF-8 is `bytes` can change only its ASCII letters:

@@ -15,6 +15,8 @@ public struct RowOrder: Sendable {
     public static let leafCapacity = 64
     /// Children per inner node before it splits.
     public static let innerCapacity = 64
+    /// Orders of at least this many slots are made on every core (``init(_:indexed:)``).
+    static let slotsMadeOnEveryCore = 1 << 16
 
     private struct Leaf: Sendable {
         var slots: [UInt32] = []
@@ -60,27 +62,44 @@ public struct RowOrder: Sendable {
         self.indexed = indexed
         guard !slots.isEmpty else { return }
         let fill = Self.leafCapacity * 3 / 4
-        leaves = []
-        leaves.reserveCapacity((slots.count + fill - 1) / fill)
-        if indexed { leafOfSlot = Array(repeating: -1, count: Int(slots.max()!) + 1) }
-        var level: [Int32] = []
-        var levelCounts: [Int] = []
-        var start = 0
-        while start < slots.count {
-            let end = min(start + fill, slots.count)
-            let index = Int32(leaves.count)
-            leaves.append(Leaf(slots: Array(slots[start..<end])))
-            if indexed {
-                for slot in slots[start..<end] {
-                    precondition(leafOfSlot[Int(slot)] == -1, "slot \(slot) appears twice")
-                    leafOfSlot[Int(slot)] = index
+        let indexed = indexed
+        let count = slots.count
+        let leafCount = (count + fill - 1) / fill
+        var leafOfSlot = indexed ? [Int32](repeating: -1, count: Int(slots.max()!) + 1) : []
+        // The leaves made in ranges, on every core for a long order; each slot's leaf written
+        // where it lies (slots are different, so no two pieces write one place: a slot given
+        // twice is caught when the second write finds the first). The arrays are
+        // read and written through pointers: held by `self`, they were checked for uniqueness,
+        // retained and released at every slot.
+        let pieces = count >= Self.slotsMadeOnEveryCore ? min(8, leafCount) : 1
+        let made = slots.withUnsafeBufferPointer { slots in
+            leafOfSlot.withUnsafeMutableBufferPointer { leafOfSlot in
+                let source = UnsafeSendableBuffer(slots)
+                let target = UnsafeMutableSendableBuffer(leafOfSlot)
+                return ConcurrentPieces.map(pieces) { piece -> [Leaf] in
+                    let leavesOfPiece = leafCount * piece / pieces..<leafCount * (piece + 1) / pieces
+                    var made: [Leaf] = []
+                    made.reserveCapacity(leavesOfPiece.count)
+                    for leaf in leavesOfPiece {
+                        let part = UnsafeBufferPointer(
+                            rebasing: source.buffer[leaf * fill..<min(leaf * fill + fill, count)]
+                        )
+                        made.append(Leaf(slots: Array(part)))
+                        guard indexed else { continue }
+                        for slot in part {
+                            precondition(target.buffer[Int(slot)] == -1, "slot \(slot) appears twice")
+                            target.buffer[Int(slot)] = Int32(leaf)
+                        }
+                    }
+                    return made
                 }
             }
-            level.append(index)
-            levelCounts.append(end - start)
-            start = end
         }
-        count = slots.count
+        leaves = made.count == 1 ? made[0] : Array(made.joined())
+        self.leafOfSlot = leafOfSlot
+        self.count = count
+        var level = (0..<leafCount).map { Int32($0) }
+        var levelCounts = (0..<leafCount).map { min(fill, count - $0 * fill) }
         var childrenAreLeaves = true
         let fanout = Self.innerCapacity * 3 / 4
         while level.count > 1 {

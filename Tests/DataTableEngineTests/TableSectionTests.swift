@@ -102,6 +102,33 @@ import Testing
     }
 
     /// Ten rows in three racks, numbered in order: A1 holds 0, 3, 6, 9; B2 1, 4, 7; C1 2, 5, 8.
+    /// A view long enough for a coded column's values to be numbered on every core, in an
+    /// order that meets them at random, one value met only in the last rows and some rows
+    /// empty: the sections are those counting row by row gives, each in the view's order.
+    @Test func aLongViewIsSectionedAsRowByRowCountingDoes() throws {
+        var random = SeededRandom(seed: 40)
+        var table = try TableFilterTests.table()
+        let count = 140_000
+        let items = ["", "bolt", "Nut", "washer", "ウィジェット", "pin"]
+        _ = try table.add(
+            (0..<count).map { row in
+                RowInput(values: [
+                    "item": .text(row >= count - 50 ? "last of all" : items[Int(random.next() % 6)]),
+                    "qty": .number(row >= count - 50 ? Double(count + row) : Double(random.next() % 100_000)),
+                ])
+            },
+            now: 0
+        )
+        table.codeTexts(all: true)
+        let item = table.columnIndex["item"]!
+        #expect(table.stores[item].isCoded)
+        try table.sort(by: [SortKey(column: "qty")])
+        table.setSections(SectionSpec(columns: [item]), id: 1, within: nil)
+        let kept = Self.kept(table, id: 1)
+        #expect(kept.count == 7)
+        #expect(Self.same(kept, Self.reference(table, column: item, filter: nil, descending: false)))
+    }
+
     static func racked() throws -> Table {
         var table = try TableFilterTests.table()
         let racks = ["A1", "B2", "C1"]

@@ -8,27 +8,66 @@ struct LevelValues {
     /// Each row's value's number in ``values``, by position in the view.
     private(set) var rowCodes: [Int32]
 
+    /// Views of at least this many rows have a coded column's values numbered on every core.
+    static let rowsNumberedOnEveryCore = 1 << 17
+
     /// The values of `store` at `slots` (the view's rows, in its order).
     init(of store: ColumnStore, at slots: [UInt32]) {
         var rowCodes = [Int32](repeating: 0, count: slots.count)
         var values: [CellValue] = []
         if store.isCoded {
-            var numberOfCode = [Int32](repeating: -1, count: store.dictionary.texts.count)
-            /// Numbers the rows through `codes`, the store's codes or a narrower copy of them.
-            func number<Code: FixedWidthInteger>(through codes: [Code]) {
-                codes.withUnsafeBufferPointer { codes in
-                    numberOfCode.withUnsafeMutableBufferPointer { numberOfCode in
-                        rowCodes.withUnsafeMutableBufferPointer { rowCodes in
-                            for (position, slot) in slots.enumerated() {
-                                let code = Int(codes[Int(slot)])
-                                var number = numberOfCode[code]
-                                if number < 0 {
-                                    number = Int32(values.count)
-                                    numberOfCode[code] = number
-                                    values.append(store[slot])
+            let texts = store.dictionary.texts
+            let count = slots.count
+            let pieces = count >= Self.rowsNumberedOnEveryCore ? 2 : 1
+            /// Numbers the rows through `codes`, the store's codes or a narrower copy of them:
+            /// each piece of the rows as first met in it, then the pieces' numbers made one.
+            func number<Code: FixedWidthInteger & Sendable>(through codes: [Code]) {
+                let metByPiece = rowCodes.withUnsafeMutableBufferPointer { rowCodes in
+                    let target = UnsafeMutableSendableBuffer(rowCodes)
+                    return ConcurrentPieces.map(pieces) { piece -> [Int] in
+                        var numberOfCode = [Int32](repeating: -1, count: texts.count)
+                        var met: [Int] = []
+                        codes.withUnsafeBufferPointer { codes in
+                            numberOfCode.withUnsafeMutableBufferPointer { numberOfCode in
+                                for position in count * piece / pieces..<count * (piece + 1) / pieces {
+                                    let code = Int(codes[Int(slots[position])])
+                                    var number = numberOfCode[code]
+                                    if number < 0 {
+                                        number = Int32(met.count)
+                                        numberOfCode[code] = number
+                                        met.append(code)
+                                    }
+                                    target.buffer[position] = number
                                 }
-                                rowCodes[position] = number
                             }
+                        }
+                        return met
+                    }
+                }
+                // The first piece's numbers stand; a later piece's are renumbered where its
+                // values were met before (the order first met over all the rows, as one pass).
+                var numberOfCode = [Int32](repeating: -1, count: texts.count)
+                var renumbered: [[Int32]] = []
+                for met in metByPiece {
+                    renumbered.append(
+                        met.map { code in
+                            if numberOfCode[code] < 0 {
+                                numberOfCode[code] = Int32(values.count)
+                                values.append(texts[code].isEmpty ? .empty : .text(texts[code]))
+                            }
+                            return numberOfCode[code]
+                        }
+                    )
+                }
+                let numbersByPiece = renumbered
+                let moved = renumbered.map { numbers in numbers.enumerated().contains { $0.offset != Int($0.element) } }
+                rowCodes.withUnsafeMutableBufferPointer { rowCodes in
+                    let target = UnsafeMutableSendableBuffer(rowCodes)
+                    _ = ConcurrentPieces.map(pieces) { piece in
+                        guard moved[piece] else { return }
+                        let numbers = numbersByPiece[piece]
+                        for position in count * piece / pieces..<count * (piece + 1) / pieces {
+                            target.buffer[position] = numbers[Int(target.buffer[position])]
                         }
                     }
                 }
@@ -37,7 +76,7 @@ struct LevelValues {
             // two bytes (a copy made in one pass) keep what is read in a cache four or two times
             // smaller.
             let codes = store.codes
-            switch numberOfCode.count {
+            switch texts.count {
             case ...0x100: number(through: codes.map { UInt8(truncatingIfNeeded: $0) })
             case ...0x1_0000: number(through: codes.map { UInt16(truncatingIfNeeded: $0) })
             default: number(through: codes)

@@ -19,8 +19,9 @@ struct TextDictionary: Sendable {
     private var free: [UInt32] = []
     /// Bytes the texts keep outside their array slots (``ColumnStore/heapBytes(of:)``).
     private(set) var heapBytes = 0
-    /// The texts' places in text order, once asked for; a new one whenever a text comes or
-    /// goes (a copy of the dictionary made before keeps the old one, still right for it).
+    /// The texts' places in text order, once asked for; a new one when a text comes or goes
+    /// after they were asked for or while a copy shares it (the copy keeps the old one, still
+    /// right for it).
     private var ranking = Ranking()
 
     init() {}
@@ -81,7 +82,7 @@ struct TextDictionary: Sendable {
         let current = texts
         codes.insert(code, hash: hash) { Self.hash(current[Int($0)]) }
         heapBytes += ColumnStore.heapBytes(of: text)
-        ranking = Ranking()
+        textsChanged()
         return code
     }
 
@@ -100,7 +101,14 @@ struct TextDictionary: Sendable {
         heapBytes -= ColumnStore.heapBytes(of: text)
         texts[index] = ""
         free.append(code)
-        ranking = Ranking()
+        textsChanged()
+    }
+
+    /// A text came or went: the places kept are wrong now, unless none are kept and no copy
+    /// could keep them for its own texts (then the one ranking is kept, not made again for
+    /// each of the texts a merge adds).
+    private mutating func textsChanged() {
+        if !isKnownUniquelyReferenced(&ranking) || ranking.holdsPlaces { ranking = Ranking() }
     }
 
     /// This dictionary's texts with their counts taken from `codes`: the dictionary of a store
@@ -137,6 +145,9 @@ extension TextDictionary {
     /// The places of one set of texts, shared by the copies of a dictionary that hold them.
     fileprivate final class Ranking: Sendable {
         private let kept = Mutex<[UInt64]?>(nil)
+
+        /// Whether places were worked out here.
+        var holdsPlaces: Bool { kept.withLock { $0 != nil } }
 
         /// The places of `texts`, worked out on the first call (outside the lock: two first
         /// calls at once each work them out, and either result is kept).

@@ -227,6 +227,28 @@ import Testing
         #expect(!UTF8Check.isValid(text + [0xE3, 0x82]))
         #expect(UTF8Check.isValid([]))
     }
+
+    /// Every way a sequence can be ill-formed is caught, wherever it lies among ASCII (the
+    /// check passes over ASCII eight bytes at a time), as the standard library judges it.
+    @Test(
+        arguments: [
+            [0x80], [0xC0, 0xAF], [0xC1, 0xBF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+            [0xF5, 0x80, 0x80, 0x80], [0xE3, 0x82, 0x41], [0xE3, 0x82], [0xC3], [0xFE], [0xC3, 0xA9, 0xA9],
+        ] as [[UInt8]]
+    )
+    func illFormedUTF8IsRefusedAnywhere(_ sequence: [UInt8]) {
+        let ascii = Array("Widget, 12\n".utf8)
+        for before in 0..<17 {
+            let text =
+                Array(ascii.prefix(before % ascii.count)) + Array(repeating: 0x61, count: before) + sequence + ascii
+            #expect(!UTF8Check.isValid(text), "\(sequence) after \(before * 2) bytes")
+            #expect(String(validating: text, as: UTF8.self) == nil)
+        }
+        let good = Array("aé日本語😀 b\u{10FFFF}".utf8)
+        for before in 0..<17 {
+            #expect(UTF8Check.isValid(Array(repeating: 0x61, count: before) + good + ascii + good))
+        }
+    }
 }
 
 extension String {

@@ -40,25 +40,31 @@ struct CSVInput: LoadInput {
             }
             plan = try LoadPlan.inferring(keys: keys, samples: sample, locale: locale)
         }
-        plan.interned = internedColumns(of: plan, keys: keys)
+        markInternedColumns(of: &plan, keys: keys)
         return plan
     }
 
-    /// By column of `plan`: a text column whose values repeat, judged from records spread
-    /// through the input (``DistinctEstimate``).
-    private func internedColumns(of plan: LoadPlan, keys: [String]) -> [Bool] {
+    /// Marks in `plan` the text columns whose values repeat, judged from records spread
+    /// through the input (``DistinctEstimate``), with about how many different texts each has.
+    private func markInternedColumns(of plan: inout LoadPlan, keys: [String]) {
         var interned = Array(repeating: false, count: plan.columns.count)
+        var expected = Array(repeating: 0, count: plan.columns.count)
+        defer {
+            plan.interned = interned
+            plan.expectedTexts = expected
+        }
         let texts = keys.indices.filter { position in
             plan.fieldColumns[keys[position]].map { plan.columns[$0].type == .text } ?? false
         }
-        guard !texts.isEmpty else { return interned }
+        guard !texts.isEmpty else { return }
         let sampled = DistinctEstimate.sampled(of: ranges.count).map { ranges[$0] }
         let rows = bytes.withUnsafeBufferPointer { CSVFields.strings($0, sampled) }.filter { $0.count == keys.count }
         for position in texts {
             let column = plan.fieldColumns[keys[position]]!
-            interned[column] = DistinctEstimate.repeats(rows.map { $0[position] }, total: ranges.count)
+            let estimate = DistinctEstimate.estimate(rows.map { $0[position] }, total: ranges.count)
+            interned[column] = DistinctEstimate.repeats(estimate: estimate, total: ranges.count)
+            expected[column] = Int(min(estimate, Double(ranges.count)))
         }
-        return interned
     }
 
     func parse(records: Range<Int>, plan: LoadPlan, progress: (Int) -> Void) -> ChunkResult {

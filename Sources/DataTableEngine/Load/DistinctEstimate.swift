@@ -43,6 +43,11 @@ enum DistinctEstimate {
     /// Whether a column with `sample` among `total` records is read coded: at most one
     /// different text, estimated, for every two records.
     static func repeats(_ sample: [String], total: Int) -> Bool {
-        estimate(sample, total: total) * 2 <= Double(total)
+        repeats(estimate: estimate(sample, total: total), total: total)
+    }
+
+    /// Whether a column of `total` records with about `estimate` different values is read coded.
+    static func repeats(estimate: Double, total: Int) -> Bool {
+        estimate * 2 <= Double(total)
     }
 }

@@ -81,6 +81,18 @@ enum FieldBytes {
         return (negative ? -magnitude : magnitude, places)
     }
 
+    /// Whether `bytes` (valid UTF-8) start with a visible ASCII character or with a character
+    /// beyond ASCII that is not whitespace: a text that is not blank, which a text column
+    /// keeps as written whatever its `required`.
+    static func startsVisible(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first else { return false }
+        if first < 0x80 { return first > 0x20 && first < 0x7F }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
+        return !scalar.properties.isWhitespace
+    }
+
     /// The day `bytes` name when they are exactly `DDDD-DD-DD`, a day of the calendar.
     static func isoDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }

@@ -133,6 +133,8 @@ struct LoadPlan: Sendable {
     /// By column: a text column whose texts are coded as they are read (``TextInterner``);
     /// `nil`: every text column.
     var interned: [Bool]?
+    /// By column: about how many different texts a coded text column holds (empty: unknown).
+    var expectedTexts: [Int] = []
 
     init(columns: [Column], fieldColumns: [String: Int], inferred: Set<Int>) {
         self.columns = columns
@@ -293,7 +295,9 @@ struct ChunkResult: Sendable {
         // Every slot a row may take, empty, so that a row only writes the values it has. A
         // coded text column's slots hold codes until the chunk is done.
         let interners: [TextInterner?] = plan.columns.indices.map {
-            plan.columns[$0].type == .text && plan.interned?[$0] != false ? TextInterner() : nil
+            guard plan.columns[$0].type == .text, plan.interned?[$0] != false else { return nil }
+            let expected = plan.expectedTexts.isEmpty ? 0 : min(capacity, plan.expectedTexts[$0])
+            return TextInterner(expecting: expected)
         }
         stores = plan.columns.indices.map {
             interners[$0] != nil
@@ -355,7 +359,7 @@ struct ChunkResult: Sendable {
     mutating func store(bytes: UnsafeBufferPointer<UInt8>, column: Int, slot: UInt32, line: Int, plan: LoadPlan) {
         switch plan.readings[column] {
         case .text:
-            if let first = bytes.first, first > 0x20, first < 0x7F {
+            if FieldBytes.startsVisible(bytes) {
                 filled[column] = true
                 if interners[column] != nil {
                     textCodes[column][Int(slot)] = interners[column]!.code(of: bytes)

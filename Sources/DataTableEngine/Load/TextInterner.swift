@@ -15,6 +15,16 @@ struct TextInterner: Sendable {
     /// so that most texts that differ are told apart without reading them; 0 is a free place.
     private var table = [UInt64](repeating: 0, count: 1024)
 
+    init() {}
+
+    /// An interner with room for about `expected` different texts before its table grows.
+    init(expecting expected: Int) {
+        var size = 1024
+        while size < (expected + 1) * 2 + 2 { size *= 2 }
+        table = [UInt64](repeating: 0, count: size)
+        ends.reserveCapacity(expected + 1)
+    }
+
     /// How many codes there are, the empty text's included.
     var count: Int { ends.count }
 

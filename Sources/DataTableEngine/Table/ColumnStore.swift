@@ -204,6 +204,7 @@ struct ColumnStore: Sendable {
         case (true, true):
             let added = other.dictionary
             var codeFor = [UInt32](repeating: 0, count: added.texts.count)
+            dictionary.reserve(dictionary.count + added.count)
             for code in 1..<added.texts.count where added.uses[code] > 0 {
                 codeFor[code] = dictionary.use(added.texts[code], count: added.uses[code])
             }

@@ -11,10 +11,7 @@ extension Table {
         let count = loaded.count
         guard count > 0 else { return 0 }
         let first = UInt32(slotCount)
-        for column in stores.indices {
-            stores[column].reserve(slotCount + count)
-            for chunk in loaded.chunks { stores[column].append(contentsOf: chunk[column]) }
-        }
+        appendColumns(of: loaded.chunks, making: slotCount + count)
         let newSlots = (0..<UInt32(count)).map { first + $0 }
         if keyColumn != nil {
             let problems = indexKeys(of: newSlots, lines: loaded.lines)
@@ -46,6 +43,34 @@ extension Table {
         recentAdditions.note(remembered, version: version, more: newSlots.count - remembered.count)
         return count
     }
+
+    /// Appends each chunk's stores to the table's, column by column; a long load's columns on
+    /// every core at once, the coded ones (whose dictionaries merge) first.
+    private mutating func appendColumns(of chunks: [[ColumnStore]], making total: Int) {
+        let rows = chunks.reduce(0) { $0 + ($1.first?.count ?? 0) }
+        guard rows >= Self.rowsAppendedOnEveryCore, stores.count > 1 else {
+            for column in stores.indices {
+                stores[column].reserve(total)
+                for chunk in chunks { stores[column].append(contentsOf: chunk[column]) }
+            }
+            return
+        }
+        let order = stores.indices.sorted { left, right in
+            (chunks[0][left].isCoded ? 0 : 1, left) < (chunks[0][right].isCoded ? 0 : 1, right)
+        }
+        stores.withUnsafeMutableBufferPointer { stores in
+            // Each piece writes its own column's store and nothing else.
+            let target = UnsafeMutableSendableBuffer(stores)
+            _ = ConcurrentPieces.map(order.count) { piece in
+                let column = order[piece]
+                target.buffer[column].reserve(total)
+                for chunk in chunks { target.buffer[column].append(contentsOf: chunk[column]) }
+            }
+        }
+    }
+
+    /// Loads of at least this many rows have their columns appended on every core.
+    static let rowsAppendedOnEveryCore = 65_536
 
     /// Adds the key column's values in `slots` (new rows whose values are stored) to the key
     /// index, each found and added in one probe. A value that is no id, or the id of another row

@@ -31,10 +31,6 @@ extension Table {
         sorted = RowOrder(ranks.map { slots[Int($0)] })
     }
 
-    /// Each of `texts`' place in the order of text values (``ValueOrder``: the empty text
-    /// first, then by folded bytes, then by bytes; equal texts by index).
-    static func textPlaces(of texts: [String]) -> [UInt64] { TextRanking.places(of: texts) }
-
     /// The sort keys as column indices.
     var resolvedSortKeys: [(column: Int, descending: Bool)] {
         sortKeys.compactMap { key in columnIndex[key.column].map { ($0, key.descending) } }

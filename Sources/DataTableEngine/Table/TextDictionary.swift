@@ -86,6 +86,14 @@ struct TextDictionary: Sendable {
         return code
     }
 
+    /// Makes room for `total` different texts without growing again (a merge that adds many).
+    mutating func reserve(_ total: Int) {
+        texts.reserveCapacity(total + 1)
+        uses.reserveCapacity(total + 1)
+        let current = texts
+        codes.reserve(total) { Self.hash(current[Int($0)]) }
+    }
+
     /// One slot fewer holds `code`; the text is freed when none does.
     mutating func release(_ code: UInt32) {
         guard code != 0 else { return }

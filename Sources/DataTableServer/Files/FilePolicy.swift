@@ -128,8 +128,33 @@ struct ClientFile: ~Copyable {
 
     /// Every byte of the file, refusing one that grows past `limit` bytes while it is read.
     func readAll(limit: Int) throws(ResponseError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: min(size, limit) + 1)
-        var count = 0
+        // Read into the array's memory as it is made (not filled with zeros first); one byte
+        // more than the size, to see a file that grew since.
+        let first = min(size, limit) + 1
+        var failure: Int32 = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: first) { buffer, initialized in
+            initialized = 0
+            while initialized < buffer.count {
+                let read = pread(
+                    descriptor,
+                    buffer.baseAddress! + initialized,
+                    buffer.count - initialized,
+                    off_t(initialized)
+                )
+                if read < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if read == 0 { return }
+                initialized += read
+            }
+        }
+        if failure != 0 {
+            throw Self.failure("The file \(path) could not be read: \(String(cString: strerror(failure)))")
+        }
+        var count = bytes.count
+        if count < first { return bytes }
         while true {
             if count == bytes.count {
                 guard count <= limit else {

@@ -130,6 +130,8 @@ struct LoadPlan: Sendable {
     var dateForms: [Int: DateForm] = [:]
     /// By column: how its fields can be read from their bytes.
     private(set) var readings: [FieldReading] = []
+    /// The columns that require a value, which a row must not leave out.
+    private(set) var requiredColumns: [Int] = []
     /// By column: a text column whose texts are coded as they are read (``TextInterner``);
     /// `nil`: every text column.
     var interned: [Bool]?
@@ -150,6 +152,7 @@ struct LoadPlan: Sendable {
         checksWrittenForm = types.map { $0 != nil && $0 != .text }
         comparesExportText = types.map { $0.map(Self.writesBack) ?? false }
         readings = columns.map { FieldReading($0.rules) }
+        requiredColumns = columns.indices.filter { columns[$0].rules.required }
     }
 
     mutating func demote(_ column: Int) {
@@ -349,7 +352,7 @@ struct ChunkResult: Sendable {
 
     /// Ends the row: columns it left out must accept an empty value.
     mutating func endRow(slot: UInt32, line: Int, plan: LoadPlan) {
-        for (column, definition) in plan.columns.enumerated() where definition.rules.required && !filled[column] {
+        for column in plan.requiredColumns where !filled[column] {
             store(.null, column: column, slot: slot, line: line, plan: plan)
         }
     }

@@ -43,6 +43,8 @@ let package = Package(
 
         // openat2 (not wrapped by glibc): opening a client's path strictly beneath a directory.
         .target(name: "CFileAccess"),
+        // Hints to the processor's caches (prefetch), for the engine's lookups at random.
+        .target(name: "CMemoryHints"),
 
         // Regular expressions in time linear in the text (RE2, through a small C shim).
         .target(name: "CRegex", linkerSettings: [.linkedLibrary("re2")]),
@@ -158,6 +160,7 @@ let package = Package(
         .target(
             name: "DataTableEngine",
             dependencies: [
+                "CMemoryHints",
                 "CRegex",
                 "DataTableVocabulary",
                 "TextMeasure",

@@ -44,6 +44,48 @@ import Testing
         }
     }
 
+    /// A load reads its records a block at a time: awkward fields (escaped quotes kept in the
+    /// block's scratch, line breaks, spaces) in records across many blocks are the ones the
+    /// library reads, and rows with a field too many are named by their lines, whichever block
+    /// they are in.
+    @Test func fieldsOfManyBlocksAreTheOnesACSVLibraryReads() throws {
+        var random = SeededRandom(seed: 7)
+        let pieces = ["a", "Bolt", ",", "\"", "\n", " ", "é", "ウィ", "1.5", "", "\"\""]
+        let records = (0..<(CSVInput.blockSize * 5 + 3)).map { row in
+            [String(row)]
+                + (0..<2).map { _ in
+                    (0..<Int.random(in: 0...4, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                        .joined()
+                }
+        }
+        let text =
+            "n,b,c\n"
+            + records.map { fields in
+                fields.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ",")
+            }.joined(separator: "\n")
+        let columns = try ["n", "b", "c"].map { Column(key: $0, rules: try ColumnRules(type: .text)) }
+        let loaded = try TableLoader.parse(text, format: .csv, columns: columns)
+        var table = try Table(name: "t", columns: columns)
+        _ = try table.append(loaded)
+        let theirs = try Array(CSVReader(string: text, hasHeaderRow: true))
+        #expect(theirs == records)
+        for (index, key) in ["n", "b", "c"].enumerated() {
+            #expect(table.column(key) == theirs.map { $0[index] }, "\(key)")
+        }
+
+        let long = Set(stride(from: 3, to: CSVInput.blockSize * 4, by: 101))
+        let plain = (0..<(CSVInput.blockSize * 4)).map { row in
+            long.contains(row) ? "\(row),x,y,z" : "\(row),x,y"
+        }
+        do {
+            _ = try TableLoader.parse("n,b,c\n" + plain.joined(separator: "\n"), format: .csv, columns: columns)
+            Issue.record("a row with a field too many was loaded")
+        } catch {
+            guard case .invalidValues(let problems) = error else { throw error }
+            #expect(problems.map(\.line) == long.sorted().map { $0 + 2 })
+        }
+    }
+
     /// Read in any number of pieces (cut anywhere: in a quoted field, between CR and LF), the
     /// records, their lines and an unclosed quote's line are those of the input read as one.
     @Test(arguments: [21, 22, 23])

@@ -20,15 +20,25 @@ struct CSVFields {
         var count: Int { end - start }
     }
 
-    /// The fields of the last record split, in order.
+    /// The fields of the records split since ``clear()``, in order.
     private(set) var fields: [Field] = []
     /// Unescaped copies of the fields that needed one.
     private(set) var scratch: [UInt8] = []
 
-    /// Splits `bytes[range]` into ``fields``.
+    /// Splits `bytes[range]` into ``fields``, in place of those of earlier records.
     mutating func split(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+        clear()
+        splitMore(bytes, range)
+    }
+
+    /// Forgets the fields split so far.
+    mutating func clear() {
         fields.removeAll(keepingCapacity: true)
         scratch.removeAll(keepingCapacity: true)
+    }
+
+    /// Splits `bytes[range]`, adding its fields after those already in ``fields``.
+    mutating func splitMore(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
         var end = range.upperBound
         if end > range.lowerBound, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         var position = range.lowerBound

@@ -322,6 +322,15 @@ struct ChunkResult: Sendable {
     /// By text column: its different texts so far (`nil` for other columns).
     private var interners: [TextInterner?]
 
+    /// Whether `column`'s texts are coded as they are read.
+    func codes(_ column: Int) -> Bool { interners[column] != nil }
+
+    /// Brings into the cache where `column`'s interner will look up the text `bytes`, for a
+    /// ``store(bytes:column:slot:line:plan:)`` of them a little later.
+    func prefetch(_ bytes: UnsafeBufferPointer<UInt8>, column: Int) {
+        interners[column]?.prefetch(bytes)
+    }
+
     /// Starts the next row, all empty; returns its slot.
     mutating func beginRow(line: Int) -> UInt32 {
         let slot = UInt32(lines.count)

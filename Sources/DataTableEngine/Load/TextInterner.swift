@@ -1,3 +1,4 @@
+import CMemoryHints
 import Foundation
 
 /// Gives each different text read into one column of a load chunk a code, keeping its bytes
@@ -52,6 +53,13 @@ struct TextInterner: Sendable {
         table[place] = mark | UInt64(code)
         if ends.count * 2 > table.count { grow() }
         return code
+    }
+
+    /// Brings into the cache the place where ``code(of:)-(UnsafeBufferPointer<UInt8>)`` will
+    /// start looking for `bytes` (only a hint to the processor: nothing changes).
+    func prefetch(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let place = Int(truncatingIfNeeded: Self.hash(bytes)) & (table.count - 1)
+        table.withUnsafeBufferPointer { datatable_prefetch($0.baseAddress! + place) }
     }
 
     /// The code of `text`, as ``code(of:)-(UnsafeBufferPointer<UInt8>)`` gives it.

@@ -1,0 +1,2 @@
+// The module's functions are inline, in its header.
+#include "CMemoryHints.h"

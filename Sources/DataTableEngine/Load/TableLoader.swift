@@ -327,7 +327,7 @@ struct ChunkResult: Sendable {
 
     /// Brings into the cache where `column`'s interner will look up the text `bytes`, for a
     /// ``store(bytes:column:slot:line:plan:)`` of them a little later.
-    func prefetch(_ bytes: UnsafeBufferPointer<UInt8>, column: Int) {
+    mutating func prefetch(_ bytes: UnsafeBufferPointer<UInt8>, column: Int) {
         interners[column]?.prefetch(bytes)
     }
 

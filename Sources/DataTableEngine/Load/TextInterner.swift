@@ -56,8 +56,10 @@ struct TextInterner: Sendable {
     }
 
     /// Brings into the cache the place where ``code(of:)-(UnsafeBufferPointer<UInt8>)`` will
-    /// start looking for `bytes` (only a hint to the processor: nothing changes).
-    func prefetch(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// start looking for `bytes` (only a hint to the processor: nothing changes). Mutating only
+    /// so that an interner held in an array is reached where it lies, not copied (a retain and
+    /// release of each of its arrays, for every field).
+    mutating func prefetch(_ bytes: UnsafeBufferPointer<UInt8>) {
         let place = Int(truncatingIfNeeded: Self.hash(bytes)) & (table.count - 1)
         table.withUnsafeBufferPointer { datatable_prefetch($0.baseAddress! + place) }
     }

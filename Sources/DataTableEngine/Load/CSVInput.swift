@@ -2,6 +2,7 @@
 struct CSVInput: LoadInput {
     private let bytes: [UInt8]
     private let header: [String]
+    /// The records' byte ranges and lines, the header's first (kept with it: not copied).
     private let ranges: [Range<Int>]
     private let lines: [Int]
 
@@ -22,11 +23,11 @@ struct CSVInput: LoadInput {
         }
         self.bytes = bytes
         header = bytes.withUnsafeBufferPointer { CSVFields.strings($0, [first]).first ?? [] }
-        ranges = Array(index.ranges.dropFirst())
-        lines = Array(index.lines.dropFirst())
+        ranges = index.ranges
+        lines = index.lines
     }
 
-    var recordCount: Int { ranges.count }
+    var recordCount: Int { ranges.count - 1 }
 
     func plan(given columns: [Column]?, locale: DisplayLocale?) throws(TableError) -> LoadPlan {
         let keys = header.map { $0.trimmingWhitespace }
@@ -34,7 +35,9 @@ struct CSVInput: LoadInput {
         if let columns {
             plan = try LoadPlan.matching(keys: keys, columns: columns)
         } else {
-            let rows = bytes.withUnsafeBufferPointer { CSVFields.strings($0, ranges.prefix(TableLoader.sampleSize)) }
+            let rows = bytes.withUnsafeBufferPointer {
+                CSVFields.strings($0, ranges.dropFirst().prefix(TableLoader.sampleSize))
+            }
             let sample = rows.map { fields in
                 Dictionary(zip(keys, fields), uniquingKeysWith: { first, _ in first })
             }
@@ -57,13 +60,13 @@ struct CSVInput: LoadInput {
             plan.fieldColumns[keys[position]].map { plan.columns[$0].type == .text } ?? false
         }
         guard !texts.isEmpty else { return }
-        let sampled = DistinctEstimate.sampled(of: ranges.count).map { ranges[$0] }
+        let sampled = DistinctEstimate.sampled(of: recordCount).map { ranges[$0 + 1] }
         let rows = bytes.withUnsafeBufferPointer { CSVFields.strings($0, sampled) }.filter { $0.count == keys.count }
         for position in texts {
             let column = plan.fieldColumns[keys[position]]!
-            let estimate = DistinctEstimate.estimate(rows.map { $0[position] }, total: ranges.count)
-            interned[column] = DistinctEstimate.repeats(estimate: estimate, total: ranges.count)
-            expected[column] = Int(min(estimate, Double(ranges.count)))
+            let estimate = DistinctEstimate.estimate(rows.map { $0[position] }, total: recordCount)
+            interned[column] = DistinctEstimate.repeats(estimate: estimate, total: recordCount)
+            expected[column] = Int(min(estimate, Double(recordCount)))
         }
     }
 
@@ -92,7 +95,7 @@ struct CSVInput: LoadInput {
                 firsts.removeAll(keepingCapacity: true)
                 for record in block {
                     firsts.append(splitter.fields.count)
-                    splitter.splitMore(bytes, ranges[record])
+                    splitter.splitMore(bytes, ranges[record + 1])
                 }
                 firsts.append(splitter.fields.count)
                 for (offset, record) in block.enumerated() {
@@ -105,7 +108,7 @@ struct CSVInput: LoadInput {
                         }
                     }
                     tally.count(progress)
-                    let line = lines[record]
+                    let line = lines[record + 1]
                     let count = firsts[offset + 1] - firsts[offset]
                     if count != header.count {
                         result.problem(

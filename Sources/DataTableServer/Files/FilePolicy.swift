@@ -1,6 +1,7 @@
 import CFileAccess
 import DataTableProtocol
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -17,6 +18,12 @@ import Foundation
 ///   `..`, no symbolic link and no `/proc` magic link on the way;
 /// - everyone else sends the rows (`text`, or an upload in pieces) and takes an export as text or
 ///   `chunk` notifications.
+/// A buffer whose pieces are filled by the threads of `concurrentPerform`, each its own.
+private struct UnsafeMutableSendableBytes: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+}
+
 public struct FilePolicy: Sendable, Hashable {
     /// Where any peer may `load` from by path.
     public var importDirectory: String?
@@ -133,22 +140,7 @@ struct ClientFile: ~Copyable {
         let first = min(size, limit) + 1
         var failure: Int32 = 0
         var bytes = [UInt8](unsafeUninitializedCapacity: first) { buffer, initialized in
-            initialized = 0
-            while initialized < buffer.count {
-                let read = pread(
-                    descriptor,
-                    buffer.baseAddress! + initialized,
-                    buffer.count - initialized,
-                    off_t(initialized)
-                )
-                if read < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                if read == 0 { return }
-                initialized += read
-            }
+            (initialized, failure) = Self.read(descriptor, into: buffer)
         }
         if failure != 0 {
             throw Self.failure("The file \(path) could not be read: \(String(cString: strerror(failure)))")
@@ -178,6 +170,51 @@ struct ClientFile: ~Copyable {
         }
         bytes.removeLast(bytes.count - count)
         return bytes
+    }
+
+    /// Files of at least this many bytes are read in pieces on every core (the copy out of the
+    /// page cache and the faults that give the array its memory, at once).
+    static let piecewiseReadBytes = 1 << 24
+
+    /// Reads `descriptor` from its start into `buffer` until it is full or the file ends: the
+    /// bytes read (those from the start without a gap), or an `errno`.
+    private static func read(_ descriptor: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>) -> (Int, Int32) {
+        let pieces =
+            buffer.count < piecewiseReadBytes ? 1 : max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+        let bounds = (0...pieces).map { $0 * buffer.count / pieces }
+        let target = UnsafeMutableSendableBytes(buffer)
+        let results = Mutex([(count: Int, failure: Int32)](repeating: (0, 0), count: pieces))
+        DispatchQueue.concurrentPerform(iterations: pieces) { piece in
+            var count = 0
+            var failure: Int32 = 0
+            let start = bounds[piece]
+            let length = bounds[piece + 1] - start
+            while count < length {
+                let read = pread(
+                    descriptor,
+                    target.buffer.baseAddress! + start + count,
+                    length - count,
+                    off_t(start + count)
+                )
+                if read < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if read == 0 { break }
+                count += read
+            }
+            results.withLock { $0[piece] = (count, failure) }
+        }
+        var total = 0
+        for (piece, result) in results.withLock({ $0 }).enumerated() {
+            if result.failure != 0 { return (total, result.failure) }
+            total += result.count
+            // The file ends in this piece: what later pieces read (if it grew meanwhile) is
+            // not after these bytes.
+            if result.count < bounds[piece + 1] - bounds[piece] { break }
+        }
+        return (total, 0)
     }
 
     static func failure(_ message: String) -> ResponseError {

@@ -14,7 +14,7 @@ import Testing
     }
 
     static func pattern(_ count: Int) -> [UInt8] {
-        (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        (0..<count).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) }
     }
 
     @Test(arguments: [0, 1, 4096, ClientFile.piecewiseReadBytes - 1, ClientFile.piecewiseReadBytes + 7])

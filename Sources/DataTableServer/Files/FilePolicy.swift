@@ -18,12 +18,6 @@ import Synchronization
 ///   `..`, no symbolic link and no `/proc` magic link on the way;
 /// - everyone else sends the rows (`text`, or an upload in pieces) and takes an export as text or
 ///   `chunk` notifications.
-/// A buffer whose pieces are filled by the threads of `concurrentPerform`, each its own.
-private struct UnsafeMutableSendableBytes: @unchecked Sendable {
-    let buffer: UnsafeMutableBufferPointer<UInt8>
-    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
-}
-
 public struct FilePolicy: Sendable, Hashable {
     /// Where any peer may `load` from by path.
     public var importDirectory: String?
@@ -220,4 +214,10 @@ struct ClientFile: ~Copyable {
     static func failure(_ message: String) -> ResponseError {
         .invalidValue(message + ".", field: "params.path")
     }
+}
+
+/// A buffer whose pieces are filled by the threads of `concurrentPerform`, each its own.
+private struct UnsafeMutableSendableBytes: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
 }

@@ -129,19 +129,15 @@ extension HashSlots {
     /// Below this many numbers an empty table is filled one number after another.
     static let piecewiseMinimum = 32_768
 
-    /// Buckets in the range one piece of ``fill(_:hashes:same:rehash:)`` fills: 64 KiB, which a
-    /// core keeps in its cache while it writes them in no order.
-    static let bucketsPerPiece = 8192
-
     /// Fills an empty table with `numbers`, whose keys hash to `hashes`, on every core; returns
     /// the positions in `numbers` of those whose key an earlier one of `numbers` has (`same`),
     /// in ascending order (those are left out).
     ///
-    /// The buckets are cut into ranges of ``bucketsPerPiece``, and the numbers grouped by the
-    /// range of their home, in order. A piece places its range's numbers, probing no further
-    /// than the range's end; a number whose probe would go past it is set aside. The numbers set
-    /// aside are placed after, one by one, probing on into the next range. A key's earlier twin
-    /// has the same home, so it is met in the same piece, or set aside before it.
+    /// The buckets are cut into ranges, one piece each. A piece goes through every number in
+    /// order and places those whose home is in its range, probing no further than the range's
+    /// end; a number whose probe would go past it is set aside. The numbers set aside are
+    /// placed after, one by one, probing on into the next range. A key's earlier twin has the
+    /// same home, so it is met in the same piece, or set aside before it.
     mutating func fill(
         _ numbers: [UInt32],
         hashes: [UInt64],
@@ -151,33 +147,22 @@ extension HashSlots {
         precondition(count == 0 && numbers.count == hashes.count, "fill takes an empty table and a hash per number")
         let size = Self.size(for: numbers.count)
         buckets = Array(repeating: Self.empty, count: size)
+        // Every piece reads every hash: two a core keeps the reading small and the cores busy.
+        let pieces =
+            numbers.count < Self.piecewiseMinimum ? 1 : min(64, 2 * ProcessInfo.processInfo.activeProcessorCount)
         let mask = size - 1
-        let pieces = numbers.count < Self.piecewiseMinimum ? 1 : max(1, size / Self.bucketsPerPiece)
-        // Sizes and piece counts are powers of two: a home's piece is its high bits.
-        let shift = (size / pieces).trailingZeroBitCount
-        var starts = [Int](repeating: 0, count: pieces + 1)
-        for hash in hashes { starts[(Int(truncatingIfNeeded: hash) & mask) >> shift + 1] += 1 }
-        for piece in 0..<pieces { starts[piece + 1] += starts[piece] }
-        var next = starts
-        var grouping = [UInt32](repeating: 0, count: numbers.count)
-        for (position, hash) in hashes.enumerated() {
-            let piece = (Int(truncatingIfNeeded: hash) & mask) >> shift
-            grouping[next[piece]] = UInt32(position)
-            next[piece] += 1
-        }
-        let grouped = grouping
-        let bounds = starts
         let results = buckets.withUnsafeMutableBufferPointer { buckets in
             let shared = UnsafeMutableSendableBuffer(buckets)
             return ConcurrentPieces.map(pieces) { piece -> (twins: [Int], aside: [Int]) in
-                let end = (piece + 1) << shift
+                let start = piece * size / pieces
+                let end = (piece + 1) * size / pieces
                 let buckets = shared.buffer
                 var twins: [Int] = []
                 var aside: [Int] = []
-                for member in grouped[bounds[piece]..<bounds[piece + 1]] {
-                    let position = Int(member)
+                for position in numbers.indices {
                     let hash = hashes[position]
                     var index = Int(truncatingIfNeeded: hash) & mask
+                    guard index >= start, index < end else { continue }
                     var placed = false
                     while index < end {
                         let entry = buckets[index]

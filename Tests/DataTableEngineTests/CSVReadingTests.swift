@@ -86,6 +86,45 @@ import Testing
         }
     }
 
+    /// A block's fields are stored a column at a time, yet the problems reported are the first
+    /// ones by line, and within a line from left to right, then the required column the header
+    /// leaves out: as if every row were read in turn.
+    @Test func theFirstProblemsByLineAreReportedWhateverTheirColumns() throws {
+        let columns = [
+            Column(key: "n", rules: try ColumnRules(type: .number)),
+            Column(key: "day", rules: try ColumnRules(type: .date)),
+            Column(key: "item", rules: try ColumnRules(type: .text, required: true)),
+            Column(key: "note", rules: try ColumnRules(type: .text, required: true)),
+        ]
+        var rows: [String] = []
+        var expected: [(line: Int, column: String)] = []
+        for row in 0..<(CSVInput.blockSize + 40) {
+            let line = row + 2
+            let badNumber = row % 3 != 1
+            let badDay = row % 2 == 0
+            let noItem = row % 5 == 0
+            if row == 7 {
+                rows.append("1,2024-01-01")
+                expected.append((line, ""))
+                continue
+            }
+            rows.append("\(badNumber ? "x\(row)" : "\(row)"),\(badDay ? "soon" : "2024-01-02"),\(noItem ? "" : "Bolt")")
+            if badNumber { expected.append((line, "n")) }
+            if badDay { expected.append((line, "day")) }
+            if noItem { expected.append((line, "item")) }
+            expected.append((line, "note"))
+        }
+        do {
+            _ = try TableLoader.parse("n,day,item\n" + rows.joined(separator: "\n"), format: .csv, columns: columns)
+            Issue.record("rows with bad values were loaded")
+        } catch {
+            guard case .invalidValues(let problems) = error else { throw error }
+            #expect(problems.count == Table.problemLimit)
+            let found = problems.map { "\($0.line ?? 0) \($0.column)" }
+            #expect(found == expected.prefix(Table.problemLimit).map { "\($0.line) \($0.column)" })
+        }
+    }
+
     /// Read in any number of pieces (cut anywhere: in a quoted field, between CR and LF), the
     /// records, their lines and an unclosed quote's line are those of the input read as one.
     @Test(arguments: [21, 22, 23])

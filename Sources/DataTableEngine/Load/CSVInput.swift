@@ -72,60 +72,65 @@ struct CSVInput: LoadInput {
 
     /// Records split at a time, before their fields are stored.
     static let blockSize = 256
-    /// How many records ahead a coded column's field is looked up in the cache
-    /// (``ChunkResult/prefetch(_:column:)``).
-    static let lookahead = 4
 
-    /// Reads the records in blocks: a block's records are split first, so that while one
-    /// record's fields are stored, the coded texts of one a few records on are already on their
-    /// way into the cache (a lookup at random in a table of 200,000 texts misses it otherwise).
+    /// Reads the records in blocks: a block's records are split first, then its fields are
+    /// stored a column at a time (``ChunkResult/storeColumn(_:_:firstSlot:lines:plan:hashes:declined:)``),
+    /// each column's reading chosen once for the block and its values written straight into
+    /// the column's store.
     func parse(records: Range<Int>, plan: LoadPlan, progress: (Int) -> Void) -> ChunkResult {
         var result = ChunkResult(plan: plan, capacity: records.count)
-        let positions = header.map { plan.fieldColumns[$0.trimmingWhitespace] }
-        let coded = positions.indices.compactMap { position in
-            positions[position].flatMap { result.codes($0) ? (position, $0) : nil }
+        let filledColumns = header.indices.compactMap { position in
+            plan.fieldColumns[header[position].trimmingWhitespace].map { (position: position, column: $0) }
         }
+        // Required columns the header does not name: each row leaves them empty.
+        let leftEmpty = plan.requiredColumns.filter { column in !filledColumns.contains { $0.column == column } }
         var tally = ProgressTally()
         var splitter = CSVFields()
         var firsts: [Int] = []
+        var rowLines: [Int] = []
+        var hashes: [UInt64] = []
+        var declined: [Int] = []
         bytes.withUnsafeBufferPointer { bytes in
             for start in stride(from: records.lowerBound, to: records.upperBound, by: Self.blockSize) {
-                let block = start..<min(records.upperBound, start + Self.blockSize)
                 splitter.clear()
                 firsts.removeAll(keepingCapacity: true)
-                for record in block {
-                    firsts.append(splitter.fields.count)
-                    splitter.splitMore(bytes, ranges[record + 1])
-                }
-                firsts.append(splitter.fields.count)
-                for (offset, record) in block.enumerated() {
-                    let later = offset + Self.lookahead
-                    if !coded.isEmpty, later < block.count, firsts[later + 1] - firsts[later] == header.count {
-                        for (position, column) in coded {
-                            splitter.withBytes(of: splitter.fields[firsts[later] + position], in: bytes) {
-                                result.prefetch($0, column: column)
-                            }
-                        }
-                    }
+                rowLines.removeAll(keepingCapacity: true)
+                result.beginBlockProblems()
+                for record in start..<min(records.upperBound, start + Self.blockSize) {
                     tally.count(progress)
-                    let line = lines[record + 1]
-                    let count = firsts[offset + 1] - firsts[offset]
-                    if count != header.count {
+                    let first = splitter.fields.count
+                    splitter.splitMore(bytes, ranges[record + 1])
+                    let count = splitter.fields.count - first
+                    guard count == header.count else {
                         result.problem(
-                            line: line,
+                            line: lines[record + 1],
                             "This row has \(count) field\(count == 1 ? "" : "s"); the header has \(header.count)."
                         )
                         continue
                     }
-                    let slot = result.beginRow(line: line)
-                    for position in 0..<count {
-                        guard let column = positions[position] else { continue }
-                        splitter.withBytes(of: splitter.fields[firsts[offset] + position], in: bytes) { fieldBytes in
-                            result.store(bytes: fieldBytes, column: column, slot: slot, line: line, plan: plan)
-                        }
-                    }
-                    result.endRow(slot: slot, line: line, plan: plan)
+                    firsts.append(first)
+                    rowLines.append(lines[record + 1])
                 }
+                let firstSlot = result.beginRows(lines: rowLines)
+                splitter.withColumns(in: bytes, rows: firsts) { fields in
+                    for (position, column) in filledColumns {
+                        result.storeColumn(
+                            column,
+                            fields(position),
+                            firstSlot: firstSlot,
+                            lines: rowLines,
+                            plan: plan,
+                            hashes: &hashes,
+                            declined: &declined
+                        )
+                    }
+                }
+                for (offset, line) in rowLines.enumerated() {
+                    for column in leftEmpty {
+                        result.store(.null, column: column, slot: UInt32(firstSlot + offset), line: line, plan: plan)
+                    }
+                }
+                result.keepFirstProblems()
             }
         }
         tally.flush(progress)

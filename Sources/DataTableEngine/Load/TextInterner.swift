@@ -15,6 +15,8 @@ struct TextInterner: Sendable {
     /// By place: a code in the low 32 bits and the high 32 bits of its text's hash above them,
     /// so that most texts that differ are told apart without reading them; 0 is a free place.
     private var table = [UInt64](repeating: 0, count: 1024)
+    /// ``SeededHash/seed``, read once.
+    private let seed = SeededHash.seed
 
     init() {}
 
@@ -32,7 +34,12 @@ struct TextInterner: Sendable {
     /// The code of the text spelled by `bytes` (valid UTF-8): a new one the first time.
     mutating func code(of bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
         guard !bytes.isEmpty else { return 0 }
-        let hash = Self.hash(bytes)
+        return code(of: bytes, hash: hash(bytes))
+    }
+
+    /// The code of the text spelled by `bytes` (valid UTF-8, not empty), whose ``hash(_:)`` is
+    /// `hash`.
+    mutating func code(of bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> UInt32 {
         let mark = hash & 0xFFFF_FFFF_0000_0000
         let mask = table.count - 1
         var place = Int(truncatingIfNeeded: hash) & mask
@@ -55,12 +62,12 @@ struct TextInterner: Sendable {
         return code
     }
 
-    /// Brings into the cache the place where ``code(of:)-(UnsafeBufferPointer<UInt8>)`` will
-    /// start looking for `bytes` (only a hint to the processor: nothing changes). Mutating only
-    /// so that an interner held in an array is reached where it lies, not copied (a retain and
-    /// release of each of its arrays, for every field).
-    mutating func prefetch(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let place = Int(truncatingIfNeeded: Self.hash(bytes)) & (table.count - 1)
+    /// Brings into the cache the place where ``code(of:hash:)`` will start looking for a text
+    /// whose hash is `hash` (only a hint to the processor: nothing changes). Mutating only so
+    /// that an interner held in an array is reached where it lies, not copied (a retain and
+    /// release of each of its arrays).
+    mutating func prefetch(hash: UInt64) {
+        let place = Int(truncatingIfNeeded: hash) & (table.count - 1)
         table.withUnsafeBufferPointer { datatable_prefetch($0.baseAddress! + place) }
     }
 
@@ -75,8 +82,29 @@ struct TextInterner: Sendable {
         let start = ends[Int(code) - 1]
         guard ends[Int(code)] - start == bytes.count else { return false }
         return arena.withUnsafeBufferPointer { arena in
-            memcmp(arena.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0
+            Self.same(UnsafeRawPointer(arena.baseAddress! + start), UnsafeRawPointer(bytes.baseAddress!), bytes.count)
         }
+    }
+
+    /// Whether the `count` bytes at `one` and at `other` are the same: most texts are short, and
+    /// read here eight bytes at a time they are compared sooner than by a call to `memcmp`.
+    @inline(__always)
+    static func same(_ one: UnsafeRawPointer, _ other: UnsafeRawPointer, _ count: Int) -> Bool {
+        if count > 32 { return memcmp(one, other, count) == 0 }
+        var offset = 0
+        while offset + 8 <= count {
+            guard
+                one.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == other.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            else { return false }
+            offset += 8
+        }
+        while offset < count {
+            guard one.load(fromByteOffset: offset, as: UInt8.self) == other.load(fromByteOffset: offset, as: UInt8.self)
+            else { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// Twice the places, each code placed again by its text's hash.
@@ -86,17 +114,18 @@ struct TextInterner: Sendable {
         arena.withUnsafeBufferPointer { arena in
             for code in 1..<ends.count {
                 let start = ends[code - 1]
-                let hash = Self.hash(UnsafeBufferPointer(rebasing: arena[start..<ends[code]]))
-                var place = Int(truncatingIfNeeded: hash) & mask
+                let hashed = hash(UnsafeBufferPointer(rebasing: arena[start..<ends[code]]))
+                var place = Int(truncatingIfNeeded: hashed) & mask
                 while grown[place] != 0 { place = (place + 1) & mask }
-                grown[place] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(code)
+                grown[place] = hashed & 0xFFFF_FFFF_0000_0000 | UInt64(code)
             }
         }
         table = grown
     }
 
     /// The hash of `bytes` (``SeededHash``).
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 { SeededHash.bytes(bytes) }
+    @inline(__always)
+    func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 { SeededHash.bytes(bytes, seed: seed) }
 
     /// The text of every code, in code order; `nil` when `validating` and one is not UTF-8.
     private func texts(validating: Bool) -> [String]? {

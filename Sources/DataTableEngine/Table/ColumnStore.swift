@@ -202,12 +202,7 @@ struct ColumnStore: Sendable {
         }
         switch (isCoded, other.isCoded) {
         case (true, true):
-            let added = other.dictionary
-            var codeFor = [UInt32](repeating: 0, count: added.texts.count)
-            dictionary.reserve(dictionary.count + added.count)
-            for code in 1..<added.texts.count where added.uses[code] > 0 {
-                codeFor[code] = dictionary.use(added.texts[code], count: added.uses[code])
-            }
+            let codeFor = dictionary.use(everyTextOf: other.dictionary)
             codes += other.codes.lazy.map { codeFor[Int($0)] }
             return
         case (true, false):

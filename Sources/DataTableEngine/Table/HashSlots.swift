@@ -1,3 +1,4 @@
+import CMemoryHints
 import Foundation
 
 /// An open-addressing hash table (linear probing) of 32-bit numbers (a row's slot, a text's
@@ -7,12 +8,20 @@ import Foundation
 /// A bucket holds the number in its low 32 bits and the high 32 bits of its key's hash above
 /// them, so that a probe passes over the numbers of other keys without reading them; only a
 /// number whose bits match is looked at (`matches`). Eight bytes per bucket, at most 70% full.
-/// Removal shifts later entries back instead of leaving tombstones, so lookups never slow down
-/// with churn. Growing and removal hash keys again (`rehash`).
+///
+/// A key's home bucket is taken from the top bits of its hash, which its bucket keeps: growing
+/// and removal place entries again without hashing any key, and growing reads the old buckets
+/// and writes the new ones in order (a bucket's entries go to the bucket at twice its place or
+/// the one after). Removal shifts later entries back instead of leaving tombstones, so lookups
+/// never slow down with churn.
 struct HashSlots: Sendable {
     /// A free bucket (no number is `UInt32.max`).
     private static let empty = UInt64.max
+    /// The most buckets: a home is read from the 32 bits of the hash a bucket keeps.
+    private static let maximumSize = 1 << 32
     private var buckets: [UInt64] = Array(repeating: HashSlots.empty, count: 16)
+    /// 64 less the bits of a bucket's place: a hash shifted right by this is its home.
+    private var shift = 60
     private(set) var count = 0
 
     private var mask: Int { buckets.count - 1 }
@@ -23,7 +32,11 @@ struct HashSlots: Sendable {
 
     private static func number(_ entry: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: entry) }
 
-    private func home(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash) & mask }
+    /// The home bucket of a key with `hash`, or of the key whose bucket holds the entry `hash`.
+    private func home(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash &>> UInt64(shift)) }
+
+    /// The shift that takes a hash to its home among `size` buckets (a power of two).
+    private static func shift(for size: Int) -> Int { 64 - size.trailingZeroBitCount }
 
     /// Whether `entry` may be the number of a key with `hash` (its high bits match).
     private static func mayMatch(_ entry: UInt64, _ hash: UInt64) -> Bool {
@@ -41,10 +54,16 @@ struct HashSlots: Sendable {
         }
     }
 
+    /// Brings into the cache the bucket where a lookup of `hash` starts (only a hint to the
+    /// processor: nothing changes).
+    func prefetch(_ hash: UInt64) {
+        buckets.withUnsafeBufferPointer { datatable_prefetch($0.baseAddress! + home(hash)) }
+    }
+
     /// Adds `number`, whose key has `hash` (not yet in the table).
-    mutating func insert(_ number: UInt32, hash: UInt64, rehash: (UInt32) -> UInt64) {
+    mutating func insert(_ number: UInt32, hash: UInt64) {
         precondition(number != .max, "number out of range")
-        if (count + 1) * 10 > buckets.count * 7 { grow(to: buckets.count * 2, rehash: rehash) }
+        if (count + 1) * 10 > buckets.count * 7 { grow(to: buckets.count * 2) }
         var index = home(hash)
         while buckets[index] != Self.empty { index = (index + 1) & mask }
         buckets[index] = Self.entry(number, hash)
@@ -53,14 +72,9 @@ struct HashSlots: Sendable {
 
     /// Adds `number`, whose key has `hash`, unless a number whose key `matches` is there
     /// already: then returns that number and adds nothing. One probe does both.
-    mutating func insertUnlessPresent(
-        _ number: UInt32,
-        hash: UInt64,
-        matches: (UInt32) -> Bool,
-        rehash: (UInt32) -> UInt64
-    ) -> UInt32? {
+    mutating func insertUnlessPresent(_ number: UInt32, hash: UInt64, matches: (UInt32) -> Bool) -> UInt32? {
         precondition(number != .max, "number out of range")
-        if (count + 1) * 10 > buckets.count * 7 { grow(to: buckets.count * 2, rehash: rehash) }
+        if (count + 1) * 10 > buckets.count * 7 { grow(to: buckets.count * 2) }
         var index = home(hash)
         while true {
             let entry = buckets[index]
@@ -74,20 +88,21 @@ struct HashSlots: Sendable {
     }
 
     /// Makes room for `total` entries without growing again.
-    mutating func reserve(_ total: Int, rehash: (UInt32) -> UInt64) {
+    mutating func reserve(_ total: Int) {
         let size = Self.size(for: total)
-        if size > buckets.count { grow(to: size, rehash: rehash) }
+        if size > buckets.count { grow(to: size) }
     }
 
     /// The fewest buckets (a power of two) that hold `total` entries at most 70% full.
     private static func size(for total: Int) -> Int {
         var size = 16
         while total * 10 > size * 7 { size *= 2 }
+        precondition(size <= maximumSize, "too many entries for one table")
         return size
     }
 
     /// Removes the number of the key with `hash` that `matches` it, if there is one.
-    mutating func remove(_ hash: UInt64, matches: (UInt32) -> Bool, rehash: (UInt32) -> UInt64) {
+    mutating func remove(_ hash: UInt64, matches: (UInt32) -> Bool) {
         var hole = home(hash)
         while true {
             let entry = buckets[hole]
@@ -101,7 +116,7 @@ struct HashSlots: Sendable {
             next = (next + 1) & mask
             let entry = buckets[next]
             if entry == Self.empty { break }
-            let wanted = home(rehash(Self.number(entry)))
+            let wanted = home(entry)
             let movable = hole <= next ? (wanted <= hole || wanted > next) : (wanted <= hole && wanted > next)
             if movable {
                 buckets[hole] = entry
@@ -112,15 +127,19 @@ struct HashSlots: Sendable {
         count -= 1
     }
 
-    private mutating func grow(to size: Int, rehash: (UInt32) -> UInt64) {
+    private mutating func grow(to size: Int) {
+        precondition(size <= Self.maximumSize, "too many entries for one table")
         let old = buckets
         buckets = Array(repeating: Self.empty, count: size)
-        for entry in old where entry != Self.empty {
-            let number = Self.number(entry)
-            let hash = rehash(number)
-            var index = home(hash)
-            while buckets[index] != Self.empty { index = (index + 1) & mask }
-            buckets[index] = Self.entry(number, hash)
+        shift = Self.shift(for: size)
+        let mask = size - 1
+        let shift = UInt64(shift)
+        buckets.withUnsafeMutableBufferPointer { buckets in
+            for entry in old where entry != Self.empty {
+                var index = Int(truncatingIfNeeded: entry &>> shift)
+                while buckets[index] != Self.empty { index = (index + 1) & mask }
+                buckets[index] = entry
+            }
         }
     }
 }
@@ -141,16 +160,16 @@ extension HashSlots {
     mutating func fill(
         _ numbers: [UInt32],
         hashes: [UInt64],
-        same: @escaping @Sendable (UInt32, UInt32) -> Bool,
-        rehash: (UInt32) -> UInt64
+        same: @escaping @Sendable (UInt32, UInt32) -> Bool
     ) -> [Int] {
         precondition(count == 0 && numbers.count == hashes.count, "fill takes an empty table and a hash per number")
         let size = Self.size(for: numbers.count)
         buckets = Array(repeating: Self.empty, count: size)
+        shift = Self.shift(for: size)
+        let shift = UInt64(shift)
         // Every piece reads every hash: two a core keeps the reading small and the cores busy.
         let pieces =
             numbers.count < Self.piecewiseMinimum ? 1 : min(64, 2 * ProcessInfo.processInfo.activeProcessorCount)
-        let mask = size - 1
         let results = buckets.withUnsafeMutableBufferPointer { buckets in
             let shared = UnsafeMutableSendableBuffer(buckets)
             return ConcurrentPieces.map(pieces) { piece -> (twins: [Int], aside: [Int]) in
@@ -161,7 +180,7 @@ extension HashSlots {
                 var aside: [Int] = []
                 for position in numbers.indices {
                     let hash = hashes[position]
-                    var index = Int(truncatingIfNeeded: hash) & mask
+                    var index = Int(truncatingIfNeeded: hash &>> shift)
                     guard index >= start, index < end else { continue }
                     var placed = false
                     while index < end {
@@ -191,8 +210,7 @@ extension HashSlots {
             let present = insertUnlessPresent(
                 number,
                 hash: hashes[position],
-                matches: { same($0, number) },
-                rehash: rehash
+                matches: { same($0, number) }
             )
             if present != nil { twins.append(position) }
         }

@@ -20,38 +20,33 @@ struct KeyIndex: Sendable {
 
     /// Adds `slot`, whose row has `id` (not yet in the index).
     mutating func insert(_ slot: UInt32, id: RowID, idOf: (UInt32) -> RowID) {
-        slots.insert(slot, hash: Self.hash(id)) { Self.hash(idOf($0)) }
+        slots.insert(slot, hash: Self.hash(id))
     }
 
     /// Adds `slot`, whose row has `id`, unless a row with `id` is there already: then returns
     /// that row's slot and adds nothing. One probe does both.
     mutating func insertUnlessPresent(_ slot: UInt32, id: RowID, idOf: (UInt32) -> RowID) -> UInt32? {
-        slots.insertUnlessPresent(
-            slot,
-            hash: Self.hash(id),
-            matches: { idOf($0) == id },
-            rehash: { Self.hash(idOf($0)) }
-        )
+        slots.insertUnlessPresent(slot, hash: Self.hash(id), matches: { idOf($0) == id })
     }
 
     /// Makes room for `total` entries without growing again.
-    mutating func reserve(_ total: Int, idOf: (UInt32) -> RowID) {
-        slots.reserve(total) { Self.hash(idOf($0)) }
+    mutating func reserve(_ total: Int) {
+        slots.reserve(total)
     }
 
     /// Removes the entry for `id`, if there is one.
     mutating func remove(_ id: RowID, idOf: (UInt32) -> RowID) {
-        slots.remove(Self.hash(id), matches: { idOf($0) == id }, rehash: { Self.hash(idOf($0)) })
+        slots.remove(Self.hash(id), matches: { idOf($0) == id })
     }
 
     /// Below this many rows an empty index is filled one row after another.
     static let piecewiseMinimum = HashSlots.piecewiseMinimum
 
     /// Fills an empty index with `slots`, whose ids hash to `hashes` (``hash(_:)``), on every
-    /// core (``HashSlots/fill(_:hashes:same:rehash:)``); returns the positions in `slots` of
+    /// core (``HashSlots/fill(_:hashes:same:)``); returns the positions in `slots` of
     /// the rows whose id an earlier one of `slots` has, in ascending order (those rows are left
     /// out).
     mutating func fill(_ slots: [UInt32], hashes: [UInt64], idOf: @escaping @Sendable (UInt32) -> RowID) -> [Int] {
-        self.slots.fill(slots, hashes: hashes, same: { idOf($0) == idOf($1) }, rehash: { Self.hash(idOf($0)) })
+        self.slots.fill(slots, hashes: hashes, same: { idOf($0) == idOf($1) })
     }
 }

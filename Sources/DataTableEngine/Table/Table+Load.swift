@@ -93,7 +93,7 @@ extension Table {
                 )
             }
         }
-        keyIndex.reserve(keyIndex.count + slots.count, idOf: keyReader())
+        keyIndex.reserve(keyIndex.count + slots.count)
         let reader = keyReader()
         var problems: [CellProblem] = []
         var added = 0

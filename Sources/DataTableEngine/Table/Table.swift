@@ -293,7 +293,7 @@ public struct Table: Sendable {
             generatedIDs.reserveCapacity(capacity)
             slotOfGeneratedID.reserveCapacity(slotOfGeneratedID.count + extra)
         } else {
-            keyIndex.reserve(keyIndex.count + extra, idOf: keyReader())
+            keyIndex.reserve(keyIndex.count + extra)
         }
     }
 

@@ -32,13 +32,13 @@ struct TextDictionary: Sendable {
         precondition(texts.first == "" && texts.count == uses.count, "a dictionary starts with the empty text")
         self.texts = texts
         self.uses = uses
-        codes.reserve(texts.count) { Self.hash(texts[Int($0)]) }
+        codes.reserve(texts.count)
         for code in 1..<texts.count {
             if uses[code] == 0 {
                 self.texts[code] = ""
                 free.append(UInt32(code))
             } else {
-                codes.insert(UInt32(code), hash: Self.hash(texts[code])) { Self.hash(texts[Int($0)]) }
+                codes.insert(UInt32(code), hash: Self.hash(texts[code]))
                 heapBytes += ColumnStore.heapBytes(of: texts[code])
             }
         }
@@ -64,10 +64,17 @@ struct TextDictionary: Sendable {
     /// The code of `text` for `count` more slots, given a code first when no slot held it.
     mutating func use(_ text: String, count: UInt32 = 1) -> UInt32 {
         guard !text.isEmpty else { return 0 }
-        let hash = Self.hash(text)
+        let (code, added) = use(text, count: count, hash: Self.hash(text))
+        if added { textsChanged() }
+        return code
+    }
+
+    /// ``use(_:count:)`` for a text (not empty) whose hash is `hash`; says whether the text is
+    /// new, for the caller to call ``textsChanged()``.
+    private mutating func use(_ text: String, count: UInt32, hash: UInt64) -> (code: UInt32, added: Bool) {
         if let code = codes.find(hash, matches: { Self.spelled(texts[Int($0)], text) }) {
             uses[Int(code)] += count
-            return code
+            return (code, false)
         }
         let code: UInt32
         if let reused = free.popLast() {
@@ -79,19 +86,45 @@ struct TextDictionary: Sendable {
             texts.append(text)
             uses.append(count)
         }
-        let current = texts
-        codes.insert(code, hash: hash) { Self.hash(current[Int($0)]) }
+        codes.insert(code, hash: hash)
         heapBytes += ColumnStore.heapBytes(of: text)
-        textsChanged()
-        return code
+        return (code, true)
+    }
+
+    /// Every text `other` holds, with its count, as ``use(_:count:)`` takes them one by one;
+    /// returns this dictionary's code for each of `other`'s codes (free ones: 0).
+    ///
+    /// The texts are hashed a block at a time and their buckets asked for before any is looked
+    /// up: in a dictionary of many texts most lookups miss the cache, and this way the misses
+    /// wait together.
+    mutating func use(everyTextOf other: TextDictionary) -> [UInt32] {
+        var codeFor = [UInt32](repeating: 0, count: other.texts.count)
+        reserve(count + other.count)
+        let block = 256
+        var hashes = [UInt64](repeating: 0, count: block)
+        var changed = false
+        for start in stride(from: 1, to: other.texts.count, by: block) {
+            let end = min(other.texts.count, start + block)
+            for code in start..<end where other.uses[code] > 0 {
+                let hash = Self.hash(other.texts[code])
+                hashes[code - start] = hash
+                codes.prefetch(hash)
+            }
+            for code in start..<end where other.uses[code] > 0 {
+                let (mine, added) = use(other.texts[code], count: other.uses[code], hash: hashes[code - start])
+                codeFor[code] = mine
+                changed = changed || added
+            }
+        }
+        if changed { textsChanged() }
+        return codeFor
     }
 
     /// Makes room for `total` different texts without growing again (a merge that adds many).
     mutating func reserve(_ total: Int) {
         texts.reserveCapacity(total + 1)
         uses.reserveCapacity(total + 1)
-        let current = texts
-        codes.reserve(total) { Self.hash(current[Int($0)]) }
+        codes.reserve(total)
     }
 
     /// One slot fewer holds `code`; the text is freed when none does.
@@ -101,11 +134,7 @@ struct TextDictionary: Sendable {
         uses[index] -= 1
         guard uses[index] == 0 else { return }
         let text = texts[index]
-        do {
-            // Let go of before the text's place is emptied, which would copy every text.
-            let current = texts
-            codes.remove(Self.hash(text), matches: { $0 == code }, rehash: { Self.hash(current[Int($0)]) })
-        }
+        codes.remove(Self.hash(text), matches: { $0 == code })
         heapBytes -= ColumnStore.heapBytes(of: text)
         texts[index] = ""
         free.append(code)

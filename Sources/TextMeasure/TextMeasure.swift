@@ -19,8 +19,16 @@ public struct CellMeasure: TextMeasure {
     public init() {}
     /// Always `"cell"`.
     public var identity: String { "cell" }
-    /// Terminal cells `text` takes on one line (see ``DisplayWidth``).
-    public func units(_ text: String) -> Int { DisplayWidth.cells(OneLine.text(text)) }
+    /// Terminal cells `text` takes on one line (see ``DisplayWidth``). Visible ASCII, most
+    /// texts, is a cell a byte, told in one pass over the bytes.
+    public func units(_ text: String) -> Int {
+        var text = text
+        let visibleASCII: Int? = text.withUTF8 { bytes in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { return nil }
+            return bytes.count
+        }
+        return visibleASCII ?? DisplayWidth.cells(OneLine.text(text))
+    }
     /// 1: a unit is one cell.
     public var unitsPerEm: Int { 1 }
     /// 1: a line is one cell high.

@@ -325,3 +325,47 @@ import TextMeasure
         #expect(table.version == version)
     }
 }
+
+/// Content widths are measured a column at a time: a coded text column by its different texts,
+/// numbers, dates, durations and booleans by their different values. Whatever the path, the
+/// widths are the ones each cell measures to on its own.
+@Suite struct ContentWidthMeasureTests {
+    @Test func widthsAreThoseOfEachCellMeasuredAlone() throws {
+        let rows = WidthMemo.capacity + 4000
+        var lines = ["sku,grade,note,qty,price,day,lead,done"]
+        let grades = ["Low", "Medium", "High", "ウィジェット", ""]
+        for row in 0..<rows {
+            let grade = grades[row % grades.count]
+            let note = row % 11 == 0 ? "" : "note \(row * 7919 % 100_003)"
+            let qty = row % 13 == 0 ? "" : String(row % 1200)
+            let day = row % 17 == 0 ? "" : "2024-0\(row % 9 + 1)-1\(row % 10)"
+            let lead = "\(row % 40)h \(row % 60)m"
+            lines.append("S\(row),\(grade),\(note),\(qty),\(row),\(day),\(lead),\(row % 3 == 0)")
+        }
+        let loaded = try TableLoader.parse(lines.joined(separator: "\n"), format: .csv, columns: nil)
+        var table = try Table(name: "t", columns: loaded.columns, key: "sku")
+        _ = try table.append(loaded)
+        #expect(table.stores[table.columnIndex["grade"]!].isCoded)
+        _ = try table.delete((0..<rows).filter { $0 % 101 == 0 }.map { RowID.text("S\($0)") })
+        let columns = Array(table.columns.indices)
+        let widths = ContentWidths(measure: CellMeasure(), wrapping: columns, table: table)
+        for column in columns {
+            let rules = table.columns[column].rules
+            var expected: [Int] = []
+            for slot in 0..<UInt32(table.slotCount) {
+                let value = table.stores[column][slot]
+                let width = value.isEmpty ? 0 : CellMeasure().units(rules.displayText(value))
+                expected.append(width)
+                #expect(widths.width(slot: slot, column: column) == width, "\(table.columns[column].key) at \(slot)")
+            }
+            let counted = expected.filter { $0 > 0 }
+            #expect(widths.columns[column].widest == (counted.max() ?? 0), "\(table.columns[column].key)")
+            for threshold in Set(counted).sorted() {
+                #expect(
+                    widths.columns[column].count(widerThan: threshold) == counted.filter { $0 > threshold }.count,
+                    "\(table.columns[column].key) wider than \(threshold)"
+                )
+            }
+        }
+    }
+}

@@ -47,21 +47,44 @@ struct ContentWidths: Sendable {
             let store = table.stores[column]
             // Image columns have a fixed width; their references are never drawn as text.
             guard store.type != .image else { return (counts, rows) }
-            // Dates, times and picker choices repeat: measure each distinct value once.
-            var memo: [CellValue: Int] = [:]
-            let memoize = store.type == .date || store.type == .time || store.type == .picker
-            for slot in slots {
-                let value = store[slot]
-                if value.isEmpty { continue }
-                let width: Int
-                if memoize, let known = memo[value] {
-                    width = known
-                } else {
-                    width = measure.units(rules.displayText(value))
-                    if memoize { memo[value] = width }
+            func measured(_ value: CellValue) -> Int32 { Int32(clamping: measure.units(rules.displayText(value))) }
+            if store.isCoded {
+                // Each different text is measured once, and its cells counted by code.
+                let texts = store.dictionary.texts
+                var widths = [Int32](repeating: -1, count: texts.count)
+                var cells = [Int](repeating: 0, count: texts.count)
+                store.codes.withUnsafeBufferPointer { codes in
+                    for slot in slots {
+                        let code = Int(codes[Int(slot)])
+                        guard code != 0 else { continue }
+                        cells[code] += 1
+                        guard rows != nil else { continue }
+                        if widths[code] < 0 { widths[code] = measured(.text(texts[code])) }
+                        rows![Int(slot)] = widths[code]
+                    }
                 }
-                counts.add(width)
-                rows?[Int(slot)] = Int32(clamping: width)
+                for code in cells.indices where cells[code] > 0 {
+                    if widths[code] < 0 { widths[code] = measured(.text(texts[code])) }
+                    counts.add(Int(widths[code]), times: cells[code])
+                }
+            } else if store.type != .text {
+                // Numbers, dates and the other kinds repeat: each different value is measured
+                // once (by its stored bits), and its cells counted together.
+                var memo = WidthMemo()
+                for slot in slots {
+                    guard let bits = store.bits(at: slot) else { continue }
+                    let width = memo.count(bits) { measured(store[slot]) }
+                    rows?[Int(slot)] = width
+                }
+                memo.forEach { width, cells in counts.add(Int(width), times: cells) }
+            } else {
+                for slot in slots {
+                    let value = store[slot]
+                    if value.isEmpty { continue }
+                    let width = measured(value)
+                    counts.add(Int(width))
+                    rows?[Int(slot)] = width
+                }
             }
             return (counts, rows)
         }

@@ -5,9 +5,10 @@ struct WidthCounts: Sendable {
     /// The widest width with a cell, 0 when none.
     private(set) var widest = 0
 
-    mutating func add(_ width: Int) {
-        guard width > 0 else { return }
-        counts[width, default: 0] += 1
+    /// Counts `times` more cells of `width`.
+    mutating func add(_ width: Int, times: Int = 1) {
+        guard width > 0, times > 0 else { return }
+        counts[width, default: 0] += times
         if width > widest { widest = width }
     }
 

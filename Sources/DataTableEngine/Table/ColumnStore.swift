@@ -86,6 +86,25 @@ struct ColumnStore: Sendable {
         }
     }
 
+    /// The stored bits of a number, date, time, picker, duration, boolean or datetime slot
+    /// (equal bits, equal values); `nil` when the slot is empty. Not for text or image stores.
+    func bits(at slot: UInt32) -> UInt64? {
+        let index = Int(slot)
+        switch type {
+        case .number:
+            let number = numbers[index]
+            return number.isNaN ? nil : number.bitPattern
+        case .date, .time, .picker, .boolean:
+            let value = smallIntegers[index]
+            return value == .min ? nil : UInt64(UInt32(bitPattern: value))
+        case .duration, .datetime:
+            let value = largeIntegers[index]
+            return value == .min ? nil : UInt64(bitPattern: value)
+        case .text, .image:
+            preconditionFailure("a \(type) store has no bits")
+        }
+    }
+
     subscript(slot: UInt32) -> CellValue {
         get {
             let index = Int(slot)

@@ -86,6 +86,25 @@ import Testing
         }
     }
 
+    /// Commas are found eight bytes at a time: fields of every length up to three words, of
+    /// bytes next to the comma's value (`+`, `-`, `,` with its high bit set inside `¬`), split
+    /// where the commas are.
+    @Test func commasAreFoundWhateverTheFieldsLengthsAndNeighbours() {
+        let fillers = ["+", "-", "¬", "a", ".", "\u{1}"]
+        for filler in fillers {
+            for first in 0...24 {
+                for second in [0, 1, 7, 8, 9, 17] {
+                    let fields = [
+                        String(repeating: filler, count: first), String(repeating: "-", count: second), "x",
+                    ]
+                    let bytes = Array(fields.joined(separator: ",").utf8)
+                    let split = bytes.withUnsafeBufferPointer { CSVFields.strings($0, [0..<bytes.count]) }
+                    #expect(split == [fields], "\(filler) × \(first), \(second)")
+                }
+            }
+        }
+    }
+
     /// A block's fields are stored a column at a time, yet the problems reported are the first
     /// ones by line, and within a line from left to right, then the required column the header
     /// leaves out: as if every row were read in turn.

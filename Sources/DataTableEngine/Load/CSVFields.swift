@@ -57,16 +57,15 @@ struct CSVFields {
     }
 
     /// Where the first comma from `start` is, or `end`: eight bytes at a time while eight are
-    /// left (a byte equal to the comma is found as a zero byte of the word XORed with commas:
-    /// the lowest flagged byte is always a true one), then one at a time.
+    /// left (``PlainBytes/zeroBytes(in:)`` of the word XORed with commas), then one at a time.
     @inline(__always)
     static func comma(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
         var position = start
         if let base = UnsafeRawPointer(bytes.baseAddress) {
             let commas: UInt64 = 0x2C2C_2C2C_2C2C_2C2C
             while position + 8 <= end {
-                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self)) ^ commas
-                let zeros = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                let zeros = PlainBytes.zeroBytes(in: word ^ commas)
                 if zeros != 0 { return position + zeros.trailingZeroBitCount / 8 }
                 position += 8
             }

@@ -44,12 +44,7 @@ struct ChunkResult: Sendable {
     mutating func beginRow(line: Int) -> UInt32 {
         let slot = UInt32(lines.count)
         lines.append(line)
-        if slot >= capacity {
-            for column in stores.indices {
-                if interners[column] != nil { textCodes[column].append(0) } else { stores[column].appendEmpty() }
-            }
-            capacity += 1
-        }
+        makeSlots(upTo: lines.count)
         for column in filled.indices { filled[column] = false }
         return slot
     }
@@ -73,50 +68,6 @@ struct ChunkResult: Sendable {
         for column in plan.requiredColumns where !filled[column] {
             store(.null, column: column, slot: slot, line: line, plan: plan)
         }
-    }
-
-    /// Stores the field `bytes` in `column`: straight from the bytes when the column's
-    /// ``FieldReading`` takes them, else as the text they spell.
-    mutating func store(bytes: UnsafeBufferPointer<UInt8>, column: Int, slot: UInt32, line: Int, plan: LoadPlan) {
-        switch plan.readings[column] {
-        case .text:
-            if FieldBytes.startsVisible(bytes) {
-                filled[column] = true
-                if interners[column] != nil {
-                    textCodes[column][Int(slot)] = interners[column]!.code(of: bytes)
-                } else {
-                    let text = String(decoding: bytes, as: UTF8.self)
-                    stores[column].textHeapBytes += ColumnStore.heapBytes(of: text)
-                    stores[column].strings[Int(slot)] = text
-                }
-                return
-            }
-        case .number(let decimals):
-            if let (value, places) = FieldBytes.exactNumber(bytes), places <= decimals ?? places {
-                filled[column] = true
-                stores[column].numbers[Int(slot)] = value
-                if plan.countsDecimals[column] {
-                    let seen = fractionDigits[column].map { min($0.lowerBound, places)...max($0.upperBound, places) }
-                    fractionDigits[column] = seen ?? places...places
-                    if places > 0, bytes[bytes.count - 1] == UInt8(ascii: "0") { trailingZeros.insert(column) }
-                }
-                return
-            }
-        case .isoDate:
-            if let days = FieldBytes.isoDate(bytes) {
-                filled[column] = true
-                stores[column].smallIntegers[Int(slot)] = days
-                return
-            }
-        case .duration:
-            if let seconds = FieldBytes.duration(bytes) {
-                filled[column] = true
-                stores[column].largeIntegers[Int(slot)] = seconds
-                return
-            }
-        case .general: break
-        }
-        storeDeclined(bytes: bytes, column: column, slot: slot, line: line, plan: plan)
     }
 
     /// Stores the field `bytes`, which `column`'s ``FieldReading`` did not take, the general way.
@@ -160,8 +111,7 @@ struct ChunkResult: Sendable {
             }
             if plan.countsDecimals[column], case .text(let text) = input, !value.isEmpty {
                 let places = Self.decimalPlaces(text)
-                let seen = fractionDigits[column].map { min($0.lowerBound, places)...max($0.upperBound, places) }
-                fractionDigits[column] = seen ?? places...places
+                noteDecimalPlaces(places...places, column: column)
                 if places > 0, text.utf8.last == UInt8(ascii: "0") { trailingZeros.insert(column) }
             }
         } catch {
@@ -178,6 +128,29 @@ struct ChunkResult: Sendable {
                 )
             }
         }
+    }
+
+    /// Writes each of `fields` that `reading` takes into `values` at its row's slot (from
+    /// `firstSlot`), and adds the rows of the others to `declined`.
+    private static func read<Value>(
+        _ fields: FieldColumn,
+        into values: inout [Value],
+        from firstSlot: Int,
+        declined: inout [Int],
+        _ reading: (UnsafeBufferPointer<UInt8>) -> Value?
+    ) {
+        values.withUnsafeMutableBufferPointer { values in
+            for row in 0..<fields.count {
+                if let value = reading(fields[row]) { values[firstSlot + row] = value } else { declined.append(row) }
+            }
+        }
+    }
+
+    /// Widens the decimal places seen in `column` to take in `places`.
+    private mutating func noteDecimalPlaces(_ places: ClosedRange<Int>, column: Int) {
+        fractionDigits[column] =
+            fractionDigits[column].map { min($0.lowerBound, places.lowerBound)...max($0.upperBound, places.upperBound) }
+            ?? places
     }
 
     /// The decimal places written in a number's text (`45.30` → 2); -1 for an exponent form,
@@ -207,15 +180,19 @@ struct ChunkResult: Sendable {
     mutating func beginRows(lines rowLines: [Int]) -> Int {
         let first = lines.count
         lines += rowLines
-        if lines.count > capacity {
-            for column in stores.indices {
-                for _ in capacity..<lines.count {
-                    if interners[column] != nil { textCodes[column].append(0) } else { stores[column].appendEmpty() }
-                }
-            }
-            capacity = lines.count
-        }
+        makeSlots(upTo: lines.count)
         return first
+    }
+
+    /// Adds empty slots to every store until there are `count`.
+    private mutating func makeSlots(upTo count: Int) {
+        guard count > capacity else { return }
+        for column in stores.indices {
+            for _ in capacity..<count {
+                if interners[column] != nil { textCodes[column].append(0) } else { stores[column].appendEmpty() }
+            }
+        }
+        capacity = count
     }
 
     /// Problems of a block's rows are found a column at a time, so not in the order of their
@@ -316,31 +293,24 @@ struct ChunkResult: Sendable {
                     }
                 }
             }
-            if fewest <= most {
-                let seen = fractionDigits[column].map { min($0.lowerBound, fewest)...max($0.upperBound, most) }
-                fractionDigits[column] = seen ?? fewest...most
-            }
+            if fewest <= most { noteDecimalPlaces(fewest...most, column: column) }
             if trailingZero { trailingZeros.insert(column) }
         case .isoDate:
-            stores[column].smallIntegers.withUnsafeMutableBufferPointer { days in
-                for row in 0..<count {
-                    if let day = FieldBytes.isoDate(fields[row]) {
-                        days[firstSlot + row] = day
-                    } else {
-                        declined.append(row)
-                    }
-                }
-            }
+            Self.read(
+                fields,
+                into: &stores[column].smallIntegers,
+                from: firstSlot,
+                declined: &declined,
+                FieldBytes.isoDate
+            )
         case .duration:
-            stores[column].largeIntegers.withUnsafeMutableBufferPointer { durations in
-                for row in 0..<count {
-                    if let seconds = FieldBytes.duration(fields[row]) {
-                        durations[firstSlot + row] = seconds
-                    } else {
-                        declined.append(row)
-                    }
-                }
-            }
+            Self.read(
+                fields,
+                into: &stores[column].largeIntegers,
+                from: firstSlot,
+                declined: &declined,
+                FieldBytes.duration
+            )
         case .general:
             declined.append(contentsOf: 0..<count)
         }

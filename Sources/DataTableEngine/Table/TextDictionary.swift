@@ -172,7 +172,7 @@ extension TextDictionary {
         return left.withUTF8 { left in
             right.withUTF8 { right in
                 left.count == right.count
-                    && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+                    && (left.isEmpty || TextInterner.same(left.baseAddress!, right.baseAddress!, left.count))
             }
         }
     }

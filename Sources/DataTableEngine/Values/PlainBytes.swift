@@ -10,9 +10,17 @@ public enum PlainBytes {
     public static func mayHoldSpecial(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
         let below20 = (word &- ones &* 0x20) & ~word & highs != 0
-        return below20 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+        return below20 || zeroBytes(in: word ^ (ones &* 0x22)) != 0 || zeroBytes(in: word ^ (ones &* 0x5C)) != 0
+    }
+
+    /// The high bit of each zero byte of `word` set, and perhaps of bytes above a zero byte
+    /// that are 0x01 (a borrow passes through them): non-zero exactly when a byte is zero, and
+    /// the lowest bit set is always a zero byte's. XORed first with a byte repeated, a word
+    /// shows where that byte is.
+    @inlinable @inline(__always)
+    public static func zeroBytes(in word: UInt64) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
     }
 
     /// Whether `byte` is plain.

@@ -128,4 +128,79 @@ import Testing
         #expect(order.slots(from: 300, limit: 40).isEmpty)
         #expect(order.slots(from: -5, limit: 3) == [0, 1, 2])
     }
+
+    /// An order of the slots in sequence (as a table is loaded or added to) answers like any
+    /// other, and goes on doing so through every kind of change: appending the next slot,
+    /// removing the last, then inserting, removing and appending anywhere.
+    @Test(arguments: [false, true])
+    func anOrderInSequenceBehavesLikeAnArray(builtWhole: Bool) {
+        var random = SeededRandom(seed: builtWhole ? 21 : 22)
+        var model = (0..<UInt32(2000)).map { $0 }
+        var order = RowOrder()
+        if builtWhole {
+            order = RowOrder(model)
+        } else {
+            for slot in model { order.append(slot) }
+        }
+        func check() {
+            #expect(order.checkInvariants() == nil)
+            #expect(order.count == model.count)
+            #expect(order.allSlots == model)
+            var visited: [UInt32] = []
+            order.forEachSlot { visited.append($0) }
+            #expect(visited == model)
+            for position in model.indices {
+                #expect(order.slot(at: position) == model[position])
+                #expect(order.position(of: model[position]) == position)
+            }
+            #expect(order.slots(from: model.count - 5, limit: 10) == Array(model.suffix(5)))
+            #expect(!order.contains(UInt32(model.count + 100)))
+            #expect(order.position(of: UInt32(model.count + 100)) == nil)
+        }
+        check()
+        // The last slot removed, and the next appended, keep the sequence.
+        #expect(order.remove(at: model.count - 1) == model.removeLast())
+        #expect(order.remove(UInt32(model.count - 1)) == model.count - 1)
+        model.removeLast()
+        order.append(UInt32(model.count))
+        model.append(UInt32(model.count))
+        check()
+        // A slot appended out of turn, or one taken from the middle, ends it.
+        let changes = builtWhole ? [5000, 17] : [17, 5000]
+        for change in changes {
+            if change == 5000 {
+                order.append(UInt32(change))
+                model.append(UInt32(change))
+            } else {
+                #expect(order.remove(at: change) == model.remove(at: change))
+            }
+            check()
+        }
+        for step in 0..<3000 {
+            if Int.random(in: 0..<10, using: &random) < 5 {
+                let position = Int.random(in: 0...model.count, using: &random)
+                order.insert(UInt32(10_000 + step), at: position)
+                model.insert(UInt32(10_000 + step), at: position)
+            } else {
+                let position = Int.random(in: 0..<model.count, using: &random)
+                #expect(order.remove(at: position) == model.remove(at: position))
+            }
+        }
+        check()
+    }
+
+    /// Emptied from the end, an order in sequence can start again from slot 0, or be given any
+    /// slot.
+    @Test func anEmptiedOrderInSequenceTakesAnySlot() {
+        var order = RowOrder((0..<3).map { UInt32($0) })
+        while order.count > 0 { order.remove(at: order.count - 1) }
+        #expect(order.allSlots.isEmpty)
+        #expect(!order.contains(0))
+        order.append(0)
+        #expect(order.allSlots == [0])
+        order.insert(9, at: 0)
+        #expect(order.allSlots == [9, 0])
+        #expect(order.position(of: 0) == 1)
+        #expect(order.checkInvariants() == nil)
+    }
 }

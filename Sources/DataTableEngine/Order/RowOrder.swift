@@ -10,6 +10,11 @@
 ///
 /// Removal does not merge under-full nodes; it only drops empty ones. The height is bounded by
 /// the largest size the order has had, and a re-sort (``init(_:)``) rebuilds it packed.
+///
+/// An order that is the slots `0 ..< count` in sequence (a table as loaded or added to, with no
+/// row deleted or moved) keeps no tree at all: slot and position are the same number, found
+/// with no memory read, and the order takes no memory (eight bytes a row otherwise). Appending
+/// the next slot keeps it so; any other change builds the tree first (once, in O(n)).
 public struct RowOrder: Sendable {
     /// Slots per leaf before it splits.
     public static let leafCapacity = 64
@@ -43,14 +48,14 @@ public struct RowOrder: Sendable {
     /// The root: a leaf when `rootIsLeaf`, else an inner node.
     private var root: Int32 = 0
     private var rootIsLeaf = true
+    /// Whether the order is `0 ..< count` in sequence, with no tree (every other member empty).
+    private var isSequence = true
 
     /// How many slots the order holds.
     public private(set) var count = 0
 
     /// An empty order.
-    public init() {
-        leaves = [Leaf()]
-    }
+    public init() {}
 
     /// An order holding `slots` in this sequence, packed densely. An order that is not
     /// `indexed` does not know where a slot is: it saves a write at random a slot (and four
@@ -58,8 +63,33 @@ public struct RowOrder: Sendable {
     /// binary search of an order by value. Its ``position(of:)``, ``contains(_:)`` and
     /// ``remove(_:)`` must not be called.
     public init(_ slots: [UInt32], indexed: Bool = true) {
-        self.init()
+        if Self.isSequence(slots) {
+            self.init()
+            self.indexed = indexed
+            count = slots.count
+        } else {
+            self.init(tree: slots, indexed: indexed)
+        }
+    }
+
+    /// Whether `slots` is `0 ..< slots.count` in sequence.
+    private static func isSequence(_ slots: [UInt32]) -> Bool {
+        guard slots.count <= Int(UInt32.max) else { return false }
+        return slots.withUnsafeBufferPointer { slots in
+            var index: UInt32 = 0
+            for slot in slots {
+                guard slot == index else { return false }
+                index &+= 1
+            }
+            return true
+        }
+    }
+
+    /// An order holding `slots` in a tree, packed densely (see ``init(_:indexed:)``).
+    private init(tree slots: [UInt32], indexed: Bool) {
         self.indexed = indexed
+        isSequence = false
+        leaves = [Leaf()]
         guard !slots.isEmpty else { return }
         let fill = Self.leafCapacity * 3 / 4
         let indexed = indexed
@@ -131,6 +161,10 @@ public struct RowOrder: Sendable {
 
     /// Calls `body` with every slot, first to last.
     public func forEachSlot(_ body: (UInt32) -> Void) {
+        if isSequence {
+            for slot in 0..<UInt32(count) { body(slot) }
+            return
+        }
         func visit(_ node: Int32, isLeaf: Bool) {
             if isLeaf {
                 for slot in leaves[Int(node)].slots { body(slot) }
@@ -144,6 +178,7 @@ public struct RowOrder: Sendable {
 
     /// Whether `slot` is in the order.
     public func contains(_ slot: UInt32) -> Bool {
+        if isSequence { return Int(slot) < count }
         precondition(indexed, "an order that is not indexed does not know where its slots are")
         return Int(slot) < leafOfSlot.count && leafOfSlot[Int(slot)] >= 0
     }
@@ -151,6 +186,7 @@ public struct RowOrder: Sendable {
     /// The slot at `position` (0 ..< count).
     public func slot(at position: Int) -> UInt32 {
         precondition(position >= 0 && position < count, "position \(position) out of 0..<\(count)")
+        if isSequence { return UInt32(position) }
         let (leaf, offset) = locate(position)
         return leaves[Int(leaf)].slots[offset]
     }
@@ -158,6 +194,7 @@ public struct RowOrder: Sendable {
     /// The position of `slot`, or `nil` when it is not in the order.
     public func position(of slot: UInt32) -> Int? {
         guard contains(slot) else { return nil }
+        if isSequence { return Int(slot) }
         // Nodes are read where they lie (`inners[i].children`, not a copy of `inners[i]`, which
         // would retain and release its arrays on every level).
         let leaf = leafOfSlot[Int(slot)]
@@ -184,6 +221,7 @@ public struct RowOrder: Sendable {
         var next = max(0, position)
         // (Compared, not added: `limit` may be as large as Int allows.)
         let end = max(0, limit) >= count - min(next, count) ? count : next + max(0, limit)
+        if isSequence { return next < end ? Array(UInt32(next)..<UInt32(end)) : [] }
         result.reserveCapacity(max(0, end - next))
         while next < end {
             let (leaf, offset) = locate(next)
@@ -201,6 +239,13 @@ public struct RowOrder: Sendable {
     /// Puts `slot` (not yet in the order) at `position` (0 ... count); later slots move up one.
     public mutating func insert(_ slot: UInt32, at position: Int) {
         precondition(position >= 0 && position <= count, "position \(position) out of 0...\(count)")
+        if isSequence {
+            if position == count, Int(slot) == count, slot < UInt32.max {
+                count += 1
+                return
+            }
+            makeTree()
+        }
         if indexed {
             precondition(!contains(slot), "slot \(slot) is already in the order")
             if Int(slot) >= leafOfSlot.count {
@@ -225,6 +270,14 @@ public struct RowOrder: Sendable {
     @discardableResult
     public mutating func remove(at position: Int) -> UInt32 {
         precondition(position >= 0 && position < count, "position \(position) out of 0..<\(count)")
+        if isSequence {
+            // The last slot goes with no tree; any other leaves the rest out of sequence.
+            if position == count - 1 {
+                count -= 1
+                return UInt32(position)
+            }
+            makeTree()
+        }
         let (node, remaining) = descend(to: position, adding: -1)
         let slot = leaves[Int(node)].slots.remove(at: remaining)
         if indexed { leafOfSlot[Int(slot)] = -1 }
@@ -244,6 +297,12 @@ public struct RowOrder: Sendable {
     }
 
     // MARK: Internals
+
+    /// Builds the tree of a sequence order, before a change that leaves it out of sequence.
+    private mutating func makeTree() {
+        guard isSequence else { return }
+        self = RowOrder(tree: Array(0..<UInt32(count)), indexed: indexed)
+    }
 
     /// The leaf and offset of `position` (0 ..< count).
     private func locate(_ position: Int) -> (leaf: Int32, offset: Int) {
@@ -391,6 +450,10 @@ public struct RowOrder: Sendable {
 
     /// Checks every structural invariant; for tests.
     public func checkInvariants() -> String? {
+        if isSequence {
+            let empty = leaves.isEmpty && inners.isEmpty && leafOfSlot.isEmpty && freeLeaves.isEmpty
+            return empty ? nil : "an order in sequence keeps a tree"
+        }
         func walk(_ node: Int32, isLeaf: Bool, parent: Int32) -> (count: Int, problem: String?) {
             if isLeaf {
                 let leaf = leaves[Int(node)]

@@ -105,6 +105,30 @@ struct ColumnStore: Sendable {
         }
     }
 
+    /// The values in `slots`, in their order: one column's cells read in a tight loop, the store
+    /// borrowed once (read as `stores[column][slot]` in a loop, the store is copied, each of
+    /// its arrays retained and released, at every cell).
+    func values(at slots: [UInt32]) -> [CellValue] {
+        var values: [CellValue] = []
+        values.reserveCapacity(slots.count)
+        for slot in slots { values.append(self[slot]) }
+        return values
+    }
+
+    /// Whether the value in `slot`, as a row id (``Table/rowID(forKey:)``, an empty text when
+    /// it is none), is `id`; a text or a number compared where it is stored.
+    func holds(_ id: RowID, at slot: UInt32) -> Bool {
+        switch (id, type) {
+        case (.text(let text), .text) where !text.isEmpty:
+            return (isCoded ? dictionary.texts[Int(codes[Int(slot)])] : strings[Int(slot)]) == text
+        case (.number(let number), .number):
+            let stored = numbers[Int(slot)]
+            return !stored.isNaN && Int64(stored) == number
+        default:
+            return (Table.rowID(forKey: self[slot]) ?? .text("")) == id
+        }
+    }
+
     subscript(slot: UInt32) -> CellValue {
         get {
             let index = Int(slot)

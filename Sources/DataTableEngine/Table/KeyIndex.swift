@@ -18,6 +18,11 @@ struct KeyIndex: Sendable {
         slots.find(Self.hash(id)) { idOf($0) == id }
     }
 
+    /// The slot of the row with `id`, told by `holds` whether a slot's row has it.
+    func find(_ id: RowID, holds: (UInt32) -> Bool) -> UInt32? {
+        slots.find(Self.hash(id), matches: holds)
+    }
+
     /// Adds `slot`, whose row has `id` (not yet in the index).
     mutating func insert(_ slot: UInt32, id: RowID, idOf: (UInt32) -> RowID) {
         slots.insert(slot, hash: Self.hash(id))

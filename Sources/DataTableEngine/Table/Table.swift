@@ -199,7 +199,12 @@ public struct Table: Sendable {
 
     /// The slot of the row with `id`, without scanning.
     func slot(of id: RowID) -> UInt32? {
-        if keyColumn != nil { return keyIndex.find(id, idOf: keyReader()) }
+        if let keyColumn {
+            // The key column borrowed where it lies, its cells compared with `id` in place.
+            return stores.withUnsafeBufferPointer { stores in
+                keyIndex.find(id) { stores[keyColumn].holds(id, at: $0) }
+            }
+        }
         guard case .number(let number) = id, number >= 1, number <= slotOfGeneratedID.count else { return nil }
         let slot = slotOfGeneratedID[Int(number - 1)]
         return slot == .max ? nil : slot
@@ -237,7 +242,9 @@ public struct Table: Sendable {
 
     /// ``columnIsReadOnly(_:)`` of the column with `key`; `false` when there is none.
     public func columnIsReadOnly(key: String) -> Bool {
-        columnIndex[key].map(columnIsReadOnly) ?? false
+        // (Not `columnIndex[key].map(columnIsReadOnly)`: the method as a closure copies the table.)
+        guard let index = columnIndex[key] else { return false }
+        return columnIsReadOnly(index)
     }
 
     /// How the table is sorted by the column `key`: `ascending`, `descending`, or `nil` when it

@@ -516,7 +516,7 @@ extension Table {
     /// scattered in memory, and reading one column's cells in a tight loop lets their cache
     /// misses overlap instead of waiting for each in turn.
     private func gather(_ slots: [UInt32], _ cells: [WindowCell]) -> [[CellValue]] {
-        cells.map { stores[$0.store].values(at: slots) }
+        stores.withUnsafeBufferPointer { stores in cells.map { stores[$0.store].values(at: slots) } }
     }
 
     /// One row on screen, its cells cut to their columns and appended to `text`.

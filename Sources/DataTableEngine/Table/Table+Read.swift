@@ -92,7 +92,10 @@ extension Table {
         RowSnapshot(
             id: id(of: slot),
             index: index,
-            values: stores.indices.map { mask[$0] ? stores[$0][slot] : .empty },
+            // Each store borrowed where it lies, not copied (its arrays retained) to read a cell.
+            values: stores.withUnsafeBufferPointer { stores in
+                stores.indices.map { mask[$0] ? stores[$0][slot] : .empty }
+            },
             drafts: drafts.isEmpty ? [:] : drafts[slot] ?? [:],
             selected: flags[Int(slot)].selected,
             readOnly: columns.indices.map { mask[$0] ? isReadOnly(slot: slot, column: $0) : false },

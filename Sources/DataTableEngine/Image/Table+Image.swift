@@ -152,6 +152,7 @@ extension Table {
             }
         }
         natural = RowOrder(slots)
+        settleNaturalOrder()
         if try reader.readBool() {
             let positions = try reader.readMemory(UInt32.self, count: count)
             var seen = [Bool](repeating: false, count: count)

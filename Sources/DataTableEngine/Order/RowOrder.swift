@@ -296,6 +296,13 @@ public struct RowOrder: Sendable {
         return position
     }
 
+    /// Builds the tree of an order in sequence now, so that a later change out of sequence
+    /// does not: for an order whose changes are made where an O(n) pause must not be (a
+    /// rolling table drops its first rows as rows are added).
+    public mutating func buildTree() {
+        makeTree()
+    }
+
     // MARK: Internals
 
     /// Builds the tree of a sequence order, before a change that leaves it out of sequence.

@@ -90,6 +90,8 @@ extension Table {
     /// Inserts `slot` into the table's own order at `position` (a step of the current order when
     /// that is the one in force).
     mutating func insertNatural(_ slot: UInt32, at position: Int) {
+        // (A table given a limit as it was made: its first rows build the tree while it is small.)
+        settleNaturalOrder()
         natural.insert(slot, at: position)
         if sorted == nil { notePlaced(slot, at: position) }
     }

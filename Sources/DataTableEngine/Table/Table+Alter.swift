@@ -409,6 +409,7 @@ extension Table {
         case .rowLimit(let newLimit):
             let old = limit
             limit = newLimit
+            settleNaturalOrder()
             summary.limit = newLimit ?? 0
             return .rowLimit(old)
         }

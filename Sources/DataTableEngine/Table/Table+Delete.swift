@@ -54,6 +54,7 @@ extension Table {
             // Many rows: rebuild the orders once instead of removing one by one.
             let gone = Set(slots)
             natural = RowOrder(natural.allSlots.filter { !gone.contains($0) })
+            settleNaturalOrder()
             if let order = sorted { sorted = RowOrder(order.allSlots.filter { !gone.contains($0) }) }
             noteRebuilt(.order)
         } else {

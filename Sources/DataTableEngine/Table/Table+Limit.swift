@@ -17,6 +17,14 @@ extension Table {
         return .rowsRemoved(saved)
     }
 
+    /// Gives a table with a row limit its own order as a tree (``RowOrder/buildTree()``): such a
+    /// table drops its first rows as rows are added, and an `add` is answered on an event loop,
+    /// where building the tree of a large table at its first drop would hold other requests up.
+    /// Called wherever the order is made whole or the limit set, off the loop.
+    mutating func settleNaturalOrder() {
+        if limit != nil { natural.buildTree() }
+    }
+
     /// The oldest rows past ``rowLimit``: the first of the table's own order.
     var slotsPastLimit: [UInt32] {
         guard let limit, rowCount > limit else { return [] }

@@ -35,6 +35,7 @@ extension Table {
         steps.append(first..<UInt32(slotCount))
         noteRebuilt(.rows)
         natural = RowOrder(natural.allSlots + newSlots)
+        settleNaturalOrder()
         if !sortKeys.isEmpty { try sort(by: sortKeys) }
         forgetHistory()
         version += 1

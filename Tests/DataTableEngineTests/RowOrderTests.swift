@@ -50,16 +50,7 @@ import Testing
         var random = SeededRandom(seed: 5)
         var model = (0..<UInt32(3000)).map { $0 * 3 }
         var order = RowOrder(model, indexed: false)
-        for step in 0..<4000 {
-            if model.isEmpty || Int.random(in: 0..<10, using: &random) < 6 {
-                let position = Int.random(in: 0...model.count, using: &random)
-                order.insert(UInt32(10_000 + step), at: position)
-                model.insert(UInt32(10_000 + step), at: position)
-            } else {
-                let position = Int.random(in: 0..<model.count, using: &random)
-                #expect(order.remove(at: position) == model.remove(at: position))
-            }
-        }
+        Self.insertAndRemoveAtRandom(&order, &model, steps: 4000, insertsInTen: 6, using: &random)
         #expect(order.checkInvariants() == nil)
         #expect(order.allSlots == model)
         for position in stride(from: 0, to: model.count, by: 97) {
@@ -176,16 +167,7 @@ import Testing
             }
             check()
         }
-        for step in 0..<3000 {
-            if Int.random(in: 0..<10, using: &random) < 5 {
-                let position = Int.random(in: 0...model.count, using: &random)
-                order.insert(UInt32(10_000 + step), at: position)
-                model.insert(UInt32(10_000 + step), at: position)
-            } else {
-                let position = Int.random(in: 0..<model.count, using: &random)
-                #expect(order.remove(at: position) == model.remove(at: position))
-            }
-        }
+        Self.insertAndRemoveAtRandom(&order, &model, steps: 3000, insertsInTen: 5, using: &random)
         check()
     }
 
@@ -202,5 +184,27 @@ import Testing
         #expect(order.allSlots == [9, 0])
         #expect(order.position(of: 0) == 1)
         #expect(order.checkInvariants() == nil)
+    }
+
+    /// Inserts slots 10,000 + step at random positions (`insertsInTen` steps in ten, and always
+    /// when the order is empty) and removes at random otherwise, in `order` and `model` alike,
+    /// expecting each removal to take the same slot from both.
+    private static func insertAndRemoveAtRandom(
+        _ order: inout RowOrder,
+        _ model: inout [UInt32],
+        steps: Int,
+        insertsInTen: Int,
+        using random: inout SeededRandom
+    ) {
+        for step in 0..<steps {
+            if model.isEmpty || Int.random(in: 0..<10, using: &random) < insertsInTen {
+                let position = Int.random(in: 0...model.count, using: &random)
+                order.insert(UInt32(10_000 + step), at: position)
+                model.insert(UInt32(10_000 + step), at: position)
+            } else {
+                let position = Int.random(in: 0..<model.count, using: &random)
+                #expect(order.remove(at: position) == model.remove(at: position))
+            }
+        }
     }
 }

@@ -244,7 +244,7 @@ public struct RowOrder: Sendable {
                 count += 1
                 return
             }
-            makeTree()
+            buildTree()
         }
         if indexed {
             precondition(!contains(slot), "slot \(slot) is already in the order")
@@ -276,7 +276,7 @@ public struct RowOrder: Sendable {
                 count -= 1
                 return UInt32(position)
             }
-            makeTree()
+            buildTree()
         }
         let (node, remaining) = descend(to: position, adding: -1)
         let slot = leaves[Int(node)].slots.remove(at: remaining)
@@ -296,20 +296,15 @@ public struct RowOrder: Sendable {
         return position
     }
 
-    /// Builds the tree of an order in sequence now, so that a later change out of sequence
-    /// does not: for an order whose changes are made where an O(n) pause must not be (a
-    /// rolling table drops its first rows as rows are added).
+    /// Builds the tree of an order in sequence (done before any change that leaves it out of
+    /// sequence). Called ahead, for an order whose changes are made where an O(n) pause must not
+    /// be (a rolling table drops its first rows as rows are added).
     public mutating func buildTree() {
-        makeTree()
-    }
-
-    // MARK: Internals
-
-    /// Builds the tree of a sequence order, before a change that leaves it out of sequence.
-    private mutating func makeTree() {
         guard isSequence else { return }
         self = RowOrder(tree: Array(0..<UInt32(count)), indexed: indexed)
     }
+
+    // MARK: Internals
 
     /// The leaf and offset of `position` (0 ..< count).
     private func locate(_ position: Int) -> (leaf: Int32, offset: Int) {

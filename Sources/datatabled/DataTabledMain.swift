@@ -10,7 +10,7 @@ enum DataTabledMain {
     static func main() {
         let command: DataTabledCommand
         do {
-            command = try DataTabledCommand.parseAsRoot() as! DataTabledCommand
+            command = try DataTabledCommand.parse()
             try command.takeServiceIdentity(environment: ProcessInfo.processInfo.environment)
         } catch let failure as StartupError {
             FileHandle.standardError.write(Data("<2>cannot start: \(failure)\n".utf8))

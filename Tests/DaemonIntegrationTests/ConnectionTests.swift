@@ -198,6 +198,18 @@ import Testing
         #expect(daemon.process.process.isRunning)
     }
 
+    @Test func helpAndVersionPrintAndExitCleanly() throws {
+        for flag in ["--help", "-h"] {
+            let help = try run(BuiltProducts.daemon, [flag])
+            #expect(help.status == 0, "datatabled \(flag): \(help.output)")
+            #expect(help.output.contains("USAGE: datatabled"))
+            #expect(help.output.contains("--socket"))
+        }
+        let version = try run(BuiltProducts.daemon, ["--version"])
+        #expect(version.status == 0)
+        #expect(version.output.split(separator: "\n").count == 1)
+    }
+
     @Test func limitsOutOfRangeAreRefusedAtStart() throws {
         for flag in ["--max-line-bytes", "--max-connections", "--max-batch-size"] {
             for value in ["0", "9223372036854775807"] {

@@ -73,10 +73,22 @@ import Testing
                 )
             }
         }
-        let slots = (0..<UInt32(plain.count)).filter { _ in random.next() % 3 == 0 }
-        let gathered = coded.gathering(slots)
-        #expect(Self.contents(gathered) == Self.contents(plain.gathering(slots)))
-        #expect(gathered.dictionary.count == Set(Self.contents(gathered).filter { !$0.isEmpty }).count)
+        // A third of the slots (a dictionary recounted), and a few with one twice and an empty
+        // one (a dictionary of just their texts): the same contents either way, and a
+        // dictionary that holds those texts, no more.
+        let third = (0..<UInt32(plain.count)).filter { _ in random.next() % 3 == 0 }
+        let empty = (0..<UInt32(plain.count)).first { Self.contents(plain.gathering([$0])) == [[]] }
+        let few = [UInt32(plain.count - 1), 0, 5, 0] + (empty.map { [$0] } ?? [])
+        for slots in [third, few] {
+            let gathered = coded.gathering(slots)
+            #expect(Self.contents(gathered) == Self.contents(plain.gathering(slots)))
+            #expect(gathered.dictionary.count == Set(Self.contents(gathered).filter { !$0.isEmpty }).count)
+            #expect(gathered.isCoded)
+            var grown = gathered
+            grown.append(contentsOf: coded)
+            #expect(Self.contents(grown) == Self.contents(plain.gathering(slots)) + Self.contents(plain))
+        }
+        #expect(coded.gathering(few).dictionary.texts.count <= few.count + 1)
         #expect(Self.contents(coded.uncoded()) == Self.contents(plain))
         #expect(!coded.uncoded().isCoded)
     }

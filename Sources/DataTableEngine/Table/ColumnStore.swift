@@ -208,6 +208,12 @@ struct ColumnStore: Sendable {
     func gathering(_ slots: [UInt32]) -> ColumnStore {
         if isCoded {
             let gathered = slots.map { codes[Int($0)] }
+            // Fewer slots than texts (the rows a delete saves for its undo): a dictionary of
+            // just their texts, in O(slots) rather than in the whole dictionary's size.
+            if gathered.count < dictionary.texts.count {
+                let (renumbered, compact) = dictionary.compacted(gathered)
+                return ColumnStore(codes: renumbered, dictionary: compact)
+            }
             return ColumnStore(codes: gathered, dictionary: dictionary.recounted(gathered))
         }
         var gathered = ColumnStore(type: type)

@@ -156,6 +156,28 @@ struct TextDictionary: Sendable {
         counts[0] = 0
         return TextDictionary(texts: texts, uses: counts)
     }
+
+    /// The texts of `codes` alone, numbered afresh in the order they first appear, and `codes`
+    /// rewritten to those numbers: the dictionary of a store holding only those slots, made
+    /// in O(`codes`) however many texts this one holds.
+    func compacted(_ codes: [UInt32]) -> (codes: [UInt32], dictionary: TextDictionary) {
+        var renumbered: [UInt32: UInt32] = [0: 0]
+        var compactTexts = [""]
+        var counts: [UInt32] = [0]
+        let rewritten = codes.map { code in
+            if let mine = renumbered[code] {
+                counts[Int(mine)] += 1
+                return mine
+            }
+            let mine = UInt32(compactTexts.count)
+            renumbered[code] = mine
+            compactTexts.append(texts[Int(code)])
+            counts.append(1)
+            return mine
+        }
+        counts[0] = 0
+        return (rewritten, TextDictionary(texts: compactTexts, uses: counts))
+    }
 }
 
 extension TextDictionary {

@@ -255,6 +255,13 @@ struct BenchCommand: ParsableCommand {
                 #"{"id":9,"method":"load","params":{"table":"\#(copy)","path":"\#(csvPath)","key":"sku"}}"#
             )
         )
+        // Its first add finds every array full: growing them (O(n)) is done off the loop.
+        add(
+            "adding a row to the table just loaded",
+            try stall.measure(
+                #"{"id":9,"method":"add","params":{"table":"\#(copy)","row":\#(BenchData.rowJSON(rows))}}"#
+            )
+        )
         let race = try FIFORace(socketPath: socketPath, scratch: scratch, seconds: raceSeconds).measure()
         let sorted = race.pings.sorted()
         report.add(

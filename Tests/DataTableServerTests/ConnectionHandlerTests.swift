@@ -127,6 +127,32 @@ import Testing
         #expect(try await connection.replies(1).map { $0["id"] } == [7])
     }
 
+    /// An add to a large table whose arrays are full (each would copy every slot as it grows)
+    /// makes room off the loop first, and is answered as any add; the room lasts, so the next
+    /// adds are answered right on the loop.
+    @Test func anAddToAFullLargeTableMakesRoomOffTheLoop() async throws {
+        let rows = ServerState.offLockRows
+        let state = try await Self.state(withTable: "t", rows: rows)
+        let batch = (0..<500).map { JSONValue.object(["n": .integer(Int64(rows + $0))]) }
+        let add = try Self.line(id: 1, method: "add", params: AddRequest(table: "t", rows: batch))
+        try #require(try !state.tables.entry("t").reading { $0.hasRoom(forAdding: batch.count) })
+        let connection = try await AsyncConnection.open(state: state)
+        try await connection.send(add + "\n")
+        let reply = try await connection.replies(1).first
+        #expect(reply?["result"]?["rows"] == .integer(Int64(rows + batch.count)), "\(String(describing: reply))")
+        #expect(reply?["result"]?["added"]?.arrayValue?.last?["index"] == .integer(Int64(rows + batch.count - 1)))
+        try #require(try state.tables.entry("t").reading { $0.hasRoom(forAdding: 1000) })
+        let onLoop = try EmbeddedConnection(state: state)
+        try onLoop.send(add.replacingOccurrences(of: #""id":1"#, with: #""id":2"#) + "\n")
+        let replies = try onLoop.replies()
+        #expect(replies.count == 1)
+        #expect(replies.first?["result"]?["rows"] == .integer(Int64(rows + 2 * batch.count)))
+        try onLoop.send(
+            #"{"id":3,"method":"get","params":{"table":"t","from":20499,"count":2,"columns":["n"]}}"# + "\n"
+        )
+        #expect(Self.column("n", of: try onLoop.replies().first) == [rows + batch.count - 1, rows])
+    }
+
     // MARK: Limits
 
     /// A line longer than `maxLineBytes`, whole or still growing, is answered once with

@@ -111,6 +111,14 @@ struct ContentWidths: Sendable {
         }
     }
 
+    /// Whether each wrapping column's row widths take slots below `limit` without growing.
+    func hasRoom(forSlotsBelow limit: Int) -> Bool { rowWidths.values.allSatisfy { $0.capacity >= limit } }
+
+    /// Makes room in each wrapping column's row widths for slots below `limit`.
+    mutating func makeRoom(forSlotsBelow limit: Int) {
+        for column in rowWidths.keys { rowWidths[column]!.reserveCapacity(limit) }
+    }
+
     /// The width of a slot's cell in a wrapping column.
     func width(slot: UInt32, column: Int) -> Int {
         guard let rows = rowWidths[column], Int(slot) < rows.count else { return 0 }

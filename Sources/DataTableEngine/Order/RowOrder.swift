@@ -261,6 +261,22 @@ public struct RowOrder: Sendable {
         }
     }
 
+    /// Whether slots below `limit` can come in with no O(n) work: the side table from slot to
+    /// leaf need not grow, and (`appending` false: the slots go anywhere) no tree need be built.
+    func hasRoom(forSlotsBelow limit: Int, appending: Bool) -> Bool {
+        if isSequence { return appending }
+        return !indexed || leafOfSlot.capacity >= limit
+    }
+
+    /// Does now the O(n) work ``hasRoom(forSlotsBelow:appending:)`` looks for.
+    mutating func makeRoom(forSlotsBelow limit: Int, appending: Bool) {
+        if isSequence {
+            guard !appending else { return }
+            buildTree()
+        }
+        if indexed { leafOfSlot.reserveCapacity(limit) }
+    }
+
     /// Appends `slot` at the end.
     public mutating func append(_ slot: UInt32) {
         insert(slot, at: count)

@@ -284,6 +284,17 @@ struct ColumnStore: Sendable {
         }
     }
 
+    /// How many slots the store holds before its array grows (and copies every slot it holds).
+    var capacity: Int {
+        if isCoded { return codes.capacity }
+        return switch type {
+        case .text, .image: strings.capacity
+        case .number: numbers.capacity
+        case .date, .time, .picker, .boolean: smallIntegers.capacity
+        case .duration, .datetime: largeIntegers.capacity
+        }
+    }
+
     /// Makes room for `capacity` slots without growing again.
     mutating func reserve(_ capacity: Int) {
         if isCoded { return codes.reserveCapacity(capacity) }

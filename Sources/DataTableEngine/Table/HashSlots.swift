@@ -93,6 +93,9 @@ struct HashSlots: Sendable {
         if size > buckets.count { grow(to: size) }
     }
 
+    /// Whether `total` entries fit without growing.
+    func hasRoom(forTotal total: Int) -> Bool { total * 10 <= buckets.count * 7 }
+
     /// The fewest buckets (a power of two) that hold `total` entries at most 70% full.
     private static func size(for total: Int) -> Int {
         var size = 16

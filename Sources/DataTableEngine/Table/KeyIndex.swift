@@ -39,6 +39,9 @@ struct KeyIndex: Sendable {
         slots.reserve(total)
     }
 
+    /// Whether `total` entries fit without growing.
+    func hasRoom(forTotal total: Int) -> Bool { slots.hasRoom(forTotal: total) }
+
     /// Removes the entry for `id`, if there is one.
     mutating func remove(_ id: RowID, idOf: (UInt32) -> RowID) {
         slots.remove(Self.hash(id), matches: { idOf($0) == id })

@@ -47,6 +47,25 @@ struct RowVersions: Sendable {
         if !low.isEmpty { low.reserveCapacity(capacity) }
     }
 
+    /// Whether a table of `slotCount` slots can take slots up to `capacity` with no O(n) work:
+    /// no versions to spread (as the first slot added after a load does) and no array to grow.
+    func hasRoom(for capacity: Int, slotCount: Int) -> Bool {
+        low.isEmpty ? slotCount == 0 : low.capacity >= capacity
+    }
+
+    /// Does now the O(n) work ``hasRoom(for:slotCount:)`` looks for: versions spread over the
+    /// `slotCount` slots there are, with room for `capacity`.
+    mutating func makeRoom(for capacity: Int, slotCount: Int) {
+        if low.isEmpty && slotCount > 0 {
+            var spread: [UInt32] = []
+            spread.reserveCapacity(capacity)
+            spread.append(contentsOf: repeatElement(UInt32(truncatingIfNeeded: uniform), count: slotCount))
+            low = spread
+        } else {
+            reserve(capacity)
+        }
+    }
+
     /// Every slot's version at once, while they were all one.
     private mutating func spread(over slotCount: Int) {
         low = Array(repeating: UInt32(truncatingIfNeeded: uniform), count: slotCount)

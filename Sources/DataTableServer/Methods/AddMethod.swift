@@ -91,3 +91,8 @@ extension MethodTable {
         return reply
     }
 }
+
+extension AddRequest {
+    /// How many rows the request adds (or, with `upsert`, may add).
+    var givenRows: Int { (row == nil ? 0 : 1) + (rows?.count ?? 0) }
+}

@@ -65,8 +65,26 @@ extension MethodTable {
                 )
             }
         }
-        registerImmediate(AddRequest.self, when: { ($0.rows?.count ?? 0) <= Self.smallBatch }) { request, context in
-            try Self.add(request, &context)
+        // An add whose table has no room for its rows (an array kept per slot is full, and
+        // would copy every slot as it grows) makes the room first, off the loop and the lock.
+        register(AddRequest.self) { request, context in
+            guard (request.rows?.count ?? 0) <= Self.smallBatch,
+                context.server.addIsSmall(
+                    request.table,
+                    count: request.givenRows,
+                    at: request.index,
+                    by: context.requester
+                )
+            else { return nil }
+            return try Self.add(request, &context)
+        } otherwise: { request, context in
+            await context.server.makeRoom(
+                request.table,
+                forAdding: request.givenRows,
+                at: request.index,
+                by: context.requester
+            )
+            return try Self.add(request, &context)
         }
         registerImmediate(EditRequest.self, when: { $0.selection != true && ($0.edits?.count ?? 0) <= Self.smallBatch })
         { request, context in
@@ -102,7 +120,10 @@ extension MethodTable {
             try await Self.clear(request, context.writer, by: context.requester)
         }
         register(DeleteRequest.self) { request, context in
-            try Self.delete(
+            // A large table in its loaded order keeps no tree of it; taking rows out builds one
+            // (O(n)): done first on a copy, off the lock (room for no rows, placed anywhere).
+            await context.server.makeRoom(request.table, forAdding: 0, at: 0, by: context.requester)
+            return try Self.delete(
                 request,
                 context.writer,
                 by: context.requester,

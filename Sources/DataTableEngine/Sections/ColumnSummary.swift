@@ -69,13 +69,20 @@ struct ColumnSummary: Sendable {
         leafFilled.withUnsafeMutableBufferPointer { filled in
             leafSums.withUnsafeMutableBufferPointer { sums in
                 if type == .number {
-                    let numbers = store.numbers
-                    for slot in layout.heldSlots {
-                        let number = numbers[Int(slot)]
-                        guard !number.isNaN else { continue }
-                        let leaf = Int(layout.leafOfSlot[Int(slot)])
-                        filled[leaf] += 1
-                        sums[leaf].add(number)
+                    // Read through pointers: the arrays held by `layout` and `store` were
+                    // checked and retained at every row.
+                    store.numbers.withUnsafeBufferPointer { numbers in
+                        layout.leafOfSlot.withUnsafeBufferPointer { leafOfSlot in
+                            layout.heldSlots.withUnsafeBufferPointer { held in
+                                for slot in held {
+                                    let number = numbers[Int(slot)]
+                                    guard !number.isNaN else { continue }
+                                    let leaf = Int(leafOfSlot[Int(slot)])
+                                    filled[leaf] += 1
+                                    sums[leaf].add(number)
+                                }
+                            }
+                        }
                     }
                 } else {
                     for slot in layout.heldSlots {

@@ -163,7 +163,7 @@ struct LeafGrouping {
 extension SectionedRows {
     /// Where the rows fall for building summaries, each held slot's leaf given by `leafOfSlot`:
     /// each level's groups, then the grand total's one group when the spec has a grand total.
-    func summaryLayout(leafOfSlot: [Int32]) -> SummaryLayout {
+    func summaryLayout(leafOfSlot: [Int32], heldCount: Int) -> SummaryLayout {
         let levelCount = depth + (spec.grandTotal != nil ? 1 : 0)
         var groupBase = [0]
         for level in 0..<depth { groupBase.append(groupBase.last! + shape.groupCount(level)) }
@@ -175,9 +175,17 @@ extension SectionedRows {
             }
             if spec.grandTotal != nil { leafGroups[leaf * levelCount + depth] = Int32(groupBase[depth]) }
         }
+        // Every slot held (a view of a whole table with no slot free): the slots in sequence,
+        // with no look at each slot's leaf.
         var heldSlots: [UInt32] = []
-        heldSlots.reserveCapacity(rows.count)
-        for (slot, leaf) in leafOfSlot.enumerated() where leaf >= 0 { heldSlots.append(UInt32(slot)) }
+        if heldCount == leafOfSlot.count {
+            heldSlots = Array(0..<UInt32(heldCount))
+        } else {
+            heldSlots.reserveCapacity(heldCount)
+            leafOfSlot.withUnsafeBufferPointer { leafOfSlot in
+                for (slot, leaf) in leafOfSlot.enumerated() where leaf >= 0 { heldSlots.append(UInt32(slot)) }
+            }
+        }
         return SummaryLayout(
             leafOfSlot: leafOfSlot,
             heldSlots: heldSlots,

@@ -367,7 +367,9 @@ extension Table {
             collapse: collapse ?? GroupCollapse(depth: depth)
         )
         var layout: SummaryLayout?
-        if !spec.aggregates.isEmpty { layout = sectioned.summaryLayout(leafOfSlot: leafOfSlot) }
+        if !spec.aggregates.isEmpty {
+            layout = sectioned.summaryLayout(leafOfSlot: leafOfSlot, heldCount: viewSlots.count)
+        }
         (sectioned.rows, sectioned.summaries) = orderAndSummaries(of: all, spec: spec, layout: layout)
         return sectioned
     }

@@ -93,6 +93,65 @@ import Testing
         #expect(!coded.uncoded().isCoded)
     }
 
+    /// Codes take one byte while a column has fewer than 256 texts, two below 65,536, four
+    /// beyond: a store whose texts pass each bound widens its codes and holds what a plain one
+    /// does, through edits, appends of coded stores and removals.
+    @Test func codesWidenAsTheTextsPassOneAndTwoBytes() {
+        var plain = ColumnStore(type: .text)
+        var coded = ColumnStore(type: .text).coded(always: true)
+        var widths: [CodeArray.Width] = []
+        for row in 0..<80_000 {
+            let value = Self.value(row % 7 == 0 ? "" : "text \(row)")
+            plain.appendEmpty()
+            plain[UInt32(row)] = value
+            coded.appendEmpty()
+            coded[UInt32(row)] = value
+            if widths.last != coded.codes.width { widths.append(coded.codes.width) }
+        }
+        #expect(widths == [.one, .two, .four])
+        #expect(Self.contents(coded) == Self.contents(plain))
+        // Narrow codes from another store join wide ones, rewritten to this dictionary's.
+        var few = ColumnStore(type: .text)
+        for text in ["text 1", "new", "", "text 79999"] {
+            few.appendEmpty()
+            few[UInt32(few.count - 1)] = Self.value(text)
+        }
+        let narrow = few.coded(always: true)
+        #expect(narrow.codes.width == .one)
+        coded.append(contentsOf: narrow)
+        plain.append(contentsOf: few)
+        coded[5] = .text("edited")
+        plain[5] = .text("edited")
+        coded.removeSlots(from: 79_000)
+        plain.removeSlots(from: 79_000)
+        #expect(Self.contents(coded) == Self.contents(plain))
+        // A few slots gathered: a dictionary of their texts, in one-byte codes again.
+        let gathered = coded.gathering([3, 5, 8])
+        #expect(gathered.codes.width == .one)
+        #expect(Self.contents(gathered) == Self.contents(plain.gathering([3, 5, 8])))
+    }
+
+    /// An add of rows whose new texts would need wider codes than a coded column keeps has no
+    /// room until it is made (off the lock, as for full arrays); then the add goes in.
+    @Test func aNewTextPastTheCodesWidthNeedsRoomMade() throws {
+        var table = try Fixtures.stock()
+        _ = try table.add((1...255).map { Fixtures.row(item: "item \($0)", rack: "R\($0)") }, now: 0)
+        table.codeTexts(all: true)
+        let rack = table.columnIndex(of: "rack")!
+        #expect(table.stores[rack].codes.width == .one)
+        // A rack already there fits; a new one would take code 256.
+        #expect(table.stores[rack].dictionary.largestCode == 255)
+        #expect(table.stores[rack].codesHaveRoom(forTexts: 0) && !table.stores[rack].codesHaveRoom(forTexts: 1))
+        let roomForNew = table.hasRoom(forAdding: 1)
+        #expect(!roomForNew)
+        table.makeRoom(forAdding: 1)
+        let made = table.hasRoom(forAdding: 1)
+        #expect(made)
+        #expect(table.stores[rack].codes.width == .two)
+        _ = try table.add([Fixtures.row(item: "item 256", rack: "R256")], now: 0)
+        #expect(table.column("rack")[255] == "R256" && table.column("rack")[0] == "R1")
+    }
+
     /// A precomposed é and an e with a combining accent are one character to Swift's `==`
     /// but two texts to the table: each reads back as it was written.
     @Test func twoSpellingsOfOneCharacterStayApart() {

@@ -32,8 +32,15 @@ extension FilterCondition {
                 let dictionary = store.dictionary
                 // Each different text is tested once; a slot's code says how it came out.
                 let passes = dictionary.texts.map(test)
-                store.codes.withUnsafeBufferPointer { codes in
-                    Self.keep(words, slotCount: slotCount, bits: bits) { passes[Int(codes[$0])] }
+                func keep<Code: FixedWidthInteger>(_ codes: [Code]) {
+                    codes.withUnsafeBufferPointer { codes in
+                        Self.keep(words, slotCount: slotCount, bits: bits) { passes[Int(codes[$0])] }
+                    }
+                }
+                switch store.codes.storage {
+                case .one(let codes): keep(codes)
+                case .two(let codes): keep(codes)
+                case .four(let codes): keep(codes)
                 }
                 return true
             }

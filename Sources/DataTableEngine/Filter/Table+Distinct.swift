@@ -32,21 +32,28 @@ extension Table {
             let dictionary = store.dictionary
             // A coded column: rows are counted by code, and each different text is looked at once.
             var perCode = [Int](repeating: 0, count: dictionary.texts.count)
-            store.codes.withUnsafeBufferPointer { codes in
-                perCode.withUnsafeMutableBufferPointer { perCode in
-                    // (Counted in the table's own order, which mostly runs up the slots: the
-                    // codes are read front to back. A sorted order would read them at random.)
-                    if let filter {
-                        natural.forEachSlot { slot in
-                            guard filter.admits(slot, in: self) else { return }
-                            rows += 1
-                            perCode[Int(codes[Int(slot)])] += 1
+            func countCodes<Code: FixedWidthInteger>(_ codes: [Code]) {
+                codes.withUnsafeBufferPointer { codes in
+                    perCode.withUnsafeMutableBufferPointer { perCode in
+                        // (Counted in the table's own order, which mostly runs up the slots: the
+                        // codes are read front to back. A sorted order would read them at random.)
+                        if let filter {
+                            natural.forEachSlot { slot in
+                                guard filter.admits(slot, in: self) else { return }
+                                rows += 1
+                                perCode[Int(codes[Int(slot)])] += 1
+                            }
+                        } else {
+                            rows = natural.count
+                            natural.forEachSlot { slot in perCode[Int(codes[Int(slot)])] += 1 }
                         }
-                    } else {
-                        rows = natural.count
-                        natural.forEachSlot { slot in perCode[Int(codes[Int(slot)])] += 1 }
                     }
                 }
+            }
+            switch store.codes.storage {
+            case .one(let codes): countCodes(codes)
+            case .two(let codes): countCodes(codes)
+            case .four(let codes): countCodes(codes)
             }
             let texts = dictionary.texts
             var entries: [Int] = []

@@ -53,15 +53,22 @@ struct ContentWidths: Sendable {
                 let texts = store.dictionary.texts
                 var widths = [Int32](repeating: -1, count: texts.count)
                 var cells = [Int](repeating: 0, count: texts.count)
-                store.codes.withUnsafeBufferPointer { codes in
-                    for slot in slots {
-                        let code = Int(codes[Int(slot)])
-                        guard code != 0 else { continue }
-                        cells[code] += 1
-                        guard rows != nil else { continue }
-                        if widths[code] < 0 { widths[code] = measured(.text(texts[code])) }
-                        rows![Int(slot)] = widths[code]
+                func countCodes<Code: FixedWidthInteger>(_ codes: [Code]) {
+                    codes.withUnsafeBufferPointer { codes in
+                        for slot in slots {
+                            let code = Int(codes[Int(slot)])
+                            guard code != 0 else { continue }
+                            cells[code] += 1
+                            guard rows != nil else { continue }
+                            if widths[code] < 0 { widths[code] = measured(.text(texts[code])) }
+                            rows![Int(slot)] = widths[code]
+                        }
                     }
+                }
+                switch store.codes.storage {
+                case .one(let codes): countCodes(codes)
+                case .two(let codes): countCodes(codes)
+                case .four(let codes): countCodes(codes)
                 }
                 for code in cells.indices where cells[code] > 0 {
                     if widths[code] < 0 { widths[code] = measured(.text(texts[code])) }

@@ -19,7 +19,7 @@ struct LevelValues {
             let texts = store.dictionary.texts
             let count = slots.count
             let pieces = count >= Self.rowsNumberedOnEveryCore ? 2 : 1
-            /// Numbers the rows through `codes`, the store's codes or a narrower copy of them:
+            /// Numbers the rows through `codes`, the store's codes at the width it keeps them:
             /// each piece of the rows as first met in it, then the pieces' numbers made one.
             func number<Code: FixedWidthInteger & Sendable>(through codes: [Code]) {
                 let metByPiece = rowCodes.withUnsafeMutableBufferPointer { rowCodes in
@@ -73,13 +73,12 @@ struct LevelValues {
                 }
             }
             // The rows are read in the view's order, at random among the slots: codes of one or
-            // two bytes (a copy made in one pass) keep what is read in a cache four or two times
-            // smaller.
-            let codes = store.codes
-            switch texts.count {
-            case ...0x100: number(through: codes.map { UInt8(truncatingIfNeeded: $0) })
-            case ...0x1_0000: number(through: codes.map { UInt16(truncatingIfNeeded: $0) })
-            default: number(through: codes)
+            // two bytes, as the store keeps them, keep what is read in a cache four or two
+            // times smaller.
+            switch store.codes.storage {
+            case .one(let codes): number(through: codes)
+            case .two(let codes): number(through: codes)
+            case .four(let codes): number(through: codes)
             }
         } else {
             /// Numbers the rows by `key`, one hash lookup a row.

@@ -5,7 +5,8 @@
 /// with the type's minimum for empty. No cell is boxed.
 ///
 /// A text column whose values repeat (a load makes it so) is *coded*: each different text is
-/// kept once in ``dictionary`` and a slot holds its 32-bit code. Grouping, counting and
+/// kept once in ``dictionary`` and a slot holds its code, in one, two or four bytes
+/// (``CodeArray``). Grouping, counting and
 /// filtering then work on the codes and look at each different text once.
 struct ColumnStore: Sendable {
     let type: ColumnType
@@ -13,7 +14,7 @@ struct ColumnStore: Sendable {
     // uses `codes` and `dictionary`, not `strings`.
     var strings: [String] = []
     /// Each slot's code into ``dictionary`` (coded text stores only).
-    private(set) var codes: [UInt32] = []
+    private(set) var codes = CodeArray()
     /// The texts of a coded text store (empty for every other store).
     private(set) var dictionary = TextDictionary()
     /// Whether the store is a coded text store.
@@ -29,6 +30,11 @@ struct ColumnStore: Sendable {
 
     /// A coded text store: slot `i` holds `dictionary`'s text with code `codes[i]`.
     init(codes: [UInt32], dictionary: TextDictionary) {
+        self.init(codes: CodeArray(codes, largest: dictionary.largestCode), dictionary: dictionary)
+    }
+
+    /// A coded text store: slot `i` holds `dictionary`'s text with code `codes[i]`.
+    init(codes: CodeArray, dictionary: TextDictionary) {
         type = .text
         self.codes = codes
         self.dictionary = dictionary
@@ -66,7 +72,7 @@ struct ColumnStore: Sendable {
 
     /// Roughly the memory the store holds.
     var estimatedBytes: Int {
-        if isCoded { return codes.count * 4 + dictionary.estimatedBytes }
+        if isCoded { return codes.bytes + dictionary.estimatedBytes }
         return switch type {
         case .text, .image: strings.count * 16 + textHeapBytes
         case .number: numbers.count * 8
@@ -252,7 +258,7 @@ struct ColumnStore: Sendable {
         switch (isCoded, other.isCoded) {
         case (true, true):
             let codeFor = dictionary.use(everyTextOf: other.dictionary)
-            codes += other.codes.lazy.map { codeFor[Int($0)] }
+            codes.append(contentsOf: other.codes.lazy.map { codeFor[Int($0)] }, largest: dictionary.largestCode)
             return
         case (true, false):
             self = uncoded()
@@ -272,7 +278,7 @@ struct ColumnStore: Sendable {
         guard count < self.count else { return }
         if isCoded {
             for code in codes[count...] { dictionary.release(code) }
-            return codes.removeSubrange(count...)
+            return codes.removeCodes(from: count)
         }
         switch type {
         case .text, .image:
@@ -293,6 +299,17 @@ struct ColumnStore: Sendable {
         case .date, .time, .picker, .boolean: smallIntegers.capacity
         case .duration, .datetime: largeIntegers.capacity
         }
+    }
+
+    /// Whether `count` more slots can each take a text the store lacks with no O(n) work: a
+    /// coded store's codes are wide enough for the codes those texts would be given.
+    func codesHaveRoom(forTexts count: Int) -> Bool {
+        !isCoded || codes.hasRoom(forCode: dictionary.largestCode(adding: count))
+    }
+
+    /// Widens a coded store's codes (O(n)) so that ``codesHaveRoom(forTexts:)`` holds.
+    mutating func makeCodeRoom(forTexts count: Int) {
+        if isCoded { codes.widen(toHold: dictionary.largestCode(adding: count)) }
     }
 
     /// Makes room for `capacity` slots without growing again.

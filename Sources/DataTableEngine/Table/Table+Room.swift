@@ -2,7 +2,8 @@ extension Table {
     /// Whether `count` more rows go in (at the end, or at `index` of the table's own order)
     /// with no O(n) work: every array kept per slot (the columns' stores, the flags, the row
     /// versions, generated ids, the key index, the orders' side tables, the kept row widths)
-    /// has room for them, and no order has to build its tree.
+    /// has room for them, a coded column's codes are wide enough for new texts in each of
+    /// them, and no order has to build its tree.
     ///
     /// An array that is full copies every slot it holds when it grows: 10–20 ms at a million
     /// rows, too long for an `add` answered on an event loop. A request that finds no room
@@ -10,7 +11,9 @@ extension Table {
     public func hasRoom(forAdding count: Int, at index: Int? = nil) -> Bool {
         let appending = index == nil || index == rowCount
         let needed = slotCount + max(0, count - freeSlots.count)
-        guard natural.hasRoom(forSlotsBelow: needed, appending: appending) else { return false }
+        guard natural.hasRoom(forSlotsBelow: needed, appending: appending),
+            stores.allSatisfy({ $0.codesHaveRoom(forTexts: count) })
+        else { return false }
         guard needed > slotCount else { return true }
         guard stores.allSatisfy({ $0.capacity >= needed }), flags.capacity >= needed,
             rowVersions.hasRoom(for: needed, slotCount: slotCount),
@@ -31,6 +34,7 @@ extension Table {
         let needed = slotCount + max(0, count - freeSlots.count)
         let capacity = max(needed, 2 * slotCount, 64)
         natural.makeRoom(forSlotsBelow: capacity, appending: appending)
+        for column in stores.indices { stores[column].makeCodeRoom(forTexts: count) }
         guard needed > slotCount else { return }
         for column in stores.indices { stores[column].reserve(capacity) }
         flags.reserveCapacity(capacity)

@@ -52,6 +52,15 @@ struct TextDictionary: Sendable {
     /// How many different texts (other than the empty one) slots hold.
     var count: Int { texts.count - 1 - free.count }
 
+    /// The largest code a slot may hold now.
+    var largestCode: UInt32 { UInt32(texts.count - 1) }
+
+    /// The largest code a slot may hold once `more` texts the dictionary lacks are used (free
+    /// codes are given again before new ones).
+    func largestCode(adding more: Int) -> UInt32 {
+        UInt32(clamping: texts.count - 1 + max(0, more - free.count))
+    }
+
     /// Roughly the memory the dictionary holds: each text's slot, its bytes, its count and its
     /// entry in the table of codes.
     var estimatedBytes: Int { texts.count * (16 + 4 + 24) + heapBytes }

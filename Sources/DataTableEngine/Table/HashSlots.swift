@@ -130,6 +130,13 @@ struct HashSlots: Sendable {
         count -= 1
     }
 
+    /// Each bucket's number (`UInt32.max` for a free one), in bucket order, with the number
+    /// of bits a hash is shifted right by to give its home: a table of the same buckets that
+    /// keeps no bits of the hashes (``KeyIndex``).
+    var numbersByBucket: (numbers: [UInt32], shift: Int) {
+        (buckets.map { Self.number($0) }, shift)
+    }
+
     private mutating func grow(to size: Int) {
         precondition(size <= Self.maximumSize, "too many entries for one table")
         let old = buckets

@@ -94,8 +94,8 @@ extension Table {
                 )
             }
         }
-        keyIndex.reserve(keyIndex.count + slots.count)
         let reader = keyReader()
+        keyIndex.reserve(keyIndex.count + slots.count, idOf: reader)
         var problems: [CellProblem] = []
         var added = 0
         for (row, slot) in slots.enumerated() {

@@ -45,8 +45,8 @@ extension Table {
         for widths in contentWidths.indices { contentWidths[widths].makeRoom(forSlotsBelow: capacity) }
         if keyColumn != nil {
             // (A hash table grows by doubling its buckets once it is 70% full: room for these
-            // rows is room for many more, and it keeps 8 bytes a bucket, written as it grows.)
-            keyIndex.reserve(keyIndex.count + count)
+            // rows is room for many more, and it keeps 4 bytes a bucket, written as it grows.)
+            keyIndex.reserve(keyIndex.count + count, idOf: keyReader())
         } else {
             generatedIDs.reserveCapacity(capacity)
             slotOfGeneratedID.reserveCapacity(slotOfGeneratedID.count + (capacity - slotCount))

@@ -31,7 +31,7 @@ extension FilterCondition {
             if store.isCoded {
                 let dictionary = store.dictionary
                 // Each different text is tested once; a slot's code says how it came out.
-                let passes = dictionary.texts.map(test)
+                let passes = dictionary.allTexts.map(test)
                 func keep<Code: FixedWidthInteger>(_ codes: [Code]) {
                     codes.withUnsafeBufferPointer { codes in
                         Self.keep(words, slotCount: slotCount, bits: bits) { passes[Int(codes[$0])] }

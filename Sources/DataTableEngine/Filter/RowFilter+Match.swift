@@ -14,10 +14,10 @@ extension RowFilter {
     func searchFound(in table: Table) -> [[Bool]] {
         table.stores.map { store in
             guard store.isCoded, !search.isEmpty else { return [] }
+            let dictionary = store.dictionary
             return searchBytes.withUnsafeBufferPointer { needle in
-                store.dictionary.texts.map { text in
-                    var text = text
-                    return text.withUTF8 { Self.contains($0, folded: needle, ascii: searchIsASCII) }
+                (0..<dictionary.codeCount).map { code in
+                    dictionary.withBytes(of: code) { Self.contains($0, folded: needle, ascii: searchIsASCII) }
                 }
             }
         }

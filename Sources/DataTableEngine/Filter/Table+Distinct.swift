@@ -31,7 +31,7 @@ extension Table {
         if store.isCoded {
             let dictionary = store.dictionary
             // A coded column: rows are counted by code, and each different text is looked at once.
-            var perCode = [Int](repeating: 0, count: dictionary.texts.count)
+            var perCode = [Int](repeating: 0, count: dictionary.codeCount)
             func countCodes<Code: FixedWidthInteger>(_ codes: [Code]) {
                 codes.withUnsafeBufferPointer { codes in
                     perCode.withUnsafeMutableBufferPointer { perCode in
@@ -55,17 +55,16 @@ extension Table {
             case .two(let codes): countCodes(codes)
             case .four(let codes): countCodes(codes)
             }
-            let texts = dictionary.texts
             var entries: [Int] = []
             for (code, count) in perCode.enumerated() where count > 0 {
-                if !foldedBytes.isEmpty, !Self.startsWith(texts[code], folded: foldedBytes) { continue }
+                if !foldedBytes.isEmpty, !Self.startsWith(dictionary.text(of: code), folded: foldedBytes) { continue }
                 entries.append(code)
             }
             entries = Self.inTextOrder(entries, of: dictionary, counts: byCount ? perCode : nil)
             let rules = columns[column].rules
             return DistinctValues(
                 values: entries.prefix(limit).map { code in
-                    let value: CellValue = code == 0 ? .empty : .text(texts[code])
+                    let value: CellValue = code == 0 ? .empty : .text(dictionary.text(of: code))
                     return (value, OneLine.text(rules.displayText(value)), perCode[code])
                 },
                 distinct: entries.count,
@@ -121,8 +120,8 @@ extension Table {
     /// entries are then laid out by place, no comparisons made.
     static func inTextOrder(_ entries: [Int], of dictionary: TextDictionary, counts: [Int]?) -> [Int] {
         guard entries.count > 1 else { return entries }
-        let whole = entries.count * 4 >= dictionary.texts.count
-        let places = whole ? dictionary.places : TextRanking.places(of: entries.map { dictionary.texts[$0] })
+        let whole = entries.count * 4 >= dictionary.codeCount
+        let places = whole ? dictionary.places : TextRanking.places(of: entries.map { dictionary.text(of: $0) })
         func place(_ index: Int) -> UInt64 { places[whole ? entries[index] : index] }
         if let counts {
             // Most first: the count's complement above the place.

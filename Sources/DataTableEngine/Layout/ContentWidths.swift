@@ -50,9 +50,9 @@ struct ContentWidths: Sendable {
             func measured(_ value: CellValue) -> Int32 { Int32(clamping: measure.units(rules.displayText(value))) }
             if store.isCoded {
                 // Each different text is measured once, and its cells counted by code.
-                let texts = store.dictionary.texts
-                var widths = [Int32](repeating: -1, count: texts.count)
-                var cells = [Int](repeating: 0, count: texts.count)
+                let dictionary = store.dictionary
+                var widths = [Int32](repeating: -1, count: dictionary.codeCount)
+                var cells = [Int](repeating: 0, count: dictionary.codeCount)
                 func countCodes<Code: FixedWidthInteger>(_ codes: [Code]) {
                     codes.withUnsafeBufferPointer { codes in
                         for slot in slots {
@@ -60,7 +60,7 @@ struct ContentWidths: Sendable {
                             guard code != 0 else { continue }
                             cells[code] += 1
                             guard rows != nil else { continue }
-                            if widths[code] < 0 { widths[code] = measured(.text(texts[code])) }
+                            if widths[code] < 0 { widths[code] = measured(.text(dictionary.text(of: code))) }
                             rows![Int(slot)] = widths[code]
                         }
                     }
@@ -71,7 +71,7 @@ struct ContentWidths: Sendable {
                 case .four(let codes): countCodes(codes)
                 }
                 for code in cells.indices where cells[code] > 0 {
-                    if widths[code] < 0 { widths[code] = measured(.text(texts[code])) }
+                    if widths[code] < 0 { widths[code] = measured(.text(dictionary.text(of: code))) }
                     counts.add(Int(widths[code]), times: cells[code])
                 }
             } else if store.type != .text {

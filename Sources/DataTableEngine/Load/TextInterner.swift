@@ -127,6 +127,16 @@ struct TextInterner: Sendable {
     @inline(__always)
     func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 { SeededHash.bytes(bytes, seed: seed) }
 
+    /// Whether every code's bytes are UTF-8 on their own (their bytes one after another may be
+    /// UTF-8 when one text's last character is cut and the next one's bytes complete it).
+    private var everyTextIsUTF8: Bool {
+        arena.withUnsafeBufferPointer { arena in
+            (1..<ends.count).allSatisfy {
+                UTF8Check.isValid(UnsafeBufferPointer(rebasing: arena[ends[$0 - 1]..<ends[$0]]))
+            }
+        }
+    }
+
     /// The text of every code, in code order; `nil` when `validating` and one is not UTF-8.
     private func texts(validating: Bool) -> [String]? {
         arena.withUnsafeBufferPointer { arena in
@@ -150,12 +160,14 @@ struct TextInterner: Sendable {
     /// that do not repeat would only add to them; `coded`: coded whatever the texts. `nil` when `validating` and a text is not
     /// UTF-8 (else the bytes must have been checked already).
     func store(codes: [UInt32], validating: Bool = false, coded: Bool = false) -> ColumnStore? {
-        guard let texts = texts(validating: validating) else { return nil }
         if coded || (count - 1) * 2 <= codes.count {
+            // The dictionary keeps the interner's bytes as they are: no string is made.
+            if validating, !everyTextIsUTF8 { return nil }
             var uses = [UInt32](repeating: 0, count: count)
             for code in codes { uses[Int(code)] += 1 }
-            return ColumnStore(codes: codes, dictionary: TextDictionary(texts: texts, uses: uses))
+            return ColumnStore(codes: codes, dictionary: TextDictionary(arena: arena, ends: ends, uses: uses))
         }
+        guard let texts = texts(validating: validating) else { return nil }
         return ColumnStore(type: .text, strings: codes.map { texts[Int($0)] })
     }
 }

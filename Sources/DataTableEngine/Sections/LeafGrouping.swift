@@ -16,7 +16,8 @@ struct LevelValues {
         var rowCodes = [Int32](repeating: 0, count: slots.count)
         var values: [CellValue] = []
         if store.isCoded {
-            let texts = store.dictionary.texts
+            let dictionary = store.dictionary
+            let codeCount = dictionary.codeCount
             let count = slots.count
             let pieces = count >= Self.rowsNumberedOnEveryCore ? 2 : 1
             /// Numbers the rows through `codes`, the store's codes at the width it keeps them:
@@ -25,7 +26,7 @@ struct LevelValues {
                 let metByPiece = rowCodes.withUnsafeMutableBufferPointer { rowCodes in
                     let target = UnsafeMutableSendableBuffer(rowCodes)
                     return ConcurrentPieces.map(pieces) { piece -> [Int] in
-                        var numberOfCode = [Int32](repeating: -1, count: texts.count)
+                        var numberOfCode = [Int32](repeating: -1, count: codeCount)
                         var met: [Int] = []
                         codes.withUnsafeBufferPointer { codes in
                             numberOfCode.withUnsafeMutableBufferPointer { numberOfCode in
@@ -46,14 +47,15 @@ struct LevelValues {
                 }
                 // The first piece's numbers stand; a later piece's are renumbered where its
                 // values were met before (the order first met over all the rows, as one pass).
-                var numberOfCode = [Int32](repeating: -1, count: texts.count)
+                var numberOfCode = [Int32](repeating: -1, count: codeCount)
                 var renumbered: [[Int32]] = []
                 for met in metByPiece {
                     renumbered.append(
                         met.map { code in
                             if numberOfCode[code] < 0 {
                                 numberOfCode[code] = Int32(values.count)
-                                values.append(texts[code].isEmpty ? .empty : .text(texts[code]))
+                                let text = dictionary.text(of: code)
+                                values.append(text.isEmpty ? .empty : .text(text))
                             }
                             return numberOfCode[code]
                         }

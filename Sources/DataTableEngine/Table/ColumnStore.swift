@@ -60,7 +60,7 @@ struct ColumnStore: Sendable {
     /// The same values as a plain store of strings.
     func uncoded() -> ColumnStore {
         guard isCoded else { return self }
-        let texts = dictionary.texts
+        let texts = dictionary.allTexts
         return ColumnStore(type: type, strings: codes.map { texts[Int($0)] })
     }
 
@@ -126,7 +126,7 @@ struct ColumnStore: Sendable {
     func holds(_ id: RowID, at slot: UInt32) -> Bool {
         switch (id, type) {
         case (.text(let text), .text) where !text.isEmpty:
-            return (isCoded ? dictionary.texts[Int(codes[Int(slot)])] : strings[Int(slot)]) == text
+            return (isCoded ? dictionary.text(of: Int(codes[Int(slot)])) : strings[Int(slot)]) == text
         case (.number(let number), .number):
             let stored = numbers[Int(slot)]
             return !stored.isNaN && Int64(stored) == number
@@ -140,7 +140,7 @@ struct ColumnStore: Sendable {
             let index = Int(slot)
             switch type {
             case .text:
-                let text = isCoded ? dictionary.texts[Int(codes[index])] : strings[index]
+                let text = isCoded ? dictionary.text(of: Int(codes[index])) : strings[index]
                 return text.isEmpty ? .empty : .text(text)
             case .image:
                 let text = strings[index]
@@ -216,7 +216,7 @@ struct ColumnStore: Sendable {
             let gathered = slots.map { codes[Int($0)] }
             // Fewer slots than texts (the rows a delete saves for its undo): a dictionary of
             // just their texts, in O(slots) rather than in the whole dictionary's size.
-            if gathered.count < dictionary.texts.count {
+            if gathered.count < dictionary.codeCount {
                 let (renumbered, compact) = dictionary.compacted(gathered)
                 return ColumnStore(codes: renumbered, dictionary: compact)
             }
@@ -325,7 +325,7 @@ struct ColumnStore: Sendable {
 
     /// The raw text of a text or image slot ("" when empty), without building a ``CellValue``.
     func text(at slot: UInt32) -> String {
-        if isCoded { return dictionary.texts[Int(codes[Int(slot)])] }
+        if isCoded { return dictionary.text(of: Int(codes[Int(slot)])) }
         return strings[Int(slot)]
     }
 

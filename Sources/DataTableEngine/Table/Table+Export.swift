@@ -210,7 +210,7 @@ private final class ExportCells {
         case .text, .image:
             if store.isCoded {
                 let dictionary = store.dictionary
-                let texts = dictionary.texts
+                let texts = dictionary.allTexts
                 let codes = store.codes
                 strings = slots.map { texts[Int(codes[Int($0)])] }
             } else {

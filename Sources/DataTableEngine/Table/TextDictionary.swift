@@ -8,8 +8,12 @@ import Synchronization
 /// freed at once and its code used again, so the dictionary never holds more texts than the
 /// column has different values.
 struct TextDictionary: Sendable {
-    /// Each code's text ("" for code 0 and for free codes).
-    private(set) var texts: [String] = [""]
+    /// Every text's bytes, one after another (a freed text's stay until ``compact()``).
+    private var bytes: [UInt8] = []
+    /// Where each code's bytes start in ``bytes``.
+    private var starts: [Int] = [0]
+    /// How many bytes each code's text has (0 for code 0 and for free codes).
+    private var lengths: [UInt32] = [0]
     /// How many slots hold each code (code 0: not counted).
     private(set) var uses: [UInt32] = [0]
     /// The codes of the texts slots hold, found by their texts' bytes: two spellings of one
@@ -17,8 +21,8 @@ struct TextDictionary: Sendable {
     /// are different texts of a column.
     private var codes = HashSlots()
     private var free: [UInt32] = []
-    /// Bytes the texts keep outside their array slots (``ColumnStore/heapBytes(of:)``).
-    private(set) var heapBytes = 0
+    /// Bytes of ``bytes`` that belong to no text (freed ones).
+    private var garbage = 0
     /// The texts' places in text order, once asked for; a new one when a text comes or goes
     /// after they were asked for or while a copy shares it (the copy keeps the old one, still
     /// right for it).
@@ -30,73 +34,138 @@ struct TextDictionary: Sendable {
     /// texts used by no slot are freed.
     init(texts: [String], uses: [UInt32]) {
         precondition(texts.first == "" && texts.count == uses.count, "a dictionary starts with the empty text")
-        self.texts = texts
+        var arena: [UInt8] = []
+        var ends = [0]
+        ends.reserveCapacity(texts.count)
+        for text in texts {
+            if !text.isEmpty { arena.append(contentsOf: text.utf8) }
+            ends.append(arena.count)
+        }
+        ends.removeFirst()
+        self.init(arena: arena, ends: ends, uses: uses)
+    }
+
+    /// A dictionary whose code `c` has the bytes of `arena` from `ends[c - 1]` to `ends[c]`
+    /// (valid UTF-8; code 0 ends at 0; each text once), with the counts `uses`; texts used by
+    /// no slot are freed. The arena is kept as it is: a load's texts become a dictionary with
+    /// no string made.
+    init(arena: [UInt8], ends: [Int], uses: [UInt32]) {
+        precondition(ends.first == 0 && ends.count == uses.count, "a dictionary starts with the empty text")
+        bytes = arena
         self.uses = uses
-        codes.reserve(texts.count)
-        for code in 1..<texts.count {
-            if uses[code] == 0 {
-                self.texts[code] = ""
-                free.append(UInt32(code))
-            } else {
-                codes.insert(UInt32(code), hash: Self.hash(texts[code]))
-                heapBytes += ColumnStore.heapBytes(of: texts[code])
+        starts = [Int](repeating: 0, count: ends.count)
+        lengths = [UInt32](repeating: 0, count: ends.count)
+        codes.reserve(ends.count)
+        arena.withUnsafeBufferPointer { arena in
+            for code in 1..<ends.count {
+                let start = ends[code - 1]
+                let length = ends[code] - start
+                starts[code] = start
+                if uses[code] == 0 {
+                    free.append(UInt32(code))
+                    garbage += length
+                } else {
+                    lengths[code] = UInt32(length)
+                    let text = UnsafeBufferPointer(rebasing: arena[start..<ends[code]])
+                    codes.insert(UInt32(code), hash: SeededHash.bytes(text))
+                }
             }
         }
+        self.uses[0] = 0
     }
 
     /// Each code's place in the order of its text (``TextRanking``; free codes, whose text is
     /// "", among the empty ones): worked out on first use and kept until a text comes or goes,
     /// so that sorting by the column and listing its values again cost no sort of the texts.
-    var places: [UInt64] { ranking.places(of: texts) }
+    var places: [UInt64] { ranking.places(of: self) }
+
+    /// How many codes there are, free ones and the empty text's included: every code is below.
+    var codeCount: Int { lengths.count }
 
     /// How many different texts (other than the empty one) slots hold.
-    var count: Int { texts.count - 1 - free.count }
+    var count: Int { codeCount - 1 - free.count }
 
     /// The largest code a slot may hold now.
-    var largestCode: UInt32 { UInt32(texts.count - 1) }
+    var largestCode: UInt32 { UInt32(codeCount - 1) }
 
     /// The largest code a slot may hold once `more` texts the dictionary lacks are used (free
     /// codes are given again before new ones).
     func largestCode(adding more: Int) -> UInt32 {
-        UInt32(clamping: texts.count - 1 + max(0, more - free.count))
+        UInt32(clamping: codeCount - 1 + max(0, more - free.count))
     }
 
-    /// Roughly the memory the dictionary holds: each text's slot, its bytes, its count and its
-    /// entry in the table of codes.
-    var estimatedBytes: Int { texts.count * (16 + 4 + 24) + heapBytes }
+    /// Roughly the memory the dictionary holds: the texts' bytes, and per code where they lie,
+    /// its count and its entry in the table of codes.
+    var estimatedBytes: Int { bytes.capacity + codeCount * (8 + 4 + 4 + 12) }
+
+    /// The text with `code` ("" for code 0 and free codes), made from its bytes.
+    func text(of code: Int) -> String {
+        let length = Int(lengths[code])
+        guard length > 0 else { return "" }
+        return bytes.withUnsafeBufferPointer { bytes in
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[starts[code]..<starts[code] + length]), as: UTF8.self)
+        }
+    }
+
+    /// Every code's text, in code order: O(texts), for work that reads each one.
+    var allTexts: [String] { (0..<codeCount).map(text(of:)) }
+
+    /// Calls `body` with the bytes of `code`'s text (empty for code 0 and free codes).
+    func withBytes<Result>(of code: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try bytes.withUnsafeBufferPointer { bytes in
+            try body(UnsafeBufferPointer(rebasing: bytes[starts[code]..<starts[code] + Int(lengths[code])]))
+        }
+    }
+
+    /// Whether `code`'s text is the bytes `text`.
+    private func holds(_ code: UInt32, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let index = Int(code)
+        guard Int(lengths[index]) == text.count else { return false }
+        guard !text.isEmpty else { return true }
+        return bytes.withUnsafeBufferPointer { bytes in
+            TextInterner.same(bytes.baseAddress! + starts[index], text.baseAddress!, text.count)
+        }
+    }
 
     /// The code of `text`, if a slot holds it ("" is 0).
     func code(of text: String) -> UInt32? {
-        text.isEmpty ? 0 : codes.find(Self.hash(text)) { Self.spelled(texts[Int($0)], text) }
+        guard !text.isEmpty else { return 0 }
+        var text = text
+        return text.withUTF8 { text in codes.find(SeededHash.bytes(text)) { holds($0, text) } }
     }
 
     /// The code of `text` for `count` more slots, given a code first when no slot held it.
     mutating func use(_ text: String, count: UInt32 = 1) -> UInt32 {
         guard !text.isEmpty else { return 0 }
-        let (code, added) = use(text, count: count, hash: Self.hash(text))
+        var text = text
+        let (code, added) = text.withUTF8 { text in use(text, count: count, hash: SeededHash.bytes(text)) }
         if added { textsChanged() }
         return code
     }
 
-    /// ``use(_:count:)`` for a text (not empty) whose hash is `hash`; says whether the text is
-    /// new, for the caller to call ``textsChanged()``.
-    private mutating func use(_ text: String, count: UInt32, hash: UInt64) -> (code: UInt32, added: Bool) {
-        if let code = codes.find(hash, matches: { Self.spelled(texts[Int($0)], text) }) {
+    /// ``use(_:count:)`` for the bytes of a text (not empty) whose hash is `hash`; says whether
+    /// the text is new, for the caller to call ``textsChanged()``.
+    private mutating func use(_ text: UnsafeBufferPointer<UInt8>, count: UInt32, hash: UInt64) -> (
+        code: UInt32, added: Bool
+    ) {
+        if let code = codes.find(hash, matches: { holds($0, text) }) {
             uses[Int(code)] += count
             return (code, false)
         }
         let code: UInt32
         if let reused = free.popLast() {
             code = reused
-            texts[Int(code)] = text
-            uses[Int(code)] = count
         } else {
-            code = UInt32(texts.count)
-            texts.append(text)
-            uses.append(count)
+            code = UInt32(codeCount)
+            starts.append(0)
+            lengths.append(0)
+            uses.append(0)
         }
+        starts[Int(code)] = bytes.count
+        lengths[Int(code)] = UInt32(text.count)
+        uses[Int(code)] = count
+        bytes.append(contentsOf: text)
         codes.insert(code, hash: hash)
-        heapBytes += ColumnStore.heapBytes(of: text)
         return (code, true)
     }
 
@@ -107,32 +176,41 @@ struct TextDictionary: Sendable {
     /// up: in a dictionary of many texts most lookups miss the cache, and this way the misses
     /// wait together.
     mutating func use(everyTextOf other: TextDictionary) -> [UInt32] {
-        var codeFor = [UInt32](repeating: 0, count: other.texts.count)
-        reserve(count + other.count)
+        var codeFor = [UInt32](repeating: 0, count: other.codeCount)
+        reserve(count + other.count, bytes: other.bytes.count - other.garbage)
         let block = 256
         var hashes = [UInt64](repeating: 0, count: block)
         var changed = false
-        for start in stride(from: 1, to: other.texts.count, by: block) {
-            let end = min(other.texts.count, start + block)
-            for code in start..<end where other.uses[code] > 0 {
-                let hash = Self.hash(other.texts[code])
-                hashes[code - start] = hash
-                codes.prefetch(hash)
+        other.bytes.withUnsafeBufferPointer { otherBytes in
+            func text(_ code: Int) -> UnsafeBufferPointer<UInt8> {
+                let start = other.starts[code]
+                return UnsafeBufferPointer(rebasing: otherBytes[start..<start + Int(other.lengths[code])])
             }
-            for code in start..<end where other.uses[code] > 0 {
-                let (mine, added) = use(other.texts[code], count: other.uses[code], hash: hashes[code - start])
-                codeFor[code] = mine
-                changed = changed || added
+            for start in stride(from: 1, to: other.codeCount, by: block) {
+                let end = min(other.codeCount, start + block)
+                for code in start..<end where other.uses[code] > 0 {
+                    let hash = SeededHash.bytes(text(code))
+                    hashes[code - start] = hash
+                    codes.prefetch(hash)
+                }
+                for code in start..<end where other.uses[code] > 0 {
+                    let (mine, added) = use(text(code), count: other.uses[code], hash: hashes[code - start])
+                    codeFor[code] = mine
+                    changed = changed || added
+                }
             }
         }
         if changed { textsChanged() }
         return codeFor
     }
 
-    /// Makes room for `total` different texts without growing again (a merge that adds many).
-    mutating func reserve(_ total: Int) {
-        texts.reserveCapacity(total + 1)
+    /// Makes room for `total` different texts of `byteCount` bytes in all without growing
+    /// again (a merge that adds many).
+    mutating func reserve(_ total: Int, bytes byteCount: Int = 0) {
+        starts.reserveCapacity(total + 1)
+        lengths.reserveCapacity(total + 1)
         uses.reserveCapacity(total + 1)
+        bytes.reserveCapacity(bytes.count + byteCount)
         codes.reserve(total)
     }
 
@@ -142,12 +220,30 @@ struct TextDictionary: Sendable {
         let index = Int(code)
         uses[index] -= 1
         guard uses[index] == 0 else { return }
-        let text = texts[index]
-        codes.remove(Self.hash(text), matches: { $0 == code })
-        heapBytes -= ColumnStore.heapBytes(of: text)
-        texts[index] = ""
+        let hash = withBytes(of: index) { SeededHash.bytes($0) }
+        codes.remove(hash, matches: { $0 == code })
+        garbage += Int(lengths[index])
+        lengths[index] = 0
         free.append(code)
         textsChanged()
+        if garbage > 4096, garbage * 2 > bytes.count { compact() }
+    }
+
+    /// Writes the texts slots hold one after another again, leaving out the bytes of freed
+    /// ones: O(bytes held), once at least half the bytes are freed ones, so O(1) for each text
+    /// freed over time. Codes do not change.
+    private mutating func compact() {
+        var packed: [UInt8] = []
+        packed.reserveCapacity(bytes.count - garbage)
+        bytes.withUnsafeBufferPointer { bytes in
+            for code in 1..<codeCount {
+                let start = starts[code]
+                starts[code] = packed.count
+                packed.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<start + Int(lengths[code])]))
+            }
+        }
+        bytes = packed
+        garbage = 0
     }
 
     /// A text came or went: the places kept are wrong now, unless none are kept and no copy
@@ -160,10 +256,10 @@ struct TextDictionary: Sendable {
     /// This dictionary's texts with their counts taken from `codes`: the dictionary of a store
     /// holding only those slots.
     func recounted(_ codes: [UInt32]) -> TextDictionary {
-        var counts = [UInt32](repeating: 0, count: texts.count)
+        var counts = [UInt32](repeating: 0, count: codeCount)
         for code in codes { counts[Int(code)] += 1 }
         counts[0] = 0
-        return TextDictionary(texts: texts, uses: counts)
+        return TextDictionary(texts: allTexts, uses: counts)
     }
 
     /// The texts of `codes` alone, numbered afresh in the order they first appear, and `codes`
@@ -180,32 +276,12 @@ struct TextDictionary: Sendable {
             }
             let mine = UInt32(compactTexts.count)
             renumbered[code] = mine
-            compactTexts.append(texts[Int(code)])
+            compactTexts.append(text(of: Int(code)))
             counts.append(1)
             return mine
         }
         counts[0] = 0
         return (rewritten, TextDictionary(texts: compactTexts, uses: counts))
-    }
-}
-
-extension TextDictionary {
-    /// The hash of `text`'s bytes (``SeededHash``).
-    fileprivate static func hash(_ text: String) -> UInt64 {
-        var text = text
-        return text.withUTF8 { SeededHash.bytes($0) }
-    }
-
-    /// Whether two texts are the same bytes.
-    fileprivate static func spelled(_ left: String, _ right: String) -> Bool {
-        var left = left
-        var right = right
-        return left.withUTF8 { left in
-            right.withUTF8 { right in
-                left.count == right.count
-                    && (left.isEmpty || TextInterner.same(left.baseAddress!, right.baseAddress!, left.count))
-            }
-        }
     }
 }
 
@@ -217,11 +293,11 @@ extension TextDictionary {
         /// Whether places were worked out here.
         var holdsPlaces: Bool { kept.withLock { $0 != nil } }
 
-        /// The places of `texts`, worked out on the first call (outside the lock: two first
-        /// calls at once each work them out, and either result is kept).
-        func places(of texts: [String]) -> [UInt64] {
+        /// The places of `dictionary`'s texts, worked out on the first call (outside the lock:
+        /// two first calls at once each work them out, and either result is kept).
+        func places(of dictionary: TextDictionary) -> [UInt64] {
             if let places = kept.withLock({ $0 }) { return places }
-            let places = TextRanking.places(of: texts)
+            let places = TextRanking.places(of: dictionary.allTexts)
             kept.withLock { $0 = places }
             return places
         }

@@ -71,7 +71,7 @@ extension Table {
         let program = computed.programs[column]!
         let others = stores
         if type == .number && range.count >= Self.parallelFillRows {
-            store.numbers.withUnsafeMutableBufferPointer { buffer in
+            store.numbers.withDoubles { buffer in
                 let numbers = UnsafeMutableSendableBuffer(buffer)
                 let pieceCount = (range.count + Self.parallelFillRows - 1) / Self.parallelFillRows
                 DispatchQueue.concurrentPerform(iterations: pieceCount) { piece in
@@ -83,6 +83,7 @@ extension Table {
                     }
                 }
             }
+            store.narrowNumbers()
         } else {
             for slot in range {
                 store[slot] = program.evaluate(ExpressionRow(stores: others, slot: slot)).cellValue(of: type)

@@ -16,14 +16,31 @@ extension FilterCondition {
         case .number:
             if let (low, high) = numberRange() {
                 // A range, tested inline: no call a row. (NaN, an empty cell, is in none.)
-                store.numbers.withUnsafeBufferPointer { numbers in
-                    Self.keep(words, slotCount: slotCount, bits: bits) { numbers[$0] >= low && numbers[$0] <= high }
+                func keep<Number: StoredNumber>(_ numbers: [Number]) {
+                    numbers.withUnsafeBufferPointer { numbers in
+                        Self.keep(words, slotCount: slotCount, bits: bits) {
+                            let number = numbers[$0].storedNumber
+                            return number >= low && number <= high
+                        }
+                    }
+                }
+                switch store.numbers.storage {
+                case .int16(let numbers): keep(numbers)
+                case .int32(let numbers): keep(numbers)
+                case .double(let numbers): keep(numbers)
                 }
                 return true
             }
             guard let test = numberTest() else { return false }
-            store.numbers.withUnsafeBufferPointer { numbers in
-                Self.keep(words, slotCount: slotCount, bits: bits) { test(numbers[$0]) }
+            func keep<Number: StoredNumber>(_ numbers: [Number]) {
+                numbers.withUnsafeBufferPointer { numbers in
+                    Self.keep(words, slotCount: slotCount, bits: bits) { test(numbers[$0].storedNumber) }
+                }
+            }
+            switch store.numbers.storage {
+            case .int16(let numbers): keep(numbers)
+            case .int32(let numbers): keep(numbers)
+            case .double(let numbers): keep(numbers)
             }
             return true
         case .text:

@@ -45,7 +45,7 @@ extension ColumnStore {
             }
             store.strings = strings
         case .number:
-            store.numbers = try reader.readMemory(Double.self, count: count)
+            store.numbers = NumberArray(try reader.readMemory(Double.self, count: count))
         case .date, .time, .picker, .boolean:
             store.smallIntegers = try reader.readMemory(Int32.self, count: count)
         case .duration, .datetime:

@@ -59,6 +59,7 @@ struct ChunkResult: Sendable {
                 interners[column] = nil
             } else {
                 stores[column].removeSlots(from: lines.count)
+                stores[column].narrowNumbers()
             }
         }
     }
@@ -278,7 +279,7 @@ struct ChunkResult: Sendable {
             var fewest = Int.max
             var most = Int.min
             var trailingZero = false
-            stores[column].numbers.withUnsafeMutableBufferPointer { numbers in
+            stores[column].numbers.withDoubles { numbers in
                 for row in 0..<count {
                     let bytes = fields[row]
                     guard let (value, places) = FieldBytes.exactNumber(bytes), places <= decimals ?? places else {

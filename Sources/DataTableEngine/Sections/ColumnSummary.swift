@@ -71,18 +71,25 @@ struct ColumnSummary: Sendable {
                 if type == .number {
                     // Read through pointers: the arrays held by `layout` and `store` were
                     // checked and retained at every row.
-                    store.numbers.withUnsafeBufferPointer { numbers in
-                        layout.leafOfSlot.withUnsafeBufferPointer { leafOfSlot in
-                            layout.heldSlots.withUnsafeBufferPointer { held in
-                                for slot in held {
-                                    let number = numbers[Int(slot)]
-                                    guard !number.isNaN else { continue }
-                                    let leaf = Int(leafOfSlot[Int(slot)])
-                                    filled[leaf] += 1
-                                    sums[leaf].add(number)
+                    func sum<Number: StoredNumber>(_ numbers: [Number]) {
+                        numbers.withUnsafeBufferPointer { numbers in
+                            layout.leafOfSlot.withUnsafeBufferPointer { leafOfSlot in
+                                layout.heldSlots.withUnsafeBufferPointer { held in
+                                    for slot in held {
+                                        let number = numbers[Int(slot)].storedNumber
+                                        guard !number.isNaN else { continue }
+                                        let leaf = Int(leafOfSlot[Int(slot)])
+                                        filled[leaf] += 1
+                                        sums[leaf].add(number)
+                                    }
                                 }
                             }
                         }
+                    }
+                    switch store.numbers.storage {
+                    case .int16(let numbers): sum(numbers)
+                    case .int32(let numbers): sum(numbers)
+                    case .double(let numbers): sum(numbers)
                     }
                 } else {
                     for slot in layout.heldSlots {
@@ -140,7 +147,11 @@ struct ColumnSummary: Sendable {
             let held = layout.heldSlots
             let whole = store.type == .number ? Self.wholeRange(store.numbers, held: held) : nil
             if let whole, whole.greatest &- whole.least < 1 << RadixSort.widestDigit {
-                return Self.countedInValueOrder(store.numbers, range: whole, layout: layout)
+                return switch store.numbers.storage {
+                case .int16(let numbers): Self.countedInValueOrder(numbers, range: whole, layout: layout)
+                case .int32(let numbers): Self.countedInValueOrder(numbers, range: whole, layout: layout)
+                case .double(let numbers): Self.countedInValueOrder(numbers, range: whole, layout: layout)
+                }
             }
             let filled = whole?.filled ?? held.count
             var keys = [UInt64](repeating: 0, count: filled)
@@ -195,14 +206,25 @@ struct ColumnSummary: Sendable {
     /// The least and greatest of the filled cells among `held` of a number column, as integers,
     /// and how many are filled, when every filled value is a whole number of at most 2⁵³ (and
     /// at least one is filled); `nil` otherwise.
-    static func wholeRange(_ numbers: [Double], held: [UInt32]) -> (least: Int64, greatest: Int64, filled: Int)? {
+    static func wholeRange(_ numbers: NumberArray, held: [UInt32]) -> (least: Int64, greatest: Int64, filled: Int)? {
+        switch numbers.storage {
+        case .int16(let numbers): wholeRange(numbers, held: held)
+        case .int32(let numbers): wholeRange(numbers, held: held)
+        case .double(let numbers): wholeRange(numbers, held: held)
+        }
+    }
+
+    /// ``wholeRange(_:held:)`` of numbers as a ``NumberArray`` holds them.
+    private static func wholeRange<Number: StoredNumber>(_ numbers: [Number], held: [UInt32]) -> (
+        least: Int64, greatest: Int64, filled: Int
+    )? {
         let limit = 9_007_199_254_740_992.0  // 2⁵³
         var least = Double.infinity
         var greatest = -Double.infinity
         var filled = 0
         let whole = numbers.withUnsafeBufferPointer { numbers in
             for slot in held {
-                let number = numbers[Int(slot)]
+                let number = numbers[Int(slot)].storedNumber
                 if number.isNaN { continue }
                 guard number.magnitude <= limit, number == number.rounded(.towardZero) else { return false }
                 least = min(least, number)
@@ -220,7 +242,7 @@ struct ColumnSummary: Sendable {
     /// held slots, then each dealt to its place in another, its leaf read in slot order as it
     /// goes (no read at random); a value's rows are one run.
     static func countedInValueOrder(
-        _ numbers: [Double],
+        _ numbers: [some StoredNumber],
         range: (least: Int64, greatest: Int64, filled: Int),
         layout: SummaryLayout
     ) -> RowsByValue {
@@ -232,7 +254,7 @@ struct ColumnSummary: Sendable {
         numbers.withUnsafeBufferPointer { numbers in
             next.withUnsafeMutableBufferPointer { next in
                 for slot in layout.heldSlots {
-                    let number = numbers[Int(slot)]
+                    let number = numbers[Int(slot)].storedNumber
                     if number.isNaN { continue }
                     next[Int(Int64(number) &- range.least)] &+= 1
                 }
@@ -249,7 +271,7 @@ struct ColumnSummary: Sendable {
                     slots.withUnsafeMutableBufferPointer { slots in
                         leaves.withUnsafeMutableBufferPointer { leaves in
                             for slot in layout.heldSlots {
-                                let number = numbers[Int(slot)]
+                                let number = numbers[Int(slot)].storedNumber
                                 if number.isNaN { continue }
                                 let value = Int(Int64(number) &- range.least)
                                 let place = next[value]

@@ -41,18 +41,14 @@ struct SummedCells: Sendable {
     }
 
     /// A number column's values at the slots `leafOfSlot` holds (those not negative): the
-    /// store's doubles copied whole, then the slots not held emptied.
-    init(numbers store: [Double], leafOfSlot: [Int32]) {
+    /// store's values copied whole as doubles, then the slots not held emptied.
+    init(numbers store: NumberArray, leafOfSlot: [Int32]) {
         holdsNumbers = true
-        let count = leafOfSlot.count
-        numbers = [Double](unsafeUninitializedCapacity: count) { numbers, initialized in
-            store.withUnsafeBufferPointer { store in
-                let copied = min(count, store.count)
-                if copied > 0 { numbers.baseAddress!.initialize(from: store.baseAddress!, count: copied) }
-                if copied < count { (numbers.baseAddress! + copied).initialize(repeating: .nan, count: count - copied) }
+        numbers = store.doubles(count: leafOfSlot.count)
+        numbers.withUnsafeMutableBufferPointer { numbers in
+            leafOfSlot.withUnsafeBufferPointer { leafOfSlot in
+                for slot in leafOfSlot.indices where leafOfSlot[slot] < 0 { numbers[slot] = .nan }
             }
-            for slot in 0..<count where leafOfSlot[slot] < 0 { numbers[slot] = .nan }
-            initialized = count
         }
     }
 

@@ -1,13 +1,14 @@
 /// One column's values, indexed by row slot, in the narrowest array its type allows.
 ///
-/// Text and image values are Swift strings (short ones stored inline); numbers are doubles with
-/// NaN for empty; dates, times and picker choices are 32-bit integers and durations 64-bit ones,
-/// with the type's minimum for empty. No cell is boxed.
+/// Text and image values are Swift strings (short ones stored inline); numbers are whole
+/// numbers in two or four bytes while every value is one, else doubles, NaN for empty
+/// (``NumberArray``); dates, times and picker choices are 32-bit integers and durations 64-bit
+/// ones, with the type's minimum for empty. No cell is boxed.
 ///
 /// A text column whose values repeat (a load makes it so) is *coded*: each different text is
 /// kept once in ``dictionary`` and a slot holds its code, in one, two or four bytes
-/// (``CodeArray``). Grouping, counting and
-/// filtering then work on the codes and look at each different text once.
+/// (``CodeArray``). Grouping, counting and filtering then work on the codes and look at each
+/// different text once.
 struct ColumnStore: Sendable {
     let type: ColumnType
     // Only the array of the store's type is used; the others stay empty. A coded text store
@@ -19,7 +20,7 @@ struct ColumnStore: Sendable {
     private(set) var dictionary = TextDictionary()
     /// Whether the store is a coded text store.
     private(set) var isCoded = false
-    var numbers: [Double] = []
+    var numbers = NumberArray()
     var smallIntegers: [Int32] = []
     var largeIntegers: [Int64] = []
     /// Bytes the strings keep outside the array (a string of more than 15 bytes has a buffer of
@@ -75,7 +76,7 @@ struct ColumnStore: Sendable {
         if isCoded { return codes.bytes + dictionary.estimatedBytes }
         return switch type {
         case .text, .image: strings.count * 16 + textHeapBytes
-        case .number: numbers.count * 8
+        case .number: numbers.bytes
         case .date, .time, .picker, .boolean: smallIntegers.count * 4
         case .duration, .datetime: largeIntegers.count * 8
         }
@@ -203,7 +204,7 @@ struct ColumnStore: Sendable {
         self.type = type
         switch type {
         case .text, .image: strings = Array(repeating: "", count: count)
-        case .number: numbers = Array(repeating: .nan, count: count)
+        case .number: numbers = NumberArray(emptyCount: count)
         case .date, .time, .picker, .boolean: smallIntegers = Array(repeating: .min, count: count)
         case .duration, .datetime: largeIntegers = Array(repeating: .min, count: count)
         }
@@ -227,7 +228,7 @@ struct ColumnStore: Sendable {
         case .text, .image:
             gathered.strings = slots.map { strings[Int($0)] }
             gathered.textHeapBytes = gathered.strings.reduce(0) { $0 + Self.heapBytes(of: $1) }
-        case .number: gathered.numbers = slots.map { numbers[Int($0)] }
+        case .number: gathered.numbers = NumberArray(slots.map { numbers[Int($0)] })
         case .date, .time, .picker, .boolean: gathered.smallIntegers = slots.map { smallIntegers[Int($0)] }
         case .duration, .datetime: gathered.largeIntegers = slots.map { largeIntegers[Int($0)] }
         }
@@ -268,7 +269,7 @@ struct ColumnStore: Sendable {
         }
         strings += other.strings
         textHeapBytes += other.textHeapBytes
-        numbers += other.numbers
+        numbers.append(contentsOf: other.numbers)
         smallIntegers += other.smallIntegers
         largeIntegers += other.largeIntegers
     }
@@ -284,7 +285,7 @@ struct ColumnStore: Sendable {
         case .text, .image:
             for text in strings[count...] { textHeapBytes -= Self.heapBytes(of: text) }
             strings.removeSubrange(count...)
-        case .number: numbers.removeSubrange(count...)
+        case .number: numbers.removeValues(from: count)
         case .date, .time, .picker, .boolean: smallIntegers.removeSubrange(count...)
         case .duration, .datetime: largeIntegers.removeSubrange(count...)
         }
@@ -299,6 +300,12 @@ struct ColumnStore: Sendable {
         case .date, .time, .picker, .boolean: smallIntegers.capacity
         case .duration, .datetime: largeIntegers.capacity
         }
+    }
+
+    /// Keeps a number store's values in the narrowest width that gives each back
+    /// (``NumberArray/narrow()``): one read of them all.
+    mutating func narrowNumbers() {
+        if type == .number { numbers.narrow() }
     }
 
     /// Whether `count` more slots can each take a text the store lacks with no O(n) work: a

@@ -80,6 +80,25 @@ import Testing
         #expect(table.index(of: Self.id(rows - 1, numbers: numbers)) == rows - 1)
     }
 
+    /// Slots far beyond the index's size leave fewer bits for fingerprints: the index makes
+    /// room in its entries as they come, and finds and removes every row as before.
+    @Test func slotsFarApartAreFoundAndRemoved() {
+        var ids: [UInt32: RowID] = [:]
+        var index = KeyIndex()
+        let idOf: (UInt32) -> RowID = { ids[$0]! }
+        let slots = (0..<3000).map { UInt32($0 * 1_000_003 % 4_000_000_000) }
+        for (number, slot) in slots.enumerated() {
+            ids[slot] = .number(Int64(number))
+            #expect(index.insertUnlessPresent(slot, id: .number(Int64(number)), idOf: idOf) == nil)
+        }
+        for (number, slot) in slots.enumerated() { #expect(index.find(.number(Int64(number)), idOf: idOf) == slot) }
+        for number in stride(from: 0, to: slots.count, by: 2) { index.remove(.number(Int64(number)), idOf: idOf) }
+        for (number, slot) in slots.enumerated() {
+            #expect(index.find(.number(Int64(number)), idOf: idOf) == (number % 2 == 0 ? nil : slot))
+        }
+        #expect(index.count == slots.count / 2)
+    }
+
     /// Random inserts and removals, checked against a dictionary after every step.
     @Test func insertsAndRemovalsAgreeWithADictionary() {
         var generator = SeededRandom(seed: 36)

@@ -130,11 +130,17 @@ struct HashSlots: Sendable {
         count -= 1
     }
 
-    /// Each bucket's number (`UInt32.max` for a free one), in bucket order, with the number
-    /// of bits a hash is shifted right by to give its home: a table of the same buckets that
-    /// keeps no bits of the hashes (``KeyIndex``).
-    var numbersByBucket: (numbers: [UInt32], shift: Int) {
-        (buckets.map { Self.number($0) }, shift)
+    /// How many buckets the table has (a power of two).
+    var size: Int { buckets.count }
+
+    /// The bits a hash is shifted right by to give its home bucket.
+    var bucketShift: Int { shift }
+
+    /// Each bucket made into a 32-bit entry by `make`, in bucket order: given its number
+    /// (`UInt32.max` for a free bucket) and a hash whose top 32 bits are those the bucket
+    /// keeps (``KeyIndex``).
+    func entries(_ make: (UInt32, UInt64) -> UInt32) -> [UInt32] {
+        buckets.map { make(Self.number($0), $0 & 0xFFFF_FFFF_0000_0000) }
     }
 
     private mutating func grow(to size: Int) {

@@ -95,7 +95,7 @@ extension Table {
             }
         }
         let reader = keyReader()
-        keyIndex.reserve(keyIndex.count + slots.count, idOf: reader)
+        keyIndex.reserve(keyIndex.count + slots.count, slotsBelow: slotCount, idOf: reader)
         var problems: [CellProblem] = []
         var added = 0
         for (row, slot) in slots.enumerated() {

@@ -22,7 +22,7 @@ extension Table {
             sections.allSatisfy({ $0.rows.hasRoom(forSlotsBelow: needed, appending: false) }),
             contentWidths.allSatisfy({ $0.hasRoom(forSlotsBelow: needed) })
         else { return false }
-        if keyColumn != nil { return keyIndex.hasRoom(forTotal: keyIndex.count + count) }
+        if keyColumn != nil { return keyIndex.hasRoom(forTotal: keyIndex.count + count, slotsBelow: needed) }
         return generatedIDs.capacity >= needed && slotOfGeneratedID.capacity >= slotOfGeneratedID.count + count
     }
 
@@ -46,7 +46,7 @@ extension Table {
         if keyColumn != nil {
             // (A hash table grows by doubling its buckets once it is 70% full: room for these
             // rows is room for many more, and it keeps 4 bytes a bucket, written as it grows.)
-            keyIndex.reserve(keyIndex.count + count, idOf: keyReader())
+            keyIndex.reserve(keyIndex.count + count, slotsBelow: capacity, idOf: keyReader())
         } else {
             generatedIDs.reserveCapacity(capacity)
             slotOfGeneratedID.reserveCapacity(slotOfGeneratedID.count + (capacity - slotCount))

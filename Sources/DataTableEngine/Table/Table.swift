@@ -300,7 +300,7 @@ public struct Table: Sendable {
             generatedIDs.reserveCapacity(capacity)
             slotOfGeneratedID.reserveCapacity(slotOfGeneratedID.count + extra)
         } else {
-            keyIndex.reserve(keyIndex.count + extra, idOf: keyReader())
+            keyIndex.reserve(keyIndex.count + extra, slotsBelow: capacity, idOf: keyReader())
         }
     }
 

@@ -5,7 +5,8 @@ import Testing
 
 /// Conditions worked out a column at a time admit exactly the rows a look at each row admits:
 /// every operator on a number and a text column with empty cells, alone, together, beside a
-/// condition that has no such form, and with a search, over more rows than one piece.
+/// condition that has no such form, in groups of any, all and not, and with a search, over
+/// more rows than one piece.
 @Suite struct FilterKernelTests {
     @Test(arguments: [(UInt64(5), false), (6, true)])
     func aColumnAtATimeAdmitsWhatEachRowWould(seed: UInt64, coded: Bool) throws {
@@ -52,19 +53,39 @@ import Testing
                 case .between:
                     // The lower first.
                     onQty
-                        ? [.number(Double(Int(random.next() % 20) - 10) / 2), .number(Double(random.next() % 20) / 2)]
+                        ? [Double(Int(random.next() % 20) - 10) / 2, Double(random.next() % 20) / 2].sorted().map {
+                            .number($0)
+                        }
                         : [.text("High"), .text("Mid")]
                 case .oneOf: [value(), value(), value()]
                 default: [value()]
                 }
             return .init(column: onQty ? "qty" : "grade", operator: op, values: values)
         }
-        for round in 0..<60 {
-            var conditions = (0..<(1 + Int(random.next() % 3))).map { _ in condition() }
-            if round % 5 == 0 {
-                conditions.append(.init(column: "when", operator: .greater, values: [.text("2024-05-01")]))
+        /// A term: a condition, or (`depth` left) a group of any or all of two or three terms,
+        /// or one that must not hold; now and then the date condition, which has no
+        /// column-at-a-time form.
+        func term(depth: Int) -> FilterTerm.Input {
+            if random.next() % 9 == 0 {
+                return .condition(.init(column: "when", operator: .greater, values: [.text("2024-05-01")]))
             }
-            let filter = try RowFilter(conditions, search: round % 7 == 0 ? "ow" : "", in: table)
+            guard depth > 0 else { return .condition(condition()) }
+            let terms = (0..<(2 + Int(random.next() % 2))).map { _ in term(depth: depth - 1) }
+            switch random.next() % 4 {
+            case 0: return .any(terms)
+            case 1: return .all(terms)
+            case 2: return .not(terms[0])
+            default: return .condition(condition())
+            }
+        }
+        for round in 0..<90 {
+            var conditions = (0..<(1 + Int(random.next() % 3))).map { _ in FilterTerm.Input.condition(condition()) }
+            if round % 5 == 0 {
+                conditions.append(.condition(.init(column: "when", operator: .greater, values: [.text("2024-05-01")])))
+            }
+            // Past the first rounds, groups: any, all and not, nested.
+            if round >= 60 { conditions = (0..<(1 + Int(random.next() % 2))).map { _ in term(depth: 2) } }
+            let filter = try RowFilter(terms: conditions, search: round % 7 == 0 ? "ow" : "", in: table)
             let admitted = table.admittedRows(filter).rows.allSlots
             var expected: [UInt32] = []
             table.order.forEachSlot { slot in if filter.admits(slot, in: table) { expected.append(slot) } }

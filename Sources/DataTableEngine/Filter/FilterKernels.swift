@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Conditions worked out a column at a time: a number or text condition reads its column's
 /// array straight, 64 slots to a word of bits, with no cell made and no reference counted per
 /// row. ``RowFilter/admit(_:into:of:)`` uses them for the terms that have one and asks the
@@ -10,7 +12,8 @@ extension FilterCondition {
         in store: ColumnStore,
         words: Range<Int>,
         slotCount: Int,
-        bits: UnsafeMutableBufferPointer<UInt64>
+        bits: UnsafeMutableBufferPointer<UInt64>,
+        outcomes: CodedOutcomes? = nil
     ) -> Bool {
         switch store.type {
         case .number:
@@ -47,8 +50,12 @@ extension FilterCondition {
             guard let test = textTest() else { return false }
             if store.isCoded {
                 let dictionary = store.dictionary
-                // Each different text is tested once; a slot's code says how it came out.
-                let passes = dictionary.allTexts.map(test)
+                // Each different text is tested once (once for every piece of the rows, with
+                // `outcomes`); a slot's code says how it came out.
+                func tested() -> [Bool] {
+                    (0..<dictionary.codeCount).map { test(dictionary.text(of: $0)) }
+                }
+                let passes = outcomes?.passes(of: self, make: tested) ?? tested()
                 func keep<Code: FixedWidthInteger>(_ codes: [Code]) {
                     codes.withUnsafeBufferPointer { codes in
                         Self.keep(words, slotCount: slotCount, bits: bits) { passes[Int(codes[$0])] }
@@ -151,16 +158,88 @@ extension FilterCondition {
     }
 }
 
+extension FilterTerm {
+    /// Clears the bits of the slots in `words` (as ``FilterCondition/refuse(in:words:slotCount:bits:)``)
+    /// whose rows the term refuses, a column at a time: a condition by its own form, a group
+    /// of all terms as each in turn, a group of any as the union of what each keeps, and a
+    /// term that must not hold as what that term refuses. `false`, having done nothing, when a
+    /// condition within has no such form.
+    func refuse(
+        in table: Table,
+        words: Range<Int>,
+        slotCount: Int,
+        bits: UnsafeMutableBufferPointer<UInt64>,
+        outcomes: CodedOutcomes? = nil
+    ) -> Bool {
+        switch self {
+        case .condition(let condition):
+            return condition.refuse(
+                in: table.stores[condition.column],
+                words: words,
+                slotCount: slotCount,
+                bits: bits,
+                outcomes: outcomes
+            )
+        case .all(let terms):
+            return Self.kept(by: terms, among: bits, words: words) { terms, copy in
+                terms.allSatisfy {
+                    $0.refuse(in: table, words: words, slotCount: slotCount, bits: copy, outcomes: outcomes)
+                }
+            } apply: { kept in
+                for word in words { bits[word] = kept[word] }
+            }
+        case .any(let terms):
+            var union = [UInt64](repeating: 0, count: words.count)
+            for term in terms {
+                let done = Self.kept(by: [term], among: bits, words: words) { terms, copy in
+                    terms[0].refuse(in: table, words: words, slotCount: slotCount, bits: copy, outcomes: outcomes)
+                } apply: { kept in
+                    for (offset, word) in words.enumerated() { union[offset] |= kept[word] }
+                }
+                guard done else { return false }
+            }
+            for (offset, word) in words.enumerated() { bits[word] &= union[offset] }
+            return true
+        case .not(let term):
+            return Self.kept(by: [term], among: bits, words: words) { terms, copy in
+                terms[0].refuse(in: table, words: words, slotCount: slotCount, bits: copy, outcomes: outcomes)
+            } apply: { kept in
+                for word in words { bits[word] &= ~kept[word] }
+            }
+        }
+    }
+
+    /// Runs `refuse` on a copy of the bits of `words` and, when it could (`true`), hands the
+    /// bits it kept to `apply`; says whether it could. The copy is as long as `bits` but only
+    /// its `words` are written or read.
+    private static func kept(
+        by terms: [FilterTerm],
+        among bits: UnsafeMutableBufferPointer<UInt64>,
+        words: Range<Int>,
+        refuse: ([FilterTerm], UnsafeMutableBufferPointer<UInt64>) -> Bool,
+        apply: (UnsafeMutableBufferPointer<UInt64>) -> Void
+    ) -> Bool {
+        let copy = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: words.upperBound)
+        defer { copy.deallocate() }
+        for word in words { copy[word] = bits[word] }
+        guard refuse(terms, copy) else { return false }
+        apply(copy)
+        return true
+    }
+}
+
 extension RowFilter {
     /// Sets the bits of the slots in `words` of `table` whose rows the filter admits (64 slots a
-    /// word): terms that are conditions with a column-at-a-time form first, each over the
-    /// whole run, then the other terms and the search for the slots still in, row by row.
+    /// word): terms whose conditions all have a column-at-a-time form first, each over the
+    /// whole run (``FilterTerm/refuse(in:words:slotCount:bits:)``), then the other terms and
+    /// the search for the slots still in, row by row.
     /// `found` is ``searchFound(in:)`` of the same table, or empty.
     func admit(
         _ words: Range<Int>,
         into bits: UnsafeMutableBufferPointer<UInt64>,
         of table: Table,
-        found: [[Bool]] = []
+        found: [[Bool]] = [],
+        outcomes: CodedOutcomes? = nil
     ) {
         let slotCount = table.slotCount
         for word in words {
@@ -168,13 +247,9 @@ extension RowFilter {
             bits[word] = left >= 64 ? .max : left > 0 ? (1 << UInt64(left)) - 1 : 0
         }
         var others: [FilterTerm] = []
-        for term in terms {
-            guard case .condition(let condition) = term,
-                condition.refuse(in: table.stores[condition.column], words: words, slotCount: slotCount, bits: bits)
-            else {
-                others.append(term)
-                continue
-            }
+        for term in terms
+        where !term.refuse(in: table, words: words, slotCount: slotCount, bits: bits, outcomes: outcomes) {
+            others.append(term)
         }
         if !others.isEmpty {
             for word in words where bits[word] != 0 {
@@ -231,5 +306,25 @@ extension RowFilter {
             }
         }
         for (offset, word) in words.enumerated() { bits[word] &= matched[offset] }
+    }
+}
+
+/// What a text condition makes of each different text of a coded column, worked out once for a
+/// run of a filter over every piece of a table's rows and shared by the pieces (each would
+/// otherwise test every text of the column again: 200,000 regular expression matches a piece).
+final class CodedOutcomes: Sendable {
+    private let kept = Mutex<[(condition: FilterCondition, passes: [Bool])]>([])
+
+    init() {}
+
+    /// `condition`'s outcome for each code, made by `make` the first time it is asked for (under
+    /// the lock: a piece that asks meanwhile waits for it rather than testing too).
+    func passes(of condition: FilterCondition, make: () -> [Bool]) -> [Bool] {
+        kept.withLock { kept in
+            if let found = kept.first(where: { $0.condition == condition }) { return found.passes }
+            let made = make()
+            kept.append((condition, made))
+            return made
+        }
     }
 }

@@ -40,9 +40,16 @@ extension Table {
             let table = self
             // A coded column's texts are searched once, not once per row.
             let found = filter.search.isEmpty ? [] : filter.searchFound(in: self)
+            let outcomes = CodedOutcomes()
             let lookAt = { @Sendable (piece: Int) in
                 let start = piece * pieceSlots / 64
-                filter.admit(start..<min(words, start + pieceSlots / 64), into: bits.buffer, of: table, found: found)
+                filter.admit(
+                    start..<min(words, start + pieceSlots / 64),
+                    into: bits.buffer,
+                    of: table,
+                    found: found,
+                    outcomes: outcomes
+                )
             }
             if pieces > 1 {
                 DispatchQueue.concurrentPerform(iterations: pieces, execute: lookAt)

@@ -186,6 +186,8 @@ private final class ExportCells {
     private var numbers: [Double] = []
     private var smallIntegers: [Int32] = []
     private var largeIntegers: [Int64] = []
+    /// A coded column's texts by code, made once for the whole export on its first batch.
+    private var texts: [String]?
 
     init(column: Column, store: ColumnStore) {
         key = column.key
@@ -209,8 +211,8 @@ private final class ExportCells {
         switch store.type {
         case .text, .image:
             if store.isCoded {
-                let dictionary = store.dictionary
-                let texts = dictionary.allTexts
+                if texts == nil { texts = store.dictionary.allTexts }
+                let texts = texts!
                 let codes = store.codes
                 strings = slots.map { texts[Int(codes[Int($0)])] }
             } else {

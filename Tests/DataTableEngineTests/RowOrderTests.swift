@@ -145,6 +145,12 @@ import Testing
                 #expect(order.position(of: model[position]) == position)
             }
             #expect(order.slots(from: model.count - 5, limit: 10) == Array(model.suffix(5)))
+            // Ranges that start and end inside leaves, span many, or hold one slot.
+            for _ in 0..<20 {
+                let from = Int(random.next() % UInt64(model.count + 1))
+                let limit = Int(random.next() % 300)
+                #expect(order.slots(from: from, limit: limit) == Array(model[from..<min(model.count, from + limit)]))
+            }
             #expect(!order.contains(UInt32(model.count + 100)))
             #expect(order.position(of: UInt32(model.count + 100)) == nil)
         }

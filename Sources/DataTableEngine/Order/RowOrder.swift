@@ -217,20 +217,42 @@ public struct RowOrder: Sendable {
 
     /// Up to `limit` slots from `position` on, in order.
     public func slots(from position: Int, limit: Int) -> [UInt32] {
-        var result: [UInt32] = []
-        var next = max(0, position)
+        let first = max(0, position)
         // (Compared, not added: `limit` may be as large as Int allows.)
-        let end = max(0, limit) >= count - min(next, count) ? count : next + max(0, limit)
-        if isSequence { return next < end ? Array(UInt32(next)..<UInt32(end)) : [] }
-        result.reserveCapacity(max(0, end - next))
-        while next < end {
-            let (leaf, offset) = locate(next)
-            let slots = leaves[Int(leaf)].slots
-            let take = min(slots.count - offset, end - next)
-            result.append(contentsOf: slots[offset..<(offset + take)])
-            next += take
+        let end = max(0, limit) >= count - min(first, count) ? count : first + max(0, limit)
+        guard first < end else { return [] }
+        if isSequence { return Array(UInt32(first)..<UInt32(end)) }
+        // One walk down the tree, left to right, into the nodes that hold part of the range
+        // (finding each leaf from the root again cost a descent a leaf), each leaf's part
+        // copied whole.
+        return [UInt32](unsafeUninitializedCapacity: end - first) { result, initialized in
+            var written = 0
+            func visit(_ node: Int32, isLeaf: Bool, start: Int) {
+                if isLeaf {
+                    leaves[Int(node)].slots.withUnsafeBufferPointer { slots in
+                        let from = max(0, first - start)
+                        let to = min(slots.count, end - start)
+                        guard from < to else { return }
+                        (result.baseAddress! + written).initialize(from: slots.baseAddress! + from, count: to - from)
+                        written += to - from
+                    }
+                    return
+                }
+                var childStart = start
+                let childrenAreLeaves = inners[Int(node)].childrenAreLeaves
+                for index in inners[Int(node)].children.indices {
+                    let childCount = inners[Int(node)].counts[index]
+                    if childStart + childCount > first {
+                        visit(inners[Int(node)].children[index], isLeaf: childrenAreLeaves, start: childStart)
+                    }
+                    childStart += childCount
+                    if childStart >= end { break }
+                }
+            }
+            visit(root, isLeaf: rootIsLeaf, start: 0)
+            precondition(written == end - first, "the tree's counts disagree with its leaves")
+            initialized = written
         }
-        return result
     }
 
     /// Every slot, in order.

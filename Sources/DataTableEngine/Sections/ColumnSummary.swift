@@ -86,9 +86,37 @@ struct ColumnSummary: Sendable {
                             }
                         }
                     }
+                    // Whole numbers add up exactly in integers, with no compensation to carry
+                    // from one row to the next; the total then goes into the compensated sum
+                    // in two exact parts.
+                    func sumWhole<Number: FixedWidthInteger & StoredNumber>(_ numbers: [Number]) {
+                        var wholeSums = [Int64](repeating: 0, count: leafCount)
+                        wholeSums.withUnsafeMutableBufferPointer { wholeSums in
+                            numbers.withUnsafeBufferPointer { numbers in
+                                layout.leafOfSlot.withUnsafeBufferPointer { leafOfSlot in
+                                    layout.heldSlots.withUnsafeBufferPointer { held in
+                                        for slot in held {
+                                            let number = numbers[Int(slot)]
+                                            guard number != .min else { continue }
+                                            let leaf = Int(leafOfSlot[Int(slot)])
+                                            filled[leaf] += 1
+                                            wholeSums[leaf] &+= Int64(number)
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        for (leaf, whole) in wholeSums.enumerated() {
+                            let high = Double(whole)
+                            sums[leaf].add(high)
+                            // (A double holds every whole number up to 2^53 exactly; past that,
+                            // what the first part rounded away.)
+                            if high.magnitude >= 0x1p53 { sums[leaf].add(Double(whole - Int64(high))) }
+                        }
+                    }
                     switch store.numbers.storage {
-                    case .int16(let numbers): sum(numbers)
-                    case .int32(let numbers): sum(numbers)
+                    case .int16(let numbers): sumWhole(numbers)
+                    case .int32(let numbers): sumWhole(numbers)
                     case .double(let numbers): sum(numbers)
                     }
                 } else {

@@ -20,12 +20,13 @@ public struct RowSnapshot: Sendable {
 
 extension Table {
     /// The rows with `ids`, in the order asked; an unknown id is ``TableError/noSuchRow(_:)``.
-    /// With `columns`, only those columns' values and read-only flags are read (the others
-    /// are `.empty` and `false`): a `get` of one cell reads one cell.
+    /// With `columns` (per column index, whether it is read), only those columns' values and
+    /// read-only flags are read (the others are `.empty` and `false`): a `get` of one cell
+    /// reads one cell.
     ///
     /// `within` a view's filter, `index` counts the rows it shows, and a row it leaves out is
     /// ``TableError/invalidArgument(_:field:)`` (`ids[i]`).
-    public func rows(ids: [RowID], now: Double = 0, columns: Set<Int>? = nil, within filter: UInt64? = nil)
+    public func rows(ids: [RowID], now: Double = 0, columns: [Bool]? = nil, within filter: UInt64? = nil)
         throws(TableError) -> [RowSnapshot]
     {
         var result: [RowSnapshot] = []
@@ -33,7 +34,7 @@ extension Table {
         let mask = columnMask(columns)
         let shown = filter.flatMap(filterIndex)
         // The view-order columns read, and the sums they need, worked out once for every row.
-        let viewOrder = viewOrderColumns.keys.filter { mask[$0] }
+        let viewOrder = viewOrderColumns.isEmpty ? [] : viewOrderColumns.keys.filter { mask[$0] }
         let sums = viewOrder.isEmpty ? [:] : viewOrderSums(ViewRows(filter: shown), for: viewOrder)
         for (position, id) in ids.enumerated() {
             let slot = try requireSlot(id)
@@ -55,7 +56,7 @@ extension Table {
 
     /// Up to `count` rows from position `from` of the current order (`within` a view's filter:
     /// of the rows it shows); `columns` as in ``rows(ids:now:columns:within:)``.
-    public func rows(from: Int, count: Int, now: Double = 0, columns: Set<Int>? = nil, within filter: UInt64? = nil)
+    public func rows(from: Int, count: Int, now: Double = 0, columns: [Bool]? = nil, within filter: UInt64? = nil)
         -> [RowSnapshot]
     {
         let shown = filter.flatMap(filterIndex)
@@ -83,9 +84,13 @@ extension Table {
     }
 
     /// Per column, whether it is read: all of them without `columns`.
-    private func columnMask(_ columns: Set<Int>?) -> [Bool] {
+    private func columnMask(_ columns: [Bool]?) -> [Bool] {
         guard let columns else { return Array(repeating: true, count: self.columns.count) }
-        return self.columns.indices.map { columns.contains($0) }
+        precondition(
+            columns.count == self.columns.count,
+            "a mask of \(columns.count) for \(self.columns.count) columns"
+        )
+        return columns
     }
 
     private func snapshot(slot: UInt32, index: Int, now: Double, mask: [Bool]) -> RowSnapshot {

@@ -24,15 +24,18 @@ extension MethodTable {
         }
         let now = Date().timeIntervalSince1970
         return try server.read(request.table, by: requester) { table in
-            var only: Set<Int>?
+            // Per column, whether the reply shows it (a mask: no set of indices hashed at
+            // every column of every row).
+            var only: [Bool]?
             if let keys = request.columns {
-                only = []
+                var mask = [Bool](repeating: false, count: table.columns.count)
                 for key in keys {
                     guard let index = table.columns.firstIndex(where: { $0.key == key }) else {
                         throw TableError.noSuchColumn(key, row: nil)
                     }
-                    only!.insert(index)
+                    mask[index] = true
                 }
+                only = mask
             }
             let asked = ids?.count ?? max(0, min(count, table.shownCount(filter: filter) - from))
             try server.checkReplySize(

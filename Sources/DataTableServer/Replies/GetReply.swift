@@ -11,13 +11,14 @@ struct GetReply: Encodable, Sendable {
     var total: Int
     var errors: Int
     var rows: [RowSnapshot]
-    /// The table's columns, and which of them the reply shows (every one without `only`).
+    /// The table's columns, and which of them the reply shows (per column index; every one
+    /// without `only`).
     var columns: [Column]
-    var only: Set<Int>?
+    var only: [Bool]?
     /// The columns' indices in the order of their keys.
     var columnsInKeyOrder: [Int]
 
-    init(_ rows: [RowSnapshot], table: Table, only: Set<Int>?) {
+    init(_ rows: [RowSnapshot], table: Table, only: [Bool]?) {
         self.table = table.name
         version = Int(table.version)
         total = table.rowCount
@@ -47,8 +48,8 @@ struct GetReply: Encodable, Sendable {
 extension GetReply: DirectJSON {
     func write(to writer: inout JSONWriter) {
         // The shown columns in the order of their keys (object members are sorted).
-        let shown = columns.indices.filter { only?.contains($0) ?? true }
-        let byKey = only.map { only in columnsInKeyOrder.filter { only.contains($0) } } ?? columnsInKeyOrder
+        let shown = only.map { only in columns.indices.filter { only[$0] } } ?? Array(columns.indices)
+        let byKey = only.map { only in columnsInKeyOrder.filter { only[$0] } } ?? columnsInKeyOrder
         writer.raw(#"{"errors":"#)
         writer.int(errors)
         writer.raw(#","rows":["#)

@@ -21,11 +21,11 @@ extension ServerState {
     /// each column shown (all, or `only`) with its key twice (value and display) and its text
     /// twice, taking the table's average cell.
     /// Costs O(columns) and allocates nothing: it runs before every `get`.
-    static func estimatedGetBytes(of table: borrowing Table, rows: Int, only: Set<Int>?) -> Int {
+    static func estimatedGetBytes(of table: borrowing Table, rows: Int, only: [Bool]?) -> Int {
         guard rows > 0, !table.columns.isEmpty else { return 0 }
         var keys = 0
         var shown = 0
-        for (index, column) in table.columns.enumerated() where only?.contains(index) ?? true {
+        for (index, column) in table.columns.enumerated() where only?[index] ?? true {
             keys += 2 * column.key.utf8.count + 16
             shown += 1
         }
@@ -47,9 +47,7 @@ extension ServerState {
             // Params the get itself refuses (a negative from or count) count as no rows here.
             let from = max(0, get.from ?? 0)
             let rows = get.ids?.count ?? max(0, min(get.count ?? 100, table.rowCount - min(from, table.rowCount)))
-            let only = get.columns.map { keys in
-                Set(keys.compactMap { key in table.columns.firstIndex { $0.key == key } })
-            }
+            let only = get.columns.map { keys in table.columns.map { keys.contains($0.key) } }
             return Self.estimatedGetBytes(of: table, rows: rows, only: only)
         }
         return (estimate ?? 0).addingReportingOverflow(256).overflow ? .max : (estimate ?? 0) + 256

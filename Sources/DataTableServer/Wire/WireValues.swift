@@ -123,18 +123,18 @@ enum WireValues {
         }
     }
 
-    /// A row for `get`: every column's value, or only those of `only` (column indices).
-    static func row(_ row: RowSnapshot, columns: [Column], only: Set<Int>? = nil) -> RowReply {
+    /// A row for `get`: every column's value, or only those `only` marks (per column index).
+    static func row(_ row: RowSnapshot, columns: [Column], only: [Bool]? = nil) -> RowReply {
         var values: [String: JSONValue] = [:]
         var display: [String: String] = [:]
         var readOnly: [String] = []
-        for (index, column) in columns.enumerated() where only?.contains(index) ?? true {
+        for (index, column) in columns.enumerated() where only?[index] ?? true {
             values[column.key] = json(row.values[index], rules: column.rules)
             display[column.key] = column.rules.displayText(row.values[index])
             if row.readOnly[index] { readOnly.append(column.key) }
         }
         var drafts: [String: DraftReply] = [:]
-        for (index, draft) in row.drafts where only?.contains(index) ?? true {
+        for (index, draft) in row.drafts where only?[index] ?? true {
             drafts[columns[index].key] = DraftReply(text: draft.text, error: draft.message)
         }
         return RowReply(

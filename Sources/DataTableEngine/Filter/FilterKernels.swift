@@ -181,7 +181,7 @@ extension FilterTerm {
                 outcomes: outcomes
             )
         case .all(let terms):
-            return Self.kept(by: terms, among: bits, words: words) { terms, copy in
+            return Self.kept(among: bits, words: words) { copy in
                 terms.allSatisfy {
                     $0.refuse(in: table, words: words, slotCount: slotCount, bits: copy, outcomes: outcomes)
                 }
@@ -191,8 +191,8 @@ extension FilterTerm {
         case .any(let terms):
             var union = [UInt64](repeating: 0, count: words.count)
             for term in terms {
-                let done = Self.kept(by: [term], among: bits, words: words) { terms, copy in
-                    terms[0].refuse(in: table, words: words, slotCount: slotCount, bits: copy, outcomes: outcomes)
+                let done = Self.kept(among: bits, words: words) { copy in
+                    term.refuse(in: table, words: words, slotCount: slotCount, bits: copy, outcomes: outcomes)
                 } apply: { kept in
                     for (offset, word) in words.enumerated() { union[offset] |= kept[word] }
                 }
@@ -201,8 +201,8 @@ extension FilterTerm {
             for (offset, word) in words.enumerated() { bits[word] &= union[offset] }
             return true
         case .not(let term):
-            return Self.kept(by: [term], among: bits, words: words) { terms, copy in
-                terms[0].refuse(in: table, words: words, slotCount: slotCount, bits: copy, outcomes: outcomes)
+            return Self.kept(among: bits, words: words) { copy in
+                term.refuse(in: table, words: words, slotCount: slotCount, bits: copy, outcomes: outcomes)
             } apply: { kept in
                 for word in words { bits[word] &= ~kept[word] }
             }
@@ -213,16 +213,15 @@ extension FilterTerm {
     /// bits it kept to `apply`; says whether it could. The copy is as long as `bits` but only
     /// its `words` are written or read.
     private static func kept(
-        by terms: [FilterTerm],
         among bits: UnsafeMutableBufferPointer<UInt64>,
         words: Range<Int>,
-        refuse: ([FilterTerm], UnsafeMutableBufferPointer<UInt64>) -> Bool,
+        refuse: (UnsafeMutableBufferPointer<UInt64>) -> Bool,
         apply: (UnsafeMutableBufferPointer<UInt64>) -> Void
     ) -> Bool {
         let copy = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: words.upperBound)
         defer { copy.deallocate() }
         for word in words { copy[word] = bits[word] }
-        guard refuse(terms, copy) else { return false }
+        guard refuse(copy) else { return false }
         apply(copy)
         return true
     }

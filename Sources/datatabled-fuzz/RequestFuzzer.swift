@@ -108,7 +108,8 @@ final class RequestFuzzer: Sendable {
 
     private static func context(_ server: ServerState) -> RequestContext {
         RequestContext(
-            connection: ConnectionInfo(id: 1),
+            // The daemon's own user, as a local administrator: every method is open to it.
+            connection: ConnectionInfo(id: 1, peer: PeerCredentials(pid: getpid(), uid: geteuid(), gid: getegid())),
             server: server,
             logger: Logger(label: "fuzz", factory: { _ in SwiftLogNoOpLogHandler() })
         )

@@ -13,11 +13,12 @@ struct InProcessClient {
     init(
         limits: ServerLimits = ServerLimits(),
         logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
-        server: ServerState? = nil
+        server: ServerState? = nil,
+        peer: PeerCredentials? = PeerCredentials(pid: 42, uid: 1000, gid: 1000)
     ) {
         dispatcher = RequestDispatcher(methods: .builtin(), limits: limits)
         context = RequestContext(
-            connection: ConnectionInfo(id: 1, peer: PeerCredentials(pid: 42, uid: 1000, gid: 1000)),
+            connection: ConnectionInfo(id: 1, peer: peer),
             server: server ?? ServerState(limits: limits),
             logger: logger
         )

@@ -40,9 +40,10 @@ public struct FilePolicy: Sendable, Hashable {
 
     /// The paths `peer` may name, as `hello` reports them.
     func paths(for peer: PeerCredentials?) -> HelloRequest.FilePaths {
-        Self.isPrivileged(peer)
-            ? HelloRequest.FilePaths(anyPath: true)
-            : HelloRequest.FilePaths(anyPath: false, importDir: importDirectory, exportDir: exportDirectory)
+        if Self.isPrivileged(peer) { return HelloRequest.FilePaths(anyPath: true) }
+        // An unidentified peer may name no path at all.
+        guard peer != nil else { return HelloRequest.FilePaths(anyPath: false) }
+        return HelloRequest.FilePaths(anyPath: false, importDir: importDirectory, exportDir: exportDirectory)
     }
 
     /// Whether `peer`'s own rights reach every file the daemon's do.
@@ -67,7 +68,8 @@ public struct FilePolicy: Sendable, Hashable {
         if Self.isPrivileged(peer) {
             return try ClientFile(path: path, descriptor: open(path, flags))
         }
-        guard let directory = importDirectory, let inside = Self.relative(path, beneath: directory) else {
+        // The import directory is for peers the daemon can name, as the export directory is.
+        guard peer != nil, let directory = importDirectory, let inside = Self.relative(path, beneath: directory) else {
             throw ResponseError(
                 code: .notPermitted,
                 kind: .notPermitted,

@@ -8,7 +8,8 @@ extension MethodTable {
         let server = context.server
         let writer = context.writer
         try TableCatalog.checkName(request.table)
-        let mode = try server.tableMode(request.mode)
+        // Asked before the table is built: an unidentified peer makes nothing.
+        let access = try context.requester.access(mode: server.tableMode(request.mode))
         var table = try Table(
             name: request.table,
             columns: try WireSchema.columns(request.columns),
@@ -27,7 +28,7 @@ extension MethodTable {
             // Nor something to undo.
             table.forgetHistory()
         }
-        table.access = context.requester.access(mode: mode)
+        table.access = access
         let created = table
         try server.checkMemory()
         try server.checkUserMemory(owner: created.access.owner, adding: created.estimatedBytes)

@@ -42,6 +42,8 @@ extension MethodTable {
         // mode that is not one, reads nothing.
         var existing = try Self.tableToLoadInto(request.table, server, by: requester)
         let mode = try server.tableMode(request.mode)
+        // A new table needs an owner: an unidentified peer is refused before any text is read.
+        if existing == nil { _ = try requester.access(mode: mode) }
         // The rows count against the memory of the table's owner (the peer's, for a new table):
         // about twice their text once in.
         let owner = existing?.owner ?? requester.uid
@@ -103,7 +105,7 @@ extension MethodTable {
             throw ResponseError(CatalogError.noSuchTable(request.table))
         }
         if existing == nil {
-            let access = requester.access(mode: mode)
+            let access = try requester.access(mode: mode)
             return try await loadNew(request, loaded, access: access, writer, logsWhole: logsWhole)
         }
         return try await loadInto(

@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -84,8 +86,33 @@ let package = Package(
                 "CLibEdit",
                 "DataTableClient",
                 "DataTableProtocol",
+                "DataTableWeb",
                 "TextMeasure",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // `datatable web`: a page and a WebSocket on loopback that carry a browser's JSON-RPC lines
+        // to the daemon's socket as the user who runs it; the page's files are built in.
+        .target(
+            name: "DataTableWeb",
+            dependencies: [
+                "TextMeasure",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+            ],
+            resources: [
+                .embedInCode("Page/index.html"),
+                .embedInCode("Page/page.css"),
+                .embedInCode("Page/main.js"),
+                .embedInCode("Page/rpc.js"),
+                .embedInCode("Page/live-window.js"),
+                .embedInCode("Page/table-view.js"),
+                .embedInCode("Page/list-view.js"),
             ]
         ),
 

@@ -8,8 +8,9 @@ import Foundation
 /// The bytes of a font file, read so that nothing at the path can block or mislead the daemon:
 /// only beneath a directory fontconfig is set up to read fonts from (which the administrator
 /// names in its configuration), opened without blocking (a FIFO or a device opens at once),
-/// checked as opened (a regular file, at most ``maximumBytes``), and read whole.
-enum FontFile {
+/// checked as opened (a regular file, at most ``maximumBytes``), and read whole. `datatable web`
+/// serves the page the same files, read the same way.
+public enum FontFile {
     /// The largest font file read.
     static let maximumBytes = 64 << 20
 
@@ -33,7 +34,7 @@ enum FontFile {
     }
 
     /// Every byte of the font file at `path`, or why it cannot be read.
-    static func read(_ path: String) throws(FontError) -> [UInt8] {
+    public static func read(_ path: String) throws(FontError) -> [UInt8] {
         guard let real = resolved(path) else { throw FontError("The font file \(path) cannot be found.") }
         guard directories.contains(where: { real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
             throw FontError(

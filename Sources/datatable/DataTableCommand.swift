@@ -20,7 +20,7 @@ struct DataTableCommand: AsyncParsableCommand {
             Group.self, Distinct.self,
             Subscribe.self, Watch.self,
             View.self,
-            Socket.self, Shell.self,
+            Socket.self, Shell.self, Web.self,
         ]
     )
 }

@@ -22,6 +22,7 @@ public enum MethodRegistry {
         GetRequest.self,
         SelectRequest.self,
         SelectionRequest.self,
+        CopyRequest.self,
         SortRequest.self,
         LayoutRequest.self,
         ScrollRequest.self,

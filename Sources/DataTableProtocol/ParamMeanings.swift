@@ -94,6 +94,17 @@ extension ParamsSchema {
                 "With `save` or `delete`: only if the table is still at this version: otherwise `conflict`, "
                 + "with the table's version in `data.version`, and nothing changes.",
         ],
+        "copy": [
+            "table":
+                "The table to copy from; the peer needs read (`permission_denied`).",
+            "columns":
+                "The keys of the columns to copy, in this order, instead of those this connection's view "
+                + "shows.",
+            "view":
+                "Copy as this connection's view shows the table (default true): only selected rows its "
+                + "filter lets through, and its hidden columns and column order; `false` copies every "
+                + "selected row in every column.",
+        ],
         "create": [
             "table":
                 "The new table's name: 1 to 128 characters, no control characters (`invalid_value`); a name "

@@ -16,7 +16,7 @@ struct DataTableCommand: AsyncParsableCommand {
             Alter.self, ColumnStateCommand.self,
             Get.self,
             Select.self,
-            Selection.self, Sort.self, Undo.self, Redo.self, Layout.self, Scroll.self, Filter.self, Search.self,
+            Selection.self, Copy.self, Sort.self, Undo.self, Redo.self, Layout.self, Scroll.self, Filter.self, Search.self,
             Group.self, Distinct.self,
             Subscribe.self, Watch.self,
             View.self,

@@ -81,6 +81,10 @@ import Testing
             #"{"count":1,"ids":["B2"],"mode":"multiple","table":"bins","version":6}"#
         ),
         (
+            "copy",
+            #"{"columns":["bin","qty"],"html":"<table><thead><tr><th>bin</th><th style=\"text-align:right\">qty</th></tr></thead><tbody><tr><td>B2</td><td style=\"text-align:right\">9</td></tr></tbody></table>","rows":1,"table":"bins","text":"bin  qty\nB2     9\n","tsv":"bin\tqty\nB2\t9\n","version":6}"#
+        ),
+        (
             "sort",
             #"{"keys":[{"column":"qty","descending":true}],"table":"bins","version":7}"#
         ),

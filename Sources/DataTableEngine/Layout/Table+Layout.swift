@@ -40,7 +40,7 @@ extension Table {
 
     /// The columns' layout hints with a view's (or one layout's) in place of theirs, checked as
     /// a table's own are.
-    private func viewHints(_ overrides: [String: ColumnLayout]) throws(TableError) -> [ColumnLayout] {
+    func viewHints(_ overrides: [String: ColumnLayout]) throws(TableError) -> [ColumnLayout] {
         var hints = columns.map(\.layout)
         for (key, override) in overrides.sorted(by: { $0.key < $1.key }) {
             guard let index = columnIndex[key] else { throw .noSuchColumn(key, row: nil) }
@@ -63,7 +63,7 @@ extension Table {
 
     /// The columns a layout draws, in its order: the keys of `order` first, then the rest in
     /// the table's order; leaving out the hidden ones and those bound to an accessory.
-    private func shownColumns(_ hints: [ColumnLayout], order: [String]) throws(TableError) -> [Int] {
+    func shownColumns(_ hints: [ColumnLayout], order: [String]) throws(TableError) -> [Int] {
         var first: [Int] = []
         for key in order {
             guard let index = columnIndex[key] else { throw .noSuchColumn(key, row: nil) }

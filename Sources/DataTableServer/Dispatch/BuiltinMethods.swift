@@ -21,6 +21,7 @@ extension MethodTable {
         table.registerDistinctMethod()
         table.registerCollapseMethods()
         table.registerEventMethods()
+        table.registerCopyMethod()
         return table
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DataTableProtocol
+import Foundation
 
 /// `datatable select TABLE`.
 struct Select: ParsableCommand {
@@ -50,6 +51,39 @@ struct Selection: ParsableCommand {
             let reply = try session.send(SelectionRequest(table: table))
             guard !common.json else { return }
             for id in reply.ids { print(id.text) }
+        }
+    }
+}
+
+/// `datatable copy TABLE`: the selection as displayed, for a clipboard.
+struct Copy: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the selected rows as displayed: tab-separated (default), aligned text, or HTML.",
+        discussion: "datatable copy stock | xclip -selection clipboard"
+    )
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case tsv, text, html
+    }
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The table.", completion: .custom(Completions.tables)) var table: String
+    @Option(help: "tsv, text or html.") var format: Format = .tsv
+    @Option(
+        name: .customLong("column"),
+        help: "Copy this column (repeat, in order) instead of every column.",
+        completion: .custom(Completions.columns)
+    ) var columns: [String] = []
+
+    func run() throws {
+        try common.withSession { session in
+            let reply = try session.send(CopyRequest(table: table, columns: columns.isEmpty ? nil : columns))
+            guard !common.json else { return }
+            let text: String
+            switch format {
+            case .tsv: text = reply.tsv
+            case .text: text = reply.text
+            case .html: text = reply.html + "\n"
+            }
+            FileHandle.standardOutput.write(Data(text.utf8))
         }
     }
 }

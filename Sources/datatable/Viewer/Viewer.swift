@@ -37,6 +37,7 @@ final class Viewer {
         ("e", "edit the cell under the cursor (Enter keeps, Esc cancels)"),
         ("+", "add a row"),
         ("d", "delete the selected rows"),
+        ("y", "copy the selected rows as shown to the clipboard (OSC 52; tab-separated)"),
         ("u  U", "undo the table's last change; make it again"),
         ("s", "sort by the cursor's column: ascending, descending, unsorted"),
         ("/", "search every column"),
@@ -296,6 +297,18 @@ final class Viewer {
                 self.message = ("deleted \(Output.count(reply.deleted, "row")) · u undoes", false)
             }
             return .anchored
+        case .character("y"):
+            guard (window.window["selected"]?.intValue ?? 0) > 0 else {
+                message = ("select rows first (space, a)", false)
+                return nil
+            }
+            try act { session, table in
+                let copied = try session.send(CopyRequest(table: table))
+                // OSC 52: the terminal puts the text on the system clipboard.
+                self.terminal.write("\u{1B}]52;c;" + Data(copied.tsv.utf8).base64EncodedString() + "\u{07}")
+                self.message = ("copied \(Output.count(copied.rows, "row")) to the clipboard", false)
+            }
+            return nil
         case .character("u"), .character("U"):
             let redo = key == .character("U")
             try act { session, table in

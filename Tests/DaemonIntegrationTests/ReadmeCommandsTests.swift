@@ -30,6 +30,7 @@ struct ReadmeCommandsTests {
         ("systemctl", "installs onto the machine"),
         ("datatabled --system", "the system service on the system path: SystemServiceTests runs it"),
         ("datatable view", "full screen: ViewerTests drives it in tmux"),
+        ("datatable web", "serves until stopped: Tests/browser drives its page in Chromium"),
         ("datatable shell ", "interactive: ShellTests drives it in tmux (and it runs piped below)"),
     ]
 

@@ -253,7 +253,10 @@ class App {
     cell.append(editor);
     editor.focus();
     editor.select();
+    let done = false;
     const finish = () => {
+      if (done) return;
+      done = true;
       editor.remove();
       this.draw();
       this.focusCell(id, column);
@@ -265,9 +268,7 @@ class App {
       await this.run("edit", { table: this.table, id, column, value: editor.value });
       finish();
     });
-    editor.addEventListener("blur", () => {
-      if (editor.isConnected) finish();
-    });
+    editor.addEventListener("blur", () => finish());
   }
 
   /** A form asking every column, the required ones marked; `add` on submit. */

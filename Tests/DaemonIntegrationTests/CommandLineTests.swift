@@ -152,6 +152,20 @@ import TextMeasure
         #expect(wrongType.output.contains("Enter a number"))
     }
 
+    /// `copy`: the selected rows as shown, tab-separated by default, or aligned text, or HTML;
+    /// with `--column`, only those columns, in that order.
+    @Test func copyPrintsTheSelectionAsShown() throws {
+        #expect(try datatable("select", "stock", "2", "10").status == 0)
+        let tsv = try datatable("copy", "stock", "--column", "qty", "--column", "item")
+        #expect(tsv == (0, "Qty\tItem\n8400\tHex Bolt M8×40\n57\tTiming Belt T5-600\n"))
+        let text = try datatable("copy", "stock", "--format", "text", "--column", "item", "--column", "qty")
+        #expect(text == (0, "Item                 Qty\nHex Bolt M8×40      8400\nTiming Belt T5-600    57\n"))
+        let html = try datatable("copy", "stock", "--format", "html", "--column", "item")
+        #expect(html.output.hasPrefix("<table><thead><tr><th>Item</th></tr></thead><tbody><tr><td>Hex Bolt M8×40</td>"))
+        let refused = try datatable("copy", "stock", "--column", "nope")
+        #expect(refused.status == 1 && refused.output.contains("no_such_column"))
+    }
+
     @Test func rowCommandsChangeTheTable() throws {
         let added = try datatable("add", "stock", "--row", "item=Gasket", "qty=4", "received=2030-02-02")
         #expect(added == (0, "added row 11 at index 0 (11 rows)\n"))

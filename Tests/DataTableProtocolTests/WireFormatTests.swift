@@ -189,7 +189,7 @@ import Testing
             names == [
                 "ping", "hello", "help", "stats", "create", "drop", "chmod", "tables", "describe", "add", "edit",
                 "revert",
-                "delete", "clear", "alter", "get", "select", "selection", "sort", "layout", "scroll", "watch",
+                "delete", "clear", "alter", "get", "select", "selection", "copy", "sort", "layout", "scroll", "watch",
                 "unwatch", "filter", "distinct", "collapse", "expand",
                 "columnState", "subscribe",
                 "unsubscribe",

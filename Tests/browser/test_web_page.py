@@ -277,6 +277,108 @@ class WebPageTests(unittest.TestCase):
         page.screenshot(path=str(SHOTS / "stock-375.png"))
         print(f"\nscreenshot: {SHOTS / 'stock-375.png'}", file=sys.stderr)
 
+    def test_the_keyboard_moves_the_focus_and_selects(self):
+        page = self.open_page(1280)
+        rows = page.evaluate("datatableApp.window.rows.map((r) => r.id)")
+        page.locator(f'.row[data-id="{rows[0]}"] .cell[data-column="item"]').click()
+        self.assertEqual(page.locator("#grid").get_attribute("aria-activedescendant"), f"cell-{rows[0]}-item")
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("ArrowRight")
+        self.assertEqual(page.locator("#grid").get_attribute("aria-activedescendant"), f"cell-{rows[1]}-rack")
+        page.keyboard.press(" ")
+        self.wait_until(page, f'document.querySelector(\'.row[data-id="{rows[1]}"]\').getAttribute("aria-selected") === "true"')
+        selection = rpc(self.sock, {"method": "selection", "params": {"table": "stock"}})[0]["result"]
+        self.assertIn(rows[1], selection["ids"])
+        page.keyboard.press(" ")
+        self.wait_until(page, f'document.querySelector(\'.row[data-id="{rows[1]}"]\').getAttribute("aria-selected") === "false"')
+
+    def test_the_filter_feedback_bar_says_what_is_shown_and_clears(self):
+        page = self.open_page(1280)
+        self.assertFalse(page.locator("#filter-bar").is_visible())
+        page.locator("#search").fill("belt")
+        page.locator("#search").press("Enter")
+        self.wait_until(page, "!document.getElementById('filter-bar').hidden")
+        text = page.locator("#filter-text").inner_text()
+        window = page.evaluate("datatableApp.window")
+        self.assertIn(f"{window['shown']} of {window['total']} rows", text)
+        self.assertTrue(all("belt" in " ".join(row["cells"]).lower() for row in window["rows"]), window["rows"])
+        page.locator("#clear-filter").click()
+        self.wait_until(page, "document.getElementById('filter-bar').hidden")
+        self.assertEqual(page.evaluate("datatableApp.window.shown ?? null"), None)
+
+    def test_adding_a_row_asks_every_column_and_marks_the_required(self):
+        page = self.open_page(1280)
+        total = page.evaluate("datatableApp.window.total")
+        page.locator("#add-row").click()
+        labels = page.locator("#add-fields label").all_inner_texts()
+        self.assertIn("Item *", [label.strip() for label in labels])
+        self.assertEqual(len(labels), 8)
+        page.locator('#add-fields input[name="item"]').fill("Spring Washer")
+        page.locator('#add-fields input[name="received"]').fill("2020-01-01")
+        page.locator('#add-form button[value="add"]').click()
+        self.wait_until(page, f"datatableApp.window.total === {total + 1}")
+        self.assertFalse(page.locator("#add-dialog").is_visible())
+
+    def test_grouping_draws_section_headers_with_totals_under_their_columns(self):
+        page = self.open_page(1280)
+        page.locator("#group-by").select_option("status")
+        self.wait_until(page, "datatableApp.window.sections?.shown?.length > 0")
+        window = page.evaluate("datatableApp.window")
+        drawn = page.evaluate(
+            """() => {
+                const content = document.getElementById("content").getBoundingClientRect();
+                return [...document.querySelectorAll(".section-header")].map((node) => ({
+                    y: node.getBoundingClientRect().top - content.top,
+                    title: node.querySelector(".section-title").textContent,
+                    totals: [...node.querySelectorAll(".section-total")].map((t) => {
+                        const r = t.getBoundingClientRect();
+                        return { key: t.dataset.column, x: r.left - content.left, width: r.width, text: t.textContent };
+                    }),
+                }));
+            }"""
+        )
+        columns = {column["key"]: column for column in window["columns"]}
+        shown = window["sections"]["shown"]
+        for section in shown:
+            header = next(d for d in drawn if d["title"].startswith(str(section["title"])))
+            self.assertAlmostEqual(header["y"], section["y"], delta=0.5)
+            qty = next(t for t in header["totals"] if t["key"] == "qty")
+            self.assertAlmostEqual(qty["x"], columns["qty"]["x"], delta=0.5)
+            self.assertEqual(qty["text"], next(a["text"] for a in section["aggregates"] if a["column"] == "qty"))
+        self.assertIn("grandTotal", window["sections"])
+        self.assertTrue(any(d["title"] == "Total" for d in drawn))
+        page.locator("#group-by").select_option("")
+        self.wait_until(page, "!datatableApp.window.sections")
+
+    def test_the_sticky_first_column_shrinks_as_the_content_scrolls_sideways(self):
+        page = self.open_page(700)
+        page.locator("#sideways").check()
+        self.wait_until(page, "datatableApp.window.contentWidth > 700")
+        natural = page.evaluate(
+            """() => datatableApp.rpc.call("layout", { table: "stock", width: datatableApp.window.viewport.width, horizontalScroll: true })"""
+        )["sticky"]
+        page.evaluate("document.getElementById('scroller').scrollLeft = 100")
+        self.wait_until(page, "datatableApp.window.viewport.x === 100")
+        box = page.evaluate(
+            """(key) => {
+                const scroller = document.getElementById("scroller").getBoundingClientRect();
+                const cell = document.querySelector(`.row .cell[data-column="${key}"]`).getBoundingClientRect();
+                return { x: cell.left - scroller.left, width: cell.width };
+            }""",
+            natural["column"],
+        )
+        left = page.evaluate("datatableApp.window.accessories.left")
+        self.assertAlmostEqual(box["x"], left["x"] + left["width"], delta=0.5)
+        self.assertAlmostEqual(box["width"], max(natural["minWidth"], natural["width"] - 100), delta=0.5)
+        # A column that is not sticky scrolls away with the content.
+        rack = page.evaluate(
+            """() => {
+                const scroller = document.getElementById("scroller").getBoundingClientRect();
+                return document.querySelector('.row .cell[data-column="rack"]').getBoundingClientRect().left - scroller.left;
+            }"""
+        )
+        self.assertAlmostEqual(rack, page.evaluate("datatableApp.window.columns.find((c) => c.key === 'rack').x"), delta=0.5)
+
     # -- Chromium agrees with the daemon's text measurement -----------------------------------
 
     def test_the_browser_agrees_with_the_daemons_text_widths(self):

@@ -89,6 +89,8 @@ class App {
   async watch({ fresh = false } = {}) {
     const params = { table: this.table, ...this.viewportParams() };
     if (this.watchID !== null && !fresh) params.watch = this.watchID;
+    if (this.newSections !== undefined) params.sections = this.newSections;
+    this.newSections = undefined;
     const reply = await this.rpc.call("watch", params);
     this.watchID = reply.watch;
     if (reply.delta) applyDelta(this.window, reply.delta);
@@ -161,6 +163,19 @@ class App {
       this.watch({ fresh: true });
     });
     document.getElementById("add-row").addEventListener("click", () => this.openAddForm());
+    const groupBy = document.getElementById("group-by");
+    for (const column of this.schema.columns) {
+      if (["image", "boolean"].includes(column.type)) continue;
+      groupBy.append(new Option(column.label, column.key));
+    }
+    groupBy.addEventListener("change", () => {
+      // Sections by the column, each with the sums of the number and duration columns, and a
+      // grand total pinned at the bottom; none ends them.
+      const sums = {};
+      for (const column of this.schema.columns) if (["number", "duration"].includes(column.type)) sums[column.key] = "sum";
+      this.newSections = groupBy.value ? { column: groupBy.value, aggregates: sums, grandTotal: "pinnedBottom" } : {};
+      this.watch({ fresh: true });
+    });
     this.grid.addEventListener("keydown", (event) => this.key(event));
     document.addEventListener("copy", (event) => this.copy(event));
   }

@@ -20,6 +20,11 @@ function place(node, x, y, width, height) {
   if (height !== undefined) node.style.height = `${height}px`;
 }
 
+/** How far the window's columns are scrolled sideways: their `x` is in the viewport's terms. */
+function offset(window) {
+  return window.viewport?.x ?? 0;
+}
+
 export class TableView {
   /** Draws into `content` (the scrolled box) for `app` (which edits, selects and sorts). */
   constructor(content, app) {
@@ -48,7 +53,7 @@ export class TableView {
     const left = window.accessories?.left;
     if (left?.kind === "checkbox") {
       const box = element("div", "accessory left", { role: roles.header ?? "columnheader" });
-      place(box, left.x, 0, left.width, window.header.height);
+      place(box, left.x + offset(window), 0, left.width, window.header.height);
       const all = element("input", "", { type: "checkbox", "aria-label": "Select all rows" });
       all.checked = window.total > 0 && window.selected === (window.shown ?? window.total);
       all.addEventListener("change", () => this.app.selectAll(all.checked));
@@ -63,7 +68,8 @@ export class TableView {
       });
       if (column.sort) cell.setAttribute("aria-sort", column.sort);
       if (column.readOnly) cell.setAttribute("aria-readonly", "true");
-      place(cell, column.x, 0, column.width, window.header.height);
+      place(cell, column.x + offset(window), 0, column.width, window.header.height);
+      if (column.sticky) cell.dataset.sticky = "true";
       cell.style.paddingTop = `${HEADER_PADDING}px`;
       const label = element("span", "label");
       label.textContent = column.header.join("\n");
@@ -79,21 +85,40 @@ export class TableView {
   }
 
   renderSections(window) {
-    const shown = window.sections?.shown ?? [];
+    const sections = window.sections;
+    const shown = [...(sections?.shown ?? [])];
+    if (sections?.grandTotal) shown.push({ ...sections.grandTotal, title: "Total", grand: true });
     const keep = new Set();
     for (const section of shown) {
-      const key = JSON.stringify(section.path ?? section.title);
+      const key = section.grand ? "grand-total" : JSON.stringify(section.path ?? section.title);
       keep.add(key);
       let node = this.sectionNodes.get(key);
       if (!node) {
-        node = element("div", "section-header", { role: "row" });
+        node = element("div", section.grand ? "section-header grand-total" : "section-header", { role: "row" });
         this.sectionNodes.set(key, node);
         this.content.append(node);
       }
       place(node, 0, section.y, window.contentWidth, section.height);
-      node.style.paddingLeft = `${CELL_PADDING + (section.level ?? 0) * 16}px`;
-      const totals = (section.aggregates ?? []).map((total) => `${total.function} ${total.column}: ${total.text}`);
-      node.textContent = [String(section.title), `(${section.count})`, ...totals].join("  ");
+      node.replaceChildren();
+      const title = element("span", "section-title");
+      title.style.left = `${CELL_PADDING + (section.level ?? 0) * 16}px`;
+      title.textContent = section.grand ? "Total" : `${section.title} (${section.count})`;
+      node.append(title);
+      // Each total under its own column, as the column aligns it.
+      const columns = new Map(window.columns.map((column) => [column.key, column]));
+      const byColumn = new Map();
+      for (const total of section.aggregates ?? []) {
+        if (!byColumn.has(total.column)) byColumn.set(total.column, []);
+        byColumn.get(total.column).push(total.text ?? "");
+      }
+      for (const [key, texts] of byColumn) {
+        const column = columns.get(key);
+        if (!column || column.x === undefined) continue;
+        const cell = element("span", `section-total align-${column.align}`, { "data-column": key });
+        place(cell, column.x, undefined, column.width, undefined);
+        cell.textContent = texts.join(" · ");
+        node.append(cell);
+      }
     }
     for (const [key, node] of this.sectionNodes) {
       if (!keep.has(key)) {
@@ -137,7 +162,7 @@ export class TableView {
     const left = window.accessories?.left;
     if (left?.kind === "checkbox") {
       const box = element("div", "accessory left", { role: roles.cell ?? "cell" });
-      place(box, left.x, 0, left.width, row.height);
+      place(box, left.x + offset(window), 0, left.width, row.height);
       const check = element("input", "", { type: "checkbox", "aria-label": `Select row ${row.index + 1}` });
       check.checked = Boolean(row.selected);
       check.addEventListener("change", () => this.app.select(row.id, check.checked));
@@ -152,7 +177,8 @@ export class TableView {
         "data-column": column.key,
         id: `cell-${row.id}-${column.key}`,
       });
-      place(cell, column.x, 0, column.width, row.height);
+      place(cell, column.x + offset(window), 0, column.width, row.height);
+      if (column.sticky) cell.dataset.sticky = "true";
       cell.style.paddingTop = row.tall ? `${ROW_PADDING}px` : "";
       if (column.readOnly || readOnly.has(column.key)) {
         cell.setAttribute("aria-readonly", "true");
@@ -180,18 +206,14 @@ export class TableView {
     return this.rowNodes.get(id)?.querySelector(`[data-column="${CSS.escape(key)}"]`);
   }
 
-  /** Keeps the sticky parts where they belong when the content scrolls sideways by `x`. */
+  /** Keeps the sticky parts (the left accessory, the sticky first column, which the daemon has
+   * already narrowed for the window's horizontal offset) where the window put them while the
+   * content scrolls sideways to `x`, until the next window arrives. */
   stick(window, x) {
-    const sticky = window.sticky;
-    for (const node of this.content.querySelectorAll(".accessory.left")) node.style.transform = `translateX(${x}px)`;
-    if (!sticky) return;
-    const width = Math.max(sticky.minWidth, sticky.width - x);
-    const column = window.columns.find((c) => c.key === sticky.column);
-    if (!column) return;
-    for (const node of this.content.querySelectorAll(`[data-column="${CSS.escape(sticky.column)}"]`)) {
-      node.style.transform = `translateX(${x}px)`;
-      node.style.width = `${width}px`;
-      node.classList.add("stuck");
+    const shift = x - offset(window);
+    for (const node of this.content.querySelectorAll(".accessory.left, [data-sticky]")) {
+      node.style.transform = shift ? `translateX(${shift}px)` : "";
+      node.classList.toggle("stuck", Boolean(window.horizontalScroll ?? offset(window)));
     }
   }
 }

@@ -88,7 +88,7 @@ class WebPageTests(unittest.TestCase):
         cls.port = int(cls.origin.rsplit(":", 1)[1])
         cls.playwright = sync_playwright().start()
         cls.browser = cls.playwright.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--font-render-hinting=none"]
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-dev-shm-usage", "--font-render-hinting=none"]
         )
         SHOTS.mkdir(parents=True, exist_ok=True)
 

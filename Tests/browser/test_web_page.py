@@ -277,6 +277,41 @@ class WebPageTests(unittest.TestCase):
         page.screenshot(path=str(SHOTS / "stock-375.png"))
         print(f"\nscreenshot: {SHOTS / 'stock-375.png'}", file=sys.stderr)
 
+    def test_the_accessories_sit_where_the_layout_put_them(self):
+        rpc(self.sock, {"method": "create", "params": {
+            "table": "tasks", "selection": "none",
+            "columns": [{"key": "name", "label": "Task"}, {"key": "sync", "label": "Sync", "binding": "syncStatus"},
+                        {"key": "more", "label": "More", "binding": "drillDown"}],
+            "rows": [{"name": "Count bins", "sync": "synced", "more": "yes"}, {"name": "Order belts", "sync": "pending", "more": ""}],
+        }})
+        self.addCleanup(lambda: rpc(self.sock, {"method": "drop", "params": {"table": "tasks"}}))
+        page = self.browser.new_page(viewport={"width": 900, "height": 400})
+        self.addCleanup(page.close)
+        page.goto(self.url.replace("table=stock", "table=tasks"))
+        page.wait_for_selector("body[data-ready=true]", timeout=20000)
+        window = page.evaluate("datatableApp.window")
+        self.assertEqual(window["accessories"]["left"]["kind"], "syncStatus")
+        self.assertEqual(window["accessories"]["right"]["kind"], "chevron")
+        drawn = page.evaluate(
+            """() => {
+                const content = document.getElementById("content").getBoundingClientRect();
+                return [...document.querySelectorAll(".row")].map((row) => {
+                    const sync = row.querySelector(".sync-status"), chevron = row.querySelector(".accessory.right");
+                    return { id: Number(row.dataset.id), sync: sync?.textContent,
+                             chevron: chevron ? chevron.getBoundingClientRect().left - content.left : null };
+                });
+            }"""
+        )
+        for row in window["rows"]:
+            shown = next(d for d in drawn if d["id"] == row["id"])
+            self.assertEqual(shown["sync"], row["syncStatus"])
+            if row.get("drillDown"):
+                self.assertAlmostEqual(shown["chevron"], window["accessories"]["right"]["x"], delta=0.5)
+            else:
+                self.assertIsNone(shown["chevron"])
+        self.assertEqual([d["id"] for d in drawn if d["chevron"] is not None], [r["id"] for r in window["rows"] if r.get("drillDown")])
+        self.assertIn(None, [d["chevron"] for d in drawn], "the row with no drill-down shows a chevron")
+
     def test_the_keyboard_moves_the_focus_and_selects(self):
         page = self.open_page(1280)
         rows = page.evaluate("datatableApp.window.rows.map((r) => r.id)")
@@ -465,7 +500,15 @@ class WebPageTests(unittest.TestCase):
         page.locator(".editor").fill("many")
         page.locator(".editor").press("Enter")
         page.wait_for_selector(".draft-message", timeout=5000)
+        draft = page.evaluate(f"datatableApp.window.rows.find((r) => r.id === {first}).drafts.qty")
+        self.assertEqual(page.locator(".draft-message").inner_text(), draft["error"])
+        self.assertTrue(draft["error"])
+        # The cell shows the draft as the daemon cut it to the column.
+        shown = page.evaluate(f"datatableApp.window.rows.find((r) => r.id === {first}).cells[2]")
+        self.assertTrue(shown.startswith("ma"), shown)
+        self.assertEqual(cell.locator(".text").inner_text(), shown)
         self.assertTrue(page.locator("#errors").is_visible())
+        self.assertEqual(page.locator("#errors").inner_text(), "1 error")
         rpc(self.sock, {"method": "revert", "params": {"table": "stock"}})
         self.wait_until(page, "!document.querySelector('.draft-message')")
 

@@ -169,6 +169,20 @@ export class TableView {
       box.append(check);
       node.append(box);
     }
+    if (left?.kind === "syncStatus") {
+      const box = element("div", "accessory left sync-status", { role: roles.cell ?? "cell" });
+      place(box, left.x + offset(window), 0, left.width, row.height);
+      box.textContent = row.syncStatus ?? "";
+      box.title = row.syncStatus ?? "";
+      node.append(box);
+    }
+    const right = window.accessories?.right;
+    if (right?.kind === "chevron" && row.drillDown) {
+      const box = element("div", "accessory right", { role: roles.cell ?? "cell", "aria-label": "Show details" });
+      place(box, right.x + offset(window), 0, right.width, row.height);
+      box.textContent = "›";
+      node.append(box);
+    }
     const readOnly = new Set(row.readOnly ?? []);
     window.columns.forEach((column, index) => {
       const cell = element("div", `cell align-${column.align}`, {
@@ -186,12 +200,13 @@ export class TableView {
       }
       const draft = row.drafts?.[column.key];
       const text = element("span", "text");
-      text.textContent = draft ? draft.input : (row.cells[index] ?? "");
+      // The cell already shows the draft's text; its reason goes under the cell.
+      text.textContent = row.cells[index] ?? "";
       cell.append(text);
       if (draft) {
         cell.classList.add("draft");
         const message = element("div", "draft-message", { role: "alert" });
-        message.textContent = draft.message;
+        message.textContent = draft.error;
         cell.append(message);
       }
       if (this.app.focus?.id === row.id && this.app.focus?.column === column.key) cell.classList.add("focused");
@@ -211,7 +226,7 @@ export class TableView {
    * content scrolls sideways to `x`, until the next window arrives. */
   stick(window, x) {
     const shift = x - offset(window);
-    for (const node of this.content.querySelectorAll(".accessory.left, [data-sticky]")) {
+    for (const node of this.content.querySelectorAll(".accessory.left, .accessory.right, [data-sticky]")) {
       node.style.transform = shift ? `translateX(${shift}px)` : "";
       node.classList.toggle("stuck", Boolean(window.horizontalScroll ?? offset(window)));
     }

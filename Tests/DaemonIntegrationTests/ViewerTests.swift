@@ -172,6 +172,25 @@ struct ViewerTests {
         #expect(all[1...10].allSatisfy { $0.hasPrefix("[x]") })
     }
 
+    /// `y` copies the selected rows as the view shows them to the terminal's clipboard through
+    /// OSC 52 (here tmux's paste buffer, with `set-clipboard on`); with none selected it says so.
+    @Test func yCopiesTheSelectionThroughTheTerminal() throws {
+        let pane = try Pane(daemon: try Self.demo(rows: 10), rows: 15)
+        _ = try run(pane.tmux, ["-L", pane.server, "set-option", "-g", "set-clipboard", "on"])
+        try pane.keys("y")
+        _ = try pane.screen(until: { Self.status($0).contains("select rows first") })
+        try pane.keys("Space", "Down", "Space")
+        _ = try pane.screen(until: { Self.status($0).contains("2 selected") })
+        try pane.keys("y")
+        let copied = try pane.screen(until: { Self.status($0).contains("copied 2 rows") })
+        #expect(Self.status(copied).contains("copied 2 rows to the clipboard"), "\(Self.status(copied))")
+        let buffer = try run(pane.tmux, ["-L", pane.server, "show-buffer"]).output
+        let lines = buffer.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(buffer)")
+        #expect(lines.first?.hasPrefix("Item\tRack\tQty") == true, "\(buffer)")
+        #expect(lines.dropFirst().allSatisfy { $0.split(separator: "\t").count >= 7 }, "\(buffer)")
+    }
+
     /// `d` deletes the selected rows, `u` brings them back (selected, where they were), `U`
     /// deletes them again.
     @Test func deleteThenUndoBringsTheRowsBackSelected() throws {

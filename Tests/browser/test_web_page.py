@@ -312,6 +312,25 @@ class WebPageTests(unittest.TestCase):
         self.assertEqual([d["id"] for d in drawn if d["chevron"] is not None], [r["id"] for r in window["rows"] if r.get("drillDown")])
         self.assertIn(None, [d["chevron"] for d in drawn], "the row with no drill-down shows a chevron")
 
+    def test_copy_puts_the_selection_on_the_clipboard_as_the_daemon_gave_it(self):
+        context = self.browser.new_context(viewport={"width": 1280, "height": 600})
+        self.addCleanup(context.close)
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=self.origin)
+        page = context.new_page()
+        page.goto(self.url)
+        page.wait_for_selector("body[data-ready=true]", timeout=20000)
+        rows = page.evaluate("datatableApp.window.rows.slice(0, 2).map((r) => r.id)")
+        rpc(self.sock, {"method": "select", "params": {"table": "stock", "ids": rows}})
+        self.addCleanup(lambda: rpc(self.sock, {"method": "select", "params": {"table": "stock", "action": "none"}}))
+        self.wait_until(page, "datatableApp.window.selected === 2")
+        page.locator("#grid").focus()
+        page.keyboard.press("Control+c")
+        self.wait_until(page, "document.getElementById('status').textContent.startsWith('Copied')")
+        pasted = page.evaluate("navigator.clipboard.readText()")
+        expected = page.evaluate('datatableApp.rpc.call("copy", { table: "stock" })')
+        self.assertEqual(pasted, expected["tsv"])
+        self.assertEqual(len(pasted.strip().split("\n")), 3)
+
     def test_the_keyboard_moves_the_focus_and_selects(self):
         page = self.open_page(1280)
         rows = page.evaluate("datatableApp.window.rows.map((r) => r.id)")

@@ -401,6 +401,15 @@ class WebPageTests(unittest.TestCase):
             self.assertEqual(qty["text"], next(a["text"] for a in section["aggregates"] if a["column"] == "qty"))
         self.assertIn("grandTotal", window["sections"])
         self.assertTrue(any(d["title"] == "Total" for d in drawn))
+        # The section index: a title scrolls the view to its section.
+        index = window["sections"]["index"]
+        self.assertEqual(page.locator("#section-index button").all_inner_texts(), [str(e["title"]) for e in index])
+        last = index[-1]
+        page.locator("#section-index button").last.click()
+        target = max(0, last["y"] - window["header"]["height"])
+        self.wait_until(page, f"datatableApp.window.sections.shown.some((s) => s.title === {json.dumps(last['title'])})")
+        scrolled = page.evaluate("(() => { const s = document.getElementById('scroller'); return [s.scrollTop, s.scrollHeight - s.clientHeight]; })()")
+        self.assertLessEqual(abs(scrolled[0] - min(target, scrolled[1])), 1, (scrolled, target))
         page.locator("#group-by").select_option("")
         self.wait_until(page, "!datatableApp.window.sections")
 

@@ -141,7 +141,28 @@ class App {
     document.getElementById("filter-text").textContent = window.filter
       ? `Filtered by ${window.filter}: ${window.shown} of ${window.total} rows`
       : "";
+    this.drawSectionIndex(window);
     document.getElementById("count").textContent = `${window.total} rows · ${window.selected} selected`;
+  }
+
+  /** The section index down the right edge: a section's title scrolls to it. */
+  drawSectionIndex(window) {
+    const nav = document.getElementById("section-index");
+    const entries = window.sections?.index ?? [];
+    nav.hidden = entries.length === 0;
+    const key = JSON.stringify(entries);
+    if (nav.dataset.entries === key) return;
+    nav.dataset.entries = key;
+    nav.replaceChildren();
+    for (const entry of entries) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = String(entry.title);
+      button.addEventListener("click", () => {
+        this.scroller.scrollTop = Math.max(0, entry.y - (this.window.header?.height ?? 0));
+      });
+      nav.append(button);
+    }
   }
 
   bindControls() {
@@ -173,7 +194,7 @@ class App {
       // grand total pinned at the bottom; none ends them.
       const sums = {};
       for (const column of this.schema.columns) if (["number", "duration"].includes(column.type)) sums[column.key] = "sum";
-      this.newSections = groupBy.value ? { column: groupBy.value, aggregates: sums, grandTotal: "pinnedBottom" } : {};
+      this.newSections = groupBy.value ? { column: groupBy.value, aggregates: sums, grandTotal: "pinnedBottom", index: true } : {};
       this.watch({ fresh: true });
     });
     this.grid.addEventListener("keydown", (event) => this.key(event));

@@ -21,7 +21,8 @@ enum PageRoutes {
         "list-view.js": Asset(bytes: PackageResources.list_view_js, type: "text/javascript; charset=utf-8"),
     ]
 
-    static func add(to router: Router<BasicWebSocketRequestContext>, table: String?, access: AccessBox) {
+    /// The page, its files and `/font` (behind the access middleware the router already has).
+    static func add(to router: Router<BasicWebSocketRequestContext>) {
         router.get("/") { _, _ in response(for: "index.html") }
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
         router.get("/page/{file}") { _, context in

@@ -60,7 +60,7 @@ public struct WebBridge: Sendable {
         let accessBox = AccessBox()
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.middlewares.add(AccessMiddleware(access: accessBox))
-        PageRoutes.add(to: router, table: configuration.table, access: accessBox)
+        PageRoutes.add(to: router)
         router.ws("/rpc") { request, _ in
             // The middleware has checked the host and the cookie; a WebSocket must also come
             // from a page of the bridge's own.

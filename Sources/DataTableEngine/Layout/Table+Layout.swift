@@ -64,16 +64,21 @@ extension Table {
     /// The columns a layout draws, in its order: the keys of `order` first, then the rest in
     /// the table's order; leaving out the hidden ones and those bound to an accessory.
     func shownColumns(_ hints: [ColumnLayout], order: [String]) throws(TableError) -> [Int] {
-        var first: [Int] = []
-        for key in order {
-            guard let index = columnIndex[key] else { throw .noSuchColumn(key, row: nil) }
-            guard !first.contains(index) else {
-                throw .invalidLayout("columnOrder names \(key) twice.", field: "columnOrder")
-            }
-            first.append(index)
-        }
+        let first = try columnIndices(order) { .invalidLayout("columnOrder names \($0) twice.", field: "columnOrder") }
         let ordered = first + columns.indices.filter { !first.contains($0) }
         return ordered.filter { hints[$0].binding?.isAccessory != true && hints[$0].hidden != true }
+    }
+
+    /// The indices of the columns `keys` names, in that order: a key the table lacks is
+    /// ``TableError/noSuchColumn(_:row:)``, one named twice what `twice` makes of it.
+    func columnIndices(_ keys: [String], twice: (String) -> TableError) throws(TableError) -> [Int] {
+        var indices: [Int] = []
+        for key in keys {
+            guard let index = columnIndex[key] else { throw .noSuchColumn(key, row: nil) }
+            guard !indices.contains(index) else { throw twice(key) }
+            indices.append(index)
+        }
+        return indices
     }
 
     /// The grid: columns solved for the container, header and row heights.

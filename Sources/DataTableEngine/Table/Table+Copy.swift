@@ -90,15 +90,7 @@ extension Table {
         let hints = try viewHints(overrides)
         let shown: [Int]
         if let keys {
-            var named: [Int] = []
-            for key in keys {
-                guard let index = columnIndex[key] else { throw .noSuchColumn(key, row: nil) }
-                guard !named.contains(index) else {
-                    throw .invalidArgument("columns names \(key) twice.", field: "columns")
-                }
-                named.append(index)
-            }
-            shown = named
+            shown = try columnIndices(keys) { .invalidArgument("columns names \($0) twice.", field: "columns") }
         } else {
             shown = try shownColumns(hints, order: order)
         }

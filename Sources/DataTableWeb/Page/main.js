@@ -21,7 +21,6 @@ class App {
     this.focus = null;
     this.roles = {};
     this.pendingScroll = false;
-    this.fonts = [];
   }
 
   async start() {
@@ -72,7 +71,6 @@ class App {
     document.documentElement.style.setProperty("--header-font", `"dt-header"${tail}`);
     document.documentElement.style.setProperty("--data-size", `${data?.size ?? 15}px`);
     document.documentElement.style.setProperty("--header-size", `${header?.size ?? 13}px`);
-    this.fonts = { data, header, families: `"dt-data"${tail}`, headerFamilies: `"dt-header"${tail}` };
   }
 
   viewportParams() {

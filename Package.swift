@@ -113,6 +113,7 @@ let package = Package(
                 .embedInCode("Page/live-window.js"),
                 .embedInCode("Page/table-view.js"),
                 .embedInCode("Page/list-view.js"),
+                .embedInCode("Page/editors.js"),
             ]
         ),
 

@@ -19,6 +19,7 @@ enum PageRoutes {
         "live-window.js": Asset(bytes: PackageResources.live_window_js, type: "text/javascript; charset=utf-8"),
         "table-view.js": Asset(bytes: PackageResources.table_view_js, type: "text/javascript; charset=utf-8"),
         "list-view.js": Asset(bytes: PackageResources.list_view_js, type: "text/javascript; charset=utf-8"),
+        "editors.js": Asset(bytes: PackageResources.editors_js, type: "text/javascript; charset=utf-8"),
     ]
 
     /// The page, its files and `/font` (behind the access middleware the router already has).

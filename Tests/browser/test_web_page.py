@@ -108,11 +108,11 @@ class WebPageTests(unittest.TestCase):
                         stream.close()
         shutil.rmtree(cls.scratch, ignore_errors=True)
 
-    def open_page(self, width, height=720):
+    def open_page(self, width, height=720, table="stock"):
         page = self.browser.new_page(viewport={"width": width, "height": height})
         errors = []
         page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(self.url)
+        page.goto(self.url.replace("&table=stock", f"&table={table}"))
         page.wait_for_selector("body[data-ready=true]", timeout=20000)
         self.addCleanup(page.close)
         self.addCleanup(lambda: self.assertEqual(errors, [], "the page threw"))
@@ -406,12 +406,161 @@ class WebPageTests(unittest.TestCase):
         self.assertEqual(page.locator("#section-index button").all_inner_texts(), [str(e["title"]) for e in index])
         last = index[-1]
         page.locator("#section-index button").last.click()
-        target = max(0, last["y"] - window["header"]["height"])
+        target = last["y"]
         self.wait_until(page, f"datatableApp.window.sections.shown.some((s) => s.title === {json.dumps(last['title'])})")
         scrolled = page.evaluate("(() => { const s = document.getElementById('scroller'); return [s.scrollTop, s.scrollHeight - s.clientHeight]; })()")
         self.assertLessEqual(abs(scrolled[0] - min(target, scrolled[1])), 1, (scrolled, target))
         page.locator("#group-by").select_option("")
         self.wait_until(page, "!datatableApp.window.sections")
+
+    def test_scrolled_down_rows_and_headers_sit_where_the_daemon_put_them_on_screen(self):
+        page = self.open_page(1280, 400)
+        on_screen = """() => {
+            const scroller = document.getElementById("scroller").getBoundingClientRect().top;
+            const rows = {};
+            for (const node of document.querySelectorAll(".row")) rows[node.dataset.id] = node.getBoundingClientRect().top - scroller;
+            const headers = {};
+            for (const node of document.querySelectorAll(".section-header:not(.grand-total)")) {
+                headers[node.querySelector(".section-title").textContent] = node.getBoundingClientRect().top - scroller;
+            }
+            return { rows, headers };
+        }"""
+        for grouped in (False, True):
+            if grouped:
+                page.locator("#group-by").select_option("status")
+                self.wait_until(page, "datatableApp.window.sections?.shown?.length > 0")
+            page.evaluate("document.getElementById('scroller').scrollTop = 170")
+            self.wait_until(page, "datatableApp.window.viewport.y === 170")
+            window = page.evaluate("datatableApp.window")
+            drawn = page.evaluate(on_screen)
+            self.assertTrue(window["rows"])
+            for row in window["rows"]:
+                self.assertAlmostEqual(drawn["rows"][str(row["id"])], row["y"], delta=0.5, msg=(grouped, row["id"]))
+            for section in (window.get("sections") or {}).get("shown", []):
+                self.assertAlmostEqual(drawn["headers"][f"{section['title']} ({section['count']})"], section["y"], delta=0.5)
+            if grouped:
+                # The top section's header sticks below the table's header.
+                self.assertTrue(any(s.get("sticky") for s in window["sections"]["shown"]))
+        page.locator("#group-by").select_option("")
+        self.wait_until(page, "!datatableApp.window.sections")
+
+    def test_nested_groups_collapse_and_expand_from_their_headers(self):
+        page = self.open_page(1280)
+        page.locator("#group-by").select_option("status")
+        page.locator("#then-by").select_option("rack")
+        self.wait_until(page, "datatableApp.window.sections?.shown?.some((s) => s.level === 1)")
+        window = page.evaluate("datatableApp.window")
+        self.assertEqual(window["sections"]["columns"], ["status", "rack"])
+        headers = page.evaluate(
+            """() => [...document.querySelectorAll(".section-header:not(.grand-total)")].map((node) => ({
+                level: Number(node.dataset.level),
+                expanded: node.getAttribute("aria-expanded"),
+                titleX: node.querySelector(".section-title").getBoundingClientRect().left,
+                title: node.querySelector(".section-title").textContent,
+            }))"""
+        )
+        outer = [h for h in headers if h["level"] == 0]
+        inner = [h for h in headers if h["level"] == 1]
+        self.assertTrue(outer and inner, headers)
+        # A nested group's header stands in from its parent's.
+        self.assertGreater(min(h["titleX"] for h in inner), max(h["titleX"] for h in outer))
+        self.assertTrue(all(h["expanded"] == "true" for h in headers))
+
+        # Collapse a group from its header: its header stays with its count, its rows and nested
+        # headers go, and the daemon's view says so.
+        first = next(s for s in window["sections"]["shown"] if s["level"] == 0 and s["title"] == "In Stock")
+        status = [c["key"] for c in window["columns"]].index("status")
+        members = [r["id"] for r in window["rows"] if r["values"][status] == "In Stock"]
+        self.assertTrue(members)
+        screen_y = page.locator('.disclosure[aria-label="Collapse In Stock"]').bounding_box()["y"]
+        page.locator('.disclosure[aria-label="Collapse In Stock"]').click()
+        self.wait_until(page, "datatableApp.window.sections.shown.find((s) => s.level === 0 && s.title === 'In Stock')?.collapsed === true")
+        self.wait_until(page, f"!datatableApp.window.rows.some((r) => {json.dumps(members)}.includes(r.id))")
+        for id in members:
+            self.assertEqual(page.locator(f'.row[data-id="{id}"]').count(), 0)
+        toggle = page.locator('.disclosure[aria-label="Expand In Stock"]')
+        header = page.locator(".section-header", has=toggle)
+        self.assertEqual(header.get_attribute("aria-expanded"), "false")
+        self.assertEqual(toggle.inner_text(), "▸")
+        self.assertEqual(header.locator(".section-title").inner_text(), f"In Stock ({first['count']})")
+        self.assertFalse(page.evaluate("datatableApp.window.sections.shown.some((s) => s.level === 1 && s.path[0] === 'In Stock')"))
+
+        # Expand it again: its rows come back below it, and the header stays where it was.
+        toggle.click()
+        self.wait_until(page, f"datatableApp.window.rows.some((r) => r.id === {members[0]})")
+        self.wait_until(page, f"Math.abs(document.querySelector('.disclosure[aria-label=\"Collapse In Stock\"]').getBoundingClientRect().top - {screen_y}) < 1")
+        # Rows that unfold into the window are not new rows: none is highlighted.
+        self.assertEqual(page.locator(".row.fresh").count(), 0)
+
+        # Collapse all: only outer headers are left; expand all brings every row back.
+        page.locator("#collapse-all").click()
+        self.wait_until(page, "datatableApp.window.rows.length === 0")
+        self.assertTrue(page.evaluate("datatableApp.window.sections.shown.every((s) => s.level === 0 && s.collapsed)"))
+        page.locator("#expand-all").click()
+        self.wait_until(page, "datatableApp.window.rows.length > 0")
+        page.locator("#group-by").select_option("")
+        self.wait_until(page, "!datatableApp.window.sections")
+        self.assertTrue(page.locator("#then-by").is_disabled())
+
+    def test_cells_are_edited_with_their_types_widgets(self):
+        table = "widgets"
+        rpc(self.sock, {"method": "create", "params": {"table": table, "columns": [
+            {"key": "part", "required": True},
+            {"key": "state", "type": "picker", "options": ["new", "used", "broken"], "required": True},
+            {"key": "due", "type": "date"},
+            {"key": "checked", "type": "boolean"},
+        ], "rows": [{"part": "Gear", "state": "new", "due": "2024-05-01", "checked": False}]}})
+        self.addCleanup(lambda: rpc(self.sock, {"method": "drop", "params": {"table": table}}))
+        page = self.open_page(1280, table=table)
+        row = page.evaluate("datatableApp.window.rows[0].id")
+
+        def stored():
+            return rpc(self.sock, {"method": "get", "params": {"table": table, "ids": [row]}})[0]["result"]["rows"][0]["values"]
+
+        # A picker is a list of its options; choosing one edits the cell.
+        page.locator(f'.row[data-id="{row}"] .cell[data-column="state"]').dblclick()
+        editor = page.locator("select.editor")
+        self.assertEqual(editor.locator("option").all_inner_texts(), ["new", "used", "broken"])
+        self.assertEqual(editor.input_value(), "new")
+        editor.select_option("broken")
+        self.wait_until(page, 'datatableApp.window.rows[0].cells[1] === "broken"')
+        self.assertEqual(stored()["state"], "broken")
+
+        # A date is the browser's date input, holding the stored date.
+        page.locator(f'.row[data-id="{row}"] .cell[data-column="due"]').dblclick()
+        editor = page.locator("input.editor")
+        self.assertEqual(editor.get_attribute("type"), "date")
+        self.assertEqual(editor.input_value(), "2024-05-01")
+        editor.fill("2024-06-15")
+        editor.press("Enter")
+        self.wait_until(page, 'datatableApp.window.rows[0].cells[2] === "2024-06-15"')
+        self.assertEqual(stored()["due"], "2024-06-15")
+
+        # Escape leaves the cell as it was.
+        page.locator(f'.row[data-id="{row}"] .cell[data-column="due"]').dblclick()
+        page.locator("input.editor").fill("2030-01-01")
+        page.locator("input.editor").press("Escape")
+        self.assertEqual(page.locator(".editor").count(), 0)
+        self.assertEqual(stored()["due"], "2024-06-15")
+
+        # A boolean is toggled at once.
+        page.locator(f'.row[data-id="{row}"] .cell[data-column="checked"]').dblclick()
+        self.wait_until(page, 'datatableApp.window.rows[0].values[3] === true')
+        self.assertIs(stored()["checked"], True)
+
+        # The add form asks with the same widgets.
+        page.locator("#add-row").click()
+        self.assertEqual(page.locator('#add-fields select[name="state"] option').all_inner_texts(), ["", "new", "used", "broken"])
+        self.assertEqual(page.locator('#add-fields input[name="due"]').get_attribute("type"), "date")
+        page.locator('#add-fields input[name="part"]').fill("Shaft")
+        page.locator('#add-fields select[name="state"]').select_option("used")
+        page.locator('#add-fields input[name="due"]').fill("2025-01-02")
+        page.locator('#add-fields input[name="checked"]').check()
+        page.locator('#add-form button[value="add"]').click()
+        self.wait_until(page, "datatableApp.window.total === 2")
+        rows = rpc(self.sock, {"method": "get", "params": {"table": table, "count": 10}})[0]["result"]["rows"]
+        added = next(r["values"] for r in rows if r["values"]["part"] == "Shaft")
+        self.assertEqual(added, {"part": "Shaft", "state": "used", "due": "2025-01-02", "checked": True})
 
     def test_the_sticky_first_column_shrinks_as_the_content_scrolls_sideways(self):
         page = self.open_page(700)
@@ -555,12 +704,23 @@ class WebPageTests(unittest.TestCase):
         # One that lands above the window, scrolled down, is counted in the pill instead.
         page.evaluate("document.getElementById('scroller').scrollTop = 300")
         self.wait_until(page, "datatableApp.window.viewport.y >= 250")
+        on_screen = """() => {
+            const scroller = document.getElementById("scroller").getBoundingClientRect();
+            const header = document.querySelector(".header").getBoundingClientRect().bottom;
+            const rows = [...document.querySelectorAll(".row")].map((node) => [node.dataset.id, node.getBoundingClientRect().top]);
+            return rows.filter(([, top]) => top >= header && top < scroller.bottom).sort((a, b) => a[1] - b[1]);
+        }"""
+        before = page.evaluate(on_screen)
         subprocess.run(
             ["socat", "-", f"UNIX-CONNECT:{self.sock}"],
             input=json.dumps({"method": "add", "params": {"table": "stock", "row": {"item": "O-Ring", "received": "2030-01-01"}}}) + "\n",
             text=True, capture_output=True, check=True,
         )
         page.wait_for_selector("#new-rows:not([hidden])", timeout=5000)
+        self.assertEqual(page.locator("#new-rows").inner_text(), "1 new row above")
+        # The rows on screen stay where they were: the page follows the daemon's anchoring.
+        self.assertTrue(before)
+        self.wait_until(page, f"Math.abs(document.querySelector('.row[data-id=\"{before[0][0]}\"]')?.getBoundingClientRect().top - {before[0][1]}) < 1")
         self.assertEqual(page.locator("#new-rows").inner_text(), "1 new row above")
 
 

@@ -24,11 +24,11 @@ export class ListView {
         node.className = "row list-row";
         node.setAttribute("role", roles.row ?? "row");
         node.dataset.id = String(row.id);
-        if (row.fresh) node.classList.add("fresh");
+        if (this.app.isFresh(row.id)) node.classList.add("fresh");
         this.rowNodes.set(row.id, node);
         this.content.append(node);
       }
-      node.style.top = `${row.y}px`;
+      node.style.top = `${row.y + (window.viewport?.y ?? 0)}px`; // y is on screen
       node.style.height = `${row.height}px`;
       node.style.width = `${window.contentWidth}px`;
       node.setAttribute("aria-rowindex", String(row.index + 1));
@@ -58,4 +58,9 @@ export class ListView {
   }
 
   stick() {}
+
+  /** The drawn row of `id`, if any. */
+  rowNode(id) {
+    return this.rowNodes.get(id);
+  }
 }

@@ -6,6 +6,7 @@ import { Connection, RPCError } from "./rpc.js";
 import { applyDelta } from "./live-window.js";
 import { TableView } from "./table-view.js";
 import { ListView } from "./list-view.js";
+import { makeEditor } from "./editors.js";
 
 const COMPACT_BELOW = 600;
 const FRESH_MS = 2000;
@@ -21,12 +22,15 @@ class App {
     this.focus = null;
     this.roles = {};
     this.pendingScroll = false;
+    this.moving = 0;
+    this.freshUntil = new Map();
   }
 
   async start() {
     const query = new URLSearchParams(location.search);
     this.rpc = await Connection.open(`ws://${location.host}/rpc`);
     this.rpc.on("window", (params) => this.receive(params));
+    this.rpc.on("event", (params) => this.event(params));
     this.rpc.on("close", ({ reason }) => this.say(`Disconnected: ${reason || "the bridge closed the connection"}.`));
     await this.rpc.call("hello", { client: "datatable web" });
     this.table = query.get("table") ?? (await this.rpc.call("tables")).tables[0]?.name;
@@ -38,6 +42,9 @@ class App {
     document.getElementById("table-name").textContent = this.table;
     this.schema = await this.rpc.call("describe", { table: this.table });
     await this.loadFonts();
+    // Rows added to the table are highlighted as they arrive (a window's `added` also holds
+    // rows that only scrolled or unfolded into it).
+    await this.rpc.call("subscribe", { table: this.table, events: ["added"] });
     this.bindControls();
     await this.watch({ fresh: true });
     new ResizeObserver(() => this.watch({ fresh: true })).observe(this.scroller);
@@ -79,6 +86,7 @@ class App {
     return {
       sizeClass: width < COMPACT_BELOW ? "compact" : "regular",
       horizontalScroll: this.horizontalScroll ?? false,
+      values: true,
       viewport: { width, height, x: Math.floor(this.scroller.scrollLeft), y: Math.floor(this.scroller.scrollTop) },
     };
   }
@@ -89,7 +97,13 @@ class App {
     if (this.watchID !== null && !fresh) params.watch = this.watchID;
     if (this.newSections !== undefined) params.sections = this.newSections;
     this.newSections = undefined;
-    const reply = await this.rpc.call("watch", params);
+    this.moving += 1;
+    let reply;
+    try {
+      reply = await this.rpc.call("watch", params);
+    } finally {
+      this.moving -= 1;
+    }
     this.watchID = reply.watch;
     if (reply.delta) applyDelta(this.window, reply.delta);
     else this.window = reply;
@@ -102,9 +116,40 @@ class App {
       this.say(`The watch ended: ${delta.ended}.`);
       return;
     }
-    for (const row of delta.added ?? []) row.fresh = true;
     applyDelta(this.window, delta);
     this.draw();
+    if (delta.set?.viewport && !this.moving) this.followViewport();
+  }
+
+  /** An event of the table: rows it added fade from a highlight wherever they are drawn. */
+  event(params) {
+    if (params.table !== this.table || params.kind !== "added") return;
+    const until = Date.now() + FRESH_MS;
+    for (const id of params.ids ?? []) {
+      this.freshUntil.set(id, until);
+      this.view?.rowNode?.(id)?.classList.add("fresh");
+    }
+    setTimeout(() => {
+      for (const [id, time] of this.freshUntil) if (time <= Date.now()) this.freshUntil.delete(id);
+    }, FRESH_MS + 50);
+  }
+
+  /** Whether row `id` was added in the last two seconds. */
+  isFresh(id) {
+    return (this.freshUntil.get(id) ?? 0) > Date.now();
+  }
+
+  /** Scrolls the page to where the daemon moved the view (anchoring keeps the rows a person was
+   * looking at in place as rows come and go above them). Not while the page is moving the view
+   * itself: a delta then may still carry the place the page has left. */
+  followViewport() {
+    const { x = 0, y = 0 } = this.window.viewport ?? {};
+    if (Math.abs(this.scroller.scrollTop - y) < 1 && Math.abs(this.scroller.scrollLeft - x) < 1) return;
+    // The view is already there: the scroll this causes is not a move to send (which would
+    // count as looking, and end the "new rows above" the daemon is counting).
+    this.followed = { x, y };
+    this.scroller.scrollTop = y;
+    this.scroller.scrollLeft = x;
   }
 
   draw() {
@@ -120,9 +165,6 @@ class App {
     this.grid.setAttribute("aria-colcount", String(window.columns.length));
     this.view.render(window, this.roles);
     this.view.stick(window, this.scroller.scrollLeft);
-    for (const row of window.rows) {
-      if (row.fresh) setTimeout(() => delete row.fresh, FRESH_MS);
-    }
     this.drawBars();
   }
 
@@ -157,7 +199,7 @@ class App {
       button.type = "button";
       button.textContent = String(entry.title);
       button.addEventListener("click", () => {
-        this.scroller.scrollTop = Math.max(0, entry.y - (this.window.header?.height ?? 0));
+        this.scroller.scrollTop = entry.y; // the viewport.y that brings the section to the top
       });
       nav.append(button);
     }
@@ -166,6 +208,9 @@ class App {
   bindControls() {
     this.scroller.addEventListener("scroll", () => {
       if (this.window) this.view?.stick(this.window, this.scroller.scrollLeft);
+      const followed = this.followed;
+      this.followed = null;
+      if (followed && Math.floor(this.scroller.scrollTop) === followed.y && Math.floor(this.scroller.scrollLeft) === followed.x) return;
       if (this.pendingScroll) return;
       this.pendingScroll = true;
       requestAnimationFrame(() => {
@@ -183,18 +228,28 @@ class App {
     });
     document.getElementById("add-row").addEventListener("click", () => this.openAddForm());
     const groupBy = document.getElementById("group-by");
+    const thenBy = document.getElementById("then-by");
     for (const column of this.schema.columns) {
       if (["image", "boolean"].includes(column.type)) continue;
       groupBy.append(new Option(column.label, column.key));
+      thenBy.append(new Option(column.label, column.key));
     }
-    groupBy.addEventListener("change", () => {
-      // Sections by the column, each with the sums of the number and duration columns, and a
-      // grand total pinned at the bottom; none ends them.
+    const regroup = () => {
+      // Groups by the first column (and within them by the second), each with the sums of the
+      // number and duration columns, and a grand total pinned at the bottom; none ends them.
+      const columns = [groupBy.value, thenBy.value].filter((key, index, all) => key && all.indexOf(key) === index);
+      if (!groupBy.value) columns.length = 0;
+      thenBy.disabled = !groupBy.value;
+      document.getElementById("group-actions").hidden = columns.length === 0;
       const sums = {};
       for (const column of this.schema.columns) if (["number", "duration"].includes(column.type)) sums[column.key] = "sum";
-      this.newSections = groupBy.value ? { column: groupBy.value, aggregates: sums, grandTotal: "pinnedBottom", index: true } : {};
-      this.watch({ fresh: true });
-    });
+      this.newSections = columns.length ? { columns, aggregates: sums, grandTotal: "pinnedBottom", index: true } : {};
+      this.watch({ fresh: true }).catch((error) => this.say(error.message));
+    };
+    groupBy.addEventListener("change", regroup);
+    thenBy.addEventListener("change", regroup);
+    document.getElementById("collapse-all").addEventListener("click", () => this.collapse({ all: true }, true));
+    document.getElementById("expand-all").addEventListener("click", () => this.collapse({ all: true }, false));
     this.grid.addEventListener("keydown", (event) => this.key(event));
     document.addEventListener("copy", (event) => this.copy(event));
   }
@@ -209,6 +264,16 @@ class App {
       if (!(error instanceof RPCError)) throw error;
       return null;
     }
+  }
+
+  /** Collapses (or, `collapse` false, expands) groups of the view: `{group: path}`, `{level}` or
+   * `{all: true}`. The watch follows by itself. */
+  async collapse(which, collapse, header) {
+    const done = await this.run(collapse ? "collapse" : "expand", { table: this.table, ...which });
+    // The group's own rows come and go below its header: keep the header where it was on
+    // screen, rather than the row the view was anchored on (a header stuck at the top has lost
+    // rows above the view: there the daemon's anchoring decides).
+    if (done && header && !header.sticky) await this.watch();
   }
 
   filter(params) {
@@ -264,45 +329,75 @@ class App {
     const target = rows[Math.max(0, rowIndex)];
     if (target) {
       this.focusCell(target.id, columns[Math.max(0, columnIndex)].key);
-      const top = target.y - (window.header?.height ?? 0);
-      if (target.y + target.height > this.scroller.scrollTop + this.scroller.clientHeight) {
-        this.scroller.scrollTop = target.y + target.height - this.scroller.clientHeight;
-      } else if (top < this.scroller.scrollTop) {
-        this.scroller.scrollTop = Math.max(0, top);
+      // The row's y is on screen: bring it out from under the header or up from the bottom.
+      const base = window.viewport?.y ?? 0;
+      const header = window.header?.height ?? 0;
+      if (target.y + target.height > this.scroller.clientHeight) {
+        this.scroller.scrollTop = base + target.y + target.height - this.scroller.clientHeight;
+      } else if (target.y < header) {
+        this.scroller.scrollTop = Math.max(0, base + target.y - header);
       }
     }
   }
 
-  /** Opens an editor over the cell; Enter commits through `edit`, Escape leaves it. */
-  edit(id, column) {
-    const cell = this.view.cell?.(id, column);
+  /** The column of `key` as `describe` gave it. */
+  column(key) {
+    return this.schema.columns.find((column) => column.key === key);
+  }
+
+  /** The typed value and shown text of row `id`'s cell in column `key`, from the window. */
+  cellValue(id, key) {
+    const row = this.window?.rows.find((row) => row.id === id);
+    const index = this.window?.columns.findIndex((column) => column.key === key) ?? -1;
+    if (!row || index < 0) return { value: null, text: "" };
+    // A draft (a value the column refused) is edited as it was typed.
+    const draft = row.drafts?.[key];
+    if (draft) return { value: draft.text, text: draft.text };
+    return { value: row.values?.[index] ?? null, text: row.cells[index] ?? "" };
+  }
+
+  /** Opens the column's editor over the cell (a boolean is toggled at once). Enter, or leaving
+   * the editor with a changed value, commits through `edit`; Escape leaves it unchanged. */
+  edit(id, key) {
+    const cell = this.view.cell?.(id, key);
     if (!cell || cell.dataset.readOnly) {
       if (this.readOnlyHint) this.say(this.readOnlyHint);
       return;
     }
-    const editor = document.createElement("input");
-    editor.className = "editor";
-    editor.setAttribute("aria-label", `Edit ${column}`);
-    editor.value = cell.querySelector(".text")?.textContent ?? "";
+    const column = this.column(key);
+    const { value, text } = this.cellValue(id, key);
+    if (column?.type === "boolean") {
+      this.run("edit", { table: this.table, id, column: key, value: value !== true });
+      return;
+    }
+    const editor = makeEditor(column ?? { key, type: "text" }, value, text);
+    editor.classList.add("editor");
+    editor.setAttribute("aria-label", `Edit ${column?.label ?? key}`);
     cell.append(editor);
     editor.focus();
-    editor.select();
+    editor.select?.();
+    const initial = editor.read();
     let done = false;
-    const finish = () => {
+    const finish = async (commit) => {
       if (done) return;
       done = true;
+      const next = editor.read();
+      if (commit && next !== initial) await this.run("edit", { table: this.table, id, column: key, value: next });
       editor.remove();
       this.draw();
-      this.focusCell(id, column);
+      this.focusCell(id, key);
     };
-    editor.addEventListener("keydown", async (event) => {
-      if (event.key === "Escape") finish();
-      if (event.key !== "Enter") return;
-      event.preventDefault();
-      await this.run("edit", { table: this.table, id, column, value: editor.value });
-      finish();
+    editor.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        finish(false);
+      } else if (event.key === "Enter") {
+        event.preventDefault();
+        finish(true);
+      }
     });
-    editor.addEventListener("blur", () => finish());
+    if (editor.tagName === "SELECT") editor.addEventListener("change", () => finish(true));
+    editor.addEventListener("blur", () => finish(true));
   }
 
   /** A form asking every column, the required ones marked; `add` on submit. */
@@ -314,7 +409,7 @@ class App {
       if (column.computed || column.readOnly) continue;
       const label = document.createElement("label");
       label.textContent = column.label + (column.required ? " *" : "");
-      const input = document.createElement("input");
+      const input = makeEditor(column, null, "");
       input.name = column.key;
       input.required = Boolean(column.required);
       label.append(input);
@@ -330,7 +425,10 @@ class App {
         return;
       }
       const row = {};
-      for (const input of fields.querySelectorAll("input")) if (input.value !== "") row[input.name] = input.value;
+      for (const input of fields.querySelectorAll("[name]")) {
+        const value = input.read();
+        if (value !== null) row[input.name] = value;
+      }
       try {
         await this.rpc.call("add", { table: this.table, row });
         dialog.close();

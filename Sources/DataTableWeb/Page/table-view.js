@@ -5,6 +5,8 @@
 const CELL_PADDING = 12; // layout's padding.cell, the default the page asks for
 const ROW_PADDING = 16; // padding.row
 const HEADER_PADDING = 8; // padding.header
+const LEVEL_INDENT = 16; // a nested group's header stands in by this much a level
+const DISCLOSURE_WIDTH = 20; // the collapse/expand button before a group's title
 
 function element(tag, className, attributes = {}) {
   const node = document.createElement(tag);
@@ -23,6 +25,12 @@ function place(node, x, y, width, height) {
 /** How far the window's columns are scrolled sideways: their `x` is in the viewport's terms. */
 function offset(window) {
   return window.viewport?.x ?? 0;
+}
+
+/** How far the window is scrolled down: rows' and headers' `y` are on screen, so they sit in
+ * the scrolled content at `y` plus this. */
+function top(window) {
+  return window.viewport?.y ?? 0;
 }
 
 export class TableView {
@@ -98,10 +106,26 @@ export class TableView {
         this.sectionNodes.set(key, node);
         this.content.append(node);
       }
-      place(node, 0, section.y, window.contentWidth, section.height);
+      place(node, 0, section.y + top(window), window.contentWidth, section.height);
       node.replaceChildren();
+      node.dataset.level = String(section.level ?? 0);
+      const indent = CELL_PADDING + (section.level ?? 0) * LEVEL_INDENT;
+      if (!section.grand) {
+        // The disclosure: a collapsed group keeps its header, count and totals, not its rows.
+        const path = section.path ?? [section.title];
+        const expanded = !section.collapsed;
+        node.setAttribute("aria-expanded", String(expanded));
+        const toggle = element("button", "disclosure", {
+          type: "button",
+          "aria-label": `${expanded ? "Collapse" : "Expand"} ${path.join(" › ")}`,
+        });
+        toggle.textContent = expanded ? "▾" : "▸";
+        toggle.style.left = `${indent}px`;
+        toggle.addEventListener("click", () => this.app.collapse({ group: path }, expanded, section));
+        node.append(toggle);
+      }
       const title = element("span", "section-title");
-      title.style.left = `${CELL_PADDING + (section.level ?? 0) * 16}px`;
+      title.style.left = `${indent + (section.grand ? 0 : DISCLOSURE_WIDTH)}px`;
       title.textContent = section.grand ? "Total" : `${section.title} (${section.count})`;
       node.append(title);
       // Each total under its own column, as the column aligns it.
@@ -115,7 +139,7 @@ export class TableView {
         const column = columns.get(key);
         if (!column || column.x === undefined) continue;
         const cell = element("span", `section-total align-${column.align}`, { "data-column": key });
-        place(cell, column.x, undefined, column.width, undefined);
+        place(cell, column.x + offset(window), undefined, column.width, undefined);
         cell.textContent = texts.join(" · ");
         node.append(cell);
       }
@@ -138,7 +162,7 @@ export class TableView {
         node.dataset.id = String(row.id);
         this.rowNodes.set(row.id, node);
         this.content.append(node);
-        if (row.fresh) node.classList.add("fresh");
+        if (this.app.isFresh(row.id)) node.classList.add("fresh");
       }
       this.renderRow(node, row, window, roles);
     }
@@ -151,7 +175,7 @@ export class TableView {
   }
 
   renderRow(node, row, window, roles) {
-    place(node, 0, row.y, window.contentWidth, row.height);
+    place(node, 0, row.y + top(window), window.contentWidth, row.height);
     node.setAttribute("aria-rowindex", String(row.index + 2));
     node.setAttribute("aria-selected", row.selected ? "true" : "false");
     node.classList.toggle("selected", Boolean(row.selected));
@@ -214,6 +238,11 @@ export class TableView {
       cell.addEventListener("dblclick", () => this.app.edit(row.id, column.key));
       node.append(cell);
     });
+  }
+
+  /** The drawn row of `id`, if any. */
+  rowNode(id) {
+    return this.rowNodes.get(id);
   }
 
   /** The box of the cell of row `id` and column `key`, if drawn. */

@@ -114,6 +114,7 @@ let package = Package(
                 .embedInCode("Page/table-view.js"),
                 .embedInCode("Page/list-view.js"),
                 .embedInCode("Page/editors.js"),
+                .embedInCode("Page/section-headers.js"),
             ]
         ),
 

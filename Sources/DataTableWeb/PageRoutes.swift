@@ -20,6 +20,10 @@ enum PageRoutes {
         "table-view.js": Asset(bytes: PackageResources.table_view_js, type: "text/javascript; charset=utf-8"),
         "list-view.js": Asset(bytes: PackageResources.list_view_js, type: "text/javascript; charset=utf-8"),
         "editors.js": Asset(bytes: PackageResources.editors_js, type: "text/javascript; charset=utf-8"),
+        "section-headers.js": Asset(
+            bytes: PackageResources.section_headers_js,
+            type: "text/javascript; charset=utf-8"
+        ),
     ]
 
     /// The page, its files and `/font` (behind the access middleware the router already has).

@@ -437,7 +437,7 @@ class WebPageTests(unittest.TestCase):
             for row in window["rows"]:
                 self.assertAlmostEqual(drawn["rows"][str(row["id"])], row["y"], delta=0.5, msg=(grouped, row["id"]))
             for section in (window.get("sections") or {}).get("shown", []):
-                self.assertAlmostEqual(drawn["headers"][f"{section['title']} ({section['count']})"], section["y"], delta=0.5)
+                self.assertAlmostEqual(drawn["headers"][f"{section['title'] or '—'} ({section['count']})"], section["y"], delta=0.5)
             if grouped:
                 # The top section's header sticks below the table's header.
                 self.assertTrue(any(s.get("sticky") for s in window["sections"]["shown"]))
@@ -501,6 +501,39 @@ class WebPageTests(unittest.TestCase):
         page.locator("#group-by").select_option("")
         self.wait_until(page, "!datatableApp.window.sections")
         self.assertTrue(page.locator("#then-by").is_disabled())
+
+    def test_the_list_report_draws_groups_with_their_totals_and_collapses_them(self):
+        page = self.open_page(375)
+        self.wait_until(page, "datatableApp.window.mode === 'list'")
+        page.locator("#group-by").select_option("status")
+        self.wait_until(page, "datatableApp.window.sections?.shown?.length > 0")
+        window = page.evaluate("datatableApp.window")
+        drawn = page.evaluate(
+            """() => {
+                const content = document.getElementById("content").getBoundingClientRect().top;
+                return [...document.querySelectorAll(".section-header:not(.grand-total)")].map((node) => ({
+                    y: node.getBoundingClientRect().top - content,
+                    title: node.querySelector(".section-title").textContent,
+                    totals: node.querySelector(".section-total")?.title,
+                }));
+            }"""
+        )
+        for section in window["sections"]["shown"]:
+            title = section["title"] or "—"
+            header = next(d for d in drawn if d["title"] == f"{title} ({section['count']})")
+            self.assertAlmostEqual(header["y"], section["y"], delta=0.5)
+            qty = next(a["text"] for a in section["aggregates"] if a["column"] == "qty")
+            self.assertTrue(header["totals"].startswith(f"Qty {qty}"), header["totals"])
+        # No row is drawn over a header.
+        rows = page.evaluate("[...document.querySelectorAll('.row')].map((n) => { const r = n.getBoundingClientRect(); return [r.top, r.bottom]; })")
+        headers = page.evaluate("[...document.querySelectorAll('.section-header:not(.grand-total)')].map((n) => { const r = n.getBoundingClientRect(); return [r.top, r.bottom]; })")
+        for top, bottom in rows:
+            for header_top, header_bottom in headers:
+                self.assertFalse(top < header_bottom - 0.5 and header_top < bottom - 0.5, (top, bottom, header_top, header_bottom))
+        page.locator('.disclosure[aria-label="Collapse In Stock"]').click()
+        self.wait_until(page, "datatableApp.window.sections.shown.find((s) => s.title === 'In Stock')?.collapsed === true")
+        page.locator("#group-by").select_option("")
+        self.wait_until(page, "!datatableApp.window.sections")
 
     def test_cells_are_edited_with_their_types_widgets(self):
         table = "widgets"

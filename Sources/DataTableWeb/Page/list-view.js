@@ -2,6 +2,8 @@
 // each bound field at its own `x` and width, headline, subheadline and footnote one line each
 // below the row's padding, status and substatus in the trailing area.
 
+import { SectionHeaders } from "./section-headers.js";
+
 const ROW_PADDING = 16;
 
 export class ListView {
@@ -9,11 +11,13 @@ export class ListView {
     this.content = content;
     this.app = app;
     this.rowNodes = new Map();
+    this.sections = new SectionHeaders(content, app);
   }
 
   render(window, roles) {
     this.content.style.height = `${window.contentHeight}px`;
     this.content.style.width = `${window.contentWidth}px`;
+    this.sections.render(window, { columns: false });
     const lineHeight = 18;
     const keep = new Set();
     for (const row of window.rows) {

@@ -2,11 +2,10 @@
 // CSS pixels (1 px = 1 pt), with each cell's text as the daemon cut it. Keyed by row id, so a
 // row that stays keeps its element (and its focus, its editor, its fading highlight).
 
-const CELL_PADDING = 12; // layout's padding.cell, the default the page asks for
+import { SectionHeaders } from "./section-headers.js";
+
 const ROW_PADDING = 16; // padding.row
 const HEADER_PADDING = 8; // padding.header
-const LEVEL_INDENT = 16; // a nested group's header stands in by this much a level
-const DISCLOSURE_WIDTH = 20; // the collapse/expand button before a group's title
 
 function element(tag, className, attributes = {}) {
   const node = document.createElement(tag);
@@ -39,7 +38,7 @@ export class TableView {
     this.content = content;
     this.app = app;
     this.rowNodes = new Map();
-    this.sectionNodes = new Map();
+    this.sections = new SectionHeaders(content, app);
     this.header = element("div", "header", { role: "row", "aria-rowindex": "1" });
     content.append(this.header);
   }
@@ -49,7 +48,7 @@ export class TableView {
     content.style.height = `${window.contentHeight}px`;
     content.style.width = `${window.contentWidth}px`;
     this.renderHeader(window, roles);
-    this.renderSections(window);
+    this.sections.render(window, { columns: true });
     this.renderRows(window, roles);
   }
 
@@ -90,66 +89,6 @@ export class TableView {
       cell.addEventListener("click", () => this.app.sortBy(column.key, column.sort));
       header.append(cell);
     });
-  }
-
-  renderSections(window) {
-    const sections = window.sections;
-    const shown = [...(sections?.shown ?? [])];
-    if (sections?.grandTotal) shown.push({ ...sections.grandTotal, title: "Total", grand: true });
-    const keep = new Set();
-    for (const section of shown) {
-      const key = section.grand ? "grand-total" : JSON.stringify(section.path ?? section.title);
-      keep.add(key);
-      let node = this.sectionNodes.get(key);
-      if (!node) {
-        node = element("div", section.grand ? "section-header grand-total" : "section-header", { role: "row" });
-        this.sectionNodes.set(key, node);
-        this.content.append(node);
-      }
-      place(node, 0, section.y + top(window), window.contentWidth, section.height);
-      node.replaceChildren();
-      node.dataset.level = String(section.level ?? 0);
-      const indent = CELL_PADDING + (section.level ?? 0) * LEVEL_INDENT;
-      if (!section.grand) {
-        // The disclosure: a collapsed group keeps its header, count and totals, not its rows.
-        const path = section.path ?? [section.title];
-        const expanded = !section.collapsed;
-        node.setAttribute("aria-expanded", String(expanded));
-        const toggle = element("button", "disclosure", {
-          type: "button",
-          "aria-label": `${expanded ? "Collapse" : "Expand"} ${path.join(" › ")}`,
-        });
-        toggle.textContent = expanded ? "▾" : "▸";
-        toggle.style.left = `${indent}px`;
-        toggle.addEventListener("click", () => this.app.collapse({ group: path }, expanded, section));
-        node.append(toggle);
-      }
-      const title = element("span", "section-title");
-      title.style.left = `${indent + (section.grand ? 0 : DISCLOSURE_WIDTH)}px`;
-      title.textContent = section.grand ? "Total" : `${section.title} (${section.count})`;
-      node.append(title);
-      // Each total under its own column, as the column aligns it.
-      const columns = new Map(window.columns.map((column) => [column.key, column]));
-      const byColumn = new Map();
-      for (const total of section.aggregates ?? []) {
-        if (!byColumn.has(total.column)) byColumn.set(total.column, []);
-        byColumn.get(total.column).push(total.text ?? "");
-      }
-      for (const [key, texts] of byColumn) {
-        const column = columns.get(key);
-        if (!column || column.x === undefined) continue;
-        const cell = element("span", `section-total align-${column.align}`, { "data-column": key });
-        place(cell, column.x + offset(window), undefined, column.width, undefined);
-        cell.textContent = texts.join(" · ");
-        node.append(cell);
-      }
-    }
-    for (const [key, node] of this.sectionNodes) {
-      if (!keep.has(key)) {
-        node.remove();
-        this.sectionNodes.delete(key);
-      }
-    }
   }
 
   renderRows(window, roles) {

@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "DataTableEngine", targets: ["DataTableEngine"]),
         .library(name: "DataTableProtocol", targets: ["DataTableProtocol"]),
         .library(name: "DataTableServer", targets: ["DataTableServer"]),
+        .library(name: "DataTableSources", targets: ["DataTableSources"]),
         .library(name: "DataTableSystemd", targets: ["DataTableSystemd"]),
         .library(name: "DataTableVocabulary", targets: ["DataTableVocabulary"]),
         .library(name: "TextMeasure", targets: ["TextMeasure"]),
@@ -35,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
         .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
@@ -134,6 +136,7 @@ let package = Package(
                 "DataTableEngine",
                 "DataTableProtocol",
                 "DataTableServer",
+                "DataTableSources",
                 "DataTableSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -235,6 +238,18 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
+            ]
+        ),
+
+        // The databases tables are attached to (`--source`): PostgreSQL through postgres-nio.
+        .target(
+            name: "DataTableSources",
+            dependencies: [
+                "DataTableEngine",
+                "DataTableProtocol",
+                "DataTableServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
 

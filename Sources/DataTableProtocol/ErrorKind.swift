@@ -52,11 +52,18 @@ public struct ErrorKind: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// (its filesystem is full, say), so the change was not made; changes are accepted again as
     /// soon as it can.
     public static let notSaved = ErrorKind(rawValue: "not_saved")
+    /// Code ``ErrorCode/unavailable``: the source an attached table's rows come from (its
+    /// database) cannot be reached, so the change was not made; the table stays readable.
+    public static let sourceUnavailable = ErrorKind(rawValue: "source_unavailable")
+    /// Code ``ErrorCode/conflict``: the source refused the change (a constraint, a permission, a
+    /// transaction it could not order); `data.column` names the cell's column where it can.
+    /// Nothing changed on either side.
+    public static let sourceRefused = ErrorKind(rawValue: "source_refused")
 
     /// Every kind the daemon answers with.
     public static let all: [ErrorKind] = [
         .parseError, .invalidRequest, .unknownMethod, .invalidParams, .invalidValue, .internalError, .limitExceeded,
         .noSuchTable, .noSuchRow, .readOnly, .alreadyExists, .shuttingDown, .noSuchColumn, .nothingToUndo,
-        .notPermitted, .permissionDenied, .notSaved, .conflict,
+        .notPermitted, .permissionDenied, .notSaved, .conflict, .sourceUnavailable, .sourceRefused,
     ]
 }

@@ -37,6 +37,7 @@ public enum MethodRegistry {
         UnsubscribeRequest.self,
         UploadRequest.self,
         LoadRequest.self,
+        AttachRequest.self,
         ExportRequest.self,
         UndoRequest.self,
         RedoRequest.self,

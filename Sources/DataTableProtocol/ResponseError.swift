@@ -82,6 +82,24 @@ extension ResponseError {
         )
     }
 
+    /// `source_unavailable`: the attached table's source cannot be reached; nothing changed.
+    public static func sourceUnavailable(_ message: String, source: String) -> ResponseError {
+        ResponseError(
+            code: .unavailable,
+            kind: .sourceUnavailable,
+            message: message,
+            details: ["source": .string(source)]
+        )
+    }
+
+    /// `source_refused`: the source refused the change; `column` names the cell's column where
+    /// the source said which. Nothing changed.
+    public static func sourceRefused(_ message: String, source: String, column: String? = nil) -> ResponseError {
+        var details: [String: JSONValue] = ["source": .string(source)]
+        if let column { details["column"] = .string(column) }
+        return ResponseError(code: .conflict, kind: .sourceRefused, message: message, details: details)
+    }
+
     public static func notSaved(_ reason: String) -> ResponseError {
         ResponseError(
             code: .internalError,

@@ -39,10 +39,12 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         public var tableMode: UInt16
         /// How many changes each table can take back.
         public var undoDepth: Int
+        /// The databases tables may be attached to (`--source`).
+        public var sources: [any TableSource]
 
         /// A configuration; what is left out takes its default: protocol.md's limits, a 10-second drain,
         /// no tables, every peer served, memory only, paths for privileged peers only, mode 0660, 100
-        /// changes to undo per table.
+        /// changes to undo per table, no sources.
         public init(
             listeners: [ListenerSource],
             limits: ServerLimits = ServerLimits(),
@@ -52,8 +54,10 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             journal: Journal? = nil,
             files: FilePolicy = FilePolicy(),
             tableMode: UInt16 = ServerState.standardTableMode,
-            undoDepth: Int = Table.defaultUndoDepth
+            undoDepth: Int = Table.defaultUndoDepth,
+            sources: [any TableSource] = []
         ) {
+            self.sources = sources
             self.undoDepth = undoDepth
             self.tableMode = tableMode
             self.journal = journal
@@ -131,7 +135,8 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             journal: configuration.journal,
             files: configuration.files,
             tableMode: configuration.tableMode,
-            undoDepth: configuration.undoDepth
+            undoDepth: configuration.undoDepth,
+            sources: configuration.sources
         )
         self.dispatcher = RequestDispatcher(methods: methods, limits: configuration.limits)
         self.hooks = hooks

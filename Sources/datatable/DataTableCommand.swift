@@ -12,7 +12,8 @@ struct DataTableCommand: AsyncParsableCommand {
         version: ServerInfo.version,
         subcommands: [
             Call.self, Ping.self, Hello.self, Methods.self, Stats.self, Tables.self, Describe.self, Create.self,
-            Drop.self, Chmod.self, Load.self, Export.self, Add.self, Edit.self, Revert.self, Delete.self, Clear.self,
+            Drop.self, Chmod.self, Load.self, Attach.self, SourceCommand.self, Export.self, Add.self, Edit.self,
+            Revert.self, Delete.self, Clear.self,
             Alter.self, ColumnStateCommand.self,
             Get.self,
             Select.self,

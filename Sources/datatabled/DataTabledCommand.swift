@@ -2,6 +2,7 @@ import ArgumentParser
 import DataTableEngine
 import DataTableProtocol
 import DataTableServer
+import DataTableSources
 import DataTableSystemd
 import Foundation
 import Logging
@@ -113,6 +114,23 @@ struct DataTabledCommand: AsyncParsableCommand {
             """
     )
     var importDir: String?
+
+    @Option(
+        help: """
+            A database tables may be attached to, as NAME=URL (postgresql://USER@HOST:PORT/DATABASE, or \
+            postgresql://USER@/DATABASE?host=/run/postgresql for a Unix socket); repeat for more. No \
+            password in the URL: see --source-password-file.
+            """
+    )
+    var source: [String] = []
+
+    @Option(
+        help: """
+            The file holding a source's password, as NAME=FILE; without it the systemd credential \
+            source-NAME, else PGPASSFILE or ~/.pgpass.
+            """
+    )
+    var sourcePasswordFile: [String] = []
 
     @Option(
         help: """
@@ -264,6 +282,13 @@ struct DataTabledCommand: AsyncParsableCommand {
             maxReplyBytes: maxReplyBytes,
             maxEventBytes: maxEventBytes
         )
+        let sources: [any TableSource]
+        do {
+            sources = try makeSources(environment: environment, logger: logger)
+        } catch {
+            logger.critical("cannot start: \(error)")
+            throw ExitCode.failure
+        }
         let (catalog, store) = try await restoreTables(notifier: notifier, logger: logger)
         let keeping =
             store.map { "tables are kept in \($0.directory) (fsync \(fsync.rawValue))" }
@@ -278,7 +303,8 @@ struct DataTabledCommand: AsyncParsableCommand {
                 journal: store?.journal,
                 files: FilePolicy(importDirectory: importDir, exportDirectory: exportDir),
                 tableMode: TableAccess.mode(tableMode)!,
-                undoDepth: undoDepth
+                undoDepth: undoDepth,
+                sources: sources
             ),
             hooks: .init(
                 ready: { descriptions in

@@ -36,6 +36,9 @@ public struct HelloRequest: DataTableRequest {
         public var features: [String]
         /// Which paths this connection may name to `load` and `export`.
         public var files: FilePaths
+        /// The names of the sources tables may be attached to (`attach`); absent when the
+        /// daemon has none.
+        public var sources: [String]?
     }
 
     /// Which paths a connection may name to `load` from and `export` to, by its peer's

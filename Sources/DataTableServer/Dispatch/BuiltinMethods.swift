@@ -54,7 +54,8 @@ extension MethodTable {
             version: ServerInfo.version,
             limits: context.server.limits,
             features: features,
-            files: context.server.files.paths(for: context.connection.peer)
+            files: context.server.files.paths(for: context.connection.peer),
+            sources: context.server.sources.isEmpty ? nil : context.server.sources.keys.sorted()
         )
     }
 

@@ -6,6 +6,7 @@ extension MethodTable {
     /// The table methods: `create` … `redo` (protocol.md, "Tables").
     mutating func registerTableMethods() {
         register(CreateRequest.self) { request, context in try Self.create(request, context) }
+        register(AttachRequest.self) { request, context in try await Self.attach(request, context) }
         register(DropRequest.self) { request, context in
             let requester = context.requester
             let writer = context.writer
@@ -17,6 +18,7 @@ extension MethodTable {
                 }
             ) { table in
                 writer.recordChange(of: table)
+                context.server.attached.remove(table.name)
                 context.server.publish(table, .schema, from: table.version) { $0.change = "dropped" }
             }
             return DropRequest.Response(table: request.table, dropped: true, rows: table.rowCount)
@@ -68,7 +70,7 @@ extension MethodTable {
         // An add whose table has no room for its rows (an array kept per slot is full, and
         // would copy every slot as it grows) makes the room first, off the loop and the lock.
         register(AddRequest.self) { request, context in
-            guard (request.rows?.count ?? 0) <= Self.smallBatch,
+            guard (request.rows?.count ?? 0) <= Self.smallBatch, !context.server.attached.isAttached(request.table),
                 context.server.addIsSmall(
                     request.table,
                     count: request.givenRows,
@@ -84,16 +86,28 @@ extension MethodTable {
                 at: request.index,
                 by: context.requester
             )
-            return try Self.add(request, &context)
+            return try await Self.writeThrough(
+                request.table,
+                &context,
+                plan: Self.addPlan(request, by: context.requester)
+            ) { context in try Self.add(request, &context) }
         }
-        registerImmediate(EditRequest.self, when: { $0.selection != true && ($0.edits?.count ?? 0) <= Self.smallBatch })
-        { request, context in
-            try Self.edit(
+        register(EditRequest.self) { request, context in
+            guard request.selection != true, (request.edits?.count ?? 0) <= Self.smallBatch,
+                !context.server.attached.isAttached(request.table)
+            else { return nil }
+            return try Self.edit(
                 request,
                 context.writer,
                 by: context.requester,
                 within: context.viewFilter(of: request.table, if: request.view)
             )
+        } otherwise: { request, context in
+            let filter = context.viewFilter(of: request.table, if: request.view)
+            let plan = Self.editPlan(request, by: context.requester, within: filter, limits: context.server.limits)
+            return try await Self.writeThrough(request.table, &context, plan: plan) { context in
+                try Self.edit(request, context.writer, by: context.requester, within: filter)
+            }
         }
         registerImmediate(RevertRequest.self, when: { $0.id != nil }) { request, context in
             let id = try request.id.map { value throws(ResponseError) in try WireValues.rowID(value, field: "params.id")
@@ -117,18 +131,19 @@ extension MethodTable {
             }
         }
         register(ClearRequest.self) { request, context in
-            try await Self.clear(request, context.writer, by: context.requester)
+            try await Self.writeThrough(request.table, &context, plan: Self.clearPlan(request)) { context in
+                try await Self.clear(request, context.writer, by: context.requester)
+            }
         }
         register(DeleteRequest.self) { request, context in
             // A large table in its loaded order keeps no tree of it; taking rows out builds one
             // (O(n)): done first on a copy, off the lock (room for no rows, placed anywhere).
             await context.server.makeRoom(request.table, forAdding: 0, at: 0, by: context.requester)
-            return try Self.delete(
-                request,
-                context.writer,
-                by: context.requester,
-                within: context.viewFilter(of: request.table, if: request.view)
-            )
+            let filter = context.viewFilter(of: request.table, if: request.view)
+            return try await Self.writeThrough(request.table, &context, plan: Self.deletePlan(request, within: filter))
+            {
+                context in try Self.delete(request, context.writer, by: context.requester, within: filter)
+            }
         }
         registerImmediate(
             GetRequest.self,
@@ -198,7 +213,8 @@ extension MethodTable {
             }
         }
         register(UndoRequest.self) { request, context in
-            try await Self.undo(
+            try Self.refuseAttached(request.table, context.server, method: "undo")
+            return try await Self.undo(
                 redo: false,
                 table: request.table,
                 ifVersion: request.ifVersion,
@@ -207,7 +223,8 @@ extension MethodTable {
             )
         }
         register(RedoRequest.self) { request, context in
-            try await Self.undo(
+            try Self.refuseAttached(request.table, context.server, method: "redo")
+            return try await Self.undo(
                 redo: true,
                 table: request.table,
                 ifVersion: request.ifVersion,
@@ -217,7 +234,8 @@ extension MethodTable {
         }
         register(ColumnStateRequest.self) { request, context in try Self.columnState(request, &context) }
         register(AlterRequest.self) { request, context in
-            try await Self.alter(request, context.writer, by: context.requester)
+            try Self.refuseAttached(request.table, context.server, method: "alter")
+            return try await Self.alter(request, context.writer, by: context.requester)
         }
         register(LoadRequest.self) { request, context in try await Self.load(request, &context) }
         register(UploadRequest.self) { request, context in try Self.upload(request, &context) }

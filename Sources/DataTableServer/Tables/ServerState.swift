@@ -27,6 +27,10 @@ public final class ServerState: Sendable {
     let memory = MemoryGauge()
     /// The log of changes in the state directory; `nil` when the tables live in memory only.
     public let journal: Journal?
+    /// The sources tables may be attached to, by name (`--source`).
+    public let sources: [String: any TableSource]
+    /// The tables attached to them.
+    let attached = AttachedTables()
     private let counters = Mutex(Counters())
     /// Permission refusals logged in the current second, and which second that is.
     private let permissionNotices = Mutex((second: 0, count: 0))
@@ -72,7 +76,8 @@ public final class ServerState: Sendable {
     /// State holding `catalog`'s tables under `limits`; `journal` logs their changes (`nil`: memory
     /// only), `files` decides which paths clients may name, `tableMode` is the mode of new tables,
     /// `undoDepth` how many changes each table can take back. Without `accountingMemory` the
-    /// memory each user's tables hold is not kept (a log replayed at start).
+    /// memory each user's tables hold is not kept (a log replayed at start). `sources` are the
+    /// databases tables may be attached to.
     public init(
         limits: ServerLimits,
         catalog: TableCatalog = TableCatalog(),
@@ -80,8 +85,10 @@ public final class ServerState: Sendable {
         files: FilePolicy = FilePolicy(),
         tableMode: UInt16 = standardTableMode,
         undoDepth: Int = Table.defaultUndoDepth,
-        accountingMemory: Bool = true
+        accountingMemory: Bool = true,
+        sources: [any TableSource] = []
     ) {
+        self.sources = Dictionary(sources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.limits = limits
         self.eventBudget = OutputBudget(limit: limits.maxEventBytes)
         self.defaultTableMode = tableMode

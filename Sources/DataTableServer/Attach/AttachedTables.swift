@@ -1,0 +1,56 @@
+import DataTableEngine
+import Synchronization
+
+/// The tables attached to sources, by name: where each one's rows come from, and the one line
+/// its changes take. A change written through to the source and a change read back from it go
+/// down that line one at a time, in the order they reach the table, so the table always ends
+/// as the source committed last.
+final class AttachedTables: Sendable {
+    /// One attached table.
+    struct Attachment: Sendable {
+        /// The source its rows come from.
+        let source: any TableSource
+        /// Its relation or query, columns and key.
+        let shape: SourceRows.Shape
+        /// Its changes, one at a time.
+        let line: SerialLine
+    }
+
+    private let byName = Mutex<[String: Attachment]>([:])
+    private let following = Mutex<Set<String>>([])
+
+    /// The attachment of the table called `name`, if it is attached.
+    func attachment(_ name: String) -> Attachment? {
+        byName.withLock { $0[name] }
+    }
+
+    /// Whether the table called `name` is attached.
+    func isAttached(_ name: String) -> Bool {
+        byName.withLock { $0[name] != nil }
+    }
+
+    /// Records that the table called `name` is attached as `attachment`.
+    func add(_ name: String, _ attachment: Attachment) {
+        byName.withLock { $0[name] = attachment }
+    }
+
+    /// Forgets the attachment of the table called `name` (dropped).
+    func remove(_ name: String) {
+        _ = byName.withLock { $0.removeValue(forKey: name) }
+    }
+
+    /// The tables attached to `relation` of the source called `source`.
+    func tables(of source: String, relation: String) -> [String] {
+        byName.withLock { tables in
+            tables.compactMap { name, attachment in
+                attachment.source.name == source && attachment.shape.relation == relation ? name : nil
+            }
+        }
+    }
+
+    /// `true` the first time it is asked for the source called `name`: its changes are then
+    /// followed from there on.
+    func startFollowing(_ name: String) -> Bool {
+        following.withLock { $0.insert(name).inserted }
+    }
+}

@@ -1,0 +1,98 @@
+import DataTableEngine
+import DataTableProtocol
+import Foundation
+import Logging
+
+extension ServerState {
+    /// Follows the changes others make in `source`'s relations, from now on (once per source):
+    /// each is read back by key and made in every table attached to its relation.
+    func follow(_ source: any TableSource) {
+        guard attached.startFollowing(source.name) else { return }
+        Task.detached { [self] in
+            for await change in source.changes() {
+                for name in attached.tables(of: source.name, relation: change.relation) {
+                    await readBack(change.keys, into: name)
+                }
+            }
+        }
+    }
+
+    /// Reads the rows of `keys` from the table called `name`'s source and makes them the table's:
+    /// rows there replace or join the table's, keys without a row leave it. Down the table's
+    /// line, after any write that reached it first.
+    func readBack(_ keys: [String], into name: String) async {
+        guard let attachment = attached.attachment(name), !keys.isEmpty else { return }
+        _ = try? await attachment.line.run {
+            let rows = try await attachment.source.rows(of: attachment.shape, keys: keys)
+            try self.make(rows, keys: keys, from: attachment.shape, in: name)
+        }
+    }
+
+    /// Makes `rows` (read back for `keys`) the table's, as the daemon: an upsert of the rows there
+    /// and a delete of the keys without one, each its own change and event, recorded in the log.
+    private func make(_ rows: [[CellInput]], keys: [String], from shape: SourceRows.Shape, in name: String) throws {
+        let names = shape.columns.map(\.name)
+        let inputs = rows.map { RowInput(values: Dictionary(uniqueKeysWithValues: zip(names, $0))) }
+        let keyIndex = names.firstIndex(of: shape.key) ?? 0
+        let present = Set(rows.map { $0[keyIndex].draftText })
+        let upsert = TableWriter(server: self, recording: journal.map { ChangeRecording(line: Data(), journal: $0) })
+        if !inputs.isEmpty {
+            try upsert.update(name, by: .daemon, needing: .write) { table in
+                // Rows that read back as the table holds them already (a change of another
+                // column, or one made twice) change nothing.
+                let inputs = inputs.filter { table.differs($0, keyColumn: shape.key) }
+                guard !inputs.isEmpty else { return }
+                let before = table.version
+                guard
+                    case .upserted(let result) = try upsert.make(.init(.upsert(inputs), by: nil), to: &table)
+                else { return }
+                var addedFrom = before
+                if let replacedAt = result.versionAfterReplacing {
+                    publish(table, .edited, from: before, at: replacedAt) { $0.list(result.changed) }
+                    addedFrom = replacedAt
+                }
+                if !result.added.isEmpty {
+                    publish(table, .added, from: addedFrom, thenDropped: table.droppedByLimit) {
+                        $0.list(result.added.map(\.id))
+                    }
+                }
+            }
+        }
+        let gone = keys.filter { !present.contains($0) }
+        guard !gone.isEmpty else { return }
+        let delete = TableWriter(server: self, recording: journal.map { ChangeRecording(line: Data(), journal: $0) })
+        try delete.update(name, by: .daemon, needing: .write) { table in
+            let ids = gone.compactMap { table.rowID(forKey: $0) }.filter { table.index(of: $0) != nil }
+            guard !ids.isEmpty else { return }
+            let before = table.version
+            if try delete.make(.init(.delete(ids), by: nil), to: &table).count > 0 {
+                publish(table, .deleted, from: before) { $0.list(ids) }
+            }
+        }
+    }
+}
+
+extension Table {
+    /// Whether `input` would change the row with its key: a new key, or a value other than the
+    /// row's in some column it names.
+    func differs(_ input: RowInput, keyColumn key: String) -> Bool {
+        guard let keyInput = input.values[key], let id = rowID(forKey: keyInput.draftText),
+            let row = try? rows(ids: [id]).first
+        else { return true }
+        for (index, column) in columns.enumerated() {
+            guard let given = input.values[column.key] else { continue }
+            guard let value = try? column.rules.parse(given) else { return true }
+            if value != row.values[index] { return true }
+        }
+        return false
+    }
+
+    /// The id of the row whose key column holds `key` (as text), for a table with a key column.
+    func rowID(forKey key: String) -> RowID? {
+        guard let column = keyColumn else { return nil }
+        switch columns[column].type {
+        case .number: return Int64(key).map(RowID.number)
+        default: return .text(key)
+        }
+    }
+}

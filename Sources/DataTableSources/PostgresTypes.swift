@@ -1,0 +1,113 @@
+import DataTableEngine
+import DataTableServer
+import Foundation
+
+/// How PostgreSQL's types become the daemon's, and back: which column type each takes, how a
+/// value is read as text the column parses, and how a stored value is written as text
+/// PostgreSQL casts to the column's type.
+enum PostgresTypes {
+    /// The daemon's column for a PostgreSQL column `name` of type `typeName` (`pg_type.typname`),
+    /// `formatted` as `format_type` gives it, with its type modifier; `nil` for a type the daemon
+    /// has none for.
+    static func column(name: String, typeName: String, formatted: String, modifier: Int32, notNull: Bool)
+        -> SourceColumn?
+    {
+        let type: ColumnType
+        var decimals: Int?
+        var maxLength: Int?
+        switch typeName {
+        case "int2", "int4", "int8":
+            type = .number
+            decimals = 0
+        case "numeric":
+            type = .number
+            // numeric(p,s): the modifier is ((p << 16) | s) + 4; -1 when unconstrained.
+            if modifier >= 4 { decimals = Int((modifier - 4) & 0xFFFF) }
+        case "float4", "float8":
+            type = .number
+        case "text", "varchar", "bpchar", "name", "citext", "uuid":
+            type = .text
+            if ["varchar", "bpchar"].contains(typeName), modifier >= 4 { maxLength = Int(modifier - 4) }
+        case "bool":
+            type = .boolean
+        case "date":
+            type = .date
+        case "time":
+            type = .time
+        case "timestamptz", "timestamp":
+            type = .datetime
+        case "interval":
+            type = .duration
+        default:
+            return nil
+        }
+        return SourceColumn(
+            name: name,
+            type: type,
+            required: notNull,
+            maxLength: maxLength,
+            decimals: decimals,
+            sourceType: formatted
+        )
+    }
+
+    /// The SQL that reads `column` (quoted as `identifier`) as text its daemon column parses.
+    static func readExpression(_ column: SourceColumn, identifier: String) -> String {
+        switch column.type {
+        case .datetime where column.sourceType.hasPrefix("timestamp with"):
+            "to_char(\(identifier) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+        case .datetime:
+            "to_char(\(identifier), 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+        case .duration:
+            "round(extract(epoch from \(identifier)))::bigint::text"
+        case .time:
+            "to_char(\(identifier), 'HH24:MI:SS')"
+        default:
+            "\(identifier)::text"
+        }
+    }
+
+    /// `value` as text PostgreSQL casts to `column`'s type; `nil` for no value (SQL NULL).
+    static func text(_ value: CellValue, for column: SourceColumn) -> String? {
+        switch value {
+        case .empty: nil
+        case .text(let text), .image(let text): text
+        case .number(let number):
+            number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
+        case .boolean(let flag): flag ? "true" : "false"
+        case .date(let days): DayText.iso(days)
+        case .time(let seconds): String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+        case .duration(let seconds): "\(seconds) seconds"
+        case .picker(let option): String(option)
+        case .datetime(let milliseconds): InstantText.iso(milliseconds)
+        }
+    }
+}
+
+/// Days since 1970 as `YYYY-MM-DD` (proleptic Gregorian).
+enum DayText {
+    static func iso(_ days: Int32) -> String {
+        // Howard Hinnant's civil-from-days.
+        let z = Int(days) + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        return String(format: "%04d-%02d-%02d", year, month, day)
+    }
+}
+
+/// Milliseconds since 1970 as an ISO 8601 instant in UTC.
+enum InstantText {
+    static func iso(_ milliseconds: Int64) -> String {
+        let days = milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
+        let rest = milliseconds - days * 86_400_000
+        let seconds = rest / 1000
+        return DayText.iso(Int32(days))
+            + String(format: "T%02d:%02d:%02d.%03dZ", seconds / 3600, seconds / 60 % 60, seconds % 60, rest % 1000)
+    }
+}

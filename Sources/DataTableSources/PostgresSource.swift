@@ -51,13 +51,35 @@ public final class PostgresSource: TableSource {
     // MARK: Loading
 
     public func load(_ origin: SourceOrigin) async throws -> SourceRows {
-        let shape = try await describe(origin)
-        let rows = try await fetch(shape, keys: nil)
-        return SourceRows(shape: shape, rows: rows)
+        try await withPatience {
+            let shape = try await self.describe(origin)
+            let rows = try await self.fetch(shape, keys: nil)
+            return SourceRows(shape: shape, rows: rows)
+        }
     }
 
     public func rows(of attached: SourceRows.Shape, keys: [String]) async throws -> [[CellInput]] {
-        try await fetch(attached, keys: keys)
+        try await withPatience { try await self.fetch(attached, keys: keys) }
+    }
+
+    /// How long a request waits for the database (to connect, or to answer) before it is
+    /// refused `source_unavailable`; the work it asked for is then cancelled.
+    static let patience = Duration.seconds(5)
+
+    /// `body`'s result, or ``SourceError/unavailable(_:)`` once ``patience`` has passed.
+    private func withPatience<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws
+        -> Result
+    {
+        try await withThrowingTaskGroup(of: Result.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: Self.patience)
+                throw SourceError.unavailable("no answer in \(Self.patience.components.seconds) seconds")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw SourceError.unavailable("no answer") }
+            return first
+        }
     }
 
     /// The columns and key of `origin`, from the catalog.
@@ -283,6 +305,10 @@ public final class PostgresSource: TableSource {
     // MARK: Writing
 
     public func write(_ writes: [SourceWrite], to attached: SourceRows.Shape) async throws {
+        try await withPatience { try await self.writeNow(writes, to: attached) }
+    }
+
+    private func writeNow(_ writes: [SourceWrite], to attached: SourceRows.Shape) async throws {
         guard let relation = attached.relation else {
             throw SourceError.invalid("A query's table takes no changes.", field: "params.table")
         }

@@ -1,0 +1,360 @@
+"""Tables attached to a real PostgreSQL (Debian's, a cluster made with initdb in a scratch
+directory and started here): attach, edits through the daemon made in PostgreSQL first, changes
+made in psql reaching the daemon's subscribers and watched windows, refusals that change nothing
+on either side, PostgreSQL stopped and started, and two daemons on one relation.
+
+Needs the debug build (swift build), socat, and Debian's postgresql (scripts/install-dependencies
+--for-tests installs it)."""
+
+import glob
+import json
+import os
+import pathlib
+import pwd
+import select
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BIN = ROOT / ".build" / "debug"
+PG_BIN = next(iter(sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)), None)
+IN_CI = bool(os.environ.get("CI"))
+MISSING = None if PG_BIN and os.path.exists(os.path.join(PG_BIN, "initdb")) else "PostgreSQL is not installed"
+
+SCHEMA = """
+CREATE TABLE parts (
+  id integer PRIMARY KEY,
+  item text NOT NULL,
+  qty integer CHECK (qty >= 0),
+  price numeric(10,2),
+  received date,
+  checked timestamptz,
+  lead interval,
+  ok boolean,
+  code varchar(8)
+);
+INSERT INTO parts VALUES
+  (1, 'Bolt', 10, 0.25, '2024-05-01', '2024-05-01 10:00:00+00', '2 hours', true, 'B-1'),
+  (2, 'Nut', 200, 0.05, '2024-05-02', '2024-05-02 12:30:00+00', '30 minutes', false, 'N-2'),
+  (3, 'Washer', 50, 0.02, NULL, NULL, NULL, NULL, NULL);
+"""
+
+
+def as_postgres():
+    """The command prefix that runs a PostgreSQL program as a user it accepts (not root)."""
+    return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+
+class Connection:
+    """One connection to a daemon: requests answered in order, notifications kept apart."""
+
+    def __init__(self, path):
+        self.socket = socket.socket(socket.AF_UNIX)
+        self.socket.connect(path)
+        self.buffer = b""
+        self.notifications = []
+        self.next_id = 1
+
+    def close(self):
+        self.socket.close()
+
+    def _line(self, timeout):
+        deadline = time.time() + timeout
+        while b"\n" not in self.buffer:
+            left = deadline - time.time()
+            if left <= 0 or not select.select([self.socket], [], [], left)[0]:
+                return None
+            chunk = self.socket.recv(65536)
+            if not chunk:
+                return None
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return json.loads(line)
+
+    def call(self, method, **params):
+        """The reply to `method` (its whole message: `result` or `error`)."""
+        request_id = self.next_id
+        self.next_id += 1
+        self.socket.sendall((json.dumps({"id": request_id, "method": method, "params": params}) + "\n").encode())
+        while True:
+            message = self._line(30)
+            if message is None:
+                raise AssertionError(f"no reply to {method}")
+            if message.get("id") == request_id:
+                return message
+            self.notifications.append(message)
+
+    def notification(self, method, where=lambda params: True, timeout=10):
+        """The first notification `method` whose params satisfy `where`, waiting up to `timeout`."""
+        deadline = time.time() + timeout
+        while True:
+            for index, message in enumerate(self.notifications):
+                if message.get("method") == method and where(message["params"]):
+                    return self.notifications.pop(index)["params"]
+            left = deadline - time.time()
+            if left <= 0:
+                raise AssertionError(f"no {method} notification: {self.notifications}")
+            message = self._line(left)
+            if message is not None:
+                self.notifications.append(message)
+
+
+@unittest.skipIf(MISSING and not IN_CI, MISSING or "")
+class PostgresSourceTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if MISSING:
+            raise RuntimeError(MISSING)
+        cls.scratch = tempfile.mkdtemp(prefix="dt-test-pg-")
+        os.chmod(cls.scratch, 0o755)
+        cls.data = os.path.join(cls.scratch, "data")
+        if os.geteuid() == 0:
+            postgres = pwd.getpwnam("postgres")
+            os.chown(cls.scratch, postgres.pw_uid, postgres.pw_gid)
+        subprocess.run(
+            as_postgres() + [f"{PG_BIN}/initdb", "-D", cls.data, "--auth=trust", "-U", "postgres"],
+            check=True, capture_output=True,
+        )
+        cls.start_postgres()
+        cls.psql("CREATE DATABASE stock", database="postgres")
+        cls.psql(SCHEMA)
+        trigger = subprocess.run(
+            [str(BIN / "datatable"), "source", "trigger", "public.parts", "--key", "id"],
+            check=True, capture_output=True, text=True,
+        ).stdout
+        cls.psql(trigger)
+        cls.daemons = []
+        cls.sock = cls.start_daemon("a")
+
+    @classmethod
+    def start_postgres(cls):
+        subprocess.run(
+            as_postgres() + [f"{PG_BIN}/pg_ctl", "-D", cls.data, "-w", "-l", os.path.join(cls.scratch, "log"),
+                             "-o", f"-k {cls.scratch} -c listen_addresses=''", "start"],
+            check=True, capture_output=True,
+        )
+
+    @classmethod
+    def stop_postgres(cls):
+        subprocess.run(as_postgres() + [f"{PG_BIN}/pg_ctl", "-D", cls.data, "-w", "-m", "fast", "stop"],
+                       check=True, capture_output=True)
+
+    @classmethod
+    def psql(cls, sql, database="stock"):
+        """What psql prints for `sql` (unaligned, tuples only)."""
+        return subprocess.run(
+            ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", cls.scratch, "-U", "postgres",
+             "-d", database, "-c", sql],
+            check=True, capture_output=True, text=True,
+        ).stdout.strip()
+
+    @classmethod
+    def start_daemon(cls, name):
+        path = os.path.join(cls.scratch, f"{name}.sock")
+        process = subprocess.Popen(
+            [str(BIN / "datatabled"), "--socket", path, "--source", f"pg=postgresql://postgres@/stock?host={cls.scratch}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        cls.daemons.append(process)
+        deadline = time.time() + 30
+        while not os.path.exists(path):
+            if time.time() > deadline:
+                raise RuntimeError("the daemon did not start")
+            time.sleep(0.05)
+        return path
+
+    @classmethod
+    def tearDownClass(cls):
+        for process in getattr(cls, "daemons", []):
+            process.terminate()
+            process.wait(timeout=10)
+        try:
+            cls.stop_postgres()
+        except Exception:
+            pass
+        shutil.rmtree(cls.scratch, ignore_errors=True)
+
+    def connect(self, path=None):
+        connection = Connection(path or self.sock)
+        self.addCleanup(connection.close)
+        return connection
+
+    def attach(self, connection, table, **params):
+        reply = connection.call("attach", table=table, source="pg", **params)
+        self.assertIn("result", reply, reply)
+        self.addCleanup(self.drop, table)
+        return reply["result"]
+
+    def drop(self, table):
+        connection = Connection(self.sock)
+        connection.call("drop", table=table)
+        connection.close()
+
+    # -- Attaching ----------------------------------------------------------------------------
+
+    def test_attach_maps_the_relations_columns_and_reads_its_rows(self):
+        daemon = self.connect()
+        attached = self.attach(daemon, "parts_read", relation="parts")
+        self.assertEqual(attached["key"], "id")
+        self.assertFalse(attached["readOnly"])
+        types = {c["key"]: (c["type"], c["sourceType"]) for c in attached["columns"]}
+        self.assertEqual(types["qty"], ("number", "integer"))
+        self.assertEqual(types["price"], ("number", "numeric(10,2)"))
+        self.assertEqual(types["received"], ("date", "date"))
+        self.assertEqual(types["checked"], ("datetime", "timestamp with time zone"))
+        self.assertEqual(types["lead"], ("duration", "interval"))
+        self.assertEqual(types["ok"], ("boolean", "boolean"))
+        self.assertEqual(types["code"], ("text", "character varying(8)"))
+        described = {c["key"]: c for c in daemon.call("describe", table="parts_read")["result"]["columns"]}
+        self.assertTrue(described["item"].get("required"))  # NOT NULL
+        self.assertEqual(described["code"].get("maxLength"), 8)
+        self.assertEqual(described["price"].get("decimals"), 2)
+        rows = {r["id"]: r["values"] for r in daemon.call("get", table="parts_read", count=100)["result"]["rows"]}
+        count = int(self.psql("SELECT count(*) FROM parts"))
+        self.assertEqual(len(rows), count)
+        bolt = rows[1]
+        self.assertEqual(bolt["item"], "Bolt")
+        self.assertEqual(bolt["price"], 0.25)
+        self.assertEqual(bolt["received"], "2024-05-01")
+        self.assertEqual(bolt["checked"], "2024-05-01T10:00:00Z")
+        self.assertEqual(bolt["lead"], 7200)
+        self.assertIs(bolt["ok"], True)
+
+    def test_a_client_names_only_a_configured_source_and_never_a_url(self):
+        daemon = self.connect()
+        for source in ("nope", "postgresql://postgres@/stock?host=/tmp"):
+            reply = daemon.call("attach", table="x", source=source, relation="parts")
+            self.assertEqual(reply["error"]["data"]["kind"], "invalid_value", reply)
+            self.assertEqual(reply["error"]["data"]["field"], "params.source")
+        self.assertEqual(daemon.call("hello")["result"]["sources"], ["pg"])
+        reply = daemon.call("attach", table="x", source="pg", relation="no_such_relation")
+        self.assertEqual(reply["error"]["data"]["kind"], "invalid_value")
+        self.assertNotIn("x", [t["name"] for t in daemon.call("tables")["result"]["tables"]])
+
+    def test_a_query_is_attached_read_only(self):
+        daemon = self.connect()
+        attached = self.attach(daemon, "cheap", query="SELECT id, item, price FROM parts WHERE price < 0.1", key="id")
+        self.assertTrue(attached["readOnly"])
+        self.assertEqual(attached["rows"], int(self.psql("SELECT count(*) FROM parts WHERE price < 0.1")))
+        reply = daemon.call("edit", table="cheap", id=2, column="item", value="Changed")
+        self.assertIn("error", reply)
+        self.assertEqual(self.psql("SELECT item FROM parts WHERE id = 2"), "Nut")
+
+    # -- Both ways ------------------------------------------------------------------------------
+
+    def test_edits_go_to_postgresql_first_and_psql_changes_reach_the_daemon(self):
+        daemon = self.connect()
+        self.attach(daemon, "parts_live", relation="parts")
+        watcher = self.connect()
+        self.assertIn("result", watcher.call("subscribe", table="parts_live"))
+        window = watcher.call("watch", table="parts_live", viewport={"width": 800, "height": 400})["result"]
+        qty = [c["key"] for c in window["columns"]].index("qty")
+
+        # An edit through the daemon is in PostgreSQL when the reply comes.
+        self.assertIn("result", daemon.call("edit", table="parts_live", id=1, column="qty", value=11))
+        self.assertEqual(self.psql("SELECT qty FROM parts WHERE id = 1"), "11")
+        watcher.notification("event", lambda p: p["kind"] == "edited" and 1 in p["ids"])
+
+        # An UPDATE in psql: an event and a window delta in the daemon.
+        self.psql("UPDATE parts SET qty = 77 WHERE id = 2")
+        event = watcher.notification("event", lambda p: p["kind"] == "edited" and 2 in p["ids"])
+        self.assertEqual(event["columns"], ["qty"])
+        delta = watcher.notification(
+            "window", lambda p: any(c["id"] == 2 and "qty" in c.get("cells", {}) for c in p.get("changed", []))
+        )
+        self.assertEqual(next(c for c in delta["changed"] if c["id"] == 2)["cells"]["qty"], "77")
+        self.assertEqual(qty >= 0, True)
+
+        # An INSERT and a DELETE in psql.
+        self.psql("INSERT INTO parts (id, item, qty) VALUES (40, 'Gear', 4)")
+        watcher.notification("event", lambda p: p["kind"] == "added" and 40 in p["ids"])
+        self.psql("DELETE FROM parts WHERE id = 40")
+        watcher.notification("event", lambda p: p["kind"] == "deleted" and 40 in p["ids"])
+
+        # add and delete through the daemon.
+        added = daemon.call("add", table="parts_live", row={"id": 41, "item": "Spring", "lead": "1h 30m"})
+        self.assertIn("result", added, added)
+        self.assertEqual(self.psql("SELECT item, lead FROM parts WHERE id = 41"), "Spring|01:30:00")
+        self.assertIn("result", daemon.call("delete", table="parts_live", ids=[41]))
+        self.assertEqual(self.psql("SELECT count(*) FROM parts WHERE id = 41"), "0")
+
+    def test_a_refusal_by_postgresql_changes_nothing_on_either_side(self):
+        daemon = self.connect()
+        self.attach(daemon, "parts_refused", relation="parts")
+        before = daemon.call("get", table="parts_refused", ids=[3])["result"]
+        reply = daemon.call("edit", table="parts_refused", id=3, column="qty", value=-1)
+        self.assertEqual(reply["error"]["data"]["kind"], "source_refused", reply)
+        self.assertIn("parts_qty_check", reply["error"]["message"])
+        self.assertEqual(self.psql("SELECT qty FROM parts WHERE id = 3"), "50")
+        after = daemon.call("get", table="parts_refused", ids=[3])["result"]
+        self.assertEqual(after["version"], before["version"])
+        self.assertEqual(after["rows"], before["rows"])
+        # A key PostgreSQL has already: refused, nothing added.
+        reply = daemon.call("add", table="parts_refused", row={"id": 1, "item": "Twin"})
+        self.assertIn("error", reply)
+        # The daemon's own rules refuse before PostgreSQL is asked: a draft, as in any table.
+        reply = daemon.call("edit", table="parts_refused", id=3, column="item", value="")
+        self.assertEqual(reply["error"]["data"]["kind"], "invalid_value")
+        self.assertEqual(self.psql("SELECT item FROM parts WHERE id = 3"), "Washer")
+
+    def test_postgresql_stopped_refuses_changes_and_started_again_takes_them(self):
+        daemon = self.connect()
+        self.attach(daemon, "parts_fault", relation="parts")
+        self.stop_postgres()
+        try:
+            reply = daemon.call("edit", table="parts_fault", id=3, column="qty", value=51)
+            self.assertEqual(reply["error"]["data"]["kind"], "source_unavailable", reply)
+            # Still readable, and unchanged.
+            rows = {r["id"]: r for r in daemon.call("get", table="parts_fault", count=100)["result"]["rows"]}
+            self.assertEqual(rows[3]["values"]["qty"], 50)
+        finally:
+            self.start_postgres()
+        deadline = time.time() + 20
+        while True:
+            reply = daemon.call("edit", table="parts_fault", id=3, column="qty", value=52)
+            if "result" in reply or time.time() > deadline:
+                break
+            time.sleep(0.2)
+        self.assertIn("result", reply, reply)
+        self.assertEqual(self.psql("SELECT qty FROM parts WHERE id = 3"), "52")
+        # The daemon hears psql's changes again.
+        watcher = self.connect()
+        watcher.call("subscribe", table="parts_fault")
+        deadline = time.time() + 20
+        heard = False
+        while not heard and time.time() < deadline:
+            self.psql("UPDATE parts SET qty = qty + 1 WHERE id = 3")
+            try:
+                watcher.notification("event", lambda p: p["kind"] == "edited" and 3 in p["ids"], timeout=1)
+                heard = True
+            except AssertionError:
+                pass
+        self.assertTrue(heard, "no change heard after PostgreSQL came back")
+        self.psql("UPDATE parts SET qty = 50 WHERE id = 3")
+
+    def test_two_daemons_on_one_relation_see_each_others_edits(self):
+        other_sock = self.start_daemon("b")
+        one = self.connect()
+        other = self.connect(other_sock)
+        self.attach(one, "shared", relation="parts")
+        reply = other.call("attach", table="shared", source="pg", relation="parts")
+        self.assertIn("result", reply, reply)
+        other.call("subscribe", table="shared")
+        sent = time.time()
+        self.assertIn("result", one.call("edit", table="shared", id=2, column="code", value="X-2"))
+        other.notification("event", lambda p: p["kind"] == "edited" and 2 in p["ids"])
+        print(f"\none daemon's edit seen by the other in {1000 * (time.time() - sent):.1f} ms", flush=True)
+        got = other.call("get", table="shared", ids=[2])["result"]["rows"][0]["values"]["code"]
+        self.assertEqual(got, "X-2")
+        one.call("subscribe", table="shared")
+        self.assertIn("result", other.call("edit", table="shared", id=2, column="code", value="N-2"))
+        one.notification("event", lambda p: p["kind"] == "edited" and 2 in p["ids"])
+        self.assertEqual(one.call("get", table="shared", ids=[2])["result"]["rows"][0]["values"]["code"], "N-2")
+
+
+if __name__ == "__main__":
+    unittest.main()

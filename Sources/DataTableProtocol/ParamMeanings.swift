@@ -51,6 +51,23 @@ extension ParamsSchema {
                 + "last saw): otherwise `conflict`, with the table's version in `data.version`, and nothing "
                 + "changes.",
         ],
+        "attach": [
+            "table":
+                "The new table's name.",
+            "source":
+                "The configured source's name (`hello` lists them); never a URL.",
+            "relation":
+                "The relation, `schema.table` or `table` (in the search path): its rows, and its changes "
+                + "written back.",
+            "query":
+                "A query the source runs read-only: the table is read-only.",
+            "key":
+                "The key column: the relation's primary key by default (a query must name one).",
+            "columns":
+                "The columns to take, in this order (default: all of them).",
+            "mode":
+                "The table's mode, as `create` takes it.",
+        ],
         "chmod": [
             "table":
                 "The table to change; only its owner, root or the daemon's own user may "

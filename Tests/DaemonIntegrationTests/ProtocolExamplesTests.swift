@@ -20,13 +20,30 @@ import Testing
         return (try? String(contentsOf: url.appendingPathComponent("protocol.md"), encoding: .utf8)) ?? ""
     }()
 
-    static func examples() -> [Example] {
+    /// The line before a code block whose examples need a source (`--source`).
+    static let needsSource = "<!-- needs a source:"
+
+    /// The examples in order; with `needingASource`, those replayed by Tests/sources too.
+    static func examples(needingASource: Bool = false) -> [Example] {
         var examples: [Example] = []
-        // Replies belong to the request before them in the same code block.
+        // Replies belong to the request before them in the same code block. A block marked as
+        // needing a source (a database the daemon attaches tables to) is replayed by
+        // Tests/sources, where there is one.
         var open = false
+        enum Skip { case none, marked, inside }
+        var skip = Skip.none
         for (index, line) in document.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if line.hasPrefix("```") {
+            if line.hasPrefix(Self.needsSource) {
+                if !needingASource { skip = .marked }
+            } else if line.hasPrefix("```") {
                 open = false
+                switch skip {
+                case .marked: skip = .inside
+                case .inside: skip = .none
+                case .none: break
+                }
+            } else if skip == .inside {
+                continue
             } else if line.hasPrefix("→ ") {
                 examples.append(Example(line: index + 1, request: String(line.dropFirst(2)), shown: []))
                 open = true
@@ -88,7 +105,7 @@ import Testing
     /// Every method has an example, so every method's reply is pinned by one.
     @Test func everyMethodHasAnExample() {
         let shown = Set(
-            Self.examples().compactMap { example -> String? in
+            Self.examples(needingASource: true).compactMap { example -> String? in
                 guard let start = example.request.range(of: #""method":""#) else { return nil }
                 return String(example.request[start.upperBound...].prefix { $0 != "\"" })
             }
@@ -106,7 +123,7 @@ import Testing
             return try JSONDecoder().decode(JSONValue.self, from: encoder.encode(decoded))
         }
         var pinned: Set<String> = []
-        for example in Self.examples() {
+        for example in Self.examples(needingASource: true) {
             guard let start = example.request.range(of: #""method":""#) else { continue }
             let method = String(example.request[start.upperBound...].prefix { $0 != "\"" })
             guard let type = MethodRegistry.type(named: method) else { continue }

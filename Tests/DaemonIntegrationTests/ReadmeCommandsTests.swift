@@ -32,6 +32,8 @@ struct ReadmeCommandsTests {
         ("datatable view", "full screen: ViewerTests drives it in tmux"),
         ("datatable web", "serves until stopped: Tests/browser drives its page in Chromium"),
         ("datatable shell ", "interactive: ShellTests drives it in tmux (and it runs piped below)"),
+        (#"echo '{"method":"attach""#, "needs a PostgreSQL source: Tests/sources runs it"),
+        (#"echo '{"method":"edit","params":{"table":"parts""#, "an attached table's: Tests/sources runs it"),
     ]
 
     /// One command as a document shows it.

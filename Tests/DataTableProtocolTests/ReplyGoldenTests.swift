@@ -141,6 +141,10 @@ import Testing
             #"{"added":1,"columns":[{"key":"rack","label":"rack","type":"text"},{"key":"slots","label":"slots","type":"number"}],"created":true,"rows":1,"table":"racks","version":2}"#
         ),
         (
+            "attach",
+            #"{"columns":[{"key":"id","sourceType":"integer","type":"number"},{"key":"item","sourceType":"text","type":"text"},{"key":"qty","sourceType":"integer","type":"number"}],"key":"id","readOnly":false,"rows":3,"source":"pg","table":"stockparts","version":2}"#
+        ),
+        (
             "export",
             #"{"format":"csv","rows":1,"table":"racks","text":"rack,slots\nR1,4\n","version":2}"#
         ),

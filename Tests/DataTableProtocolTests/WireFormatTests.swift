@@ -194,7 +194,7 @@ import Testing
                 "columnState", "subscribe",
                 "unsubscribe",
                 "upload",
-                "load", "export", "undo", "redo",
+                "load", "attach", "export", "undo", "redo",
             ]
         )
         for method in MethodRegistry.all {

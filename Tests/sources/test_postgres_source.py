@@ -244,6 +244,42 @@ class PostgresSourceTests(unittest.TestCase):
         self.assertIn("error", reply)
         self.assertEqual(self.psql("SELECT item FROM parts WHERE id = 2"), "Nut")
 
+    def test_protocol_md_examples_that_need_a_source_run_as_written(self):
+        document = (ROOT / "protocol.md").read_text().split("\n")
+        marker = next(i for i, line in enumerate(document) if line.startswith("<!-- needs a source:"))
+        start = next(i for i in range(marker, len(document)) if document[i].startswith("```"))
+        end = next(i for i in range(start + 1, len(document)) if document[i].startswith("```"))
+        examples = []
+        for line in document[start + 1:end]:
+            if line.startswith("→ "):
+                examples.append((json.loads(line[2:]), []))
+            elif line.startswith("← "):
+                examples[-1][1].append(json.loads(line[2:]))
+        self.assertGreaterEqual(len(examples), 4)
+        daemon = self.connect()
+        for request, shown in examples:
+            reply = daemon.call(request["method"], **request["params"])
+            expected = shown[-1]
+            if "error" in expected:
+                self.assertEqual(reply.get("error", {}).get("data", {}).get("kind"), expected["error"]["data"]["kind"],
+                                 (request, reply))
+            else:
+                self.assertEqual(set(reply.get("result", {})), set(expected["result"]), (request, reply))
+
+    def test_the_client_readmes_lines_that_need_a_source_run_as_written(self):
+        readme = (ROOT / "clients" / "README.md").read_text()
+        section = next(part for part in readme.split("\n## ") if part.startswith("With a source"))
+        lines = [line for line in section.split("\n") if "| socat - UNIX-CONNECT:$SOCK" in line]
+        self.assertEqual(len(lines), 2)
+        self.addCleanup(self.drop, "parts")
+        before = self.psql("SELECT qty FROM parts WHERE id = 1")
+        self.addCleanup(self.psql, f"UPDATE parts SET qty = {before} WHERE id = 1")
+        for line in lines:
+            output = subprocess.run(["bash", "-c", line], env={**os.environ, "SOCK": self.sock},
+                                    capture_output=True, text=True, check=True).stdout
+            self.assertNotIn('"error"', output, line)
+        self.assertEqual(self.psql("SELECT qty FROM parts WHERE id = 1"), "12")
+
     # -- Both ways ------------------------------------------------------------------------------
 
     def test_edits_go_to_postgresql_first_and_psql_changes_reach_the_daemon(self):

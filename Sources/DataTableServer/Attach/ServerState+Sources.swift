@@ -35,7 +35,8 @@ extension ServerState {
         let inputs = rows.map { RowInput(values: Dictionary(uniqueKeysWithValues: zip(names, $0))) }
         let keyIndex = names.firstIndex(of: shape.key) ?? 0
         let present = Set(rows.map { $0[keyIndex].draftText })
-        let upsert = TableWriter(server: self, recording: journal.map { ChangeRecording(line: Data(), journal: $0) })
+        // Not logged: the state directory keeps no attached table.
+        let upsert = TableWriter(server: self, recording: nil)
         if !inputs.isEmpty {
             try upsert.update(name, by: .daemon, needing: .write) { table in
                 // Rows that read back as the table holds them already (a change of another
@@ -60,7 +61,7 @@ extension ServerState {
         }
         let gone = keys.filter { !present.contains($0) }
         guard !gone.isEmpty else { return }
-        let delete = TableWriter(server: self, recording: journal.map { ChangeRecording(line: Data(), journal: $0) })
+        let delete = TableWriter(server: self, recording: nil)
         try delete.update(name, by: .daemon, needing: .write) { table in
             let ids = gone.compactMap { table.rowID(forKey: $0) }.filter { table.index(of: $0) != nil }
             guard !ids.isEmpty else { return }

@@ -26,8 +26,11 @@ extension MethodTable {
             do {
                 writes = try plan(&copy)
             } catch {
+                context.recording = nil
                 return try await make(&context)
             }
+            // The source keeps the change; the state directory does not keep attached tables.
+            context.recording = nil
             if !writes.isEmpty {
                 do {
                     try await attachment.source.write(writes, to: attachment.shape)

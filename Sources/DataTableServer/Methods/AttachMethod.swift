@@ -17,7 +17,7 @@ extension MethodTable {
                 "There is no source \(request.source) "
                     + (names.isEmpty
                         ? "(the daemon was started with no --source)."
-                        : "(the daemon's sources: \(names.joined(separator: ", "))."),
+                        : "(the daemon's sources: \(names.joined(separator: ", ")))."),
                 field: "params.source"
             )
         }
@@ -67,13 +67,10 @@ extension MethodTable {
         try server.checkMemory()
         try server.checkUserMemory(owner: created.access.owner, adding: created.estimatedBytes)
         try server.checkRows(created.rowCount, table: created.name)
-        let writer = context.writer
+        // Not kept in the state directory: the source holds the rows, and a restart forgets the
+        // attachment (attach again). Its changes are not logged either (the log replays them,
+        // if any are, to a table that is not there).
         try server.tables.insert(created, check: server.checkRoomForTable) { created in
-            if writer.isRecording {
-                let image = TableImageCoding.encode(created)
-                try writer.claimRoom(forImage: image)
-                writer.recordWhole(image: image)
-            }
             server.attached.add(created.name, .init(source: source, shape: shape, line: SerialLine()))
             server.publish(created, .schema, from: 0) { $0.change = "created" }
         }

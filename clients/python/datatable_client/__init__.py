@@ -203,6 +203,18 @@ class NotSaved(DataTableError):
     """The state directory cannot take changes now (a full disk): nothing was changed; try again later."""
 
 
+@_kind("source_unavailable")
+class SourceUnavailable(DataTableError):
+    """An attached table's source (its database) cannot be reached: nothing was changed; the
+    table stays readable, and the daemon connects again by itself."""
+
+
+@_kind("source_refused")
+class SourceRefused(DataTableError):
+    """An attached table's source refused the change (a constraint, a permission): nothing was
+    changed on either side; ``data.get("column")`` names the column where the source did."""
+
+
 @_kind("permission_denied")
 class PermissionDenied(DataTableError):
     """The table's owner and mode do not let this client read it, change it, or act as its owner."""

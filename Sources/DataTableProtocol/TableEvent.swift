@@ -33,11 +33,15 @@ public struct TableEvent: Codable, Hashable, Sendable {
         /// re-fetch what is shown (`get`, `scroll`) at `version`; events go on from there. Sent
         /// whatever kinds were subscribed to.
         public static let resync = Kind(rawValue: "resync")
+        /// An attached table's source went out of reach (`stale: true`: changes made there may
+        /// not reach the table, and changes to it are refused) or came back (`stale: false`: the
+        /// table has caught up with it); `change` says why.
+        public static let source = Kind(rawValue: "source")
 
         /// The kinds `subscribe` takes (every one but ``resync``), in the order its reply lists them;
         /// the default subscription.
         public static let allCases: [Kind] = [
-            .added, .edited, .deleted, .selection, .sort, .drafts, .schema, .replaced,
+            .added, .edited, .deleted, .selection, .sort, .drafts, .schema, .replaced, .source,
         ]
 
         /// Decodes the kind from its string; an unknown one decodes as itself.
@@ -80,6 +84,8 @@ public struct TableEvent: Codable, Hashable, Sendable {
     /// `schema`: `created`, `dropped`, `access` (a `chmod`) or `altered` (an `alter`, or its undo
     /// or redo; `columns` names the keys).
     public var change: String?
+    /// `source`: whether the table's source is out of reach now.
+    public var stale: Bool?
 
     /// An event of `kind`; the members left `nil` are left out on the wire.
     public init(
@@ -94,7 +100,8 @@ public struct TableEvent: Codable, Hashable, Sendable {
         selected: Int? = nil,
         keys: [SortKeyParam]? = nil,
         errors: Int? = nil,
-        change: String? = nil
+        change: String? = nil,
+        stale: Bool? = nil
     ) {
         self.table = table
         self.kind = kind
@@ -108,11 +115,12 @@ public struct TableEvent: Codable, Hashable, Sendable {
         self.keys = keys
         self.errors = errors
         self.change = change
+        self.stale = stale
     }
 
     /// Whether `next` (a later event of the same table) can be folded into this one.
     public func canAbsorb(_ next: TableEvent) -> Bool {
-        next.table == table && next.kind == kind && kind != .schema && next.previous <= version
+        next.table == table && next.kind == kind && kind != .schema && kind != .source && next.previous <= version
     }
 
     /// This event and a later one of the same kind as one: ids joined (up to ``maximumIDs``),

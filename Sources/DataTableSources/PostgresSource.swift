@@ -58,7 +58,7 @@ public final class PostgresSource: TableSource {
         }
     }
 
-    public func rows(of attached: SourceRows.Shape, keys: [String]) async throws -> [[CellInput]] {
+    public func rows(of attached: SourceRows.Shape, keys: [String]?) async throws -> [[CellInput]] {
         try await withPatience { try await self.fetch(attached, keys: keys) }
     }
 
@@ -361,8 +361,8 @@ public final class PostgresSource: TableSource {
 
     // MARK: Changes
 
-    public func changes() -> AsyncStream<SourceChange> {
-        let (stream, continuation) = AsyncStream<SourceChange>.makeStream(bufferingPolicy: .bufferingNewest(100_000))
+    public func changes() -> AsyncStream<SourceSignal> {
+        let (stream, continuation) = AsyncStream<SourceSignal>.makeStream(bufferingPolicy: .bufferingNewest(100_000))
         let origin = self.origin
         let task = Task { [client, logger] in
             var delay = Duration.milliseconds(100)
@@ -371,6 +371,8 @@ public final class PostgresSource: TableSource {
                     try await client.withConnection { connection in
                         try await connection.listen(on: ChangeTrigger.channel) { notifications in
                             delay = .milliseconds(100)
+                            // Listening from here on: what changed before is read again.
+                            continuation.yield(.listening)
                             for try await notification in notifications {
                                 guard let change = ChangeTrigger.change(notification.payload, ignoring: origin) else {
                                     continue
@@ -379,11 +381,13 @@ public final class PostgresSource: TableSource {
                             }
                         }
                     }
+                    continuation.yield(.lost("the database closed the connection"))
                 } catch {
                     logger.warning(
                         "The changes of a source cannot be heard; trying again",
                         metadata: ["error": "\(error)"]
                     )
+                    continuation.yield(.lost(Self.reason(error)))
                 }
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(10))
@@ -394,6 +398,12 @@ public final class PostgresSource: TableSource {
     }
 
     // MARK: Names and errors
+
+    /// A few words on why the source cannot be heard.
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        return error.serverInfo?[.message] ?? "\(error.code)"
+    }
 
     static func quoted(_ name: String) -> String { ChangeTrigger.quoted(name) }
 

@@ -126,7 +126,7 @@ import Testing
         ),
         (
             "subscribe",
-            #"{"events":["added","edited","deleted","selection","sort","drafts","schema","replaced"],"subscribed":true,"table":"bins","version":7}"#
+            #"{"events":["added","edited","deleted","selection","sort","drafts","schema","replaced","source"],"subscribed":true,"table":"bins","version":7}"#
         ),
         (
             "unsubscribe",

@@ -340,8 +340,16 @@ class PostgresSourceTests(unittest.TestCase):
     def test_postgresql_stopped_refuses_changes_and_started_again_takes_them(self):
         daemon = self.connect()
         self.attach(daemon, "parts_fault", relation="parts")
+        listener = self.connect()
+        listener.call("subscribe", table="parts_fault", events=["source", "edited"])
+        self.assertFalse(daemon.call("describe", table="parts_fault")["result"]["source"]["stale"])
         self.stop_postgres()
         try:
+            # The daemon says the table may be behind, in an event and in describe.
+            event = listener.notification("event", lambda p: p["kind"] == "source", timeout=20)
+            self.assertIs(event["stale"], True)
+            described = daemon.call("describe", table="parts_fault")["result"]["source"]
+            self.assertEqual(described, {"name": "pg", "relation": "public.parts", "stale": True})
             reply = daemon.call("edit", table="parts_fault", id=3, column="qty", value=51)
             self.assertEqual(reply["error"]["data"]["kind"], "source_unavailable", reply)
             # Still readable, and unchanged.
@@ -357,6 +365,21 @@ class PostgresSourceTests(unittest.TestCase):
             time.sleep(0.2)
         self.assertIn("result", reply, reply)
         self.assertEqual(self.psql("SELECT qty FROM parts WHERE id = 3"), "52")
+        event = listener.notification("event", lambda p: p["kind"] == "source", timeout=20)
+        self.assertIs(event["stale"], False)
+        self.assertFalse(daemon.call("describe", table="parts_fault")["result"]["source"]["stale"])
+
+        # A change made while the daemon cannot hear (its listening connection ended) is read
+        # when it listens again.
+        self.psql("SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'")
+        self.psql("UPDATE parts SET qty = 60 WHERE id = 3")
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            rows = {r["id"]: r for r in daemon.call("get", table="parts_fault", count=100)["result"]["rows"]}
+            if rows[3]["values"]["qty"] == 60:
+                break
+            time.sleep(0.1)
+        self.assertEqual(rows[3]["values"]["qty"], 60)
         # The daemon hears psql's changes again.
         watcher = self.connect()
         watcher.call("subscribe", table="parts_fault")

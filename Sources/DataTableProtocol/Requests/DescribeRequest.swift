@@ -49,5 +49,21 @@ public struct DescribeRequest: DataTableRequest {
         public var mode: String?
         /// The most rows the table keeps (its oldest go past it); absent when there is no limit.
         public var limit: Int?
+        /// Where an attached table's rows come from; absent for any other table.
+        public var source: Source?
+    }
+
+    /// An attached table's source, as `describe` gives it.
+    @MemberwiseInit
+    public struct Source: Codable, Hashable, Sendable {
+        /// The source's name.
+        public var name: String
+        /// The relation (`schema.table`), for a relation's table.
+        public var relation: String?
+        /// The query, for a query's table.
+        public var query: String?
+        /// Whether the source is out of reach: changes made there may not have reached the
+        /// table, and changes to it are refused until it is back.
+        public var stale: Bool
     }
 }

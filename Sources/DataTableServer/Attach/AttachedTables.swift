@@ -18,6 +18,7 @@ final class AttachedTables: Sendable {
 
     private let byName = Mutex<[String: Attachment]>([:])
     private let following = Mutex<Set<String>>([])
+    private let stale = Mutex<Set<String>>([])
 
     /// The attachment of the table called `name`, if it is attached.
     func attachment(_ name: String) -> Attachment? {
@@ -46,6 +47,21 @@ final class AttachedTables: Sendable {
                 attachment.source.name == source && attachment.shape.relation == relation ? name : nil
             }
         }
+    }
+
+    /// The tables attached to the source called `source`.
+    func tables(of source: String) -> [String] {
+        byName.withLock { tables in tables.compactMap { $1.source.name == source ? $0 : nil } }
+    }
+
+    /// Whether the source called `name` is out of reach (its changes are not heard).
+    func isStale(_ name: String) -> Bool {
+        stale.withLock { $0.contains(name) }
+    }
+
+    /// Records whether the source called `name` is out of reach; `true` when that is news.
+    func setStale(_ name: String, _ isStale: Bool) -> Bool {
+        stale.withLock { isStale ? $0.insert(name).inserted : $0.remove(name) != nil }
     }
 
     /// `true` the first time it is asked for the source called `name`: its changes are then

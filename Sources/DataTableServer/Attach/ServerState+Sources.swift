@@ -9,10 +9,34 @@ extension ServerState {
     func follow(_ source: any TableSource) {
         guard attached.startFollowing(source.name) else { return }
         Task.detached { [self] in
-            for await change in source.changes() {
-                for name in attached.tables(of: source.name, relation: change.relation) {
-                    await readBack(change.keys, into: name)
+            for await signal in source.changes() {
+                switch signal {
+                case .changed(let relation, let keys):
+                    for name in attached.tables(of: source.name, relation: relation) {
+                        await readBack(keys, into: name)
+                    }
+                case .listening:
+                    // Whatever changed while nobody listened (or between a table's load and
+                    // the first listen) is read again, every row.
+                    let wasStale = attached.setStale(source.name, false)
+                    for name in attached.tables(of: source.name) {
+                        await readBack(nil, into: name)
+                        if wasStale { tell(name, stale: false, "caught up with the source") }
+                    }
+                case .lost(let reason):
+                    guard attached.setStale(source.name, true) else { continue }
+                    for name in attached.tables(of: source.name) { tell(name, stale: true, reason) }
                 }
+            }
+        }
+    }
+
+    /// Publishes a `source` event for the table called `name`.
+    private func tell(_ name: String, stale: Bool, _ reason: String) {
+        try? tables.entry(name).read { table in
+            publish(table, .source, from: table.version) { event in
+                event.stale = stale
+                event.change = reason
             }
         }
     }
@@ -20,8 +44,8 @@ extension ServerState {
     /// Reads the rows of `keys` from the table called `name`'s source and makes them the table's:
     /// rows there replace or join the table's, keys without a row leave it. Down the table's
     /// line, after any write that reached it first.
-    func readBack(_ keys: [String], into name: String) async {
-        guard let attachment = attached.attachment(name), !keys.isEmpty else { return }
+    func readBack(_ keys: [String]?, into name: String) async {
+        guard let attachment = attached.attachment(name), keys?.isEmpty != true else { return }
         _ = try? await attachment.line.run {
             let rows = try await attachment.source.rows(of: attachment.shape, keys: keys)
             try self.make(rows, keys: keys, from: attachment.shape, in: name)
@@ -30,7 +54,7 @@ extension ServerState {
 
     /// Makes `rows` (read back for `keys`) the table's, as the daemon: an upsert of the rows there
     /// and a delete of the keys without one, each its own change and event, recorded in the log.
-    private func make(_ rows: [[CellInput]], keys: [String], from shape: SourceRows.Shape, in name: String) throws {
+    private func make(_ rows: [[CellInput]], keys: [String]?, from shape: SourceRows.Shape, in name: String) throws {
         let names = shape.columns.map(\.name)
         let inputs = rows.map { RowInput(values: Dictionary(uniqueKeysWithValues: zip(names, $0))) }
         let keyIndex = names.firstIndex(of: shape.key) ?? 0
@@ -59,11 +83,17 @@ extension ServerState {
                 }
             }
         }
-        let gone = keys.filter { !present.contains($0) }
-        guard !gone.isEmpty else { return }
         let delete = TableWriter(server: self, recording: nil)
         try delete.update(name, by: .daemon, needing: .write) { table in
-            let ids = gone.compactMap { table.rowID(forKey: $0) }.filter { table.index(of: $0) != nil }
+            // Keys read back without a row, or (everything read again) the table's rows the
+            // source no longer has.
+            let ids: [RowID]
+            if let keys {
+                ids = keys.filter { !present.contains($0) }.compactMap { table.rowID(forKey: $0) }
+                    .filter { table.index(of: $0) != nil }
+            } else {
+                ids = table.ids(from: 0, limit: table.rowCount).filter { !present.contains($0.description) }
+            }
             guard !ids.isEmpty else { return }
             let before = table.version
             if try delete.make(.init(.delete(ids), by: nil), to: &table).count > 0 {

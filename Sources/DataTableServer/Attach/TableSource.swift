@@ -15,17 +15,19 @@ public protocol TableSource: AnyObject, Sendable {
     /// The columns, key and every row of what `origin` names. Throws ``SourceError``.
     func load(_ origin: SourceOrigin) async throws -> SourceRows
 
-    /// The rows of `keys` (the key column's values as text) as they are now in the relation
-    /// `attached` was loaded from, in `attached`'s columns; a key without a row is left out.
-    func rows(of attached: SourceRows.Shape, keys: [String]) async throws -> [[CellInput]]
+    /// The rows of `keys` (the key column's values as text; `nil`: every row) as they are now in
+    /// the relation `attached` was loaded from, in `attached`'s columns; a key without a row is
+    /// left out.
+    func rows(of attached: SourceRows.Shape, keys: [String]?) async throws -> [[CellInput]]
 
     /// Makes `writes` to `attached`'s relation in one transaction, committed before it returns;
     /// the source's refusal of any of them undoes them all.
     func write(_ writes: [SourceWrite], to attached: SourceRows.Shape) async throws
 
-    /// The keys of rows others change in the source's relations, as their transactions commit
-    /// (relations with the change trigger; see protocol.md, "Sources"). One consumer.
-    func changes() -> AsyncStream<SourceChange>
+    /// What others change in the source's relations, as their transactions commit (relations
+    /// with the change trigger; see protocol.md, "Sources"), and when the source is heard again
+    /// after it was not (changes may have been missed: read everything again). One consumer.
+    func changes() -> AsyncStream<SourceSignal>
 }
 
 /// What an attached table's rows come from: a relation of a source, or a read-only query, the
@@ -127,18 +129,16 @@ public enum SourceWrite: Sendable, Hashable {
     case delete(key: CellValue)
 }
 
-/// Keys of rows changed in a source's relation by someone else.
-public struct SourceChange: Sendable, Hashable {
-    /// The relation, as its trigger names it (`schema.table`).
-    public var relation: String
-    /// The changed rows' keys, as text.
-    public var keys: [String]
-
-    /// Keys of `relation`.
-    public init(relation: String, keys: [String]) {
-        self.relation = relation
-        self.keys = keys
-    }
+/// What a source tells of its changes.
+public enum SourceSignal: Sendable, Hashable {
+    /// Rows of `relation` (`schema.table`, as its trigger names it) changed by someone else:
+    /// their keys, as text.
+    case changed(relation: String, keys: [String])
+    /// The source is heard from now on: whatever changed while it was not is to be read again.
+    case listening
+    /// The source is out of reach (`reason`): changes made there are not heard until
+    /// ``listening``.
+    case lost(String)
 }
 
 /// Why a source could not do what was asked.

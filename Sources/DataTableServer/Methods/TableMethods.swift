@@ -63,7 +63,15 @@ extension MethodTable {
                     owner: Int(table.access.owner),
                     group: Int(table.access.group),
                     mode: table.access.modeText,
-                    limit: table.rowLimit
+                    limit: table.rowLimit,
+                    source: context.server.attached.attachment(table.name).map { attachment in
+                        DescribeRequest.Source(
+                            name: attachment.source.name,
+                            relation: attachment.shape.relation,
+                            query: attachment.shape.query,
+                            stale: context.server.attached.isStale(attachment.source.name)
+                        )
+                    }
                 )
             }
         }

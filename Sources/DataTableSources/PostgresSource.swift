@@ -51,15 +51,19 @@ public final class PostgresSource: TableSource {
     // MARK: Loading
 
     public func load(_ origin: SourceOrigin) async throws -> SourceRows {
-        try await withPatience {
-            let shape = try await self.describe(origin)
-            let rows = try await self.fetch(shape, keys: nil)
-            return SourceRows(shape: shape, rows: rows)
-        }
+        // The catalog answers at once or the source is out of reach; the rows then take as long
+        // as they take (a lost connection ends them with an error).
+        let shape = try await withPatience { try await self.describe(origin) }
+        return SourceRows(shape: shape, rows: try await fetch(shape, keys: nil))
     }
 
     public func rows(of attached: SourceRows.Shape, keys: [String]?) async throws -> [[CellInput]] {
-        try await withPatience { try await self.fetch(attached, keys: keys) }
+        guard let keys else {
+            // Every row: as long as it takes, once the source answers.
+            _ = try await withPatience { try await self.client.query("SELECT 1", logger: self.logger).collect() }
+            return try await fetch(attached, keys: nil)
+        }
+        return try await withPatience { try await self.fetch(attached, keys: keys) }
     }
 
     /// How long a request waits for the database (to connect, or to answer) before it is

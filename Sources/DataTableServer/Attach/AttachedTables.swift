@@ -19,6 +19,7 @@ final class AttachedTables: Sendable {
     private let byName = Mutex<[String: Attachment]>([:])
     private let following = Mutex<Set<String>>([])
     private let stale = Mutex<Set<String>>([])
+    private let heard = Mutex<Set<String>>([])
 
     /// The attachment of the table called `name`, if it is attached.
     func attachment(_ name: String) -> Attachment? {
@@ -57,6 +58,16 @@ final class AttachedTables: Sendable {
     /// Whether the source called `name` is out of reach (its changes are not heard).
     func isStale(_ name: String) -> Bool {
         stale.withLock { $0.contains(name) }
+    }
+
+    /// Whether the daemon listens to the source called `name` now.
+    func isHeard(_ name: String) -> Bool {
+        heard.withLock { $0.contains(name) }
+    }
+
+    /// Records whether the daemon listens to the source called `name` now.
+    func setHeard(_ name: String, _ isHeard: Bool) {
+        _ = heard.withLock { isHeard ? $0.insert(name).inserted : $0.remove(name) != nil }
     }
 
     /// Records whether the source called `name` is out of reach; `true` when that is news.

@@ -16,19 +16,36 @@ extension ServerState {
                         await readBack(keys, into: name)
                     }
                 case .listening:
-                    // Whatever changed while nobody listened (or between a table's load and
-                    // the first listen) is read again, every row.
-                    let wasStale = attached.setStale(source.name, false)
+                    attached.setHeard(source.name, true)
+                    // Whatever changed while nobody listened is read again, every row.
+                    guard attached.setStale(source.name, false) else { continue }
                     for name in attached.tables(of: source.name) {
                         await readBack(nil, into: name)
-                        if wasStale { tell(name, stale: false, "caught up with the source") }
+                        tell(name, stale: false, "caught up with the source")
                     }
                 case .lost(let reason):
+                    attached.setHeard(source.name, false)
                     guard attached.setStale(source.name, true) else { continue }
                     for name in attached.tables(of: source.name) { tell(name, stale: true, reason) }
                 }
             }
         }
+    }
+
+    /// Listens to `source` (``follow(_:)``) and waits, up to `patience`, until it is heard, so
+    /// that a table loaded afterwards misses no change; `false` when it is not heard by then
+    /// (the source is then marked out of reach, and read again once it is heard).
+    func listen(to source: any TableSource, patience: Duration = .seconds(5)) async -> Bool {
+        follow(source)
+        let deadline = ContinuousClock.now + patience
+        while !attached.isHeard(source.name) {
+            guard ContinuousClock.now < deadline else {
+                _ = attached.setStale(source.name, true)
+                return false
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return true
     }
 
     /// Publishes a `source` event for the table called `name`.

@@ -34,6 +34,9 @@ extension MethodTable {
             key: request.key,
             columns: request.columns
         )
+        // Listening first: whatever changes once the rows are read is heard (a relation's only;
+        // a query's table is never changed).
+        if request.relation != nil { _ = await server.listen(to: source) }
         let loaded: SourceRows
         do {
             loaded = try await source.load(origin)
@@ -74,7 +77,6 @@ extension MethodTable {
             server.attached.add(created.name, .init(source: source, shape: shape, line: SerialLine()))
             server.publish(created, .schema, from: 0) { $0.change = "created" }
         }
-        if !readOnly { server.follow(source) }
         return AttachRequest.Response(
             table: created.name,
             version: Int(created.version),

@@ -54,7 +54,7 @@ public final class PostgresSource: TableSource {
         // The catalog answers at once or the source is out of reach; the rows then take as long
         // as they take (a lost connection ends them with an error).
         let shape = try await withPatience { try await self.describe(origin) }
-        return SourceRows(shape: shape, rows: try await fetch(shape, keys: nil))
+        return SourceRows(shape: shape, csv: try await fetchCSV(shape))
     }
 
     public func rows(of attached: SourceRows.Shape, keys: [String]?) async throws -> [[CellInput]] {
@@ -257,53 +257,95 @@ public final class PostgresSource: TableSource {
         return result
     }
 
-    /// The rows of `shape` (all of them, or those of `keys`), as text its columns parse.
-    private func fetch(_ shape: SourceRows.Shape, keys: [String]?) async throws -> [[CellInput]] {
-        let select = shape.columns.map { PostgresTypes.readExpression($0, identifier: Self.quoted($0.name)) }
-            .joined(separator: ", ")
-        let from = shape.relation.map(Self.quotedRelation) ?? "(\(shape.query ?? "")) AS attached"
-        var sql = "SELECT \(select) FROM \(from)"
-        var binds = PostgresBindings()
-        if let keys {
-            sql += " WHERE \(Self.quoted(shape.key))::text = ANY($1::text[])"
-            binds.append(keys)
-        }
+    /// Every row of `shape` as CSV: the header, then each row's text fields, quoted where they
+    /// hold a comma, a quote or a line break; no value is an empty field.
+    private func fetchCSV(_ shape: SourceRows.Shape) async throws -> [UInt8] {
+        var csv: [UInt8] = []
+        csv.append(
+            contentsOf: shape.columns.map { Self.csvField(Array($0.name.utf8)) }.joined(separator: [UInt8(ascii: ",")])
+        )
+        csv.append(UInt8(ascii: "\n"))
+        let sql = Self.select(shape, keyed: false)
         do {
-            let run = { (connection: PostgresConnection) async throws -> [[CellInput]] in
-                var rows: [[CellInput]] = []
-                let sequence = try await connection.query(
-                    PostgresQuery(unsafeSQL: sql, binds: binds),
-                    logger: self.logger
-                )
+            try await run(shape) { connection in
+                let sequence = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: self.logger)
                 for try await row in sequence {
-                    var values: [CellInput] = []
-                    values.reserveCapacity(shape.columns.count)
+                    var first = true
                     for cell in row {
-                        let text = try cell.decode(String?.self)
-                        values.append(text.map(CellInput.text) ?? .null)
+                        if !first { csv.append(UInt8(ascii: ",")) }
+                        first = false
+                        guard var bytes = cell.bytes else { continue }
+                        let field = bytes.readBytes(length: bytes.readableBytes) ?? []
+                        csv.append(contentsOf: Self.csvField(field))
                     }
-                    rows.append(values)
-                }
-                return rows
-            }
-            if shape.relation == nil {
-                // A query runs in a read-only transaction: whatever it says, it changes nothing.
-                return try await client.withConnection { connection in
-                    _ = try await connection.query("BEGIN READ ONLY", logger: logger)
-                    do {
-                        let rows = try await run(connection)
-                        _ = try await connection.query("COMMIT", logger: logger)
-                        return rows
-                    } catch {
-                        _ = try? await connection.query("ROLLBACK", logger: logger)
-                        throw error
-                    }
+                    csv.append(UInt8(ascii: "\n"))
                 }
             }
-            return try await client.withConnection { connection in try await run(connection) }
         } catch {
             throw Self.sourceError(error, field: shape.relation == nil ? "params.query" : "params.relation")
         }
+        return csv
+    }
+
+    /// `bytes` as one CSV field: quoted, with its quotes doubled, when it needs to be.
+    static func csvField(_ bytes: [UInt8]) -> [UInt8] {
+        let special = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
+        // An empty text is quoted too, so it stays a text and not the absence of one.
+        guard special || bytes.isEmpty else { return bytes }
+        var quoted: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in bytes {
+            if byte == UInt8(ascii: "\"") { quoted.append(byte) }
+            quoted.append(byte)
+        }
+        quoted.append(UInt8(ascii: "\""))
+        return quoted
+    }
+
+    /// The SELECT of `shape`'s columns as text, with a `WHERE key = ANY($1)` when `keyed`.
+    private static func select(_ shape: SourceRows.Shape, keyed: Bool) -> String {
+        let select = shape.columns.map { PostgresTypes.readExpression($0, identifier: quoted($0.name)) }
+            .joined(separator: ", ")
+        let from = shape.relation.map(quotedRelation) ?? "(\(shape.query ?? "")) AS attached"
+        return "SELECT \(select) FROM \(from)"
+            + (keyed ? " WHERE \(quoted(shape.key))::text = ANY($1::text[])" : "")
+    }
+
+    /// Runs `body` on a connection: a query's in a read-only transaction, whatever it says.
+    private func run(_ shape: SourceRows.Shape, _ body: (PostgresConnection) async throws -> Void) async throws {
+        try await client.withConnection { connection in
+            guard shape.relation == nil else { return try await body(connection) }
+            _ = try await connection.query("BEGIN READ ONLY", logger: logger)
+            do {
+                try await body(connection)
+                _ = try await connection.query("COMMIT", logger: logger)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// The rows of `shape` (all of them, or those of `keys`), as text its columns parse.
+    private func fetch(_ shape: SourceRows.Shape, keys: [String]?) async throws -> [[CellInput]] {
+        var binds = PostgresBindings()
+        if let keys { binds.append(keys) }
+        let query = PostgresQuery(unsafeSQL: Self.select(shape, keyed: keys != nil), binds: binds)
+        var rows: [[CellInput]] = []
+        do {
+            try await run(shape) { connection in
+                for try await row in try await connection.query(query, logger: self.logger) {
+                    var values: [CellInput] = []
+                    values.reserveCapacity(shape.columns.count)
+                    for cell in row {
+                        values.append(try cell.decode(String?.self).map(CellInput.text) ?? .null)
+                    }
+                    rows.append(values)
+                }
+            }
+        } catch {
+            throw Self.sourceError(error, field: shape.relation == nil ? "params.query" : "params.relation")
+        }
+        return rows
     }
 
     // MARK: Writing

@@ -109,13 +109,15 @@ public struct SourceRows: Sendable {
 
     /// Where the rows came from, and their columns.
     public var shape: Shape
-    /// Each row's values, in `shape.columns`' order, as the columns parse them.
-    public var rows: [[CellInput]]
+    /// The rows as CSV text in UTF-8: a header naming `shape.columns`, then a record per row,
+    /// each field as its column parses it (an empty field for no value), read by the engine's
+    /// loader on every core.
+    public var csv: [UInt8]
 
-    /// Rows of `shape`.
-    public init(shape: Shape, rows: [[CellInput]]) {
+    /// Rows of `shape`, as CSV.
+    public init(shape: Shape, csv: [UInt8]) {
         self.shape = shape
-        self.rows = rows
+        self.csv = csv
     }
 }
 

@@ -51,20 +51,21 @@ extension MethodTable {
             key: shape.key,
             readOnly: readOnly
         )
-        let inputs = loaded.rows.map { values in
-            RowInput(values: Dictionary(uniqueKeysWithValues: zip(shape.columns.map(\.name), values)))
-        }
-        if !inputs.isEmpty {
-            do {
-                _ = try table.add(inputs, now: 0)
-            } catch {
-                throw ResponseError.invalidValue(
-                    "The rows of \(shape.relation ?? "the query") do not fit the columns: \(error)",
-                    field: request.relation == nil ? "params.query" : "params.relation"
-                )
+        // The rows go in as a load's do: parsed on every core, off the event loop and any lock.
+        let columns = table.columns
+        let csv = loaded.csv
+        do {
+            let rows = try await server.heavyWork.run {
+                try TableLoader.parse(bytes: csv, format: .csv, columns: columns)
             }
-            table.forgetHistory()
+            _ = try table.append(rows)
+        } catch {
+            throw ResponseError.invalidValue(
+                "The rows of \(shape.relation ?? "the query") do not fit the columns: \(error)",
+                field: request.relation == nil ? "params.query" : "params.relation"
+            )
         }
+        table.forgetHistory()
         table.access = access
         let created = table
         try server.checkMemory()

@@ -125,6 +125,7 @@ let package = Package(
             name: "datatable-bench",
             dependencies: [
                 "DataTableClient",
+                "DataTableProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -28,13 +28,13 @@ struct BenchCommand: ParsableCommand {
 
     @Option(
         help:
-            "Measure only this after the load: watch (live windows under a write load), computed (computed columns) or small (small commands and scrolling beside redis)."
+            "Measure only this after the load: watch (live windows under a write load), computed (computed columns), small (small commands and scrolling beside redis) or source (tables attached to PostgreSQL)."
     )
     var only: String?
 
     func validate() throws {
-        if let only, !["watch", "computed", "small"].contains(only) {
-            throw ValidationError("--only takes watch, computed or small, not \(only).")
+        if let only, !["watch", "computed", "small", "source"].contains(only) {
+            throw ValidationError("--only takes watch, computed, small or source, not \(only).")
         }
     }
 
@@ -76,6 +76,11 @@ struct BenchCommand: ParsableCommand {
         )
         if only == "computed" {
             try measureComputedColumns(client: client, table: table, restoreSort: "received", into: &report)
+            report.print()
+            return
+        }
+        if only == "source" {
+            try SourceMeasurement(scratch: scratch, csvPath: csvPath, rows: rows, load: load).measure(into: &report)
             report.print()
             return
         }
@@ -126,6 +131,7 @@ struct BenchCommand: ParsableCommand {
         ColumnEngineComparison.report(ours: ours, peers: peers, into: &report)
         report.note(peersNote)
         try WatchMeasurement(socketPath: socket ?? daemon!.socketPath, table: table, rows: rows).measure(into: &report)
+        try SourceMeasurement(scratch: scratch, csvPath: csvPath, rows: rows, load: load).measure(into: &report)
         _ = try client.timed(sort(table, "received", descending: true))
 
         var adds: [Double] = []

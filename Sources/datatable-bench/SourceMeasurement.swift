@@ -113,8 +113,9 @@ struct SourceMeasurement {
     static func postgresBin() -> String? {
         let root = "/usr/lib/postgresql"
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        return versions.compactMap(Int.init).sorted().last.map { "\(root)/\($0)/bin" }
-            .flatMap { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") ? $0 : nil }
+        guard let newest = versions.compactMap({ Int($0) }).max() else { return nil }
+        let bin = "\(root)/\(newest)/bin"
+        return FileManager.default.isExecutableFile(atPath: "\(bin)/initdb") ? bin : nil
     }
 }
 

@@ -230,7 +230,8 @@ import Testing
             method: "subscribe",
             params: #"{"table":"t","events":["added","bogus"]}"#,
             kind: "invalid_params",
-            message: "events[1] must be one of added, edited, deleted, selection, sort, drafts, schema, replaced, source.",
+            message:
+                "events[1] must be one of added, edited, deleted, selection, sort, drafts, schema, replaced, source.",
             field: "params.events[1]"
         ),
     ]

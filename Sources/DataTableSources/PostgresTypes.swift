@@ -75,39 +75,11 @@ enum PostgresTypes {
         case .number(let number):
             number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
         case .boolean(let flag): flag ? "true" : "false"
-        case .date(let days): DayText.iso(days)
+        case .date(let days): ValueSyntax.dateText(days)
         case .time(let seconds): String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
         case .duration(let seconds): "\(seconds) seconds"
         case .picker(let option): String(option)
-        case .datetime(let milliseconds): InstantText.iso(milliseconds)
+        case .datetime(let milliseconds): DateTimeSyntax.isoText(milliseconds)
         }
-    }
-}
-
-/// Days since 1970 as `YYYY-MM-DD` (proleptic Gregorian).
-enum DayText {
-    static func iso(_ days: Int32) -> String {
-        // Howard Hinnant's civil-from-days.
-        let z = Int(days) + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        return String(format: "%04d-%02d-%02d", year, month, day)
-    }
-}
-
-/// Milliseconds since 1970 as an ISO 8601 instant in UTC.
-enum InstantText {
-    static func iso(_ milliseconds: Int64) -> String {
-        let days = milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
-        let rest = milliseconds - days * 86_400_000
-        let seconds = rest / 1000
-        return DayText.iso(Int32(days))
-            + String(format: "T%02d:%02d:%02d.%03dZ", seconds / 3600, seconds / 60 % 60, seconds % 60, rest % 1000)
     }
 }

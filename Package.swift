@@ -74,6 +74,14 @@ let package = Package(
             providers: [.apt(["libedit-dev"])]
         ),
 
+        // C bridge to libpq, which reads an attached relation's rows with COPY … TO STDOUT
+        // (postgres-nio speaks everything else).
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+
         // C bridge to libsystemd (sd-daemon and sd-journal), found through pkg-config.
         .systemLibrary(
             name: "CSystemd",
@@ -242,10 +250,12 @@ let package = Package(
             ]
         ),
 
-        // The databases tables are attached to (`--source`): PostgreSQL through postgres-nio.
+        // The databases tables are attached to (`--source`): PostgreSQL through postgres-nio, and
+        // libpq for COPY.
         .target(
             name: "DataTableSources",
             dependencies: [
+                "CLibPQ",
                 "DataTableEngine",
                 "DataTableProtocol",
                 "DataTableServer",

@@ -13,6 +13,8 @@ public final class PostgresSource: TableSource {
     /// The name clients give the source.
     public let name: String
     private let client: PostgresClient
+    /// Where to connect, for the connections of a `COPY` (``CopyReader``).
+    private let option: SourceOption
     private let logger: Logger
     /// Marks this daemon's own transactions, so their notifications are not read back.
     private let origin = UUID().uuidString
@@ -40,6 +42,7 @@ public final class PostgresSource: TableSource {
         }
         configuration.options.maximumConnections = 4
         self.name = option.name
+        self.option = option
         self.logger = logger
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
@@ -54,7 +57,7 @@ public final class PostgresSource: TableSource {
         // The catalog answers at once or the source is out of reach; the rows then take as long
         // as they take (a lost connection ends them with an error).
         let shape = try await withPatience { try await self.describe(origin) }
-        return SourceRows(shape: shape, csv: try await fetchCSV(shape))
+        return SourceRows(shape: shape, csv: try await CopyReader.readOnThread(shape, through: option))
     }
 
     public func rows(of attached: SourceRows.Shape, keys: [String]?) async throws -> [[CellInput]] {
@@ -257,36 +260,6 @@ public final class PostgresSource: TableSource {
         return result
     }
 
-    /// Every row of `shape` as CSV: the header, then each row's text fields, quoted where they
-    /// hold a comma, a quote or a line break; no value is an empty field.
-    private func fetchCSV(_ shape: SourceRows.Shape) async throws -> [UInt8] {
-        var csv: [UInt8] = []
-        csv.append(
-            contentsOf: shape.columns.map { Self.csvField(Array($0.name.utf8)) }.joined(separator: [UInt8(ascii: ",")])
-        )
-        csv.append(UInt8(ascii: "\n"))
-        let sql = Self.select(shape, keyed: false)
-        do {
-            try await run(shape) { connection in
-                let sequence = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: self.logger)
-                for try await row in sequence {
-                    var first = true
-                    for cell in row {
-                        if !first { csv.append(UInt8(ascii: ",")) }
-                        first = false
-                        guard var bytes = cell.bytes else { continue }
-                        let field = bytes.readBytes(length: bytes.readableBytes) ?? []
-                        csv.append(contentsOf: Self.csvField(field))
-                    }
-                    csv.append(UInt8(ascii: "\n"))
-                }
-            }
-        } catch {
-            throw Self.sourceError(error, field: shape.relation == nil ? "params.query" : "params.relation")
-        }
-        return csv
-    }
-
     /// `bytes` as one CSV field: quoted, with its quotes doubled, when it needs to be.
     static func csvField(_ bytes: [UInt8]) -> [UInt8] {
         let special = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
@@ -469,15 +442,27 @@ public final class PostgresSource: TableSource {
         guard error.code == .server, let info = error.serverInfo else {
             return .unavailable("\(error.code)")
         }
-        let message = info[.message] ?? "refused"
-        let state = info[.sqlState] ?? ""
-        let detail = info[.detail].map { " (\($0))" } ?? ""
-        // Class 23 (integrity), 42501 (privilege), 40 (transaction rollback), 22 (data): the
-        // change is refused; 42 otherwise (syntax, no such object): what was asked is wrong.
+        return sourceError(
+            state: info[.sqlState] ?? "",
+            message: info[.message] ?? "refused",
+            detail: info[.detail],
+            column: info[.columnName],
+            field: field
+        )
+    }
+
+    /// What an error PostgreSQL sent means, by its SQLSTATE `state`: class 23 (integrity),
+    /// 42501 (privilege), 40 (transaction rollback), 22 (data) and 25 (transaction state)
+    /// refuse the change; 42 otherwise (syntax, no such object) and 0A mean what was asked is
+    /// wrong; anything else, that the source is out of reach.
+    static func sourceError(state: String, message: String, detail: String?, column: String?, field: String)
+        -> SourceError
+    {
+        let detail = detail.map { " (\($0))" } ?? ""
         if state.hasPrefix("23") || state == "42501" || state.hasPrefix("40") || state.hasPrefix("22")
             || state.hasPrefix("25")
         {
-            return .refused(message + detail, column: info[.columnName])
+            return .refused(message + detail, column: column)
         }
         if state.hasPrefix("42") || state.hasPrefix("0A") { return .invalid(message + detail, field: field) }
         return .unavailable(message)

@@ -67,6 +67,17 @@ enum PostgresTypes {
         }
     }
 
+    /// The SQL that reads `column` in a `COPY … TO STDOUT`: the column itself where PostgreSQL's
+    /// own text output is what the daemon parses (numbers, text, dates), else
+    /// ``readExpression(_:identifier:)``.
+    static func copyExpression(_ column: SourceColumn, identifier: String) -> String {
+        switch column.type {
+        case .number, .text, .date: identifier
+        case .duration: "extract(epoch from \(identifier))::bigint"
+        default: readExpression(column, identifier: identifier)
+        }
+    }
+
     /// `value` as text PostgreSQL casts to `column`'s type; `nil` for no value (SQL NULL).
     static func text(_ value: CellValue, for column: SourceColumn) -> String? {
         switch value {

@@ -261,6 +261,34 @@ import Testing
         #expect(read > 1_000)
     }
 
+    /// Whole seconds (`5400`), read from bytes for a given duration column: every text taken is
+    /// taken to the seconds the general reading gives, and what is not is left to it.
+    @Test func secondsReadFromBytesMatchTheGeneralReading() throws {
+        let rules = try ColumnRules(type: .duration)
+        var random = SeededRandom(seed: 13)
+        var samples = [
+            "0", "00", "7", "5400", "+5", "-5", " 5", "5 ", "1e3", "5.0", "", "9223372036854775807",
+            "9999999999999999", "99999999999999999", String(ValueSyntax.longestDuration),
+            String(ValueSyntax.longestDuration + 1), "1h 30m", "90m",
+        ]
+        for _ in 0..<20_000 {
+            let length = Int.random(in: 1...18, using: &random)
+            samples.append(String((0..<length).map { _ in "0123456789".randomElement(using: &random)! }))
+        }
+        var read = 0
+        for text in samples {
+            let fast = Array(text.utf8).withUnsafeBufferPointer { FieldBytes.durationOrSeconds($0) }
+            guard let fast else { continue }
+            guard case .duration(let seconds)? = try? rules.parse(.text(text)) else {
+                Issue.record("\(text) was read from its bytes but the general reading refuses it")
+                continue
+            }
+            #expect(fast == seconds, "\(text)")
+            read += 1
+        }
+        #expect(read > 10_000)
+    }
+
     /// Date-like text: read from bytes only as `YYYY-MM-DD`, to the day the general reading gives.
     @Test func datesReadFromBytesMatchTheGeneralReading() {
         var random = SeededRandom(seed: 11)

@@ -224,6 +224,37 @@ class PostgresSourceTests(unittest.TestCase):
         self.assertEqual(bolt["lead"], 7200)
         self.assertIs(bolt["ok"], True)
 
+    def test_text_with_commas_quotes_and_line_breaks_and_no_value_reads_back_exactly(self):
+        self.psql(
+            "CREATE TABLE notes (id integer PRIMARY KEY, body text, flag boolean);"
+            "INSERT INTO notes VALUES (1, 'a,b', true), (2, 'say \"hi\"', false), (3, E'two\\nlines', NULL),"
+            " (4, '', NULL), (5, NULL, NULL)"
+        )
+        self.addCleanup(self.psql, "DROP TABLE notes")
+        daemon = self.connect()
+        self.attach(daemon, "notes", relation="notes")
+        rows = {r["id"]: r["values"] for r in daemon.call("get", table="notes", count=10)["result"]["rows"]}
+        # An empty text is no value in a daemon's text column, as in a CSV it loads.
+        self.assertEqual([rows[i].get("body") for i in range(1, 6)], ["a,b", 'say "hi"', "two\nlines", None, None])
+        self.assertEqual([rows[i].get("flag") for i in range(1, 4)], [True, False, None])
+
+    def test_a_large_relation_is_read_whole_and_once_in_pieces_of_its_pages(self):
+        # About 20 MB: more than one piece of pages, read on connections of their own.
+        self.psql(
+            "CREATE TABLE big (id integer PRIMARY KEY, filler text);"
+            "INSERT INTO big SELECT i, repeat('x', 100) || i FROM generate_series(1, 150000) i"
+        )
+        self.addCleanup(self.psql, "DROP TABLE big")
+        pages = int(self.psql("SELECT pg_relation_size('big') / current_setting('block_size')::int"))
+        self.assertGreater(pages, 2048)
+        daemon = self.connect()
+        attached = self.attach(daemon, "big", relation="big")
+        self.assertEqual(attached["rows"], 150000)
+        # Every row once, in the relation's order, each with its own values.
+        exported = daemon.call("export", table="big")["result"]["text"].splitlines()
+        self.assertEqual(exported[0], "id,filler")
+        self.assertEqual(exported[1:], [f"{i},{'x' * 100}{i}" for i in range(1, 150001)])
+
     def test_a_client_names_only_a_configured_source_and_never_a_url(self):
         daemon = self.connect()
         for source in ("nope", "postgresql://postgres@/stock?host=/tmp"):

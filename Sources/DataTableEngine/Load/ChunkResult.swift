@@ -304,13 +304,13 @@ struct ChunkResult: Sendable {
                 declined: &declined,
                 FieldBytes.isoDate
             )
-        case .duration:
+        case .duration(let seconds):
             Self.read(
                 fields,
                 into: &stores[column].largeIntegers,
                 from: firstSlot,
                 declined: &declined,
-                FieldBytes.duration
+                seconds ? FieldBytes.durationOrSeconds : FieldBytes.duration
             )
         case .general:
             declined.append(contentsOf: 0..<count)

@@ -15,12 +15,16 @@ enum FieldReading: Sendable {
     case number(decimals: Int?)
     /// A date column without a display style or bounds: `YYYY-MM-DD`, a day of the calendar.
     case isoDate
-    /// A duration column without bounds: a duration written as the column shows it (`1h 30m`).
-    case duration
+    /// A duration column without bounds: a duration written as the column shows it (`1h 30m`),
+    /// and when `seconds`, a whole number of seconds too (`5400`), which the general reading
+    /// takes to the same value but an inferred column would not write back as it came.
+    case duration(seconds: Bool)
     /// Every field goes through the column's rules.
     case general
 
-    init(_ rules: ColumnRules) {
+    /// The reading for a column of `rules`; `inferred` when the column's type was inferred
+    /// from the values, which must then each be in the form the column writes back.
+    init(_ rules: ColumnRules, inferred: Bool) {
         guard rules.minimum == nil, rules.maximum == nil else {
             self = .general
             return
@@ -29,7 +33,7 @@ enum FieldReading: Sendable {
         case .text where rules.maxLength == nil && rules.pattern == nil: self = .text
         case .number where rules.style == nil: self = .number(decimals: rules.decimals)
         case .date where rules.style == nil: self = .isoDate
-        case .duration: self = .duration
+        case .duration: self = .duration(seconds: !inferred)
         default: self = .general
         }
     }
@@ -114,6 +118,20 @@ enum FieldBytes {
     /// Those are the texts the general reading takes to the same seconds and writes back as
     /// they came.
     static func duration(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        shownDuration(bytes)
+    }
+
+    /// ``duration(_:)``, or whole seconds: 1 to 16 ASCII digits (`5400`), as the general
+    /// reading takes them, within the longest duration.
+    static func durationOrSeconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard !bytes.isEmpty, bytes.count <= 16, bytes.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else {
+            return shownDuration(bytes)
+        }
+        let seconds = bytes.reduce(Int64(0)) { $0 &* 10 &+ Int64($1 &- UInt8(ascii: "0")) }
+        return seconds <= ValueSyntax.longestDuration ? seconds : nil
+    }
+
+    private static func shownDuration(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard bytes.count >= 2, bytes.count <= SmallText.capacity else { return nil }
         var total: Int64 = 0
         var index = 0

@@ -151,7 +151,7 @@ struct LoadPlan: Sendable {
         countsDecimals = types.map { $0 == .number }
         checksWrittenForm = types.map { $0 != nil && $0 != .text }
         comparesExportText = types.map { $0.map(Self.writesBack) ?? false }
-        readings = columns.map { FieldReading($0.rules) }
+        readings = columns.indices.map { FieldReading(columns[$0].rules, inferred: inferred.contains($0)) }
         requiredColumns = columns.indices.filter { columns[$0].rules.required }
     }
 

@@ -1,3 +1,4 @@
+import DataTableEngine
 import DataTableServer
 import Foundation
 import Synchronization
@@ -16,9 +17,25 @@ enum CopyReader {
     static let mostPieces = 4
 
     /// ``read(_:through:)`` on a thread of its own, for a task to wait for.
+    /// The text is checked to be UTF-8, as the loader needs (a database of encoding
+    /// `SQL_ASCII` sends its bytes unconverted).
     static func readOnThread(_ shape: SourceRows.Shape, through option: SourceOption) async throws -> [UInt8] {
         try await withCheckedThrowingContinuation { continuation in
-            _ = JoinableThread { continuation.resume(with: Result { try read(shape, through: option) }) }
+            _ = JoinableThread {
+                continuation.resume(
+                    with: Result { () throws(SourceError) -> [UInt8] in
+                        let csv = try read(shape, through: option)
+                        guard UTF8Check.isValid(csv) else {
+                            throw .invalid(
+                                "The rows of \(shape.relation ?? "the query") are not UTF-8 text "
+                                    + "(is the database's encoding SQL_ASCII?).",
+                                field: shape.relation == nil ? "params.query" : "params.relation"
+                            )
+                        }
+                        return csv
+                    }
+                )
+            }
         }
     }
 

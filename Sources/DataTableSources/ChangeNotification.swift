@@ -8,11 +8,18 @@ extension ChangeTrigger {
     static func change(_ payload: String, ignoring origin: String) -> SourceSignal? {
         struct Payload: Decodable {
             var relation: String
-            var key: String
+            /// One row's key (the trigger of one notification per row).
+            var key: String?
+            /// The keys a statement changed.
+            var keys: [String]?
+            /// Too many rows changed to list, or the relation was truncated.
+            var all: Bool?
             var origin: String?
         }
         guard let told = try? JSONDecoder().decode(Payload.self, from: Data(payload.utf8)) else { return nil }
         if told.origin == origin { return nil }
-        return .changed(relation: told.relation, keys: [told.key])
+        if told.all == true { return .changed(relation: told.relation, keys: nil) }
+        let keys = (told.keys ?? []) + (told.key.map { [$0] } ?? [])
+        return keys.isEmpty ? nil : .changed(relation: told.relation, keys: keys)
     }
 }

@@ -380,8 +380,10 @@ public final class PostgresSource: TableSource {
 
     // MARK: Changes
 
+    /// The stream is unbounded: the daemon takes each signal at once into its pending changes
+    /// (merged by key), so what waits here is only what arrived since.
     public func changes() -> AsyncStream<SourceSignal> {
-        let (stream, continuation) = AsyncStream<SourceSignal>.makeStream(bufferingPolicy: .bufferingNewest(100_000))
+        let (stream, continuation) = AsyncStream<SourceSignal>.makeStream(bufferingPolicy: .unbounded)
         let origin = self.origin
         let task = Task { [client, logger] in
             var delay = Duration.milliseconds(100)

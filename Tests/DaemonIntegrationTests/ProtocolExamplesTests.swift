@@ -141,6 +141,15 @@ import Testing
         print("protocol.md pins the reply of \(pinned.count) of \(MethodRegistry.all.count) methods whole")
     }
 
+    /// The trigger's SQL protocol.md shows is what `datatable source trigger public.parts --key id`
+    /// prints.
+    @Test func theTriggerShownIsTheOneTheClientPrints() throws {
+        let start = try #require(Self.document.range(of: "```sql\n"))
+        let end = try #require(Self.document.range(of: "```\n", range: start.upperBound..<Self.document.endIndex))
+        let shown = String(Self.document[start.upperBound..<end.lowerBound])
+        #expect(shown == ChangeTrigger.sql(relation: "public.parts", key: "id"))
+    }
+
     /// The Python client has an error class for every kind the daemon answers with.
     @Test func thePythonClientKnowsEveryErrorKind() throws {
         var url = URL(fileURLWithPath: #filePath)

@@ -349,6 +349,44 @@ class PostgresSourceTests(unittest.TestCase):
         self.assertIn("result", daemon.call("delete", table="parts_live", ids=[41]))
         self.assertEqual(self.psql("SELECT count(*) FROM parts WHERE id = 41"), "0")
 
+    def test_a_statement_that_changes_many_rows_reaches_the_daemon_whole(self):
+        self.psql(
+            "CREATE TABLE bulk (id integer PRIMARY KEY, qty integer);"
+            "INSERT INTO bulk SELECT i, 0 FROM generate_series(1, 12000) i"
+        )
+        self.addCleanup(self.psql, "DROP TABLE bulk")
+        trigger = subprocess.run(
+            [str(BIN / "datatable"), "source", "trigger", "public.bulk", "--key", "id"],
+            check=True, capture_output=True, text=True,
+        ).stdout
+        self.psql(trigger)
+        daemon = self.connect()
+        self.attach(daemon, "bulk", relation="bulk")
+
+        def rows():
+            text = daemon.call("export", table="bulk")["result"]["text"]
+            return [tuple(int(v) for v in line.split(",")) for line in text.splitlines()[1:]]
+
+        def until(expected, what):
+            deadline = time.time() + 20
+            while rows() != expected:
+                if time.time() > deadline:
+                    self.fail(f"the daemon's table did not follow {what}")
+                time.sleep(0.1)
+
+        # 5000 keys: listed over several notifications, read back together.
+        self.psql("UPDATE bulk SET qty = 1 WHERE id <= 5000")
+        until([(i, 1 if i <= 5000 else 0) for i in range(1, 12001)], "an UPDATE of 5000 rows")
+        # More rows than a statement lists: every row read again.
+        self.psql("UPDATE bulk SET qty = id % 7")
+        until([(i, i % 7) for i in range(1, 12001)], "an UPDATE of every row")
+        self.psql("DELETE FROM bulk WHERE id > 10")
+        until([(i, i % 7) for i in range(1, 11)], "a DELETE of most rows")
+        self.psql("TRUNCATE bulk")
+        until([], "a TRUNCATE")
+        self.psql("INSERT INTO bulk VALUES (1, 5), (2, 6)")
+        until([(1, 5), (2, 6)], "an INSERT after the TRUNCATE")
+
     def test_a_refusal_by_postgresql_changes_nothing_on_either_side(self):
         daemon = self.connect()
         self.attach(daemon, "parts_refused", relation="parts")

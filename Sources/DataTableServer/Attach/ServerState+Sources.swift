@@ -6,27 +6,61 @@ import Logging
 extension ServerState {
     /// Follows the changes others make in `source`'s relations, from now on (once per source):
     /// each is read back by key and made in every table attached to its relation.
+    ///
+    /// What is heard is merged as it arrives (``PendingChanges``) and read back by a second
+    /// task, so a burst of notifications becomes a few reads of many keys, and hearing never
+    /// waits for reading.
     func follow(_ source: any TableSource) {
         guard attached.startFollowing(source.name) else { return }
+        let pending = PendingChanges()
+        let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         Task.detached { [self] in
             for await signal in source.changes() {
                 switch signal {
                 case .changed(let relation, let keys):
-                    for name in attached.tables(of: source.name, relation: relation) {
-                        await readBack(keys, into: name)
-                    }
+                    pending.add(relation, keys: keys)
                 case .listening:
                     attached.setHeard(source.name, true)
                     // Whatever changed while nobody listened is read again, every row.
-                    guard attached.setStale(source.name, false) else { continue }
-                    for name in attached.tables(of: source.name) {
-                        await readBack(nil, into: name)
-                        tell(name, stale: false, "caught up with the source")
-                    }
+                    if attached.setStale(source.name, false) { pending.addCatchUp() }
                 case .lost(let reason):
                     attached.setHeard(source.name, false)
                     guard attached.setStale(source.name, true) else { continue }
                     for name in attached.tables(of: source.name) { tell(name, stale: true, reason) }
+                }
+                wake.yield()
+            }
+            wake.finish()
+        }
+        Task.detached { [self] in
+            for await _ in wakes {
+                while case let batch = pending.take(), !batch.isEmpty {
+                    await readBack(batch, from: source)
+                }
+            }
+        }
+    }
+
+    /// Keys read back in one query at most.
+    static let readBackKeys = 10_000
+
+    /// Reads back what `batch` says changed in `source`, table by table.
+    private func readBack(_ batch: PendingChanges.Batch, from source: any TableSource) async {
+        if batch.catchUp {
+            for name in attached.tables(of: source.name) {
+                await readBack(nil, into: name)
+                tell(name, stale: false, "caught up with the source")
+            }
+            return
+        }
+        for (relation, keys) in batch.relations.sorted(by: { $0.key < $1.key }) {
+            for name in attached.tables(of: source.name, relation: relation) {
+                guard let keys else {
+                    await readBack(nil, into: name)
+                    continue
+                }
+                for start in stride(from: 0, to: keys.count, by: Self.readBackKeys) {
+                    await readBack(Array(keys[start..<min(start + Self.readBackKeys, keys.count)]), into: name)
                 }
             }
         }

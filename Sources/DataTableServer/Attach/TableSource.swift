@@ -134,8 +134,8 @@ public enum SourceWrite: Sendable, Hashable {
 /// What a source tells of its changes.
 public enum SourceSignal: Sendable, Hashable {
     /// Rows of `relation` (`schema.table`, as its trigger names it) changed by someone else:
-    /// their keys, as text.
-    case changed(relation: String, keys: [String])
+    /// their keys, as text, or `nil` when too many changed to list (every row is read again).
+    case changed(relation: String, keys: [String]?)
     /// The source is heard from now on: whatever changed while it was not is to be read again.
     case listening
     /// The source is out of reach (`reason`): changes made there are not heard until

@@ -41,10 +41,13 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
         public var undoDepth: Int
         /// The databases tables may be attached to (`--source`).
         public var sources: [any TableSource]
+        /// The attachments the state directory keeps (``StateStore/attachments``), attached
+        /// again once the server runs; `nil` with the tables in memory only.
+        public var attachments: SavedAttachments?
 
         /// A configuration; what is left out takes its default: protocol.md's limits, a 10-second drain,
         /// no tables, every peer served, memory only, paths for privileged peers only, mode 0660, 100
-        /// changes to undo per table, no sources.
+        /// changes to undo per table, no sources and no attachments kept.
         public init(
             listeners: [ListenerSource],
             limits: ServerLimits = ServerLimits(),
@@ -55,9 +58,11 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             files: FilePolicy = FilePolicy(),
             tableMode: UInt16 = ServerState.standardTableMode,
             undoDepth: Int = Table.defaultUndoDepth,
-            sources: [any TableSource] = []
+            sources: [any TableSource] = [],
+            attachments: SavedAttachments? = nil
         ) {
             self.sources = sources
+            self.attachments = attachments
             self.undoDepth = undoDepth
             self.tableMode = tableMode
             self.journal = journal
@@ -136,7 +141,8 @@ public final class DataTableServer: Service, Sendable, CustomStringConvertible {
             files: configuration.files,
             tableMode: configuration.tableMode,
             undoDepth: configuration.undoDepth,
-            sources: configuration.sources
+            sources: configuration.sources,
+            attachments: configuration.attachments
         )
         self.dispatcher = RequestDispatcher(methods: methods, limits: configuration.limits)
         self.hooks = hooks

@@ -304,7 +304,8 @@ struct DataTabledCommand: AsyncParsableCommand {
                 files: FilePolicy(importDirectory: importDir, exportDirectory: exportDir),
                 tableMode: TableAccess.mode(tableMode)!,
                 undoDepth: undoDepth,
-                sources: sources
+                sources: sources,
+                attachments: store?.attachments
             ),
             hooks: .init(
                 ready: { descriptions in
@@ -338,6 +339,7 @@ struct DataTabledCommand: AsyncParsableCommand {
         )
         store?.attach(server.state)
         defer { store?.close() }
+        server.state.attachSaved(logger: logger)
         do {
             try await group.run()
         } catch {

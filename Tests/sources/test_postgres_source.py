@@ -153,10 +153,12 @@ class PostgresSourceTests(unittest.TestCase):
         ).stdout.strip()
 
     @classmethod
-    def start_daemon(cls, name):
+    def start_daemon(cls, name, state_dir=None):
         path = os.path.join(cls.scratch, f"{name}.sock")
+        kept = ["--state-dir", state_dir] if state_dir else []
         process = subprocess.Popen(
-            [str(BIN / "datatabled"), "--socket", path, "--source", f"pg=postgresql://postgres@/stock?host={cls.scratch}"],
+            [str(BIN / "datatabled"), "--socket", path, "--source", f"pg=postgresql://postgres@/stock?host={cls.scratch}"]
+            + kept,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         cls.daemons.append(process)
@@ -463,6 +465,77 @@ class PostgresSourceTests(unittest.TestCase):
                 pass
         self.assertTrue(heard, "no change heard after PostgreSQL came back")
         self.psql("UPDATE parts SET qty = 50 WHERE id = 3")
+
+    def test_an_attached_table_is_attached_again_after_a_restart(self):
+        state = os.path.join(self.scratch, "kept")
+        path = self.start_daemon("kept", state_dir=state)
+
+        def restart():
+            process = self.daemons.pop()
+            process.terminate()
+            process.wait(timeout=10)
+            if os.path.exists(path):
+                os.unlink(path)
+            self.start_daemon("kept", state_dir=state)
+
+        def shown(connection):
+            return {t["name"]: t for t in connection.call("tables")["result"]["tables"]}
+
+        def attached(connection, deadline=30):
+            end = time.time() + deadline
+            while "parts_kept" not in shown(connection):
+                if time.time() > end:
+                    self.fail("the attached table did not come back")
+                time.sleep(0.1)
+
+        daemon = Connection(path)
+        reply = daemon.call("attach", table="parts_kept", source="pg", relation="parts")
+        self.assertIn("result", reply, reply)
+        self.assertIn("result", daemon.call("chmod", table="parts_kept", mode="0640"))
+        daemon.close()
+        before = self.psql("SELECT qty FROM parts WHERE id = 3")
+        self.addCleanup(self.psql, f"UPDATE parts SET qty = {before} WHERE id = 3")
+
+        # Changed in PostgreSQL while the daemon is down: the table comes back as PostgreSQL has it.
+        process = self.daemons.pop()
+        process.terminate()
+        process.wait(timeout=10)
+        self.psql("UPDATE parts SET qty = 61 WHERE id = 3")
+        self.start_daemon("kept", state_dir=state)
+        daemon = Connection(path)
+        self.addCleanup(daemon.close)
+        attached(daemon)
+        row = daemon.call("get", table="parts_kept", ids=[3])["result"]["rows"][0]
+        self.assertEqual(row["values"]["qty"], 61)
+        described = daemon.call("describe", table="parts_kept")["result"]
+        self.assertEqual(described["source"]["relation"], "public.parts")
+        self.assertEqual(shown(daemon)["parts_kept"]["mode"], "0640")
+        # Written through as before the restart.
+        self.assertIn("result", daemon.call("edit", table="parts_kept", id=3, column="qty", value=62))
+        self.assertEqual(self.psql("SELECT qty FROM parts WHERE id = 3"), "62")
+
+        # PostgreSQL stopped across the restart: the table comes back once it answers again.
+        daemon.close()
+        self.stop_postgres()
+        try:
+            restart()
+            daemon = Connection(path)
+            self.addCleanup(daemon.close)
+            self.assertNotIn("parts_kept", shown(daemon))
+        finally:
+            self.start_postgres()
+        attached(daemon)
+        row = daemon.call("get", table="parts_kept", ids=[3])["result"]["rows"][0]
+        self.assertEqual(row["values"]["qty"], 62)
+
+        # Dropped: not attached again.
+        self.assertIn("result", daemon.call("drop", table="parts_kept"))
+        daemon.close()
+        restart()
+        daemon = Connection(path)
+        self.addCleanup(daemon.close)
+        time.sleep(1)
+        self.assertNotIn("parts_kept", shown(daemon))
 
     def test_two_daemons_on_one_relation_see_each_others_edits(self):
         other_sock = self.start_daemon("b")

@@ -26,6 +26,11 @@ final class AttachedTables: Sendable {
         byName.withLock { $0[name] }
     }
 
+    /// The names of the attached tables.
+    var names: [String] {
+        byName.withLock { Array($0.keys) }
+    }
+
     /// Whether the table called `name` is attached.
     func isAttached(_ name: String) -> Bool {
         byName.withLock { $0[name] != nil }

@@ -33,6 +33,12 @@ extension MethodTable {
             if let mode { access.mode = mode }
             if let group { access.group = group }
             if let owner { access.owner = owner }
+            if context.server.attached.isAttached(table.name) {
+                // The access an attached table gets when it is attached again after a restart;
+                // kept first, so that a change not kept is not made (a rare request: the small
+                // file is written under this table's lock).
+                try context.server.savedAttachments?.setAccess(access, of: table.name)
+            }
             _ = try writer.make(.init(.access(access), by: requester.uid), to: &table)
             if table.version != before {
                 context.server.publish(table, .schema, from: before) { $0.change = "access" }

@@ -21,6 +21,8 @@ extension MethodTable {
                 context.server.attached.remove(table.name)
                 context.server.publish(table, .schema, from: table.version) { $0.change = "dropped" }
             }
+            // Not attached again at the next start.
+            try? context.server.savedAttachments?.forget(request.table)
             return DropRequest.Response(table: request.table, dropped: true, rows: table.rowCount)
         }
         registerImmediate(ChmodRequest.self) { request, context in try Self.chmod(request, context) }

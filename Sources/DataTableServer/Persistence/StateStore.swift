@@ -18,6 +18,9 @@ public final class StateStore: Sendable {
     public let directory: String
     /// The log new changes are appended to, for the server's `Configuration.journal`.
     public let journal: Journal
+    /// The tables attached to sources, attached again at start, for the server's
+    /// `Configuration.attachments`.
+    public let attachments: SavedAttachments
     private let logger: Logger
     private let lockDescriptor: Int32
     private let compacting = Atomic(false)
@@ -43,9 +46,16 @@ public final class StateStore: Sendable {
         var undoDepth: Int?
     }
 
-    private init(directory: String, journal: Journal, lockDescriptor: Int32, logger: Logger) {
+    private init(
+        directory: String,
+        journal: Journal,
+        attachments: SavedAttachments,
+        lockDescriptor: Int32,
+        logger: Logger
+    ) {
         self.directory = directory
         self.journal = journal
+        self.attachments = attachments
         self.lockDescriptor = lockDescriptor
         self.logger = logger
     }
@@ -102,7 +112,15 @@ public final class StateStore: Sendable {
                 // (and a directory started afresh says which depth its first changes had).
                 journal.append(.settings(undoDepth: undoDepth))
             }
-            return (StateStore(directory: directory, journal: journal, lockDescriptor: lock, logger: logger), restored)
+            let attachments = try SavedAttachments(directory: directory)
+            let store = StateStore(
+                directory: directory,
+                journal: journal,
+                attachments: attachments,
+                lockDescriptor: lock,
+                logger: logger
+            )
+            return (store, restored)
         } catch {
             Foundation.close(lock)
             throw error
@@ -129,20 +147,24 @@ public final class StateStore: Sendable {
         defer { compacting.store(false, ordering: .releasing) }
         let started = ContinuousClock.now
         // The cut: every change before it is in the copy and in logs before `generation`.
-        let (catalog, generation) = server.tables.consistentCopy { journal.rotate() }
+        // Attached tables are left out: their rows are the source's, read again at start.
+        let (catalog, (generation, attached)) = server.tables.consistentCopy {
+            (journal.rotate(), Set(server.attachedTableNames))
+        }
+        let names = catalog.tableNames.filter { !attached.contains($0) }
         var chunks: [[UInt8]] = [
             StateRecord.fileMagic,
             StateRecord.snapshotHeader(
-                .init(format: 1, generation: generation, tables: catalog.tableCount, undoDepth: server.tables.undoDepth)
+                .init(format: 1, generation: generation, tables: names.count, undoDepth: server.tables.undoDepth)
             ).framed(),
         ]
         var rows = 0
-        for name in catalog.tableNames {
+        for name in names {
             let table = catalog[name]!
             rows += table.rowCount
             chunks.append(StateRecord.table(TableImageCoding.encode(table)[...]).framed())
         }
-        chunks.append(StateRecord.snapshotEnd(tables: catalog.tableCount).framed())
+        chunks.append(StateRecord.snapshotEnd(tables: names.count).framed())
         let staging = "\(directory)/\(StateFiles.snapshotStagingName)"
         do {
             try StateFiles.write(staging, chunks)
@@ -161,7 +183,7 @@ public final class StateStore: Sendable {
         logger.info(
             "snapshot written",
             metadata: [
-                "tables": "\(catalog.tableCount)", "rows": "\(rows)",
+                "tables": "\(names.count)", "rows": "\(rows)",
                 "bytes": "\(chunks.reduce(0) { $0 + $1.count })", "logs_removed": "\(removed)",
                 "elapsed": "\(ContinuousClock.now - started)",
             ]

@@ -31,6 +31,8 @@ public final class ServerState: Sendable {
     public let sources: [String: any TableSource]
     /// The tables attached to them.
     let attached = AttachedTables()
+    /// The attachments kept in the state directory; `nil` when the tables live in memory only.
+    let savedAttachments: SavedAttachments?
     private let counters = Mutex(Counters())
     /// Permission refusals logged in the current second, and which second that is.
     private let permissionNotices = Mutex((second: 0, count: 0))
@@ -77,7 +79,7 @@ public final class ServerState: Sendable {
     /// only), `files` decides which paths clients may name, `tableMode` is the mode of new tables,
     /// `undoDepth` how many changes each table can take back. Without `accountingMemory` the
     /// memory each user's tables hold is not kept (a log replayed at start). `sources` are the
-    /// databases tables may be attached to.
+    /// databases tables may be attached to, `attachments` the attachments a state directory keeps.
     public init(
         limits: ServerLimits,
         catalog: TableCatalog = TableCatalog(),
@@ -86,8 +88,10 @@ public final class ServerState: Sendable {
         tableMode: UInt16 = standardTableMode,
         undoDepth: Int = Table.defaultUndoDepth,
         accountingMemory: Bool = true,
-        sources: [any TableSource] = []
+        sources: [any TableSource] = [],
+        attachments: SavedAttachments? = nil
     ) {
+        self.savedAttachments = attachments
         self.sources = Dictionary(sources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.limits = limits
         self.eventBudget = OutputBudget(limit: limits.maxEventBytes)

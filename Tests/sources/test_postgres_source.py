@@ -389,6 +389,43 @@ class PostgresSourceTests(unittest.TestCase):
         self.psql("INSERT INTO bulk VALUES (1, 5), (2, 6)")
         until([(1, 5), (2, 6)], "an INSERT after the TRUNCATE")
 
+    def test_undo_and_redo_are_written_back_as_new_changes(self):
+        daemon = self.connect()
+        self.attach(daemon, "parts_undo", relation="parts")
+        before = self.psql("SELECT qty FROM parts WHERE id = 3")
+        self.addCleanup(self.psql, f"UPDATE parts SET qty = {before} WHERE id = 3")
+        self.assertIn("result", daemon.call("edit", table="parts_undo", id=3, column="qty", value=5))
+        self.assertEqual(self.psql("SELECT qty FROM parts WHERE id = 3"), "5")
+        undone = daemon.call("undo", table="parts_undo")
+        self.assertEqual(undone["result"]["cells"][0]["value"], int(before), undone)
+        self.assertEqual(self.psql("SELECT qty FROM parts WHERE id = 3"), before)
+        self.assertIn("result", daemon.call("redo", table="parts_undo"))
+        self.assertEqual(self.psql("SELECT qty FROM parts WHERE id = 3"), "5")
+
+        # A row deleted and put back: inserted again in PostgreSQL with its values.
+        self.assertIn("result", daemon.call("add", table="parts_undo", row={"id": 50, "item": "Pin", "qty": 3}))
+        self.addCleanup(self.psql, "DELETE FROM parts WHERE id = 50")
+        self.assertIn("result", daemon.call("delete", table="parts_undo", ids=[50]))
+        self.assertEqual(self.psql("SELECT count(*) FROM parts WHERE id = 50"), "0")
+        self.assertIn("result", daemon.call("undo", table="parts_undo"))
+        self.assertEqual(self.psql("SELECT item, qty FROM parts WHERE id = 50"), "Pin|3")
+        # The add taken back: deleted in PostgreSQL.
+        self.assertIn("result", daemon.call("undo", table="parts_undo"))
+        self.assertEqual(self.psql("SELECT count(*) FROM parts WHERE id = 50"), "0")
+
+        # An undo PostgreSQL refuses changes nothing, and stays to take.
+        self.assertIn("result", daemon.call("edit", table="parts_undo", id=3, column="qty", value=7))
+        self.psql("ALTER TABLE parts ADD CONSTRAINT parts_qty_not_5 CHECK (qty <> 5) NOT VALID")
+        self.addCleanup(self.psql, "ALTER TABLE parts DROP CONSTRAINT IF EXISTS parts_qty_not_5")
+        refused = daemon.call("undo", table="parts_undo")
+        self.assertEqual(refused["error"]["data"]["kind"], "source_refused", refused)
+        self.assertEqual(self.psql("SELECT qty FROM parts WHERE id = 3"), "7")
+        row = daemon.call("get", table="parts_undo", ids=[3])["result"]["rows"][0]
+        self.assertEqual(row["values"]["qty"], 7)
+        self.psql("ALTER TABLE parts DROP CONSTRAINT parts_qty_not_5")
+        self.assertIn("result", daemon.call("undo", table="parts_undo"))
+        self.assertEqual(self.psql("SELECT qty FROM parts WHERE id = 3"), "5")
+
     def test_a_refusal_by_postgresql_changes_nothing_on_either_side(self):
         daemon = self.connect()
         self.attach(daemon, "parts_refused", relation="parts")

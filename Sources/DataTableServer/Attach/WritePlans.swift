@@ -67,12 +67,38 @@ extension MethodTable {
         }
     }
 
-    /// Refuses `method` for an attached table: what it changes is not the source's to take.
-    static func refuseAttached(_ name: String, _ server: ServerState, method: String) throws {
+    /// An `undo` or `redo`: the requester's own step taken back (or made again) on the copy, as
+    /// new writes — the cells it set updated, the rows it put back inserted, the rows it took out
+    /// deleted. The source sees an ordinary change; the step's drafts stay the daemon's.
+    static func undoPlan(redo: Bool, ifVersion: Int?, by requester: Requester) -> (inout Table) throws -> [SourceWrite]
+    {
+        { table in
+            try ServerState.checkVersion(of: table, is: ifVersion)
+            let before = table
+            guard case .undone(let outcome) = try table.apply(TableChange(redo ? .redo : .undo, by: requester.uid))
+            else { return [] }
+            var writes: [SourceWrite] = []
+            var order: [RowID] = []
+            var cells: [RowID: [String: CellValue]] = [:]
+            for cell in outcome.cells where before.index(of: cell.id) != nil && table.index(of: cell.id) != nil {
+                if cells[cell.id] == nil { order.append(cell.id) }
+                cells[cell.id, default: [:]][cell.column] = cell.value
+            }
+            writes += order.map { .update(key: keyValue($0), cells[$0] ?? [:]) }
+            let back = outcome.rowsBack.filter { before.index(of: $0) == nil }
+            writes += sourceWrites(for: back, in: table, existing: [])
+            let out = outcome.rowsOut.filter { before.index(of: $0) != nil && table.index(of: $0) == nil }
+            writes += out.map { .delete(key: keyValue($0)) }
+            return writes
+        }
+    }
+
+    /// Refuses `alter` of an attached table: its columns are the relation's.
+    static func refuseAlterOfAttached(_ name: String, _ server: ServerState) throws {
         guard let attachment = server.attached.attachment(name) else { return }
         throw ResponseError.invalidValue(
-            "\(name) is attached to the source \(attachment.source.name): \(method) is not made there; "
-                + "change it in the source, or with edit, add and delete.",
+            "\(name) is attached to the source \(attachment.source.name), whose columns it takes: "
+                + "change them there (ALTER TABLE), then drop the table and attach it again.",
             field: "params.table"
         )
     }

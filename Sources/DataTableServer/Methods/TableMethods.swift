@@ -223,28 +223,32 @@ extension MethodTable {
             }
         }
         register(UndoRequest.self) { request, context in
-            try Self.refuseAttached(request.table, context.server, method: "undo")
-            return try await Self.undo(
-                redo: false,
-                table: request.table,
-                ifVersion: request.ifVersion,
-                context.writer,
-                by: context.requester
-            )
+            let plan = Self.undoPlan(redo: false, ifVersion: request.ifVersion, by: context.requester)
+            return try await Self.writeThrough(request.table, &context, plan: plan) { context in
+                try await Self.undo(
+                    redo: false,
+                    table: request.table,
+                    ifVersion: request.ifVersion,
+                    context.writer,
+                    by: context.requester
+                )
+            }
         }
         register(RedoRequest.self) { request, context in
-            try Self.refuseAttached(request.table, context.server, method: "redo")
-            return try await Self.undo(
-                redo: true,
-                table: request.table,
-                ifVersion: request.ifVersion,
-                context.writer,
-                by: context.requester
-            )
+            let plan = Self.undoPlan(redo: true, ifVersion: request.ifVersion, by: context.requester)
+            return try await Self.writeThrough(request.table, &context, plan: plan) { context in
+                try await Self.undo(
+                    redo: true,
+                    table: request.table,
+                    ifVersion: request.ifVersion,
+                    context.writer,
+                    by: context.requester
+                )
+            }
         }
         register(ColumnStateRequest.self) { request, context in try Self.columnState(request, &context) }
         register(AlterRequest.self) { request, context in
-            try Self.refuseAttached(request.table, context.server, method: "alter")
+            try Self.refuseAlterOfAttached(request.table, context.server)
             return try await Self.alter(request, context.writer, by: context.requester)
         }
         register(LoadRequest.self) { request, context in try await Self.load(request, &context) }

@@ -458,6 +458,9 @@ class PostgresSourceTests(unittest.TestCase):
             self.assertIs(event["stale"], True)
             described = daemon.call("describe", table="parts_fault")["result"]["source"]
             self.assertEqual(described, {"name": "pg", "relation": "public.parts", "stale": True})
+            source = daemon.call("stats")["result"]["sources"][0]
+            self.assertEqual((source["name"], source["stale"]), ("pg", True))
+            self.assertGreaterEqual(source["tables"], 1)
             reply = daemon.call("edit", table="parts_fault", id=3, column="qty", value=51)
             self.assertEqual(reply["error"]["data"]["kind"], "source_unavailable", reply)
             # Still readable, and unchanged.
@@ -476,6 +479,7 @@ class PostgresSourceTests(unittest.TestCase):
         event = listener.notification("event", lambda p: p["kind"] == "source", timeout=20)
         self.assertIs(event["stale"], False)
         self.assertFalse(daemon.call("describe", table="parts_fault")["result"]["source"]["stale"])
+        self.assertFalse(daemon.call("stats")["result"]["sources"][0]["stale"])
 
         # A change made while the daemon cannot hear (its listening connection ended) is read
         # when it listens again.

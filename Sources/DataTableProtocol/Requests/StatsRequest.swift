@@ -31,6 +31,19 @@ public struct StatsRequest: ParameterlessRequest {
         public var memory: Memory
         /// The state directory; absent when the tables live in memory only.
         public var durability: Durability?
+        /// The sources tables may be attached to (`--source`); absent when there are none.
+        public var sources: [Source]? = nil
+    }
+
+    /// A source tables may be attached to, and how it is doing.
+    @MemberwiseInit
+    public struct Source: Codable, Hashable, Sendable {
+        /// Its name (`--source NAME=…`).
+        public var name: String
+        /// Whether its changes cannot be heard now: its tables are stale, their changes refused.
+        public var stale: Bool
+        /// How many tables are attached to it.
+        public var tables: Int
     }
 
     /// Where changes are logged (`--state-dir`) and how the log is doing.

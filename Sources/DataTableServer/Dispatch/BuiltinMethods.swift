@@ -99,7 +99,16 @@ extension MethodTable {
             tables: tables,
             rows: rows,
             memory: .init(residentBytes: ProcessMemory.residentBytes() ?? 0),
-            durability: server.journal?.status
+            durability: server.journal?.status,
+            sources: server.sources.isEmpty
+                ? nil
+                : server.sources.keys.sorted().map { name in
+                    .init(
+                        name: name,
+                        stale: server.attached.isStale(name),
+                        tables: server.attached.tables(of: name).count
+                    )
+                }
         )
     }
 }

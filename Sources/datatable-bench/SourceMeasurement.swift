@@ -164,20 +164,31 @@ final class PostgresCluster {
         getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + command : command
     }
 
+    /// Runs `command` and waits for it, its errors kept in a file; throws with them when it fails.
+    ///
+    /// posix_spawn and waitpid rather than Foundation's `Process`, whose wait for a child that
+    /// starts a server (pg_ctl's postmaster, through runuser) was seen never to return.
     private func run(_ command: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchClient.Refused(
-                description: "\(command.first ?? "") failed: \(String(decoding: said, as: UTF8.self))"
-            )
+        let errors = directory.deletingLastPathComponent().appendingPathComponent("pg-command-errors").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let arguments = command.map { strdup($0) } + [nil]
+        defer { arguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, arguments, environ)
+        guard spawned == 0 else {
+            throw BenchClient.Refused(description: "\(command[0]) could not start: \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        // Exited normally with status 0.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            throw BenchClient.Refused(description: "\(command.first ?? "") failed: \(said)")
         }
     }
 }

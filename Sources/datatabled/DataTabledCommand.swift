@@ -126,6 +126,13 @@ struct DataTabledCommand: AsyncParsableCommand {
 
     @Option(
         help: """
+            A file of sources, one NAME=URL a line as --source takes it (blank lines and lines             starting with # are skipped), for a service's configuration; with --source too.
+            """
+    )
+    var sourcesFile: String?
+
+    @Option(
+        help: """
             The file holding a source's password, as NAME=FILE; without it the systemd credential \
             source-NAME, else PGPASSFILE or ~/.pgpass.
             """

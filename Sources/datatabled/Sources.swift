@@ -16,7 +16,7 @@ extension DataTabledCommand {
         }
         var names: Set<String> = []
         var sources: [any TableSource] = []
-        for given in source {
+        for given in try source + sourcesFileLines() {
             do {
                 var option = try SourceOption(parsing: given)
                 guard names.insert(option.name).inserted else {
@@ -33,5 +33,16 @@ extension DataTabledCommand {
             throw StartupError("--source-password-file names \(name), which no --source is.")
         }
         return sources
+    }
+
+    /// The sources `--sources-file` names, one `NAME=URL` a line; none without the option.
+    private func sourcesFileLines() throws -> [String] {
+        guard let sourcesFile else { return [] }
+        guard let text = try? String(contentsOfFile: sourcesFile, encoding: .utf8) else {
+            throw StartupError("--sources-file: \(sourcesFile) cannot be read.")
+        }
+        return text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }
 }

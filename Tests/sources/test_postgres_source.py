@@ -268,6 +268,32 @@ class PostgresSourceTests(unittest.TestCase):
         self.assertEqual(reply["error"]["data"]["kind"], "invalid_value")
         self.assertNotIn("x", [t["name"] for t in daemon.call("tables")["result"]["tables"]])
 
+    def test_sources_come_from_a_file_of_them_too(self):
+        listed = os.path.join(self.scratch, "sources")
+        with open(listed, "w") as file:
+            file.write(f"# the stock database\n\nstock=postgresql://postgres@/stock?host={self.scratch}\n")
+        path = os.path.join(self.scratch, "from-file.sock")
+        process = subprocess.Popen([str(BIN / "datatabled"), "--socket", path, "--sources-file", listed],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.daemons.append(process)
+        deadline = time.time() + 30
+        while not os.path.exists(path):
+            self.assertLess(time.time(), deadline, "the daemon did not start")
+            self.assertIsNone(process.poll(), "the daemon stopped")
+            time.sleep(0.05)
+        daemon = Connection(path)
+        self.addCleanup(daemon.close)
+        self.assertEqual(daemon.call("hello")["result"]["sources"], ["stock"])
+        reply = daemon.call("attach", table="from_file", source="stock", relation="parts")
+        self.assertEqual(reply["result"]["rows"], int(self.psql("SELECT count(*) FROM parts")), reply)
+        # A line that is not a source stops the start, saying which.
+        with open(listed, "a") as file:
+            file.write("not a source\n")
+        failed = subprocess.run([str(BIN / "datatabled"), "--socket", path + "2", "--sources-file", listed],
+                                capture_output=True, text=True, timeout=30)
+        self.assertNotEqual(failed.returncode, 0)
+        self.assertIn("NAME=URL", failed.stderr)
+
     def test_a_query_is_attached_read_only(self):
         daemon = self.connect()
         attached = self.attach(daemon, "cheap", query="SELECT id, item, price FROM parts WHERE price < 0.1", key="id")

@@ -181,7 +181,9 @@ final class PostgresCluster {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, command[0], &actions, nil, arguments, environ)
         guard spawned == 0 else {
-            throw BenchClient.Refused(description: "\(command[0]) could not start: \(String(cString: strerror(spawned)))")
+            throw BenchClient.Refused(
+                description: "\(command[0]) could not start: \(String(cString: strerror(spawned)))"
+            )
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}

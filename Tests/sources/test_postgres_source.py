@@ -459,6 +459,8 @@ class PostgresSourceTests(unittest.TestCase):
         reply = daemon.call("edit", table="parts_refused", id=3, column="qty", value=-1)
         self.assertEqual(reply["error"]["data"]["kind"], "source_refused", reply)
         self.assertIn("parts_qty_check", reply["error"]["message"])
+        # The cell refused: its row and column.
+        self.assertEqual((reply["error"]["data"]["id"], reply["error"]["data"]["column"]), (3, "qty"))
         self.assertEqual(self.psql("SELECT qty FROM parts WHERE id = 3"), "50")
         after = daemon.call("get", table="parts_refused", ids=[3])["result"]
         self.assertEqual(after["version"], before["version"])

@@ -1,3 +1,4 @@
+import DataTableEngine
 import DataTableProtocol
 
 extension SourceError {
@@ -5,6 +6,33 @@ extension SourceError {
     /// ``SourceError`` as it says, anything else as the source being unreachable.
     static func response(for error: any Error, source: String) -> ResponseError {
         (error as? SourceError ?? .unavailable("\(error)")).response(source: source)
+    }
+
+    /// ``response(for:source:)`` for a refusal of `writes` to a relation keyed by `key`: when
+    /// they touch one row, `data.id` names it, and `data.column` the one column they set when
+    /// the source named none — so a refused edit of one cell names that cell.
+    static func response(for error: any Error, source: String, writes: [SourceWrite], key: String) -> ResponseError {
+        var response = response(for: error, source: source)
+        guard response.kind == .sourceRefused, writes.count == 1 else { return response }
+        let row: CellValue?
+        var columns: [String] = []
+        switch writes[0] {
+        case .insert(let values):
+            row = values[key]
+            columns = Array(values.keys)
+        case .update(let id, let values):
+            row = id
+            columns = Array(values.keys)
+        case .delete(let id):
+            row = id
+        }
+        switch row {
+        case .number(let number)?: response.details["id"] = .number(number)
+        case .text(let text)?: response.details["id"] = .string(text)
+        default: break
+        }
+        if response.details["column"] == nil, columns.count == 1 { response.details["column"] = .string(columns[0]) }
+        return response
     }
 
     /// The error a client gets for this, naming the source called `source`.

@@ -35,7 +35,12 @@ extension MethodTable {
                 do {
                     try await attachment.source.write(writes, to: attachment.shape)
                 } catch {
-                    throw SourceError.response(for: error, source: attachment.source.name)
+                    throw SourceError.response(
+                        for: error,
+                        source: attachment.source.name,
+                        writes: writes,
+                        key: attachment.shape.key
+                    )
                 }
             }
             return try await make(&context)

@@ -223,28 +223,10 @@ extension MethodTable {
             }
         }
         register(UndoRequest.self) { request, context in
-            let plan = Self.undoPlan(redo: false, ifVersion: request.ifVersion, by: context.requester)
-            return try await Self.writeThrough(request.table, &context, plan: plan) { context in
-                try await Self.undo(
-                    redo: false,
-                    table: request.table,
-                    ifVersion: request.ifVersion,
-                    context.writer,
-                    by: context.requester
-                )
-            }
+            try await Self.undoThrough(redo: false, table: request.table, ifVersion: request.ifVersion, &context)
         }
         register(RedoRequest.self) { request, context in
-            let plan = Self.undoPlan(redo: true, ifVersion: request.ifVersion, by: context.requester)
-            return try await Self.writeThrough(request.table, &context, plan: plan) { context in
-                try await Self.undo(
-                    redo: true,
-                    table: request.table,
-                    ifVersion: request.ifVersion,
-                    context.writer,
-                    by: context.requester
-                )
-            }
+            try await Self.undoThrough(redo: true, table: request.table, ifVersion: request.ifVersion, &context)
         }
         register(ColumnStateRequest.self) { request, context in try Self.columnState(request, &context) }
         register(AlterRequest.self) { request, context in

@@ -40,6 +40,17 @@ extension MethodTable {
         }
     }
 
+    /// `undo` or `redo` as a request makes it: of an attached table, written through to its
+    /// source first (``undoPlan(redo:ifVersion:by:)``).
+    static func undoThrough(redo: Bool, table: String, ifVersion: Int?, _ context: inout RequestContext)
+        async throws -> UndoResponse
+    {
+        let plan = undoPlan(redo: redo, ifVersion: ifVersion, by: context.requester)
+        return try await writeThrough(table, &context, plan: plan) { context in
+            try await undo(redo: redo, table: table, ifVersion: ifVersion, context.writer, by: context.requester)
+        }
+    }
+
     /// One event per part of the step, each one version after the last.
     private static func publishUndo(_ outcome: UndoOutcome, of table: Table, from before: UInt64, _ server: ServerState)
     {

@@ -591,6 +591,7 @@ class PostgresSourceTests(unittest.TestCase):
             daemon = Connection(path)
             self.addCleanup(daemon.close)
             self.assertNotIn("parts_kept", shown(daemon))
+            self.assertEqual(daemon.call("stats")["result"]["sources"][0]["waiting"], ["parts_kept"])
         finally:
             self.start_postgres()
         attached(daemon)

@@ -44,6 +44,9 @@ public struct StatsRequest: ParameterlessRequest {
         public var stale: Bool
         /// How many tables are attached to it.
         public var tables: Int
+        /// Tables kept in the state directory that wait for it to answer, to be attached again
+        /// after a restart; absent when none do.
+        public var waiting: [String]? = nil
     }
 
     /// Where changes are logged (`--state-dir`) and how the log is doing.

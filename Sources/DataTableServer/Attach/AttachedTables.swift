@@ -20,6 +20,8 @@ final class AttachedTables: Sendable {
     private let following = Mutex<Set<String>>([])
     private let stale = Mutex<Set<String>>([])
     private let heard = Mutex<Set<String>>([])
+    /// Tables kept in the state directory and not attached again yet, by source name.
+    private let waiting = Mutex<[String: Set<String>]>([:])
 
     /// The attachment of the table called `name`, if it is attached.
     func attachment(_ name: String) -> Attachment? {
@@ -78,6 +80,23 @@ final class AttachedTables: Sendable {
     /// Records whether the source called `name` is out of reach; `true` when that is news.
     func setStale(_ name: String, _ isStale: Bool) -> Bool {
         stale.withLock { isStale ? $0.insert(name).inserted : $0.remove(name) != nil }
+    }
+
+    /// Records whether the table called `table`, kept in the state directory, waits to be
+    /// attached to the source called `source` again.
+    func setWaiting(_ table: String, for source: String, _ isWaiting: Bool) {
+        waiting.withLock { waiting in
+            if isWaiting {
+                waiting[source, default: []].insert(table)
+            } else {
+                waiting[source]?.remove(table)
+            }
+        }
+    }
+
+    /// The tables waiting to be attached to the source called `source` again.
+    func waiting(for source: String) -> [String] {
+        waiting.withLock { $0[source].map { $0.sorted() } ?? [] }
     }
 
     /// `true` the first time it is asked for the source called `name`: its changes are then

@@ -15,11 +15,14 @@ extension ServerState {
     public func attachSaved(logger: Logger) {
         guard let savedAttachments else { return }
         for record in savedAttachments.all {
+            // Waiting from the start, before the first request is read.
+            attached.setWaiting(record.table, for: record.source, true)
             Task.detached { [self] in await attachAgain(record, logger: logger) }
         }
     }
 
     private func attachAgain(_ record: SavedAttachment, logger: Logger) async {
+        defer { attached.setWaiting(record.table, for: record.source, false) }
         let metadata: Logger.Metadata = ["table": "\(record.table)", "source": "\(record.source)"]
         func forget(_ reason: String) {
             logger.error("an attached table cannot be attached again: \(reason)", metadata: metadata)

@@ -103,10 +103,12 @@ extension MethodTable {
             sources: server.sources.isEmpty
                 ? nil
                 : server.sources.keys.sorted().map { name in
-                    .init(
+                    let waiting = server.attached.waiting(for: name)
+                    return .init(
                         name: name,
                         stale: server.attached.isStale(name),
-                        tables: server.attached.tables(of: name).count
+                        tables: server.attached.tables(of: name).count,
+                        waiting: waiting.isEmpty ? nil : waiting
                     )
                 }
         )

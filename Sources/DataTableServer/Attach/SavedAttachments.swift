@@ -11,10 +11,7 @@ public struct SavedAttachment: Codable, Sendable, Hashable {
     /// The source's name.
     public var source: String
     /// Where the rows come from, as `attach` was asked.
-    public var relation: String?
-    public var query: String?
-    public var key: String?
-    public var columns: [String]?
+    public var origin: SourceOrigin
     /// The table's owner, group and mode.
     public var owner: UInt32
     public var group: UInt32
@@ -24,16 +21,12 @@ public struct SavedAttachment: Codable, Sendable, Hashable {
     init(table: String, source: String, origin: SourceOrigin, access: TableAccess) {
         self.table = table
         self.source = source
-        self.relation = origin.relation
-        self.query = origin.query
-        self.key = origin.key
-        self.columns = origin.columns
+        self.origin = origin
         self.owner = access.owner
         self.group = access.group
         self.mode = access.mode
     }
 
-    var origin: SourceOrigin { SourceOrigin(relation: relation, query: query, key: key, columns: columns) }
     var access: TableAccess { TableAccess(owner: owner, group: group, mode: mode) }
 }
 

@@ -32,7 +32,7 @@ public protocol TableSource: AnyObject, Sendable {
 
 /// What an attached table's rows come from: a relation of a source, or a read-only query, the
 /// key column that names its rows, and the columns taken.
-public struct SourceOrigin: Sendable, Hashable {
+public struct SourceOrigin: Codable, Sendable, Hashable {
     /// The relation, `schema.table` or `table`; `nil` for a query.
     public var relation: String?
     /// A query run read-only; `nil` for a relation.

@@ -17,9 +17,13 @@ final class PendingChanges: Sendable {
     }
 
     private struct State {
-        var batch = Batch()
-        /// The keys in `batch`, by relation, to keep each once.
+        /// By relation: the keys heard, each once, in the order first heard.
+        var keys: [String: [String]] = [:]
+        /// The keys in `keys`, by relation, to keep each once.
         var seen: [String: Set<String>] = [:]
+        /// Relations whose every row is to be read again.
+        var everyRow: Set<String> = []
+        var catchUp = false
     }
 
     private let state = Mutex(State())
@@ -28,28 +32,34 @@ final class PendingChanges: Sendable {
     func add(_ relation: String, keys: [String]?) {
         state.withLock { state in
             guard let keys else {
-                state.batch.relations[relation] = .some(nil)
+                state.everyRow.insert(relation)
+                state.keys[relation] = nil
                 state.seen[relation] = nil
                 return
             }
             // Already every row: nothing to add.
-            if case .some(.none) = state.batch.relations[relation] { return }
-            var listed = state.batch.relations[relation].flatMap { $0 } ?? []
-            for key in keys where state.seen[relation, default: []].insert(key).inserted { listed.append(key) }
-            state.batch.relations[relation] = .some(listed)
+            guard !state.everyRow.contains(relation) else { return }
+            // In place: the lists of a burst grow by what is new, never copied whole.
+            for key in keys where state.seen[relation, default: []].insert(key).inserted {
+                state.keys[relation, default: []].append(key)
+            }
         }
     }
 
     /// Asks for every row of every table to be read again.
     func addCatchUp() {
-        state.withLock { $0.batch.catchUp = true }
+        state.withLock { $0.catchUp = true }
     }
 
     /// Everything pending, which is then no longer pending.
     func take() -> Batch {
-        state.withLock { state in
+        let taken = state.withLock { state in
             defer { state = State() }
-            return state.batch
+            return state
         }
+        var batch = Batch(catchUp: taken.catchUp)
+        for (relation, keys) in taken.keys { batch.relations[relation] = .some(keys) }
+        for relation in taken.everyRow { batch.relations[relation] = .some(nil) }
+        return batch
     }
 }

@@ -95,7 +95,7 @@ extension Table {
         defer { if contentWidths.map(\.widest) != widestBefore { newLayoutGeneration() } }
         for touch in steps.firstTouches() {
             if let appended = steps.appended, appended.contains(touch.slot) { continue }
-            let new = stores[touch.column][touch.slot]
+            let new = cell(touch.column, touch.slot)
             let rules = columns[touch.column].rules
             for index in contentWidths.indices {
                 contentWidths[index].replace(touch.old, with: new, slot: touch.slot, column: touch.column, rules: rules)
@@ -208,7 +208,7 @@ extension Table {
             change.moved.append(id(of: slot))
         }
         for touch in steps.firstTouches()
-        where !newSlots.contains(touch.slot) && present(touch.slot) && stores[touch.column][touch.slot] != touch.old {
+        where !newSlots.contains(touch.slot) && present(touch.slot) && cell(touch.column, touch.slot) != touch.old {
             change.cells[columns[touch.column].key, default: []].append(id(of: touch.slot))
         }
         change.selection = Self.once(steps.selection).filter(present).map { id(of: $0) }

@@ -39,7 +39,7 @@ extension Table {
     private mutating func rederive(_ column: Int, slot: UInt32) {
         // (Worked out before the store is written: nothing then holds the stores but the table.)
         let value = computedValue(column, slot: slot)
-        if value != stores[column][slot] { storeCell(value, slot: slot, column: column) }
+        if value != cell(column, slot) { storeCell(value, slot: slot, column: column) }
     }
 
     /// Works out every computed cell of the slots in `range`, filled in bulk (a load): O(rows)

@@ -38,7 +38,7 @@ extension RowFilter {
                     if stored.withUTF8({ Self.contains($0, folded: needle, ascii: searchIsASCII) }) { return true }
                 default:
                     text.removeAll()
-                    table.columns[column].rules.displayFormat.append(table.stores[column][slot], to: &text)
+                    table.columns[column].rules.displayFormat.append(table.cell(column, slot), to: &text)
                     if text.withBytes({ Self.contains($0, folded: needle, ascii: searchIsASCII) }) { return true }
                 }
             }
@@ -96,7 +96,7 @@ extension FilterTerm {
     /// decides them).
     func admits(_ slot: UInt32, in table: Table) -> Bool {
         switch self {
-        case .condition(let condition): condition.admits(table.stores[condition.column][slot], table: table)
+        case .condition(let condition): condition.admits(table.cell(condition.column, slot), table: table)
         case .any(let terms): terms.contains { $0.admits(slot, in: table) }
         case .all(let terms): terms.allSatisfy { $0.admits(slot, in: table) }
         case .not(let term): !term.admits(slot, in: table)

@@ -603,7 +603,7 @@ extension Table {
         if withValues { row.values = values.map { $0[offset] } }
         if let drillDown { row.drillDown = drillsDown(slot, column: drillDown) }
         if let syncStatus, let store = columnIndex[syncStatus] {
-            let shown = OneLine.text(columns[store].rules.displayText(stores[store][slot]))
+            let shown = OneLine.text(columns[store].rules.displayText(cell(store, slot)))
             row.syncStatus = shown.isEmpty ? nil : shown
         }
         return row

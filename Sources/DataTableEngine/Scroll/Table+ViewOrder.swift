@@ -30,7 +30,7 @@ extension Table {
 
     /// What `slot` adds to a sum of `column`: its number, or nothing when empty.
     func summedWeight(_ slot: UInt32, _ column: Int) -> Double {
-        if case .number(let number) = stores[column][slot] { return number }
+        if case .number(let number) = cell(column, slot) { return number }
         return 0
     }
 
@@ -121,7 +121,7 @@ extension Table {
         case .percentOfTotal(let summed):
             let total = sums(summed).total
             for slot in slots {
-                guard case .number(let number) = stores[summed][slot], total != 0 else {
+                guard case .number(let number) = cell(summed, slot), total != 0 else {
                     values.append(.empty)
                     continue
                 }
@@ -152,7 +152,7 @@ extension Table {
 
     /// Whether the rows in `left` and `right` hold equal values in every one of `keys`.
     private func ties(_ left: UInt32, _ right: UInt32, keys: [Int]) -> Bool {
-        keys.allSatisfy { ValueOrder.compare(stores[$0][left], stores[$0][right]) == 0 }
+        keys.allSatisfy { ValueOrder.compare(cell($0, left), cell($0, right)) == 0 }
     }
 
     /// The position of the first row of `rows` that ties with `slot` (at `position`): found by

@@ -139,7 +139,7 @@ extension Table {
         where changed.contains(sections[index].summaries[summary].column) {
             let column = sections[index].summaries[summary].column
             sections[index].summaries[summary].remove(slot, groups: groups)
-            sections[index].summaries[summary].insert(slot, value: stores[column][slot], groups: groups)
+            sections[index].summaries[summary].insert(slot, value: cell(column, slot), groups: groups)
         }
     }
 
@@ -229,8 +229,8 @@ extension Table {
             let take = min(page, count - done)
             let from = fromEnd ? start + count - done - take : start + done
             let slots = sections[index].rows.slots(from: from, limit: take)
-            for slot in fromEnd ? slots.reversed() : slots where !stores[column][slot].isEmpty {
-                return .value(stores[column][slot])
+            for slot in fromEnd ? slots.reversed() : slots where !cell(column, slot).isEmpty {
+                return .value(cell(column, slot))
             }
             done += take
         }

@@ -410,7 +410,7 @@ extension Table {
                 continue
             }
             let leaf = sections[index].counts.section(holding: position)
-            let path = sections[index].spec.columns.map { stores[$0][slot] }
+            let path = sections[index].spec.columns.map { cell($0, slot) }
             if !shows || (grouped && sections[index].compare(leaf: leaf, with: path) != 0) {
                 removeSectioned(slot, from: index)
                 if shows { placeSectioned(slot, in: index) }
@@ -492,7 +492,7 @@ extension Table {
     /// Puts `slot` in its leaf: found by its path (a new leaf, and new groups, when none has
     /// it), then after the leaf's rows that come before it in the current order.
     private mutating func placeSectioned(_ slot: UInt32, in index: Int) {
-        let path = sections[index].spec.columns.map { stores[$0][slot] }
+        let path = sections[index].spec.columns.map { cell($0, slot) }
         let leaf = sections[index].firstLeaf(notBefore: path)
         if leaf == sections[index].leafCount || sections[index].compare(leaf: leaf, with: path) != 0 {
             insertLeaf(path, at: leaf, in: index)

@@ -115,7 +115,36 @@ struct ColumnStore: Sendable {
     /// The values in `slots`, in their order: one column's cells read in a tight loop, the store
     /// borrowed once (read as `stores[column][slot]` in a loop, the store is copied, each of
     /// its arrays retained and released, at every cell).
+    ///
+    /// The stored cells are read first in a loop of loads alone (``CodeArray/values(at:)``,
+    /// ``NumberArray/values(at:)``): the slots of a sorted window lie far apart, and a loop that
+    /// also makes each value waits for one cache miss after another.
     func values(at slots: [UInt32]) -> [CellValue] {
+        if isCoded {
+            return dictionary.texts(of: codes.values(at: slots)).map { $0.isEmpty ? .empty : .text($0) }
+        }
+        switch type {
+        case .number:
+            return numbers.values(at: slots).map { $0.isNaN ? .empty : .number($0) }
+        case .date, .time, .picker, .boolean, .duration, .datetime:
+            let raw: [Int64] =
+                switch type {
+                case .duration, .datetime: slots.map { largeIntegers[Int($0)] }
+                default: slots.map { Int64(smallIntegers[Int($0)]) }
+                }
+            return raw.map { value in
+                switch type {
+                case .date: value == Int64(Int32.min) ? .empty : .date(days: Int32(value))
+                case .time: value == Int64(Int32.min) ? .empty : .time(seconds: Int32(value))
+                case .picker: value == Int64(Int32.min) ? .empty : .picker(option: Int32(value))
+                case .boolean: value == Int64(Int32.min) ? .empty : .boolean(value != 0)
+                case .duration: value == .min ? .empty : .duration(seconds: value)
+                default: value == .min ? .empty : .datetime(milliseconds: value)
+                }
+            }
+        case .text, .image:
+            break
+        }
         var values: [CellValue] = []
         values.reserveCapacity(slots.count)
         for slot in slots { values.append(self[slot]) }
@@ -137,7 +166,7 @@ struct ColumnStore: Sendable {
     }
 
     subscript(slot: UInt32) -> CellValue {
-        get {
+        @inline(__always) get {
             let index = Int(slot)
             switch type {
             case .text:

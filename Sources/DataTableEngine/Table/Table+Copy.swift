@@ -95,7 +95,7 @@ extension Table {
             shown = try shownColumns(hints, order: order)
         }
         let slots = selectedSlotsInOrder(within: filter)
-        let rows = slots.map { slot in shown.map { columns[$0].rules.displayText(stores[$0][slot]) } }
+        let rows = slots.map { slot in shown.map { columns[$0].rules.displayText(cell($0, slot)) } }
         return CopiedRows(
             keys: shown.map { columns[$0].key },
             labels: shown.map { columns[$0].label },

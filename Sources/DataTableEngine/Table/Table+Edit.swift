@@ -99,7 +99,7 @@ extension Table {
         step.changes.reserveCapacity(edits.count)
         for ((edit, target), value) in zip(zip(edits, targets), values) {
             step.changes.append(
-                .init(id: edit.id, column: target.column, old: stores[target.column][target.slot], new: value)
+                .init(id: edit.id, column: target.column, old: cell(target.column, target.slot), new: value)
             )
             setCell(value, slot: target.slot, column: target.column)
             setDraft(nil, slot: target.slot, column: target.column)
@@ -172,7 +172,7 @@ extension Table {
     }
 
     func editedCell(slot: UInt32, column: Int) -> EditedCell {
-        let value = stores[column][slot]
+        let value = cell(column, slot)
         return EditedCell(
             id: id(of: slot),
             column: columns[column].key,

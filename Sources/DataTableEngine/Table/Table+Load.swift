@@ -99,7 +99,7 @@ extension Table {
         var problems: [CellProblem] = []
         var added = 0
         for (row, slot) in slots.enumerated() {
-            let value = stores[column][slot]
+            let value = cell(column, slot)
             do throws(ValidationFailure) {
                 try Self.checkKey(value)
             } catch {

@@ -99,7 +99,7 @@ extension Table {
             index: index,
             // Each store borrowed where it lies, not copied (its arrays retained) to read a cell.
             values: stores.withUnsafeBufferPointer { stores in
-                stores.indices.map { mask[$0] ? stores[$0][slot] : .empty }
+                stores.indices.map { mask[$0] ? cell($0, slot) : .empty }
             },
             drafts: drafts.isEmpty ? [:] : drafts[slot] ?? [:],
             selected: flags[Int(slot)].selected,

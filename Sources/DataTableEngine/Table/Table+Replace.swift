@@ -61,7 +61,7 @@ extension Table {
                 fresh.errorCount += cells.count
                 fresh.draftBytes += Draft.estimatedBytes(of: cells)
             }
-            if stores.indices.allSatisfy({ stores[$0][old] == fresh.stores[$0][slot] }) {
+            if stores.indices.allSatisfy({ cell($0, old) == fresh.cell($0, slot) }) {
                 fresh.rowVersions.set(slot, to: rowVersion(ofSlot: old), slotCount: fresh.slotCount)
             } else {
                 result.changed += 1

@@ -40,7 +40,7 @@ extension Table {
     /// `right`: by the sort keys, then by the table's own order.
     func compareRows(_ left: UInt32, _ right: UInt32, keys: [(column: Int, descending: Bool)]) -> Int {
         for key in keys {
-            let order = ValueOrder.compare(stores[key.column][left], stores[key.column][right])
+            let order = ValueOrder.compare(cell(key.column, left), cell(key.column, right))
             if order != 0 { return key.descending ? -order : order }
         }
         return natural.position(of: left)! - natural.position(of: right)!

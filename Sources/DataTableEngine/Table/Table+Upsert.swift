@@ -74,7 +74,7 @@ extension Table {
             let id = id(of: slot)
             for (column, value) in values.enumerated() where column != keyColumn && !columns[column].isComputed {
                 setDraft(nil, slot: slot, column: column)
-                let old = stores[column][slot]
+                let old = cell(column, slot)
                 guard old != value else { continue }
                 step.changes.append(.init(id: id, column: column, old: old, new: value))
                 setCell(value, slot: slot, column: column)

@@ -182,12 +182,19 @@ public struct Table: Sendable {
     /// The index of the column with `key`.
     public func columnIndex(of key: String) -> Int? { columnIndex[key] }
 
+    /// The value of column `column` in `slot`, the column's store borrowed where it lies:
+    /// `stores[column][slot]` copies the store first (retaining and releasing each of its
+    /// arrays), which costs more than the cell.
+    func cell(_ column: Int, _ slot: UInt32) -> CellValue {
+        stores.withUnsafeBufferPointer { $0[column][slot] }
+    }
+
     // MARK: Ids
 
     /// The id of the row in `slot`.
     func id(of slot: UInt32) -> RowID {
         guard let keyColumn else { return .number(generatedIDs[Int(slot)]) }
-        return Self.rowID(forKey: stores[keyColumn][slot]) ?? .text("")
+        return Self.rowID(forKey: cell(keyColumn, slot)) ?? .text("")
     }
 
     /// Reads ids from the key column. It holds only that column, not the table, so the key index
@@ -269,7 +276,7 @@ public struct Table: Sendable {
     func drillsDown(_ slot: UInt32, column: Int?) -> Bool {
         if let own = flags[Int(slot)].drillDown { return own }
         guard let column else { return true }
-        switch stores[column][slot] {
+        switch cell(column, slot) {
         case .empty: return false
         case .number(let number): return number != 0
         case let value: return !["false", "no", "0"].contains(columns[column].rules.displayText(value).lowercased())
@@ -354,7 +361,7 @@ public struct Table: Sendable {
         assert(changeDepth > 0, "a cell set outside beginChange() and endChange()")
         rowVersions.set(slot, to: version + 1, slotCount: slotCount)
         if steps.cells.count < ChangeSteps.cellLimit {
-            steps.cells.append((slot, column, stores[column][slot]))
+            steps.cells.append((slot, column, cell(column, slot)))
         } else if !steps.tooManyCells {
             // Past this many, the change is taken in whole: widths measured again, views
             // looking at every row.

@@ -107,6 +107,23 @@ struct TextDictionary: Sendable {
         }
     }
 
+    /// The texts with `codes`, in their order. Where each text lies is read for every code
+    /// first, in a loop of loads alone (the codes of rows far apart are far apart too, and
+    /// their cache misses then overlap), and the texts are made after.
+    func texts(of codes: [UInt32]) -> [String] {
+        let places = codes.map { code in (start: starts[Int(code)], length: Int(lengths[Int(code)])) }
+        return bytes.withUnsafeBufferPointer { bytes in
+            places.map { place in
+                place.length == 0
+                    ? ""
+                    : String(
+                        decoding: UnsafeBufferPointer(rebasing: bytes[place.start..<place.start + place.length]),
+                        as: UTF8.self
+                    )
+            }
+        }
+    }
+
     /// Every code's text, in code order: O(texts), for work that reads each one.
     var allTexts: [String] { (0..<codeCount).map(text(of:)) }
 

@@ -112,13 +112,12 @@ struct ColumnStore: Sendable {
         }
     }
 
-    /// The values in `slots`, in their order: one column's cells read in a tight loop, the store
-    /// borrowed once (read as `stores[column][slot]` in a loop, the store is copied, each of
-    /// its arrays retained and released, at every cell).
-    ///
-    /// The stored cells are read first in a loop of loads alone (``CodeArray/values(at:)``,
-    /// ``NumberArray/values(at:)``): the slots of a sorted window lie far apart, and a loop that
-    /// also makes each value waits for one cache miss after another.
+    /// The values in `slots`, in their order, the store borrowed once (read as
+    /// `stores[column][slot]` in a loop, the store is copied, each of its arrays retained and
+    /// released, at every cell). The stored cells are read first in a loop of loads alone
+    /// (``CodeArray/values(at:)``, ``NumberArray/values(at:)``): the slots of a sorted window
+    /// lie far apart, and a loop that also makes each value waits for one cache miss after
+    /// another.
     func values(at slots: [UInt32]) -> [CellValue] {
         if isCoded {
             return dictionary.texts(of: codes.values(at: slots)).map { $0.isEmpty ? .empty : .text($0) }
@@ -126,22 +125,10 @@ struct ColumnStore: Sendable {
         switch type {
         case .number:
             return numbers.values(at: slots).map { $0.isNaN ? .empty : .number($0) }
-        case .date, .time, .picker, .boolean, .duration, .datetime:
-            let raw: [Int64] =
-                switch type {
-                case .duration, .datetime: slots.map { largeIntegers[Int($0)] }
-                default: slots.map { Int64(smallIntegers[Int($0)]) }
-                }
-            return raw.map { value in
-                switch type {
-                case .date: value == Int64(Int32.min) ? .empty : .date(days: Int32(value))
-                case .time: value == Int64(Int32.min) ? .empty : .time(seconds: Int32(value))
-                case .picker: value == Int64(Int32.min) ? .empty : .picker(option: Int32(value))
-                case .boolean: value == Int64(Int32.min) ? .empty : .boolean(value != 0)
-                case .duration: value == .min ? .empty : .duration(seconds: value)
-                default: value == .min ? .empty : .datetime(milliseconds: value)
-                }
-            }
+        case .date, .time, .picker, .boolean:
+            return slots.map { smallIntegers[Int($0)] }.map(value(ofSmallInteger:))
+        case .duration, .datetime:
+            return slots.map { largeIntegers[Int($0)] }.map(value(ofLargeInteger:))
         case .text, .image:
             break
         }
@@ -165,6 +152,24 @@ struct ColumnStore: Sendable {
         }
     }
 
+    /// The value a date, time, picker or boolean store holds as `stored` (the type's minimum
+    /// for empty).
+    private func value(ofSmallInteger stored: Int32) -> CellValue {
+        guard stored != .min else { return .empty }
+        return switch type {
+        case .date: .date(days: stored)
+        case .time: .time(seconds: stored)
+        case .picker: .picker(option: stored)
+        default: .boolean(stored != 0)
+        }
+    }
+
+    /// The value a duration or datetime store holds as `stored` (the type's minimum for empty).
+    private func value(ofLargeInteger stored: Int64) -> CellValue {
+        guard stored != .min else { return .empty }
+        return type == .duration ? .duration(seconds: stored) : .datetime(milliseconds: stored)
+    }
+
     subscript(slot: UInt32) -> CellValue {
         @inline(__always) get {
             let index = Int(slot)
@@ -178,24 +183,10 @@ struct ColumnStore: Sendable {
             case .number:
                 let number = numbers[index]
                 return number.isNaN ? .empty : .number(number)
-            case .date:
-                let days = smallIntegers[index]
-                return days == .min ? .empty : .date(days: days)
-            case .time:
-                let seconds = smallIntegers[index]
-                return seconds == .min ? .empty : .time(seconds: seconds)
-            case .picker:
-                let option = smallIntegers[index]
-                return option == .min ? .empty : .picker(option: option)
-            case .duration:
-                let seconds = largeIntegers[index]
-                return seconds == .min ? .empty : .duration(seconds: seconds)
-            case .boolean:
-                let value = smallIntegers[index]
-                return value == .min ? .empty : .boolean(value != 0)
-            case .datetime:
-                let milliseconds = largeIntegers[index]
-                return milliseconds == .min ? .empty : .datetime(milliseconds: milliseconds)
+            case .date, .time, .picker, .boolean:
+                return value(ofSmallInteger: smallIntegers[index])
+            case .duration, .datetime:
+                return value(ofLargeInteger: largeIntegers[index])
             }
         }
         set {

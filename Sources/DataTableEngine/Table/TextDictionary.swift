@@ -100,28 +100,23 @@ struct TextDictionary: Sendable {
 
     /// The text with `code` ("" for code 0 and free codes), made from its bytes.
     func text(of code: Int) -> String {
-        let length = Int(lengths[code])
-        guard length > 0 else { return "" }
-        return bytes.withUnsafeBufferPointer { bytes in
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[starts[code]..<starts[code] + length]), as: UTF8.self)
-        }
+        bytes.withUnsafeBufferPointer { bytes in Self.text(in: bytes, from: starts[code], count: Int(lengths[code])) }
     }
 
     /// The texts with `codes`, in their order. Where each text lies is read for every code
     /// first, in a loop of loads alone (the codes of rows far apart are far apart too, and
     /// their cache misses then overlap), and the texts are made after.
     func texts(of codes: [UInt32]) -> [String] {
-        let places = codes.map { code in (start: starts[Int(code)], length: Int(lengths[Int(code)])) }
+        let places = codes.map { code in (start: starts[Int(code)], count: Int(lengths[Int(code)])) }
         return bytes.withUnsafeBufferPointer { bytes in
-            places.map { place in
-                place.length == 0
-                    ? ""
-                    : String(
-                        decoding: UnsafeBufferPointer(rebasing: bytes[place.start..<place.start + place.length]),
-                        as: UTF8.self
-                    )
-            }
+            places.map { Self.text(in: bytes, from: $0.start, count: $0.count) }
         }
+    }
+
+    /// The text of `count` bytes from `start` of the arena.
+    private static func text(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, count: Int) -> String {
+        guard count > 0 else { return "" }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + count]), as: UTF8.self)
     }
 
     /// Every code's text, in code order: O(texts), for work that reads each one.

@@ -4,13 +4,16 @@ import Foundation
 
 /// Conversions between the engine's values and their JSON form on the wire.
 enum WireValues {
-    /// A row id from the wire: a whole number or a string.
-    static func rowID(_ value: JSONValue, field: String) throws(ResponseError) -> RowID {
+    /// A row id from the wire: a whole number or a string. The field's name is made only for
+    /// the error (a get of one cell would otherwise build `params.ids[0]` for nothing).
+    static func rowID(_ value: JSONValue, field: @autoclosure () -> String) throws(ResponseError) -> RowID {
         switch value {
         case .integer(let number): return .number(number)
         case .number(let number) where number.rounded() == number && abs(number) < 9e15: return .number(Int64(number))
         case .string(let text): return .text(text)
-        default: throw .invalidParams("\(field) must be a row id (a whole number or a string).", field: field)
+        default:
+            let field = field()
+            throw .invalidParams("\(field) must be a row id (a whole number or a string).", field: field)
         }
     }
 
